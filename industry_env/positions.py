@@ -1,0 +1,146 @@
+"""Saved games and hand-built positions: JSON in, a checked reference state out.
+
+``state_from_dict`` refuses a corrupt or inconsistent document with a :class:`GameStateError` naming the entry
+and the problem, so a position built for a test or loaded from disk is always one the rules could reach in
+form (types, ranges, and the invariants that tie the entries together).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import Board, field_id
+from .reference import JSON_VERSION, OVER, PAY, PHASES, GameStateError, _State
+from .rules import (
+    JOKER,
+    MAX_DEVELOPMENTS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_COLUMNS,
+    NUM_ERAS,
+    NUM_FIELDS,
+    NUM_JOKER_KINDS,
+    TECHNOLOGY,
+)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def state_from_dict(doc: Any, board: Board) -> _State:
+    """Check ``doc`` (a parsed saved game) entry by entry and return the state it describes."""
+    if not isinstance(doc, dict):
+        raise GameStateError("saved game must be a JSON object")
+    if doc.get("version") != JSON_VERSION:
+        raise GameStateError(f"saved game version {doc.get('version')!r} is not {JSON_VERSION}")
+    fields = _State.__dataclass_fields__
+    unknown = set(doc) - set(fields) - {"version", "board"}
+    if unknown:
+        raise GameStateError(f"saved game has unknown entries {sorted(unknown)}")
+    missing = set(fields) - set(doc)
+    if missing:
+        raise GameStateError(f"saved game lacks entries {sorted(missing)}")
+
+    def bad(key: str, why: str) -> GameStateError:
+        return GameStateError(f"saved game entry {key!r}: {why}")
+
+    n = doc["num_players"]
+    if n not in (MIN_PLAYERS, MAX_PLAYERS) or not _is_int(n):
+        raise bad("num_players", f"{n!r} is not 3 or 4")
+
+    def integer(key: str, lo: int, hi: int, value: Any = None) -> int:
+        v = doc[key] if value is None else value
+        if not _is_int(v) or not lo <= v <= hi:
+            raise bad(key, f"{v!r} is not a whole number from {lo} to {hi}")
+        return v
+
+    def int_list(key: str, length: int, lo: int, hi: int) -> list[int]:
+        v = doc[key]
+        if not isinstance(v, list) or len(v) != length or not all(_is_int(x) and lo <= x <= hi for x in v):
+            raise bad(key, f"must be a list of {length} whole numbers from {lo} to {hi}")
+        return list(v)
+
+    def bool_list(key: str, length: int) -> list[bool]:
+        v = doc[key]
+        if not isinstance(v, list) or len(v) != length or not all(isinstance(x, bool) for x in v):
+            raise bad(key, f"must be a list of {length} true/false values")
+        return list(v)
+
+    if not isinstance(doc["balanced_draws"], bool):
+        raise bad("balanced_draws", "must be true or false")
+    s = _State(num_players=n, balanced_draws=doc["balanced_draws"], seed=integer("seed", 0, 2**63 - 1))
+    s.era = integer("era", 0, NUM_ERAS - 1)
+    s.round = integer("round", 1, 100)
+    s.starting_player = integer("starting_player", 0, n - 1)
+    s.bag = int_list("bag", len(doc["bag"]) if isinstance(doc["bag"], list) else -1, 0, NUM_COLUMNS - 1)
+    s.face_up = bool_list("face_up", NUM_COLUMNS)
+    s.claimed = bool_list("claimed", NUM_FIELDS)
+    s.owner = int_list("owner", NUM_FIELDS, -1, n - 1)
+    s.developed = bool_list("developed", NUM_FIELDS)
+    s.money = int_list("money", n, 0, 10_000)
+    s.points = int_list("points", n, 0, 10_000)
+    s.subsidy = bool_list("subsidy", n)
+    jk = doc["jokers"]
+    if not isinstance(jk, list) or len(jk) != n or not all(
+        isinstance(row, list) and len(row) == NUM_JOKER_KINDS and all(_is_int(x) and x >= 0 for x in row) for row in jk
+    ):
+        raise bad("jokers", f"must be {n} lists of {NUM_JOKER_KINDS} counts (11 resources, then '?')")
+    s.jokers = [list(row) for row in jk]
+    if doc["phase"] not in PHASES:
+        raise bad("phase", f"{doc['phase']!r} is not one of {list(PHASES)}")
+    s.phase = doc["phase"]
+    s.auctioneer = integer("auctioneer", 0, n - 1)
+    s.lot = integer("lot", -1, NUM_FIELDS - 1)
+    s.bidder = integer("bidder", -1, n - 1)
+    s.high_bid = integer("high_bid", 0, 10_000)
+    s.high_bidder = integer("high_bidder", -1, n - 1)
+    s.developer = integer("developer", -1, n - 1)
+    s.developments = integer("developments", 0, MAX_DEVELOPMENTS - 1)
+    s.dev_turns = integer("dev_turns", 0, n - 1)
+    s.developing = integer("developing", -1, NUM_FIELDS - 1)
+    s.pending = int_list("pending", len(doc["pending"]) if isinstance(doc["pending"], list) else -1, 0, 10)
+
+    # Invariants that tie the entries together.
+    if len(set(s.bag)) != len(s.bag):
+        raise bad("bag", "holds a column token twice")
+    for f in range(NUM_FIELDS):
+        where = f"field {field_id(f)}"
+        if s.owner[f] >= 0 and not s.claimed[f]:
+            raise bad("owner", f"{where} has an owner but was never auctioned")
+        if s.owner[f] >= 0 and board.KIND[f] == JOKER:
+            raise bad("owner", f"{where} is a joker field and takes no Property token")
+        if s.claimed[f] and s.owner[f] < 0 and board.KIND[f] != JOKER:
+            raise bad("owner", f"{where} was auctioned but nobody owns it")
+        if s.developed[f] and s.owner[f] < 0:
+            raise bad("developed", f"{where} is developed but owned by nobody")
+        if board.ERA[f] > s.era and s.claimed[f]:
+            raise bad("claimed", f"{where} lies in a later era than the Era token")
+        if board.ERA[f] < s.era and not s.claimed[f]:
+            raise bad("claimed", f"{where} lies in a past era but was never auctioned")
+    for c in range(NUM_COLUMNS):
+        f = s.era * NUM_COLUMNS + c
+        if s.face_up[c] and s.claimed[f]:
+            raise bad("face_up", f"column {c} is face up but field {field_id(f)} was already auctioned")
+        if (c in s.bag) and (s.claimed[f] or s.face_up[c]):
+            raise bad("bag", f"column token {c} is in the bag but was already drawn this era")
+        if s.phase != OVER and not s.claimed[f] and not s.face_up[c] and c not in s.bag:
+            raise bad("bag", f"column token {c} is neither in the bag, face up, nor face down on an auctioned field")
+    if s.phase == PAY and (s.developing < 0 or not s.pending or s.owner[s.developing] != s.developer):
+        raise bad("pending", "a payment is awaited but no own field is being developed")
+    if s.phase == PAY and board.KIND[s.developing] == TECHNOLOGY and board.ERA[s.developing] != s.era:
+        raise bad("developing", "technologies are developed only in their own era")
+    if s.phase in ("auction", "bid", "sell_or_keep") and not any(s.face_up):
+        raise bad("face_up", f"an auction decision is awaited but no column token is face up")
+    if s.phase in ("bid", "sell_or_keep") and (s.lot < 0 or s.claimed[s.lot] or not s.face_up[s.lot % NUM_COLUMNS]
+                                               or board.ERA[s.lot] != s.era):  # fmt: skip
+        raise bad("lot", "the field on auction is not an available field of the current era")
+    if s.phase == "bid" and (s.bidder < 0 or s.bidder == s.auctioneer):
+        raise bad("bidder", "a bid is awaited from nobody, or from the auctioneer")
+    if s.phase == "bid" and s.high_bidder >= 0 and s.high_bid == 0:
+        raise bad("high_bid", "a highest bidder with no bid")
+    if s.phase == "sell_or_keep" and (s.high_bidder < 0 or s.high_bid <= 0):
+        raise bad("high_bid", "the auctioneer decides with no bid on the table")
+    if s.phase in ("develop", "pay") and s.developer < 0:
+        raise bad("developer", "a development decision is awaited from nobody")
+    return s
