@@ -1,0 +1,229 @@
+"""The ``industry-env`` command: play in the terminal, show the rules and the board, and run the tools.
+
+Subcommands: ``demo`` (the short demonstration the README starts with), ``play``, ``rules``, ``board``,
+``balance``, ``bench`` and ``verify``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from importlib import resources
+
+from . import actions as A
+from .board import BoardError, load_board
+
+
+def _board_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--board", metavar="PATH", default=None, help="a board file (default: the shipped board)")
+
+
+def _game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, choices=(3, 4), default=4, help="number of players (default 4)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bag and the starting player (default 0)")
+    parser.add_argument("--plain-draws", action="store_true",
+                        help="draw one token per player in every era (off: the rulebook's recommended draws)")  # fmt: skip
+    _board_option(parser)
+
+
+# ---------------------------------------------------------------------------------------------- demo
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play random games with the reference engine and show one of them."""
+    from .agents import RandomAgent
+    from .reference import Game
+
+    board = load_board(args.board)
+    t0, decisions, finals = time.perf_counter(), 0, []
+    shown = None
+    for g in range(args.games):
+        n = 4 if g % 2 == 0 else 3
+        game = Game(n, seed=args.seed + g, board=board, balanced_draws=not args.plain_draws)
+        agent = RandomAgent(args.seed + g)
+        while not game.is_over:
+            game.apply(agent.act(game.legal_action_mask()))
+            decisions += 1
+        finals.append((n, game.scores(), game.winners()))
+        shown = shown or game
+    dt = time.perf_counter() - t0
+    print(shown.render())
+    print()
+    for p in range(shown.num_players):
+        print(f"player {p}: {shown.score_breakdown(p)}")
+    print()
+    print(f"{args.games} random games (3 and 4 players) with the reference engine: "
+          f"{decisions} decisions in {dt:.2f} s ({decisions / dt:,.0f} decisions/s, {decisions / args.games:.0f} a game)")  # fmt: skip
+    try:
+        from . import engine
+    except ImportError:
+        return 0
+    if hasattr(engine, "init"):
+        import numpy as np
+
+        rng = np.random.default_rng(args.seed)
+        state = engine.init(256, num_players=4, seed=args.seed, board=board, balanced_draws=not args.plain_draws)
+        t0, steps = time.perf_counter(), 0
+        while not bool(np.all(state.terminated)):
+            mask = engine.legal_action_mask(state)
+            live = ~np.asarray(state.terminated)
+            logits = np.where(mask, rng.random(mask.shape), -1.0)
+            state = engine.step(state, logits.argmax(axis=1))
+            steps += int(live.sum())
+        dt = time.perf_counter() - t0
+        print(f"256 random 4-player games with the batched engine: {steps} steps in {dt:.2f} s ({steps / dt:,.0f} steps/s)")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
+    """A person plays one seat against random opponents; bad input is answered, never a crash."""
+    from .agents import RandomAgent
+    from .reference import Game
+    from .render import describe_action, describe_decision
+
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+
+    def say(text: str = "") -> None:
+        print(text, file=out, flush=True)
+
+    game = Game(args.players, seed=args.seed, board=load_board(args.board), balanced_draws=not args.plain_draws)
+    seat = args.seat if args.seat is not None else 0
+    if not 0 <= seat < args.players:
+        say(f"--seat {seat}: there are only seats 0 to {args.players - 1}")
+        return 2
+    opponent = RandomAgent(args.seed + 1)
+    names = game.board.resource_names
+    say(f"You are player {seat}. Type an action as listed (e.g. 'bid 3', 'auction 1D', 'pay Wood: bank'),")
+    say("its number in the list, 'board' to see the board, 'help' for the list again, or 'quit'.")
+    say(game.render())
+    while not game.is_over:
+        p = game.current_player
+        legal = game.legal_actions()
+        if p != seat:
+            a = opponent.act(game.legal_action_mask())
+            say(f"player {p}: {describe_action(game, a)}")
+            game.apply(a)
+            continue
+        say("")
+        say(describe_decision(game))
+        for i, a in enumerate(legal):
+            say(f"  [{i}] {describe_action(game, a)}")
+        while True:
+            out.write("> ")
+            out.flush()
+            line = stdin.readline()
+            if not line:  # end of input
+                say("\nend of input: leaving the game")
+                return 0
+            text = line.strip()
+            if text in ("quit", "exit", "q"):
+                say("leaving the game")
+                return 0
+            if text in ("board", "b"):
+                say(game.render())
+                continue
+            if text in ("help", "?", ""):
+                for i, a in enumerate(legal):
+                    say(f"  [{i}] {describe_action(game, a)}")
+                continue
+            if text.isdigit():
+                if int(text) < len(legal):
+                    action = legal[int(text)]
+                    break
+                say(f"there is no choice [{text}]: pick 0 to {len(legal) - 1}")
+                continue
+            try:
+                action = A.string_to_action(text, names)
+            except ValueError as exc:
+                say(str(exc))
+                continue
+            if action not in legal:
+                say(f"'{A.action_to_string(action, names)}' is not legal now; type 'help' for the choices")
+                continue
+            break
+        game.apply(action)
+    say(game.render())
+    for p in range(game.num_players):
+        say(f"player {p}: {game.score_breakdown(p)}")
+    say("You win!" if seat in game.winners() else f"Winners: {game.winners()}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- rules / board
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Print the rules summary and the rulings (the same text as docs/rules.md)."""
+    print(resources.files("industry_env.data").joinpath("rules.md").read_text(encoding="utf-8"))
+    return 0
+
+
+def cmd_board(args: argparse.Namespace) -> int:
+    """Check a board file and print it as a table (markdown with --markdown, as in docs/board.md)."""
+    from .boarddoc import board_markdown, board_text
+
+    board = load_board(args.board)
+    print(board_markdown(board) if args.markdown else board_text(board))
+    return 0
+
+
+def _delegate(module: str):
+    """A subcommand whose options and body live in ``industry_env.<module>`` (configure/run)."""
+
+    def configure(parser: argparse.ArgumentParser) -> None:
+        mod = importlib.import_module(f"industry_env.{module}")
+        mod.configure(parser)
+        parser.set_defaults(func=mod.run)
+
+    return configure
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="industry-env", description="Michael Schacht's Industry as an RL environment")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("demo", help="play random games and show one (the short demonstration)")
+    _game_options(p)
+    p.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("play", help="play against random opponents in the terminal")
+    _game_options(p)
+    p.add_argument("--seat", type=int, default=None, help="your seat, 0 to players-1 (default 0)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("rules", help="print the rules summary and the rulings on ambiguous rules")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("board", help="check a board file and print it as a table")
+    _board_option(p)
+    p.add_argument("--markdown", action="store_true", help="print docs/board.md")
+    p.set_defaults(func=cmd_board)
+
+    p = sub.add_parser("balance", help="measure the board's balance over many games")
+    _delegate("balance")(p)
+
+    for name, help_text in (("bench", "benchmark the batched engine against the reference engine"),
+                            ("verify", "long differential check of the batched engine against the reference")):  # fmt: skip
+        p = sub.add_parser(name, help=help_text)
+        try:
+            _delegate(name)(p)
+        except ImportError as exc:  # only while a module is missing from a partial install
+            p.set_defaults(func=lambda _args, exc=exc: print(f"unavailable: {exc}") or 1)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``industry-env`` console command."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except BoardError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
