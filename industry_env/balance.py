@@ -61,12 +61,15 @@ def study(policy: str, games: int, seed: int, board) -> dict:
     in_era = np.zeros(NUM_FIELDS)
     price = np.zeros(NUM_FIELDS)
     max_money = 0
+    most_fields, over_tokens = 0, 0  # 24 Property tokens, one on the Scoring Track: 23 for fields
     winners_score = []
+    by_players: dict[int, list[int]] = defaultdict(list)
     for g in range(games):
         n = 4 if g % 2 == 0 else 3
         game, log = play(policy, n, seed + g, board)
         scores = game.scores()
         winners_score.append(max(scores))
+        by_players[n] += scores
         for p in range(n):
             br = game.score_breakdown(p)
             splits["total"].append(scores[p])
@@ -77,6 +80,9 @@ def study(policy: str, games: int, seed: int, board) -> dict:
             in_era[f] += log["dev_era"].get(f, -1) == board.ERA[f]
             price[f] += log["prices"].get(f, 0)
         max_money = max(max_money, log["max_money"])
+        owned = max(sum(o == p for o in game.s.owner) for p in range(n))
+        most_fields = max(most_fields, owned)
+        over_tokens += owned > 23
     real = board.KIND != JOKER
     per_era = []
     for e in range(NUM_ERAS):
@@ -94,8 +100,10 @@ def study(policy: str, games: int, seed: int, board) -> dict:
         "split": {k: {"mean": float(np.mean(v)), "p10": float(np.percentile(v, 10)), "p90": float(np.percentile(v, 90))}
                   for k, v in splits.items()},
         "winner_mean": float(np.mean(winners_score)),
+        "total_by_players": {n: float(np.mean(v)) for n, v in sorted(by_players.items())},
         "per_era": per_era, "rarely_developed": rarely,
         "never_developed": [f for f, _, r in rarely if r == 0.0], "max_money": max_money,
+        "most_fields_owned": most_fields, "games_over_23_fields": over_tokens,
     }  # fmt: skip
 
 
@@ -125,7 +133,12 @@ def run(args: argparse.Namespace) -> int:
         for k, v in r["split"].items():
             rec = INDUSTRIA_RANGES.get(k)
             print(f"{k:<12} {v['mean']:6.1f} {v['p10']:6.1f} {v['p90']:6.1f}   {f'{rec[0]}-{rec[1]}' if rec else ''}")
-        print(f"winner's score: mean {r['winner_mean']:.1f}; largest money held: {r['max_money']}")
+        print("mean total by number of players: "
+              + ", ".join(f"{n} players {v:.1f}" for n, v in r["total_by_players"].items())
+              + " (Industria records: 3 players 33-42, 4 players 24-45)")
+        print(f"winner's score: mean {r['winner_mean']:.1f}; largest money held: {r['max_money']}; "
+              f"most fields one player owned: {r['most_fields_owned']} "
+              f"(more than 23 in {r['games_over_23_fields']} of {args.games} games)")
         print("era  developed  in own era  mean price")
         for e in r["per_era"]:
             print(f"{e['era']:>3}  {e['developed']:9.2f}  {e['developed_in_era']:10.2f}  {e['mean_price']:10.2f}")

@@ -7,7 +7,7 @@ cannot drift from the data (a test regenerates docs/board.md and compares).
 from __future__ import annotations
 
 from .board import Board, field_id
-from .rules import BONUS_KINDS, FIELD_KINDS, NETWORKS, NUM_FIELDS
+from .rules import BONUS_KINDS, COLUMN_LETTERS, FIELD_KINDS, NETWORKS, NUM_COLUMNS, NUM_ERAS, NUM_FIELDS
 
 _INTRO = """\
 # The board of Industry
@@ -19,7 +19,7 @@ The rulebook describes the flow of the game but not the 60 printed fields, and n
 **reconstructs the rest** so that every constraint of the rulebook holds. Each number's provenance is in the
 last column: `rulebook`, `source:<where>` (a published review or guide), or, for everything not named there,
 `reconstructed`. Reconstructed numbers were chosen to fit Industria's structure (the 2003 original) and
-tuned by measured play (see "Balance" below); they are not the printed values of the 2009 board.
+tuned by measured play (`docs/balance.md`); they are not the printed values of the 2009 board.
 
 Your own board file (same schema, written at the top of the shipped file) can be passed to every engine and
 command with `--board PATH` / `load_board(path)`; a malformed file is refused with an error naming the file,
@@ -74,7 +74,13 @@ def board_text(board: Board) -> str:
 def board_markdown(board: Board) -> str:
     """docs/board.md: the whole board with every number's provenance."""
     cols = ("field", "kind", "name", "cost", "needs", "points", "effect", "networks", "provenance")
-    out = [_INTRO, "## The 60 fields", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    out = [_INTRO, "## At a glance", "", "| era | " + " | ".join(COLUMN_LETTERS) + " |", "|---" * 13 + "|"]
+    for e in range(NUM_ERAS):
+        names = [f"{board.field_names[f]} ({FIELD_KINDS[board.KIND[f]][0].upper()})"
+                 for f in range(e * NUM_COLUMNS, (e + 1) * NUM_COLUMNS)]  # fmt: skip
+        out.append(f"| {e + 1} | " + " | ".join(names) + " |")
+    out += ["", "(F factory, T technology, B bonus field, J joker)", ""]
+    out += ["## The 60 fields", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     out += ["| " + " | ".join(_describe(board, f)[c] for c in cols) + " |" for f in range(NUM_FIELDS)]
     out += ["", "## Resources at the bank (rulebook)", "", "| resource | produced in era | at the bank from era |",
             "|---|---|---|"]  # fmt: skip

@@ -104,7 +104,7 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         if p != seat:
             a = opponent.act(game.legal_action_mask())
             say(f"player {p}: {describe_action(game, a)}")
-            game.apply(a)
+            _apply_and_report(game, a, say)
             continue
         say("")
         say(describe_decision(game))
@@ -143,12 +143,26 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                 say(f"'{A.action_to_string(action, names)}' is not legal now; type 'help' for the choices")
                 continue
             break
-        game.apply(action)
+        _apply_and_report(game, action, say)
     say(game.render())
     for p in range(game.num_players):
         say(f"player {p}: {game.score_breakdown(p)}")
     say("You win!" if seat in game.winners() else f"Winners: {game.winners()}")
     return 0
+
+
+def _apply_and_report(game, action: int, say) -> None:
+    """Apply ``action`` and say who claimed a field, and for how much, if an auction just ended."""
+    s = game.s
+    lot, price, bidder, auctioneer = s.lot, s.high_bid, s.high_bidder, s.auctioneer
+    game.apply(action)
+    if lot >= 0 and game.s.claimed[lot]:
+        if action == A.SELL:
+            say(f"  -> player {bidder} claims {game.board.field_label(lot)} for {price} Talers paid to player {auctioneer}")
+        elif action == A.KEEP:
+            say(f"  -> player {auctioneer} keeps {game.board.field_label(lot)}, paying {price} Talers out around the table")
+        else:
+            say(f"  -> nobody bid: player {auctioneer} claims {game.board.field_label(lot)} for nothing")
 
 
 # ---------------------------------------------------------------------------------------------- rules / board
@@ -218,11 +232,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except BoardError as exc:
+    except (BoardError, ValueError) as exc:  # a wrong option or a malformed board file
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into a pager or head that stopped reading
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

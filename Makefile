@@ -1,0 +1,35 @@
+# The two commands of the README's quick start, and the longer runs kept out of CI.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test install install-dev bench verify balance slow lint
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+
+install-dev: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+
+demo: install  ## install, then play random games and show one
+	$(BIN)/industry-env demo
+
+test: install-dev  ## install with the test tools, then run the suite (what CI runs)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -m "not slow" -n 2
+
+bench: install  ## the speed benchmark (prints figures, writes bench-results.json)
+	$(BIN)/industry-env bench
+
+verify: install  ## 100,000 games, batched engine against the reference engine
+	$(BIN)/industry-env verify --games 100000
+
+balance: install  ## the board's balance over many games
+	$(BIN)/industry-env balance --games 2000
+
+slow: install-dev  ## the long property tests
+	$(BIN)/python -m pytest -m slow -n 2
