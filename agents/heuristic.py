@@ -72,7 +72,9 @@ class HeuristicAgent:
 
             def score(a: int) -> float:
                 f = a - A.DEVELOP
-                return (10 if b.KIND[f] == TECHNOLOGY else 0) + self.value(game, p, f) + b.POINTS[f] * (b.ERA[f] == s.era)
+                return (
+                    (10 if b.KIND[f] == TECHNOLOGY else 0) + self.value(game, p, f) + b.POINTS[f] * (b.ERA[f] == s.era)
+                )
 
             return max(options, key=score)
         # pay: a specific joker first, then money, and the "?" joker last

@@ -64,9 +64,9 @@ def board_text(board: Board) -> str:
     lines.append("")
     lines.append("roads: " + ", ".join(f"{field_id(a)}-{field_id(c)}" for a, c in board.ROADS.tolist()))
     lines.append("technology links: " + ", ".join(f"{field_id(a)}-{field_id(c)}" for a, c in board.TECH_LINKS.tolist()))
-    lines.append("bank sells: " + "; ".join(
-        f"era {e + 1}: {', '.join(n for n, be in zip(board.resource_names, board.BANK_ERA) if be <= e) or 'nothing'}"
-        for e in range(5)))  # fmt: skip
+    for e in range(NUM_ERAS):
+        sold = [board.resource_names[r] for r in range(len(board.resource_names)) if board.BANK_ERA[r] <= e]
+        lines.append(f"bank sells in era {e + 1}: {', '.join(sold) or 'nothing'}")
     lines.append(f"(board file: {board.path})")
     return "\n".join(lines)
 
@@ -84,7 +84,8 @@ def board_markdown(board: Board) -> str:
     out += ["| " + " | ".join(_describe(board, f)[c] for c in cols) + " |" for f in range(NUM_FIELDS)]
     out += ["", "## Resources at the bank (rulebook)", "", "| resource | produced in era | at the bank from era |",
             "|---|---|---|"]  # fmt: skip
-    out += [f"| {n} | {pe + 1} | {be + 1} |" for n, pe, be in zip(board.resource_names, board.PRODUCER_ERA, board.BANK_ERA)]
+    for r, name in enumerate(board.resource_names):
+        out.append(f"| {name} | {board.PRODUCER_ERA[r] + 1} | {board.BANK_ERA[r] + 1} |")
     label = board.field_label
     out += ["", "## Roads between factories (reconstructed; 3 points a pair)", ""]
     out += [f"- {label(a)} - {label(c)}" for a, c in board.ROADS.tolist()]

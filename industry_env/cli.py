@@ -24,7 +24,7 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, choices=(3, 4), default=4, help="number of players (default 4)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bag and the starting player (default 0)")
     parser.add_argument("--plain-draws", action="store_true",
-                        help="draw one token per player in every era (off: the rulebook's recommended draws)")  # fmt: skip
+                        help="one token per player in every era (default: the recommended draws)")  # fmt: skip
     _board_option(parser)
 
 
@@ -53,7 +53,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"player {p}: {shown.score_breakdown(p)}")
     print()
     print(f"{args.games} random games (3 and 4 players) with the reference engine: "
-          f"{decisions} decisions in {dt:.2f} s ({decisions / dt:,.0f} decisions/s, {decisions / args.games:.0f} a game)")  # fmt: skip
+          f"{decisions} decisions in {dt:.2f} s ({decisions / dt:,.0f} decisions/s, "
+          f"{decisions / args.games:.0f} a game)")  # fmt: skip
     try:
         from . import engine
     except ImportError:
@@ -71,7 +72,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
             state = engine.step(state, logits.argmax(axis=1))
             steps += int(live.sum())
         dt = time.perf_counter() - t0
-        print(f"256 random 4-player games with the batched engine: {steps} steps in {dt:.2f} s ({steps / dt:,.0f} steps/s)")
+        print(
+            f"256 random 4-player games with the batched engine: {steps} steps in {dt:.2f} s "
+            f"({steps / dt:,.0f} steps/s)"
+        )
     return 0
 
 
@@ -158,9 +162,15 @@ def _apply_and_report(game, action: int, say) -> None:
     game.apply(action)
     if lot >= 0 and game.s.claimed[lot]:
         if action == A.SELL:
-            say(f"  -> player {bidder} claims {game.board.field_label(lot)} for {price} Talers paid to player {auctioneer}")
+            say(
+                f"  -> player {bidder} claims {game.board.field_label(lot)} "
+                f"for {price} Talers paid to player {auctioneer}"
+            )
         elif action == A.KEEP:
-            say(f"  -> player {auctioneer} keeps {game.board.field_label(lot)}, paying {price} Talers out around the table")
+            say(
+                f"  -> player {auctioneer} keeps {game.board.field_label(lot)}, "
+                f"paying {price} Talers out around the table"
+            )
         else:
             say(f"  -> nobody bid: player {auctioneer} claims {game.board.field_label(lot)} for nothing")
 
@@ -177,7 +187,10 @@ def cmd_board(args: argparse.Namespace) -> int:
     from .boarddoc import board_markdown, board_text
 
     board = load_board(args.board)
-    print(board_markdown(board) if args.markdown else board_text(board))
+    if args.markdown:
+        sys.stdout.write(board_markdown(board))  # exactly docs/board.md
+    else:
+        print(board_text(board))
     return 0
 
 
@@ -218,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     _delegate("balance")(p)
 
     for name, help_text in (("bench", "benchmark the batched engine against the reference engine"),
-                            ("verify", "long differential check of the batched engine against the reference")):  # fmt: skip
+                            ("verify", "long differential check of the batched engine against the reference")):
         p = sub.add_parser(name, help=help_text)
         try:
             _delegate(name)(p)

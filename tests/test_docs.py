@@ -1,0 +1,38 @@
+"""Documents generated from data stay in step with it; the README's commands are the ones CI runs."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from industry_env import load_board
+from industry_env.actions import action_to_string, string_to_action
+from industry_env.boarddoc import board_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_board_doc_is_generated_from_the_board_file() -> None:
+    expected = board_markdown(load_board())
+    assert (ROOT / "docs" / "board.md").read_text() == expected, (
+        "regenerate: industry-env board --markdown > docs/board.md"
+    )
+
+
+def test_rules_doc_is_the_packaged_rules_text() -> None:
+    packaged = resources.files("industry_env.data").joinpath("rules.md").read_text()
+    assert (ROOT / "docs" / "rules.md").read_text() == packaged
+
+
+def test_actions_doc_examples_hold() -> None:
+    doc = (ROOT / "docs" / "actions.md").read_text()
+    assert 'string_to_action("pay Glass: player 2")   # 269' in doc
+    assert string_to_action("pay Glass: player 2") == 269 and action_to_string(269) == "pay Glass: player 2"
+    assert "(`3F` is field 29)" in doc and string_to_action("auction 3F") == 29
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in readme and "make test" in ci
+    assert "make demo" in readme
