@@ -20,7 +20,7 @@ demo: install  ## install, then play random games and show one
 
 test: install-dev  ## install with the test tools, then run the suite (what CI runs)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -m "not slow" -n 2
+	$(BIN)/python -m pytest -m "not slow" -n 2 --nbmake tests notebooks
 
 bench: install  ## the speed benchmark (prints figures, writes bench-results.json)
 	$(BIN)/industry-env bench
