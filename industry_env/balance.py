@@ -133,12 +133,16 @@ def run(args: argparse.Namespace) -> int:
         for k, v in r["split"].items():
             rec = INDUSTRIA_RANGES.get(k)
             print(f"{k:<12} {v['mean']:6.1f} {v['p10']:6.1f} {v['p90']:6.1f}   {f'{rec[0]}-{rec[1]}' if rec else ''}")
-        print("mean total by number of players: "
-              + ", ".join(f"{n} players {v:.1f}" for n, v in r["total_by_players"].items())
-              + " (Industria records: 3 players 33-42, 4 players 24-45)")
-        print(f"winner's score: mean {r['winner_mean']:.1f}; largest money held: {r['max_money']}; "
-              f"most fields one player owned: {r['most_fields_owned']} "
-              f"(more than 23 in {r['games_over_23_fields']} of {args.games} games)")
+        print(
+            "mean total by number of players: "
+            + ", ".join(f"{n} players {v:.1f}" for n, v in r["total_by_players"].items())
+            + " (Industria records: 3 players 33-42, 4 players 24-45)"
+        )
+        print(
+            f"winner's score: mean {r['winner_mean']:.1f}; largest money held: {r['max_money']}; "
+            f"most fields one player owned: {r['most_fields_owned']} "
+            f"(more than 23 in {r['games_over_23_fields']} of {args.games} games)"
+        )
         print("era  developed  in own era  mean price")
         for e in r["per_era"]:
             print(f"{e['era']:>3}  {e['developed']:9.2f}  {e['developed_in_era']:10.2f}  {e['mean_price']:10.2f}")

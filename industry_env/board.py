@@ -233,7 +233,9 @@ def parse_board(text: str, path: str = "<string>") -> Board:
         if "produces" in spec:
             r = resource(where, "produces", spec["produces"])
             if producer_era[r] != era[f]:
-                raise _fail(path, where, f"produces {spec['produces']}, whose producers lie in era {producer_era[r] + 1}")
+                raise _fail(
+                    path, where, f"produces {spec['produces']}, whose producers lie in era {producer_era[r] + 1}"
+                )
             if r in needs[f]:
                 raise _fail(path, where, "needs the resource it produces")
             produces[f] = r

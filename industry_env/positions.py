@@ -82,8 +82,13 @@ def state_from_dict(doc: Any, board: Board) -> _State:
     s.points = int_list("points", n, 0, 10_000)
     s.subsidy = bool_list("subsidy", n)
     jk = doc["jokers"]
-    if not isinstance(jk, list) or len(jk) != n or not all(
-        isinstance(row, list) and len(row) == NUM_JOKER_KINDS and all(_is_int(x) and x >= 0 for x in row) for row in jk
+    if (
+        not isinstance(jk, list)
+        or len(jk) != n
+        or not all(
+            isinstance(row, list) and len(row) == NUM_JOKER_KINDS and all(_is_int(x) and x >= 0 for x in row)
+            for row in jk
+        )
     ):
         raise bad("jokers", f"must be {n} lists of {NUM_JOKER_KINDS} counts (11 resources, then '?')")
     s.jokers = [list(row) for row in jk]
@@ -131,7 +136,7 @@ def state_from_dict(doc: Any, board: Board) -> _State:
     if s.phase == PAY and board.KIND[s.developing] == TECHNOLOGY and board.ERA[s.developing] != s.era:
         raise bad("developing", "technologies are developed only in their own era")
     if s.phase in ("auction", "bid", "sell_or_keep") and not any(s.face_up):
-        raise bad("face_up", f"an auction decision is awaited but no column token is face up")
+        raise bad("face_up", "an auction decision is awaited but no column token is face up")
     if s.phase in ("bid", "sell_or_keep") and (s.lot < 0 or s.claimed[s.lot] or not s.face_up[s.lot % NUM_COLUMNS]
                                                or board.ERA[s.lot] != s.era):  # fmt: skip
         raise bad("lot", "the field on auction is not an available field of the current era")
@@ -141,6 +146,19 @@ def state_from_dict(doc: Any, board: Board) -> _State:
         raise bad("high_bid", "a highest bidder with no bid")
     if s.phase == "sell_or_keep" and (s.high_bidder < 0 or s.high_bid <= 0):
         raise bad("high_bid", "the auctioneer decides with no bid on the table")
+    if s.phase in ("bid", "sell_or_keep") and s.high_bidder >= 0 and s.money[s.high_bidder] < s.high_bid:
+        # a bid can never exceed the bidder's money, and nothing takes money from him before the auction ends
+        raise bad("high_bid", f"player {s.high_bidder} bid {s.high_bid} but holds only {s.money[s.high_bidder]} Talers")
     if s.phase in ("develop", "pay") and s.developer < 0:
         raise bad("developer", "a development decision is awaited from nobody")
+    if s.phase in ("bid", "sell_or_keep") and s.high_bidder == s.auctioneer:
+        raise bad("high_bidder", "the auctioneer cannot bid in his own auction")
+    if s.high_bid > 0 and s.high_bidder < 0:
+        raise bad("high_bid", f"a bid of {s.high_bid} with no highest bidder")
+    if s.phase == PAY:
+        needs = [int(r) for r in board.NEEDS[s.developing] if r >= 0]
+        if any(r not in needs for r in s.pending) or len(set(s.pending)) != len(s.pending):
+            raise bad("pending", f"resources {s.pending} are not the unpaid needs of field {field_id(s.developing)}")
+    if s.phase == OVER and (s.era != NUM_ERAS - 1 or not all(s.claimed)):
+        raise bad("phase", "the game is over only once every field of all five eras has been auctioned")
     return s

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import actions as A
 from . import chance
-from .board import Board, field_id, load_board
+from .board import Board, load_board
 from .rules import (
     BONUS,
     COIN_COLUMN,
@@ -42,7 +42,6 @@ from .rules import (
     NUM_ERAS,
     NUM_FIELDS,
     NUM_JOKER_KINDS,
-    NUM_RESOURCES,
     RESOURCE_PRICE,
     STARTING_MONEY,
     SUBSIDY_MONEY,
@@ -183,6 +182,9 @@ class Game:
     def apply(self, action: int) -> None:
         """Play ``action`` for the current player, then run every phase that needs no decision."""
         legal = self.legal_actions()
+        # Only whole numbers (Python or numpy integers, not bools) are actions: int() would also accept 4.5 or "4".
+        if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
+            raise IllegalActionError(f"action {action!r} is not an action of Industry (0..{A.NUM_ACTIONS - 1})")
         if int(action) not in legal:
             raise IllegalActionError(self._why_illegal(action, legal))
         a, s, p = int(action), self.s, self.current_player

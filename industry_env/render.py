@@ -38,7 +38,9 @@ def render_text(game: Game) -> str:
     for e in range(NUM_ERAS):
         row = "".join(f"{cell(game, e * NUM_COLUMNS + c):<5}" for c in range(NUM_COLUMNS))
         lines.append(f"{'>' if e == s.era else ' '}{e + 1}   {row}")
-    lines.append("     F factory, T technology, B bonus, J joker; ^ for auction now; <player>o owned, <player>* developed")
+    lines.append(
+        "     F factory, T technology, B bonus, J joker; ^ for auction now; <player>o owned, <player>* developed"
+    )
     for p in range(s.num_players):
         jokers = [b.resource_names[r] for r in range(NUM_RESOURCES) for _ in range(s.jokers[p][r])]
         jokers += ["?"] * s.jokers[p][NUM_RESOURCES]
