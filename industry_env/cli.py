@@ -81,8 +81,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
-    """A person plays one seat against random opponents; bad input is answered, never a crash."""
-    from .agents import RandomAgent
+    """A person plays one seat against random or heuristic opponents; bad input is answered, never a crash."""
+    from .agents import HeuristicAgent, RandomAgent
     from .reference import Game
     from .render import describe_action, describe_decision
 
@@ -97,7 +97,12 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     if not 0 <= seat < args.players:
         say(f"--seat {seat}: there are only seats 0 to {args.players - 1}")
         return 2
-    opponent = RandomAgent(args.seed + 1)
+    if args.opponents == "heuristic":
+        heuristic = HeuristicAgent(args.seed + 1)
+        choose = heuristic.act
+    else:
+        rand = RandomAgent(args.seed + 1)
+        choose = lambda g: rand.act(g.legal_action_mask())  # noqa: E731
     names = game.board.resource_names
     say(f"You are player {seat}. Type an action as listed (e.g. 'bid 3', 'auction 1D', 'pay Wood: bank'),")
     say("its number in the list, 'board' to see the board, 'help' for the list again, or 'quit'.")
@@ -106,7 +111,7 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         p = game.current_player
         legal = game.legal_actions()
         if p != seat:
-            a = opponent.act(game.legal_action_mask())
+            a = choose(game)
             say(f"player {p}: {describe_action(game, a)}")
             _apply_and_report(game, a, say)
             continue
@@ -214,9 +219,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("play", help="play against random opponents in the terminal")
+    p = sub.add_parser("play", help="play against random or heuristic opponents in the terminal")
     _game_options(p)
     p.add_argument("--seat", type=int, default=None, help="your seat, 0 to players-1 (default 0)")
+    p.add_argument("--opponents", choices=("random", "heuristic"), default="random",
+                   help="who plays the other seats (default random)")  # fmt: skip
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("rules", help="print the rules summary and the rulings on ambiguous rules")

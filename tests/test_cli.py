@@ -77,3 +77,8 @@ def test_board_prints_every_field(capsys) -> None:
     assert main(["board"]) == 0
     out = capsys.readouterr().out
     assert "Iron Ore Mine" in out and "Engineering" in out and out.count("\n") > 60
+
+
+def test_play_against_heuristic_opponents_reaches_the_end() -> None:
+    text = play(["0"] * 3000, "--players", "4", "--seed", "3", "--opponents", "heuristic", "--seat", "2")
+    assert "You are player 2" in text and "game over" in text
