@@ -6,6 +6,11 @@ at batch sizes 1, 64, 1024, 4096 and 16384; games finished per second (estimated
 mean game length when no game of a large batch finishes within the time); bytes of state per game; peak memory;
 and the reference engine doing the same work one game at a time, with the ratios. Figures go to a JSON file
 (``bench-results.json`` unless ``--output``). ``--quick`` runs a short smoke version.
+
+The engine runs its fast path, as a training loop would: ``step(state, actions, inplace=True, mask=mask)``
+(the batch updated in place, no copy a step; the actions checked against the mask just computed to sample
+them instead of re-derived from the rules) and ``reset(..., inplace=True)``. ``--copy`` measures the
+functional API instead: ``step(state, actions)`` and ``reset(state, done)`` return new States.
 """
 
 from __future__ import annotations
@@ -25,23 +30,29 @@ from .reference import Game
 BATCH_SIZES = (1, 64, 1024, 4096, 16384)
 
 
-def bench_engine(batch_size: int, seconds: float, num_players: int = 4, seed: int = 0) -> dict[str, float]:
-    """Random legal play in one batch for about ``seconds``: steps/s, games/s, time per step and per game-step."""
+def bench_engine(
+    batch_size: int, seconds: float, num_players: int = 4, seed: int = 0, fast: bool = True
+) -> dict[str, float]:
+    """Random legal play in one batch for about ``seconds``: steps/s, games/s, time per step and per game-step.
+
+    ``fast``: the fast path, ``step(..., inplace=True, mask=mask)`` and ``reset(..., inplace=True)``; ``False``
+    measures the functional API (a new State every step, legality re-derived from the rules).
+    """
     state = E.init(batch_size, num_players=num_players, seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(3):  # warm-up (first calls build the board tables)
-        state = E.step(state, E.sample_legal(E.legal_action_mask(state), rng))
+        state = E.step(state, E.sample_legal(E.legal_action_mask(state), rng), inplace=fast)
     steps = games = calls = 0
     t0 = time.perf_counter()
     while True:
         mask = E.legal_action_mask(state)
-        state = E.step(state, E.sample_legal(mask, rng))
+        state = E.step(state, E.sample_legal(mask, rng), inplace=fast, mask=mask if fast else None)
         steps += batch_size
         calls += 1
         done = state.terminated
         if done.any():
             games += int(done.sum())
-            state = E.reset(state, done)
+            state = E.reset(state, done, inplace=fast)
         elapsed = time.perf_counter() - t0
         if elapsed >= seconds and calls >= 3:
             break
@@ -95,20 +106,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per batch size (default 3)")
     parser.add_argument("--players", type=int, default=4, choices=(3, 4), help="players per game (default 4)")
     parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
+    parser.add_argument("--copy", action="store_true",
+                        help="measure the functional API (step and reset return a new State, step re-derives "
+                             "legality) instead of the fast path (step(..., inplace=True, mask=mask), "
+                             "reset(..., inplace=True))")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the table and write the JSON file."""
     sizes = (1, 64) if args.quick else BATCH_SIZES
     seconds = 0.3 if args.quick else args.seconds
+    fast = not args.copy
     ref = bench_reference(max(seconds, 2.0), args.players)  # long enough to finish several games
+    if fast:
+        print("engine fast path: step(state, actions, inplace=True, mask=mask), reset(..., inplace=True) "
+              "(--copy: the functional API)")  # fmt: skip
+    else:
+        print("engine functional API: step(state, actions) and reset(state, done) return a new State")
     print(f"reference engine: {ref['steps_per_second']:,.0f} steps/s, {ref['games_per_second']:,.1f} games/s "
           f"({ref['microseconds_per_step']:.1f} us a step)")  # fmt: skip
     print(f"{'batch':>6} {'steps/s':>12} {'games/s':>10} {'us/batch step':>14} {'ns/game step':>13} "
           f"{'x reference':>12} {'step peak MB':>13}")  # fmt: skip
     rows = []
     for b in sizes:
-        r = bench_engine(b, seconds, args.players)
+        r = bench_engine(b, seconds, args.players, fast=fast)
         r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
         if r["games_per_second"] == 0:  # no game finished in the time (large batches): estimate from game length
             r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
@@ -129,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     out = {
         "machine": {"platform": platform.platform(), "processor": platform.processor(), "python":
                     platform.python_version(), "numpy": np.__version__},  # fmt: skip
-        "settings": {"seconds": seconds, "players": args.players, "quick": bool(args.quick)},
+        "settings": {"seconds": seconds, "players": args.players, "quick": bool(args.quick), "fast_path": fast},
         "reference": ref,
         "engine": rows,
         "state_bytes_per_game": bytes_per_game,

@@ -10,11 +10,14 @@ Functional API
 =============================================  ==========================================================
 ``init(B, num_players=4, seed=0, board=None,    B new games; game i has seed ``seed + i`` (or ``seed[i]`` for
 balanced_draws=True) -> State``                 an int array), so it equals ``reference.Game(n, seed + i)``
-``step(state, actions, on_illegal="raise")``    one action per game -> a new State (the input is unchanged)
+``step(state, actions, on_illegal="raise",      one action per game -> a new State (the input is unchanged;
+inplace=False, mask=None)``                     ``inplace=True``: updated in place and returned, no copy;
+                                                ``mask``: the state's legal-action mask, checked against it)
 ``legal_action_mask(state) -> bool[B, 314]``    legal actions of the player to move; all False once over
 ``observe(state, player=None) -> f32[B, D]``    :mod:`industry_env.observation` layout, seen from ``player``
 ``scores(state) -> int16[B, 4]``                Scoring Track; final scores once a game is over
-``reset(state, done, seeds=None) -> State``     new games in the rows of ``done`` (a new State)
+``reset(state, done, seeds=None,                new games in the rows of ``done`` (a new State;
+inplace=False) -> State``                       ``inplace=True``: in place)
 ``take / put / concat / copy``                  batch surgery: a game out (batch of 1), in, batches joined
 ``to_game(state, i) / from_games(games)``       to and from :class:`industry_env.reference.Game` (its JSON)
 =============================================  ==========================================================
@@ -64,7 +67,7 @@ Conventions (enforced in :func:`step`)
 ======================================
 * Illegal action, ``on_illegal="raise"`` (default): the step is refused with :class:`IllegalActionError`
   naming every offending game and its action (and the legal ones); the state is unchanged (``step`` never
-  mutates its input).
+  mutates its input, unless ``inplace=True``; a refused step leaves even that state unchanged).
 * Illegal action, ``on_illegal="penalize"``: the Pgx convention (``Env._step_with_illegal_action`` in
   sotetsuk/pgx ``core.py``): the offending game ends at once (``terminated``), the player at fault receives
   ``penalty`` (default -1) and every other player ``-penalty`` (+1, a winner's reward); the position is
@@ -78,6 +81,10 @@ Conventions (enforced in :func:`step`)
 * ``reset`` returns a new State with fresh games in the rows of ``done``; by default row i gets seed
   ``seed[i] + B``, so a batch started by ``init(B, seed=s)`` and reset after each game plays seeds
   ``s + k * B + i``.
+* Fast path for training loops: ``step(state, actions, inplace=True, mask=mask)`` and
+  ``reset(state, done, inplace=True)`` update ``state`` itself (no copy of the batch) and check the actions
+  against ``mask``, which must be ``legal_action_mask(state)`` of this very state (the one the actions were
+  sampled from); the result is identical to the functional calls.
 """
 
 from __future__ import annotations
@@ -183,7 +190,7 @@ class State:
         ph = self.phase
         out = np.where(ph == BID, self.bidder, self.auctioneer)
         out = np.where(ph >= DEVELOP, self.developer, out)
-        return np.where((ph == OVER) | self.terminated, np.int8(-1), out).astype(np.int8)
+        return np.where((ph == OVER) | self.terminated, np.int8(-1), out).astype(np.int8, copy=False)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The per-game arrays by field name (everything but the board)."""
@@ -229,11 +236,12 @@ def _tables(board: Board) -> SimpleNamespace:
          for n in (MIN_PLAYERS, MAX_PLAYERS)], np.int8,
     )  # fmt: skip
     links = [b.ROADS.astype(np.int64), b.TECH_LINKS.astype(np.int64)]
+    assert not ((needs[:, 0] == needs[:, 1]) & (needs[:, 0] >= 0)).any(), "a field's two resources are distinct"
+    max_discount = int(np.maximum(b.DISCOUNT, 0).sum())  # a player owning every Bank and Stock Exchange
     return SimpleNamespace(
         KIND=b.KIND.astype(np.int8),
         ERA=b.ERA.astype(np.int8),
         COLUMN=b.COLUMN.astype(np.int64),
-        COST=b.COST.astype(np.int16),
         NEED=np.maximum(needs, 0),  # int64[60, 2], -1 replaced by 0 (use with NEED_OK)
         NEED_OK=needs >= 0,
         PRODUCES=b.PRODUCES.astype(np.int64),
@@ -249,13 +257,53 @@ def _tables(board: Board) -> SimpleNamespace:
         LINKS=links,
         BONUS_CONNECT=b.BONUS_CONNECT.astype(np.float32),
         TOKENS=tokens,
-        ERA_ROW=np.arange(NUM_ERAS)[:, None] == b.ERA[None, :].astype(np.int64),  # bool[5, 60]
+        # The development rules as lookups: a field's two needs as columns of a [N, 12] per-resource array
+        # (an absent need -> column 11, always False there); the construction cost [discount, field], "never
+        # reduced below zero"; [era, field]: not a Technology outside its era.
+        NEED_COL=np.where(needs >= 0, needs, WILD_JOKER).T.copy(),  # int64[2, 60]
+        NET_COST=np.maximum(b.COST[None, :] - np.arange(max_discount + 1)[:, None], 0).astype(np.int16),
+        ERA_OK=~((b.KIND == TECHNOLOGY)[None, :] & (np.arange(NUM_ERAS)[:, None] != b.ERA[None, :])),  # bool[5, 60]
     )
 
 
 def _rows_players(n: np.ndarray) -> np.ndarray:
     """bool[N, P]: which player slots take part in each game."""
     return np.arange(P)[None, :] < n[:, None]
+
+
+def _count_row(x: np.ndarray) -> np.ndarray:
+    """int[N]: True entries in each row of ``x`` (bool[N, 12]): its 12 bytes summed as three 4-byte words.
+
+    numpy reduces short rows slowly (``x.any(axis=1)``: ~13 ns a row); this is a few whole-array operations.
+    """
+    w = np.ascontiguousarray(x).view(np.uint32)  # [N, 3]; each byte 0 or 1, so byte sums never carry
+    w = w[:, 0] + w[:, 1] + w[:, 2]
+    return (w * np.uint32(0x01010101)) >> np.uint32(24)  # the sum of the four bytes
+
+
+def _flat(a: np.ndarray) -> np.ndarray:
+    """``a`` (shape [B, K, ...]) as [B * K, ...]: entry ``a[b, k]`` is ``_flat(a)[b * K + k]``.
+
+    One flat index array gathers and scatters several times faster than two (numpy's multi-index path). It is
+    a view, written through, for the C-contiguous arrays of a State being stepped (see :func:`_writable`).
+    """
+    return a.reshape(-1, *a.shape[2:])
+
+
+_FLAT_WRITTEN = ("claimed", "owner", "developed", "face_up", "money", "points", "jokers", "subsidy", "produces",
+                 "discount")  # fmt: skip
+
+
+def _writable(state: State, inplace: bool) -> State:
+    """The State a step or reset writes: a copy, or (``inplace``) ``state`` itself, its arrays that the rules
+    write through :func:`_flat` made C-contiguous (they always are, unless replaced by a strided view)."""
+    if not inplace:
+        return copy(state)
+    for name in _FLAT_WRITTEN:
+        a = getattr(state, name)
+        if not a.flags.c_contiguous:
+            setattr(state, name, np.ascontiguousarray(a))
+    return state
 
 
 # ---------------------------------------------------------------------------------------------- init
@@ -315,14 +363,15 @@ def init(
     return s
 
 
-def reset(state: State, done: np.ndarray, seeds: np.ndarray | None = None) -> State:
+def reset(state: State, done: np.ndarray, seeds: np.ndarray | None = None, inplace: bool = False) -> State:
     """A new State where the games in rows ``done`` (bool[B]) start afresh; the others are copied unchanged.
 
     ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``. Number of players and
-    draw variant are kept per row. Rewards of the reset rows are zero.
+    draw variant are kept per row. Rewards of the reset rows are zero. ``inplace=True`` resets the rows of
+    ``state`` itself and returns it (no copy of the batch).
     """
     done = np.asarray(done, dtype=bool).reshape(-1)
-    s = copy(state)
+    s = _writable(state, inplace)
     rows = np.flatnonzero(done)
     if rows.size:
         new = s.seed + s.batch_size if seeds is None else _seeds(s.batch_size, seeds)
@@ -338,22 +387,19 @@ def _begin_round(s: State, rows: np.ndarray) -> None:
     t = _tables(s.board)
     n = s.num_players[rows]
     s.round[rows] += 1
-    present = _rows_players(n)
-    # Phase 1: Income. "Each player takes 1 Taler from the bank."
-    s.money[rows] += np.where(present, INCOME, 0).astype(np.int16)
     # Phase 2: "The Starting Player draws one Column token per player from the bag" (balanced: 3 or 4).
     k = t.TOKENS[n - MIN_PLAYERS, s.balanced_draws[rows].astype(np.int64), s.era[rows]]
     pos = s.bag_pos[rows].astype(np.int64)
-    j = np.arange(_MAX_TOKENS)[None, :]
-    valid = j < k[:, None]
-    idx = np.minimum(pos[:, None] + j, NUM_COLUMNS - 1)
-    drawn = s.bag[rows[:, None], idx].astype(np.int64)  # [N, 4]
-    r_i, j_i = np.nonzero(valid)
-    s.face_up[rows[r_i], drawn[r_i, j_i]] = True
+    valid = np.arange(_MAX_TOKENS)[None, :] < k[:, None]  # [N, 4]
+    at = rows[:, None] * NUM_COLUMNS  # flat index of (game, column 0) in bag and face_up
+    drawn = _flat(s.bag)[at + np.minimum(pos[:, None] + np.arange(_MAX_TOKENS), NUM_COLUMNS - 1)]  # [N, 4]
+    _flat(s.face_up)[(at + drawn)[valid]] = True
     s.bag_pos[rows] = pos + k
-    # "If the Column token with a coin symbol is drawn, each player immediately takes one Taler"
+    # Phase 1: Income. "Each player takes 1 Taler from the bank." And "If the Column token with a coin symbol is
+    # drawn, each player immediately takes one Taler".
     coin = ((drawn == COIN_COLUMN) & valid).any(axis=1)
-    s.money[rows] += (coin[:, None] & present).astype(np.int16) * COIN_TOKEN_MONEY
+    income = INCOME + COIN_TOKEN_MONEY * coin.astype(np.int16)
+    s.money[rows] += np.where(_rows_players(n), income[:, None], 0).astype(np.int16)
     # Phase 3: "The Starting Player is the first Auctioneer".
     s.phase[rows] = AUCTION
     s.auctioneer[rows] = s.starting_player[rows]
@@ -363,12 +409,12 @@ def _new_starting_player(s: State, rows: np.ndarray) -> None:
     """Phase 5, the change of Era, and the end of the game, for the games ``rows``."""
     if rows.size == 0:
         return
-    t = _tables(s.board)
     n = s.num_players[rows]
     # "the Starting Player marker moves clockwise to the next player"
     s.starting_player[rows] = (s.starting_player[rows] + 1) % n
     era = s.era[rows]
-    era_done = (s.claimed[rows] | ~t.ERA_ROW[era]).all(axis=1)
+    era_row = s.claimed.reshape(-1, NUM_COLUMNS).take(rows * NUM_ERAS + era, axis=0)  # [N, 12]
+    era_done = _count_row(era_row) == NUM_COLUMNS  # every field of the era auctioned
     # "Once all fields in all eras have been auctioned, the game ends at the end of the round."
     over = era_done & (era == NUM_ERAS - 1)
     _game_over(s, rows[over])
@@ -382,6 +428,10 @@ def _new_starting_player(s: State, rows: np.ndarray) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- Phase 3: Auction
+_Claims = tuple[np.ndarray, np.ndarray, np.ndarray]  # games, claimant, next auctioneer (for _claim, _next_auction)
+_NO_CLAIMS: _Claims = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+
 def _available(s: State) -> np.ndarray:
     """bool[B, 60]: 'A field is available if it lies in the current Era and has a face-up Column token above it.'"""
     out = np.zeros((s.batch_size, NUM_ERAS, NUM_COLUMNS), bool)
@@ -401,47 +451,61 @@ def _open_auction(s: State, rows: np.ndarray, f: np.ndarray) -> None:
     s.bidder[rows] = (s.auctioneer[rows] + 1) % s.num_players[rows]
 
 
-def _bid_or_pass(s: State, rows: np.ndarray, p: np.ndarray, amount: np.ndarray) -> None:
+def _bid_or_pass(s: State, rows: np.ndarray, p: np.ndarray, amount: np.ndarray) -> _Claims:
     """A bid (amount > 0) or a pass; after the last bidder, the auctioneer decides (or must claim)."""
     if rows.size == 0:
-        return
+        return _NO_CLAIMS
     bids = amount > 0
-    s.high_bid[rows[bids]] = amount[bids]
-    s.high_bidder[rows[bids]] = p[bids]
-    s.bidder[rows] = (p + 1) % s.num_players[rows]
-    last = rows[s.bidder[rows] == s.auctioneer[rows]]
-    no_bid = last[s.high_bidder[last] < 0]
-    # No Bids: "the Auctioneer must claim the field himself, although he pays nothing."
-    _claim(s, no_bid, s.auctioneer[no_bid])
-    s.phase[last[s.high_bidder[last] >= 0]] = SELL_OR_KEEP
-    _next_auction(s, no_bid, s.auctioneer[no_bid] + 1)
+    bidders = rows[bids]
+    s.high_bid[bidders] = amount[bids]
+    s.high_bidder[bidders] = p[bids]
+    nxt = (p + 1) % s.num_players[rows]
+    s.bidder[rows] = nxt
+    last = rows[nxt == s.auctioneer[rows]]
+    has_bid = s.high_bidder[last] >= 0
+    s.phase[last[has_bid]] = SELL_OR_KEEP
+    # No Bids: "the Auctioneer must claim the field himself, although he pays nothing." (Then the next auction.)
+    no_bid = last[~has_bid]
+    auct = s.auctioneer[no_bid]
+    return no_bid, auct, auct + 1
 
 
-def _sell(s: State, rows: np.ndarray) -> None:
+def _sell(s: State, rows: np.ndarray) -> _Claims:
     """'He can let the highest bidder claim the field and take the appropriate amount of money'."""
     if rows.size == 0:
-        return
+        return _NO_CLAIMS
     hb, price, auct = s.high_bidder[rows], s.high_bid[rows], s.auctioneer[rows]
-    s.money[rows, hb] -= price
-    s.money[rows, auct] += price
-    _claim(s, rows, hb)
-    _next_auction(s, rows, auct)  # "He remains the Auctioneer"
+    _flat(s.money)[rows * P + hb] -= price
+    _flat(s.money)[rows * P + auct] += price
+    return rows, hb, auct  # the highest bidder claims; "He remains the Auctioneer"
 
 
-def _keep(s: State, rows: np.ndarray) -> None:
+def _keep(s: State, rows: np.ndarray) -> _Claims:
     """'He claims the field himself, paying an amount equal to the highest bid.'"""
     if rows.size == 0:
-        return
-    auct, price, n = s.auctioneer[rows], s.high_bid[rows].astype(np.int64), s.num_players[rows].astype(np.int64)
-    # "starting with the player to his left, the Auctioneer gives each player - including himself - 1 Taler
-    # until he has paid the full price": the player k seats to his left (k = 1..n, n = himself) receives
-    # one Taler for each i < price with i % n == k - 1.
-    s.money[rows, auct] -= price.astype(np.int16)
-    for k in range(1, P + 1):
-        share = np.where(k <= n, (price - k + n) // n, 0)
-        s.money[rows, (auct + k) % n] += share.astype(np.int16)
-    _claim(s, rows, auct)
-    _next_auction(s, rows, auct + 1)  # "His left-hand neighbor becomes the new Auctioneer"
+        return _NO_CLAIMS
+    auct = s.auctioneer[rows]
+    s.money[rows] += _KEEP_PAYMENTS[s.num_players[rows] - MIN_PLAYERS, auct, s.high_bid[rows]]
+    return rows, auct, auct + 1  # "His left-hand neighbor becomes the new Auctioneer"
+
+
+def _keep_payments() -> np.ndarray:
+    """int16[2, P, MAX_BID + 1, P]: [n - 3, auctioneer, price] -> each player's change of money in a keep.
+
+    "starting with the player to his left, the Auctioneer gives each player - including himself - 1 Taler until
+    he has paid the full price": the player k seats to his left (k = 1..n, n = himself) receives one Taler for
+    each i < price with i % n == k - 1, and the Auctioneer pays the price.
+    """
+    n = np.arange(MIN_PLAYERS, MAX_PLAYERS + 1)[:, None, None, None]
+    auct = np.arange(P)[None, :, None, None]
+    price = np.arange(MAX_BID + 1)[None, None, :, None]
+    q = np.arange(P)[None, None, None, :]
+    k = (q - auct - 1) % n + 1  # seats to the Auctioneer's left
+    change = np.where(q < n, (price - k + n) // n, 0) - np.where(q == auct, price, 0)
+    return np.where(auct < n, change, 0).astype(np.int16)
+
+
+_KEEP_PAYMENTS = _keep_payments()
 
 
 def _claim(s: State, rows: np.ndarray, p: np.ndarray) -> None:
@@ -450,11 +514,12 @@ def _claim(s: State, rows: np.ndarray, p: np.ndarray) -> None:
         return
     t = _tables(s.board)
     f = s.lot[rows].astype(np.int64)
-    s.claimed[rows, f] = True
+    rf = rows * NUM_FIELDS + f
+    _flat(s.claimed)[rf] = True
     joker = t.IS_JOKER[f]
     s.jokers[rows[joker], p[joker], t.JOKER_KIND[f[joker]]] += 1
-    s.owner[rows[~joker], f[~joker]] = p[~joker]
-    s.face_up[rows, t.COLUMN[f]] = False  # "turn the corresponding Column token face-down"
+    _flat(s.owner)[rf[~joker]] = p[~joker]
+    _flat(s.face_up)[rows * NUM_COLUMNS + t.COLUMN[f]] = False  # "turn the corresponding Column token face-down"
 
 
 def _next_auction(s: State, rows: np.ndarray, auctioneer: np.ndarray) -> None:
@@ -468,7 +533,7 @@ def _next_auction(s: State, rows: np.ndarray, auctioneer: np.ndarray) -> None:
     s.auctioneer[rows] = auctioneer % s.num_players[rows]
     s.phase[rows] = AUCTION
     # "When all available fields have been auctioned, this phase ends."
-    _begin_development(s, rows[~s.face_up[rows].any(axis=1)])
+    _begin_development(s, rows[_count_row(s.face_up.take(rows, axis=0)) == 0])
 
 
 # ---------------------------------------------------------------------------------------------- Phase 4: Development
@@ -491,145 +556,178 @@ def _buyable(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     bank sells it in this era.
     """
     t = _tables(s.board)
-    others = np.arange(P)[None, :] != p[:, None]
-    by_others = (s.produces[rows] & others[:, :, None]).any(axis=1)
-    return by_others | (s.era[rows][:, None] >= t.BANK_ERA[None, :])
+    producers = s.produces.take(rows, axis=0)  # [N, P, 11], a copy
+    producers.reshape(-1, NUM_RESOURCES)[np.arange(rows.size) * P + p] = False  # other players' factories only
+    buyable = s.era[rows][:, None] >= t.BANK_ERA[None, :]
+    for q in range(P):
+        buyable |= producers[:, q]
+    return buyable
 
 
-def _payable(need_ok: np.ndarray, has_joker: np.ndarray, buyable: np.ndarray, wild: np.ndarray,
-             money: np.ndarray) -> np.ndarray:  # fmt: skip
-    """Can the listed resources (distinct, each ``need_ok``) all be paid with these jokers and Talers?
+def _payable(only_wild: np.ndarray, to_pay: np.ndarray, wild: np.ndarray, money: np.ndarray) -> np.ndarray:
+    """Can a field's required resources all be paid with these jokers and Talers?
 
-    Arrays are [N, 2] for the two needs (``wild``, ``money``: [N]). A resource with its own joker is paid by
-    it; the others need the "?" joker or, when ``buyable``, 1 Taler. This is the reference's exhaustive
-    search (``_can_pay_all``) in closed form: the jokers of distinct resources never compete.
+    ``to_pay``: how many of its resources have neither an own developed factory nor an own joker (a resource
+    with its own joker is paid by it); ``only_wild``: how many of those only the "?" joker can pay (not
+    buyable); ``wild``: "?" jokers held; ``money``: Talers left after the construction cost (arrays broadcast
+    together). This is the reference's exhaustive search (``_can_pay_all``) in closed form, the jokers of
+    distinct resources never competing: the "?" jokers cover the ``only_wild`` ones, and "?" jokers and
+    Talers together cover all.
     """
-    open_ = need_ok & ~has_joker
-    only_wild = (open_ & ~buyable).astype(np.int16)
-    either = (open_ & buyable).astype(np.int16)
-    only_wild = only_wild[:, 0] + only_wild[:, 1]
-    either = either[:, 0] + either[:, 1]
-    return (only_wild <= wild) & (either <= wild - only_wild + money)
+    return (only_wild <= wild) & (to_pay <= wild + money)
 
 
-def _develop_ok(s: State, rows: np.ndarray, p: np.ndarray, f: np.ndarray | None = None) -> np.ndarray:
-    """May ``p`` (int[N]) develop field ``f`` (int[N]) now? bool[N]; with ``f=None``, bool[N, 60] for every field."""
-    if f is None:  # only own undeveloped fields can qualify: test those (row, field) pairs
-        out = (s.owner[rows] == p[:, None]) & ~s.developed[rows]
-        i, g = np.nonzero(out)
-        out[i, g] = _develop_ok(s, rows[i], p[i], g)
-        return out
+def _develop_ok(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """bool[N, 60]: may ``p`` (int[N]) develop each field now? Rows of the development mask.
+
+    The cheap tests run on whole rows, the costlier ones only on the few candidate (game, field) pairs left.
+    """
     t = _tables(s.board)
-    i = np.arange(rows.size)
-    ok = (s.owner[rows, f] == p) & ~s.developed[rows, f]
+    # own fields whose Property token still shows the clock (.take: a faster row gather than indexing)
+    ok = s.owner.take(rows, axis=0) == p.astype(np.int8)[:, None]
+    ok &= ~s.developed.take(rows, axis=0)
     # "Technologies may be developed only if they are located in the current Era."
-    ok &= ~(t.IS_TECH[f] & (t.ERA[f] != s.era[rows]))
+    ok &= t.ERA_OK.take(s.era[rows], axis=0)
+    candidates = ok.reshape(-1).nonzero()[0]
+    i, f = np.divmod(candidates, NUM_FIELDS)
+    rp = rows * P + p  # flat (game, player) index: one index array gathers faster than two
     # construction cost, less the Bank / Stock Exchange discount, "never reduced below zero"
-    money = s.money[rows, p] - np.maximum(t.COST[f] - s.discount[rows, p], 0)
+    discount = s.discount.reshape(-1)[rp].astype(np.int64)
+    money = s.money.reshape(-1)[rp][i] - t.NET_COST.reshape(-1)[discount[i] * NUM_FIELDS + f]
     # "If you do not have enough money, or a required resource is not available, you may not develop"
-    ix = (i[:, None], t.NEED[f])  # gathers [N, 12] -> [N, 2] at the two needs
-    jok = s.jokers[rows, p]  # [N, 12]
-    need_ok = t.NEED_OK[f] & ~s.produces[rows, p][ix]  # own developed factories pay automatically
-    pay = _payable(need_ok, jok[ix] > 0, _buyable(s, rows, p)[ix], jok[:, WILD_JOKER], money)
-    return ok & (money >= 0) & pay
+    jok = s.jokers.reshape(-1, NUM_JOKER_KINDS).take(rp, axis=0)  # [N, 12]
+    # per resource: to be paid (own developed factories pay automatically), and by the "?" joker only (not
+    # buyable); column WILD_JOKER stays False and stands for a field's absent need
+    to_pay = jok == 0
+    to_pay[:, :NUM_RESOURCES] &= ~s.produces.reshape(-1, NUM_RESOURCES).take(rp, axis=0)
+    to_pay[:, WILD_JOKER] = False
+    only_wild = to_pay.copy()
+    only_wild[:, :NUM_RESOURCES] &= ~_buyable(s, rows, p)
+    wild = jok[i, WILD_JOKER]
+    pay = _payable(_count_needs(t, only_wild, i, f), _count_needs(t, to_pay, i, f), wild, money)
+    ok.reshape(-1)[candidates] = (money >= 0) & pay
+    return ok
 
 
-def _develop(s: State, rows: np.ndarray, p: np.ndarray, f: np.ndarray) -> None:
-    """Pay the construction cost; then pay each required resource, or finish at once if none is due."""
+def _count_needs(t: SimpleNamespace, per_resource: np.ndarray, i: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """int[K]: how many of field ``f``'s required resources are True in ``per_resource[i]`` (bool[N, 12])."""
+    flat = per_resource.reshape(-1).view(np.int8)
+    return flat[i * NUM_JOKER_KINDS + t.NEED_COL[0][f]] + flat[i * NUM_JOKER_KINDS + t.NEED_COL[1][f]]
+
+
+def _develop(s: State, rows: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Pay the construction cost; then pay each required resource, or finish at once if none is due.
+
+    Returns the games that finish at once (for :func:`_finish_development`).
+    """
     if rows.size == 0:
-        return
+        return rows
     t = _tables(s.board)
-    cost = np.maximum(t.COST[f] - s.discount[rows, p], 0)
-    s.money[rows, p] -= cost  # "He must pay the construction costs ... to the bank"
+    rp = rows * P + p
+    # "He must pay the construction costs ... to the bank" (less the discount, never below zero)
+    _flat(s.money)[rp] -= t.NET_COST[_flat(s.discount)[rp], f]
     s.developing[rows] = f
-    need = t.NEED[f]
-    due = t.NEED_OK[f] & ~s.produces[rows[:, None], p[:, None], need]  # [N, 2]
+    need = t.NEED[f]  # [N, 2]
+    due = t.NEED_OK[f] & ~_flat(_flat(s.produces))[rp[:, None] * NUM_RESOURCES + need]  # own factories pay
     first = np.where(due[:, 0], need[:, 0], np.where(due[:, 1], need[:, 1], -1))
     second = np.where(due[:, 0] & due[:, 1], need[:, 1], -1)
-    s.pending[rows, 0] = first
-    s.pending[rows, 1] = second
+    s.pending[rows] = np.stack([first, second], axis=1)
     none_due = first < 0
     s.phase[rows[~none_due]] = PAY
-    _finish_development(s, rows[none_due])
+    return rows[none_due]
+
+
+# By way to pay (PAY_JOKER, PAY_WILD, PAY_BANK, players): "?" jokers it spends; Talers then needed for the next
+_WILD_SPENT = (np.arange(A.NUM_PAY_WAYS) == A.PAY_WILD).astype(np.int8)
+_TALERS_NEEDED = (RESOURCE_PRICE * (1 + (np.arange(A.NUM_PAY_WAYS) >= A.PAY_BANK))).astype(np.int16)
+_OTHERS = ~np.eye(P, dtype=bool)  # [p, q]: q is another player than p
 
 
 def _pay_ways(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     """bool[N, 7]: legal ways to pay the first pending resource, the rest staying payable afterwards."""
+    t = _tables(s.board)
+    rp = rows * P + p
     r = s.pending[rows, 0].astype(np.int64)
     r2 = s.pending[rows, 1].astype(np.int64)
-    i = np.arange(rows.size)
-    jok = s.jokers[rows, p]
-    money, wild = s.money[rows, p], jok[:, WILD_JOKER]
-    producers = s.produces[rows, :, r]  # [N, P]
-    others = producers & (np.arange(P)[None, :] != p[:, None])
-    t = _tables(s.board)
-    cash = money >= RESOURCE_PRICE
-    ways = np.zeros((rows.size, A.NUM_PAY_WAYS), bool)
-    ways[:, A.PAY_JOKER] = jok[i, r] > 0  # "a Joker token of the required resource"
-    ways[:, A.PAY_WILD] = wild > 0  # "The Joker token labeled ? is worth one resource of your choice."
-    ways[:, A.PAY_BANK] = cash & ~others.any(axis=1) & (s.era[rows] >= t.BANK_ERA[r])
-    ways[:, A.PAY_PLAYER:] = cash[:, None] & others
-    # Would the second resource (if any) still be payable after each way?
     r2c = np.maximum(r2, 0)
-    buy2 = _buyable(s, rows, p)[i, r2c]
-    money_after = money[:, None] - np.array([0, 0] + [RESOURCE_PRICE] * (A.NUM_PAY_WAYS - 2))[None, :]
-    wild_after = wild[:, None] - np.array([0, 1] + [0] * (A.NUM_PAY_WAYS - 2))[None, :]
-    rest_ok = (r2 < 0)[:, None] | (jok[i, r2c] > 0)[:, None] | (wild_after > 0)
-    rest_ok |= buy2[:, None] & (money_after >= RESOURCE_PRICE)
+    jok = _flat(s.jokers).take(rp, axis=0)  # [N, 12]
+    money, wild, era = _flat(s.money)[rp], jok[:, WILD_JOKER], s.era[rows]
+    # other players' developed factories making the resource: [N, P], by flat index (row, player, resource)
+    at = (rows * (P * NUM_RESOURCES))[:, None] + np.arange(0, P * NUM_RESOURCES, NUM_RESOURCES)[None, :]
+    others = _flat(_flat(s.produces))[at + r[:, None]] & _OTHERS[p]
+    cash = money >= RESOURCE_PRICE
+    ways = np.empty((rows.size, A.NUM_PAY_WAYS), bool)
+    ways[:, A.PAY_JOKER] = _flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r] > 0  # "a Joker token of ..."
+    ways[:, A.PAY_WILD] = wild > 0  # "The Joker token labeled ? is worth one resource of your choice."
+    ways[:, A.PAY_BANK] = cash & ~_any_player(others) & (era >= t.BANK_ERA[r])
+    ways[:, A.PAY_PLAYER:] = cash[:, None] & others
+    # Would the second resource (if any) still be payable after each way? (See _buyable.)
+    others2 = _flat(_flat(s.produces))[at + r2c[:, None]] & _OTHERS[p]
+    buy2 = _any_player(others2) | (era >= t.BANK_ERA[r2c])
+    free2 = (r2 < 0) | (_flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] > 0)
+    rest_ok = free2[:, None] | (wild[:, None] > _WILD_SPENT) | (buy2[:, None] & (money[:, None] >= _TALERS_NEEDED))
     return ways & rest_ok
 
 
-def _pay_resource(s: State, rows: np.ndarray, p: np.ndarray, r: np.ndarray, way: np.ndarray) -> None:
-    """Pay one resource by ``way``; once none is pending, the field is developed."""
+def _any_player(x: np.ndarray) -> np.ndarray:
+    """bool[N]: any of the P columns of ``x`` (bool[N, P]); faster than ``x.any(axis=1)`` on short rows."""
+    out = x[:, 0] | x[:, 1]
+    for q in range(2, P):
+        out |= x[:, q]
+    return out
+
+
+def _pay_resource(s: State, rows: np.ndarray, p: np.ndarray, r: np.ndarray, way: np.ndarray) -> np.ndarray:
+    """Pay one resource by ``way``; once none is pending, the field is developed (the games returned)."""
     if rows.size == 0:
-        return
-    joker = way == A.PAY_JOKER
-    s.jokers[rows[joker], p[joker], r[joker]] -= 1
-    wild = way == A.PAY_WILD
-    s.jokers[rows[wild], p[wild], WILD_JOKER] -= 1
-    cash = way >= A.PAY_BANK
-    s.money[rows[cash], p[cash]] -= RESOURCE_PRICE
+        return rows
+    # a joker of the resource, or the "?" joker, is given up; else a Taler, to the bank or to a player
+    rp = rows * P + p
+    joker = np.where(way == A.PAY_WILD, WILD_JOKER, r)
+    _flat(_flat(s.jokers))[rp * NUM_JOKER_KINDS + joker] -= (way <= A.PAY_WILD).astype(np.int8)
+    _flat(s.money)[rp] -= np.where(way >= A.PAY_BANK, RESOURCE_PRICE, 0).astype(np.int16)
     to_player = way >= A.PAY_PLAYER
-    s.money[rows[to_player], way[to_player] - A.PAY_PLAYER] += RESOURCE_PRICE
-    s.pending[rows, 0] = s.pending[rows, 1]
+    _flat(s.money)[(rows * P + way - A.PAY_PLAYER)[to_player]] += RESOURCE_PRICE
+    second = s.pending[rows, 1]
+    s.pending[rows, 0] = second
     s.pending[rows, 1] = -1
-    _finish_development(s, rows[s.pending[rows, 0] < 0])
+    return rows[second < 0]
 
 
-def _finish_development(s: State, rows: np.ndarray) -> None:
-    """Flip the Property token and score the cogwheel's points; two developments end the turn."""
+def _finish_development(s: State, rows: np.ndarray) -> np.ndarray:
+    """Flip the Property token and score the cogwheel's points; two developments end the turn (those returned)."""
     if rows.size == 0:
-        return
+        return rows
     t = _tables(s.board)
     f, p = s.developing[rows].astype(np.int64), s.developer[rows]
-    s.developed[rows, f] = True
+    rp = rows * P + p
+    _flat(s.developed)[rows * NUM_FIELDS + f] = True
     # "You receive points for developing a Factory only if that Factory is located in the current Era."
     # Technologies are developed only in their era; "Bonus fields earn victory points only at the end".
     scores = t.IS_TECH[f] | (t.IS_FACTORY[f] & (t.ERA[f] == s.era[rows]))
-    s.points[rows, p] += np.where(scores, t.POINTS[f], 0).astype(np.int16)
+    _flat(s.points)[rp] += np.where(scores, t.POINTS[f], 0).astype(np.int16)
     makes = t.PRODUCES[f] >= 0
-    s.produces[rows[makes], p[makes], t.PRODUCES[f[makes]]] = True  # cache
-    s.discount[rows, p] += t.DISCOUNT[f]  # cache: "all subsequent construction costs are each reduced by 1"
+    _flat(s.produces)[rp[makes], t.PRODUCES[f[makes]]] = True  # cache
+    _flat(s.discount)[rp] += t.DISCOUNT[f]  # cache: "all subsequent construction costs are each reduced by 1"
     s.developing[rows] = -1
     s.pending[rows] = -1
     s.phase[rows] = DEVELOP
-    s.developments[rows] += 1
-    _end_development_turn(s, rows[s.developments[rows] == MAX_DEVELOPMENTS])
+    developments = s.developments[rows] + 1
+    s.developments[rows] = developments
+    return rows[developments == MAX_DEVELOPMENTS]
 
 
 def _end_development_turn(s: State, rows: np.ndarray) -> None:
     """The next player's development turn, or Phase 5 once every player has had his."""
     if rows.size == 0:
         return
-    s.dev_turns[rows] += 1
-    all_done = s.dev_turns[rows] == s.num_players[rows]
-    fin, nxt = rows[all_done], rows[~all_done]
-    s.developer[nxt] = (s.developer[nxt] + 1) % s.num_players[nxt]
-    s.developments[nxt] = 0
-    s.developer[fin] = -1
-    s.developments[fin] = 0
-    s.dev_turns[fin] = 0
-    _new_starting_player(s, fin)
+    n = s.num_players[rows]
+    turns = s.dev_turns[rows] + 1
+    all_done = turns == n
+    s.dev_turns[rows] = np.where(all_done, 0, turns)
+    s.developer[rows] = np.where(all_done, -1, (s.developer[rows] + 1) % n)
+    s.developments[rows] = 0
+    _new_starting_player(s, rows[all_done])
 
 
 # ---------------------------------------------------------------------------------------------- Subsidy, end
@@ -637,8 +735,8 @@ def _take_subsidy(s: State, rows: np.ndarray, p: np.ndarray) -> None:
     """'a player may take one Subsidy token ... He immediately takes 3 Talers from the bank.'"""
     if rows.size == 0:
         return
-    s.subsidy[rows, p] = True
-    s.money[rows, p] += SUBSIDY_MONEY
+    _flat(s.subsidy)[rows * P + p] = True
+    _flat(s.money)[rows * P + p] += SUBSIDY_MONEY
 
 
 def _final_scores(s: State, rows: np.ndarray) -> np.ndarray:
@@ -704,64 +802,101 @@ def legal_action_mask(state: State) -> np.ndarray:
     s = state
     B = s.batch_size
     mask = np.zeros((B, A.NUM_ACTIONS), bool)
-    ph = s.phase
-    p = s.current_player.astype(np.int64)
-    live = ph != OVER
-    b = np.arange(B)
-    money = s.money[b, np.maximum(p, 0)]
-    auc = np.flatnonzero(ph == AUCTION)
-    block = mask[:, A.AUCTION:A.PASS].reshape(B, NUM_ERAS, NUM_COLUMNS)  # a view: fields by era row
-    block[auc, s.era[auc]] = s.face_up[auc]  # "A field is available if it lies in the current Era and ..."
-    bid = np.flatnonzero(ph == BID)
-    mask[bid, A.PASS] = True
-    # "A bid must be higher than any preceding bid, and a player cannot bid more Talers than he can pay."
-    mask[bid, A.BID:A.SELL] = _AT_MOST[np.minimum(money[bid], MAX_BID)] & ~_AT_MOST[s.high_bid[bid]]
-    sok = np.flatnonzero(ph == SELL_OR_KEEP)
-    mask[sok, A.SELL] = True
-    mask[sok, A.KEEP] = money[sok] >= s.high_bid[sok]  # ruling: he can keep only if he can pay the full price
-    dev = np.flatnonzero(ph == DEVELOP)
+    flat = mask.reshape(-1)  # entry (b, a) at b * NUM_ACTIONS + a: single entries are set through it
+    p = s.current_player.astype(np.int64)  # -1 once over, or ended by an illegal action: an all-False row
+    ph = np.where(p >= 0, s.phase, OVER)
+    auc = (ph == AUCTION).nonzero()[0]
+    if auc.size:
+        # "A field is available if it lies in the current Era and has a face-up Column token above it."
+        era = s.era[auc].astype(np.int64)
+        at = (auc * A.NUM_ACTIONS + A.AUCTION + era * NUM_COLUMNS)[:, None] + np.arange(NUM_COLUMNS)
+        flat[at] = s.face_up.take(auc, axis=0)
+    bid = (ph == BID).nonzero()[0]
+    if bid.size:
+        flat[bid * A.NUM_ACTIONS + A.PASS] = True
+        # "A bid must be higher than any preceding bid, and a player cannot bid more Talers than he can pay."
+        money = np.minimum(_flat(s.money)[bid * P + p[bid]], MAX_BID)
+        mask[bid, A.BID:A.SELL] = _AT_MOST.take(money, axis=0) & ~_AT_MOST.take(s.high_bid[bid], axis=0)
+    sok = (ph == SELL_OR_KEEP).nonzero()[0]
+    if sok.size:
+        flat[sok * A.NUM_ACTIONS + A.SELL] = True
+        # ruling: he can keep only if he can pay the full price
+        flat[sok * A.NUM_ACTIONS + A.KEEP] = _flat(s.money)[sok * P + p[sok]] >= s.high_bid[sok]
+    dev = (ph == DEVELOP).nonzero()[0]
     if dev.size:
         mask[dev, A.DEVELOP:A.DONE] = _develop_ok(s, dev, p[dev])
-        mask[dev, A.DONE] = True
-    pay = np.flatnonzero(ph == PAY)
+        flat[dev * A.NUM_ACTIONS + A.DONE] = True
+    pay = (ph == PAY).nonzero()[0]
     if pay.size:
-        block = mask[:, A.PAY:A.SUBSIDY].reshape(B, NUM_RESOURCES, A.NUM_PAY_WAYS)
-        block[pay, s.pending[pay, 0]] = _pay_ways(s, pay, p[pay])
+        at = pay * A.NUM_ACTIONS + A.PAY + s.pending[pay, 0].astype(np.int64) * A.NUM_PAY_WAYS
+        flat[at[:, None] + np.arange(A.NUM_PAY_WAYS)] = _pay_ways(s, pay, p[pay])
     # "At any time during the game, a player may take one Subsidy token"
-    mask[:, A.SUBSIDY] = live & ~s.subsidy[b, np.maximum(p, 0)]
-    ended = s.terminated & live  # ended by an illegal action (on_illegal="penalize")
-    if ended.any():
-        mask[ended] = False
+    live = (p >= 0).nonzero()[0]
+    flat[live * A.NUM_ACTIONS + A.SUBSIDY] = ~_flat(s.subsidy)[live * P + p[live]]
     return mask
 
 
-def _chosen_legal(s: State, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
+# Decision kinds: what an action does in each phase, _NUM_KINDS where it is not an action of that phase.
+_SUBSIDY_K, _AUCTION_K, _BID_K, _SELL_K, _KEEP_K, _DONE_K, _DEVELOP_K, _PAY_K = range(8)
+_NUM_KINDS = 8
+_Group = tuple[np.ndarray, np.ndarray, np.ndarray]  # games, player to move, action
+_KIND = np.full((OVER + 1, A.NUM_ACTIONS + 1), _NUM_KINDS, np.int8)  # [phase, action, or NUM_ACTIONS: none]
+_KIND[AUCTION, A.AUCTION:A.PASS] = _AUCTION_K
+_KIND[BID, A.PASS:A.SELL] = _BID_K  # pass or bid k
+_KIND[SELL_OR_KEEP, A.SELL] = _SELL_K
+_KIND[SELL_OR_KEEP, A.KEEP] = _KEEP_K
+_KIND[DEVELOP, A.DEVELOP:A.DONE] = _DEVELOP_K
+_KIND[DEVELOP, A.DONE] = _DONE_K
+_KIND[PAY, A.PAY:A.SUBSIDY] = _PAY_K
+_KIND[:OVER, A.SUBSIDY] = _SUBSIDY_K
+
+
+def _kinds(s: State, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """int8[N]: the decision kind of action ``a`` in each game ``rows``, ``_NUM_KINDS`` if not of its phase."""
+    # column NUM_ACTIONS of _KIND stands for any out-of-range integer (negative ones wrap to huge unsigned)
+    return _KIND[s.phase[rows], np.minimum(a.astype(np.uint64), A.NUM_ACTIONS)]
+
+
+def _decisions(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray) -> list[_Group]:
+    """The games ``rows`` and their actions ``a`` grouped by decision ``kind``: ``(rows, player, action)``.
+
+    One stable sort by kind, so each group is a slice (rows ascending); index ``k`` holds kind ``k``, and the
+    last one the actions that are not of their game's phase.
+    """
+    order = np.argsort(kind, kind="stable")  # a radix sort (int8)
+    bounds = np.zeros(_NUM_KINDS + 2, np.int64)
+    np.cumsum(np.bincount(kind, minlength=_NUM_KINDS + 1), out=bounds[1:])
+    rows, a = rows[order], a[order]
+    p = s.current_player[rows].astype(np.int64)
+    return [(rows[lo:hi], p[lo:hi], a[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def _chosen_legal(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray) -> np.ndarray:
     """bool[N]: is action ``a`` legal in each of the live games ``rows``? (One entry of the mask, cheaply.)"""
     ok = np.zeros(rows.size, bool)
-    if rows.size == 0:
-        return ok
-    ph = s.phase[rows]
-    p = s.current_player[rows].astype(np.int64)
-    money = s.money[rows, p]
-    ok |= (a == A.SUBSIDY) & ~s.subsidy[rows, p]
-    era, col = np.divmod(a - A.AUCTION, NUM_COLUMNS)
-    in_row = (ph == AUCTION) & (a >= A.AUCTION) & (a < A.PASS) & (era == s.era[rows])
-    ok |= in_row & s.face_up[rows, np.where(in_row, col, 0)]
-    is_bid = ph == BID
-    k = a - A.BID + 1
-    ok |= is_bid & ((a == A.PASS) | ((a >= A.BID) & (a < A.SELL) & (k > s.high_bid[rows]) & (k <= money)))
-    sok = ph == SELL_OR_KEEP
-    ok |= sok & ((a == A.SELL) | ((a == A.KEEP) & (money >= s.high_bid[rows])))
-    is_dev = ph == DEVELOP
-    ok |= is_dev & (a == A.DONE)
-    sel = np.flatnonzero(is_dev & (a >= A.DEVELOP) & (a < A.DONE))
-    if sel.size:
-        ok[sel] = _develop_ok(s, rows[sel], p[sel], a[sel] - A.DEVELOP)
-    sel = np.flatnonzero((ph == PAY) & (a >= A.PAY) & (a < A.SUBSIDY))
-    if sel.size:
-        r, way = np.divmod(a[sel] - A.PAY, A.NUM_PAY_WAYS)
-        right = r == s.pending[rows[sel], 0]
-        ok[sel] = right & _pay_ways(s, rows[sel], p[sel])[np.arange(sel.size), way]
+    for k in range(_NUM_KINDS):
+        sel = (kind == k).nonzero()[0]
+        if sel.size == 0:
+            continue
+        r, act = rows[sel], a[sel]
+        p = s.current_player[r].astype(np.int64)
+        if k in (_SELL_K, _DONE_K):
+            ok[sel] = True
+        elif k == _SUBSIDY_K:
+            ok[sel] = ~s.subsidy[r, p]
+        elif k == _AUCTION_K:
+            era, col = np.divmod(act - A.AUCTION, NUM_COLUMNS)
+            ok[sel] = (era == s.era[r]) & s.face_up[r, col]
+        elif k == _BID_K:
+            bid = act - A.BID + 1  # 0 for a pass
+            ok[sel] = (bid == 0) | ((bid > s.high_bid[r]) & (bid <= s.money[r, p]))
+        elif k == _KEEP_K:
+            ok[sel] = s.money[r, p] >= s.high_bid[r]
+        elif k == _DEVELOP_K:
+            ok[sel] = _develop_ok(s, r, p)[np.arange(r.size), act - A.DEVELOP]
+        elif k == _PAY_K:
+            res, way = np.divmod(act - A.PAY, A.NUM_PAY_WAYS)
+            ok[sel] = (res == s.pending[r, 0]) & _pay_ways(s, r, p)[np.arange(r.size), way]
     return ok
 
 
@@ -786,12 +921,24 @@ def _illegal_message(s: State, rows: np.ndarray, a: np.ndarray) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- step
-def step(state: State, actions: np.ndarray | Sequence[int], on_illegal: str = "raise", penalty: float = -1.0) -> State:
+def step(
+    state: State,
+    actions: np.ndarray | Sequence[int],
+    on_illegal: str = "raise",
+    penalty: float = -1.0,
+    inplace: bool = False,
+    mask: np.ndarray | None = None,
+) -> State:
     """Play one action in every game (ignored in finished games) and return the new State.
 
     ``on_illegal``: ``"raise"`` refuses the whole step with :class:`IllegalActionError` (state unchanged);
     ``"penalize"`` ends each offending game with ``penalty`` for the player at fault (the Pgx convention, see
-    the module docstring). The input state is never modified.
+    the module docstring). The input state is not modified, unless ``inplace=True``: then ``state`` itself is
+    updated and returned (no copy of the batch; a refused step still leaves it unchanged).
+
+    ``mask``: ``legal_action_mask(state)`` if the caller already has it (to sample the actions): the actions
+    are then checked against it instead of being re-derived from the rules. It must be the mask of this very
+    state; a stale or edited mask lets illegal actions through, with undefined results.
     """
     if on_illegal not in ("raise", "penalize"):
         raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'penalize'")
@@ -800,51 +947,60 @@ def step(state: State, actions: np.ndarray | Sequence[int], on_illegal: str = "r
         raise ValueError(f"{a_all.shape[0]} actions given for a batch of {state.batch_size}")
     if not np.issubdtype(a_all.dtype, np.integer):
         raise IllegalActionError(f"actions must be integers, got dtype {a_all.dtype}")
-    a_all = a_all.astype(np.int64)
-    live = np.flatnonzero(~state.terminated)
-    a = a_all[live]
-    legal = _chosen_legal(state, live, a)
-    if not legal.all():
+    if mask is not None and (mask.shape != (state.batch_size, A.NUM_ACTIONS) or mask.dtype != bool):
+        raise ValueError(f"mask must be bool[{state.batch_size}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
+    live = (~state.terminated).nonzero()[0]
+    a = a_all[live].astype(np.int64)
+    kind = _kinds(state, live, a)
+    if mask is None:
+        legal = _chosen_legal(state, live, a, kind)
+    else:  # one entry of the given mask per game (wrapped into range: out-of-range actions are of no kind)
+        legal = _flat(mask)[live * A.NUM_ACTIONS + a % A.NUM_ACTIONS]
+        legal &= kind < _NUM_KINDS
+    all_legal = bool(legal.all())
+    if not all_legal:
         bad = live[~legal]
         if on_illegal == "raise":
             raise IllegalActionError(_illegal_message(state, bad, a[~legal]))
-    s = copy(state)
+        live, a, kind = live[legal], a[legal], kind[legal]
+    s = _writable(state, inplace)
     s.rewards[:] = 0.0
-    if not legal.all():
+    if not all_legal:
         # Pgx: "Taking illegal action leads to immediate game terminal with negative reward".
         fault = s.current_player[bad].astype(np.int64)
         present = _rows_players(s.num_players[bad])
         s.rewards[bad] = np.where(present, -penalty, 0.0)  # every other player is treated as a winner
         s.rewards[bad, fault] = penalty
         s.terminated[bad] = True
-        live, a = live[legal], a[legal]
-    _apply(s, live, a)
+    _apply(s, _decisions(s, live, a, kind))
     return s
 
 
-def _apply(s: State, rows: np.ndarray, a: np.ndarray) -> None:
-    """Apply the legal actions ``a`` of the games ``rows`` in place, phase by phase."""
-    if rows.size == 0:
-        return
-    ph = s.phase[rows]
-    p = s.current_player[rows]
-    sub = a == A.SUBSIDY
-    _take_subsidy(s, rows[sub], p[sub])
-    act = ~sub
-    sel = act & (ph == AUCTION)
-    _open_auction(s, rows[sel], a[sel] - A.AUCTION)
-    sel = act & (ph == BID)
-    _bid_or_pass(s, rows[sel], p[sel], np.where(a[sel] == A.PASS, 0, a[sel] - A.BID + 1))
-    sel = act & (ph == SELL_OR_KEEP)
-    _sell(s, rows[sel & (a == A.SELL)])
-    _keep(s, rows[sel & (a == A.KEEP)])
-    sel = act & (ph == DEVELOP)
-    _end_development_turn(s, rows[sel & (a == A.DONE)])
-    sel &= a != A.DONE
-    _develop(s, rows[sel], p[sel], a[sel] - A.DEVELOP)
-    sel = act & (ph == PAY)
-    r, way = np.divmod(a[sel] - A.PAY, A.NUM_PAY_WAYS)
-    _pay_resource(s, rows[sel], p[sel], r, way)
+def _apply(s: State, groups: list[_Group]) -> None:
+    """Apply the legal decisions (grouped by kind, disjoint games) in place, phase by phase.
+
+    The automatic steps a decision leads to run once for all the games that reach them, in the reference's
+    order within each game: every field claimed (after a last pass, a sale, a keep), then the next auctions;
+    every development finished (no resource due, or the last one paid), then the development turns ended.
+    """
+    rows, p, _ = groups[_SUBSIDY_K]
+    _take_subsidy(s, rows, p)
+    rows, _, a = groups[_AUCTION_K]
+    _open_auction(s, rows, a - A.AUCTION)
+    rows, p, a = groups[_BID_K]
+    claims = [_bid_or_pass(s, rows, p, np.where(a == A.PASS, 0, a - A.BID + 1))]
+    claims.append(_sell(s, groups[_SELL_K][0]))
+    claims.append(_keep(s, groups[_KEEP_K][0]))
+    rows, claimant, auctioneer = (np.concatenate(x) for x in zip(*claims, strict=True))
+    _claim(s, rows, claimant)
+    _next_auction(s, rows, auctioneer)
+    rows, p, a = groups[_DEVELOP_K]
+    finished = [_develop(s, rows, p, a - A.DEVELOP)]
+    rows, p, a = groups[_PAY_K]
+    r, way = np.divmod(a - A.PAY, A.NUM_PAY_WAYS)
+    finished.append(_pay_resource(s, rows, p, r, way))
+    turn_over = _finish_development(s, np.concatenate(finished))
+    _end_development_turn(s, np.concatenate([groups[_DONE_K][0], turn_over]))
 
 
 # ---------------------------------------------------------------------------------------------- observation
@@ -1025,11 +1181,11 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     For random play in benchmarks and tests: a few array operations, no loop over games.
     """
     B, n_actions = mask.shape
-    count = np.count_nonzero(mask, axis=1)
-    flat = np.flatnonzero(mask)  # row-major: row b's legal actions are contiguous
+    flat = mask.reshape(-1).nonzero()[0]  # row-major: row b's legal actions are contiguous, count[b] of them
+    count = np.bincount(flat // n_actions, minlength=B)
     start = np.cumsum(count) - count
     pick = start + (rng.random(B) * count).astype(np.int64)
     out = np.zeros(B, np.int64)
     has = count > 0
-    out[has] = flat[pick[has]] - np.flatnonzero(has) * n_actions
+    out[has] = flat[pick[has]] - has.nonzero()[0] * n_actions
     return out

@@ -268,3 +268,43 @@ def test_develop_pays_a_resource_to_its_producer() -> None:
     assert s.developed[0, need_f] and s.money[0, 0] == 10 - cost - 1 and s.money[0, 2] == 11
     assert s.points[0, 0] == int(b.POINTS[need_f])
     assert s.produces[0, 0, int(b.PRODUCES[need_f])]
+
+
+# ---------------------------------------------------------------------------------------------- fast paths
+def test_inplace_and_given_mask_fast_path_equals_the_plain_step() -> None:
+    """step(inplace=True, mask=...) and reset(inplace=True) give exactly the states of the plain calls,
+    through whole games, with illegal actions penalised on the way and finished games reset."""
+    rng = np.random.default_rng(3)
+    plain = E.init(48, num_players=np.array([3, 4] * 24), seed=500, balanced_draws=np.arange(48) % 3 > 0)
+    fast = E.copy(plain)
+    for t in range(1200):
+        mask = E.legal_action_mask(plain)
+        actions = E.sample_legal(mask, rng)
+        if t % 97 == 0:  # an illegal action in one live game: 'done' outside development, or 'pass' outside bids
+            live = np.flatnonzero(~plain.terminated)
+            g = int(live[t % live.size])
+            actions[g] = A.DONE if plain.phase[g] != E.DEVELOP else A.PASS
+        plain = E.step(plain, actions, on_illegal="penalize")
+        fast_mask = E.legal_action_mask(fast)
+        assert np.array_equal(fast_mask, mask)
+        assert E.step(fast, actions, on_illegal="penalize", inplace=True, mask=fast_mask) is fast
+        assert _same(fast, plain), f"step {t}"
+        done = plain.terminated
+        if done.any():
+            plain = E.reset(plain, done)
+            assert E.reset(fast, done, inplace=True) is fast
+            assert _same(fast, plain), f"reset after step {t}"
+    assert (plain.round > 1).all()
+
+
+def test_refused_inplace_step_leaves_the_state_unchanged() -> None:
+    s = _play(E.init(4, seed=9), 30)
+    before = E.copy(s)
+    mask = E.legal_action_mask(s)
+    bad = E.sample_legal(mask, np.random.default_rng(0))
+    bad[2] = int(np.flatnonzero(~mask[2])[0])
+    with pytest.raises(IllegalActionError, match="game 2"):
+        E.step(s, bad, inplace=True, mask=mask)
+    assert _same(s, before)
+    with pytest.raises(ValueError, match="mask must be bool"):
+        E.step(s, bad, mask=mask[:2])
