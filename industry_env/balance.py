@@ -15,6 +15,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from . import actions as A
 from .board import field_id, load_board
 from .reference import Game
 from .rules import JOKER, NUM_ERAS, NUM_FIELDS
@@ -40,18 +41,12 @@ def play(policy: str, num_players: int, seed: int, board, balanced_draws: bool =
         a = rand.act(game.legal_action_mask()) if policy == "random" else heur.act(game)
         game.apply(a)
         if lot >= 0 and game.s.claimed[lot] and lot not in prices:
-            prices[lot] = high if a in (game_actions().SELL, game_actions().KEEP) else 0
+            prices[lot] = high if a in (A.SELL, A.KEEP) else 0
         for f in range(NUM_FIELDS):
             if game.s.developed[f] and not before[f]:
                 dev_era[f] = era
         max_money = max(max_money, *game.s.money)
     return game, {"prices": prices, "dev_era": dev_era, "max_money": max_money}
-
-
-def game_actions():
-    from . import actions
-
-    return actions
 
 
 def study(policy: str, games: int, seed: int, board) -> dict:
