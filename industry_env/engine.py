@@ -315,17 +315,58 @@ def _empty(batch_size: int, board: Board) -> State:
     return State(board=board, **arrays)
 
 
+_MAX_SEED = 2**63 - 1
+
+
 def _seeds(batch_size: int, seed: int | np.ndarray | Sequence[int]) -> np.ndarray:
-    """int64[B] seeds: ``seed + i`` for an int, else the given array, checked."""
+    """int64[B] seeds: ``seed + i`` for an int, else the given array, checked (whole numbers, 0 to 2**63 - 1)."""
     if np.ndim(seed) == 0:
-        s = int(seed) + np.arange(batch_size, dtype=np.int64)
-    else:
-        s = np.asarray(seed, dtype=np.int64).reshape(-1)
-        if s.shape[0] != batch_size:
-            raise ValueError(f"{s.shape[0]} seeds given for a batch of {batch_size}")
+        if isinstance(seed, np.ndarray) and np.issubdtype(seed.dtype, np.integer):
+            seed = seed.item()  # a 0-d integer array
+        if not _is_whole(seed):
+            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2**63 - 1")
+        first = int(seed)
+        if not 0 <= first <= _MAX_SEED:
+            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2**63 - 1")
+        if batch_size and first + batch_size - 1 > _MAX_SEED:
+            raise ValueError(f"seed={seed!r}: game i of the batch gets seed + i, and seed + {batch_size - 1} "
+                             f"is beyond 2**63 - 1; use a seed at most {_MAX_SEED - batch_size + 1}")
+        return first + np.arange(batch_size, dtype=np.int64)
+    raw = np.asarray(seed)
+    if raw.ndim != 1 or raw.shape[0] != batch_size:
+        raise ValueError(f"seeds of shape {list(raw.shape)} given for a batch of {batch_size}: "
+                         f"expected one seed per game, shape [{batch_size}]")
+    if raw.size and (not np.issubdtype(raw.dtype, np.integer) or raw.dtype == np.uint64 and raw.max() > _MAX_SEED):
+        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1, got dtype {raw.dtype}")
+    s = raw.astype(np.int64)
     if batch_size and (s.min() < 0):
-        raise ValueError("seeds must be whole numbers from 0 to 2**63 - 1")
+        bad = int(np.flatnonzero(s < 0)[0])
+        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1; seed[{bad}] is {int(s[bad])}")
     return s
+
+
+def _is_whole(x: object) -> bool:
+    """A Python or numpy integer, not a bool (``True`` is not a seed or a count)."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _rows_of(done: np.ndarray | Sequence[int] | Sequence[bool], batch_size: int) -> np.ndarray:
+    """int64 row indices from a bool mask of length B, or from integer indices in range; anything else refused."""
+    d = np.asarray(done)
+    if d.dtype == bool:
+        if d.shape != (batch_size,):
+            raise ValueError(f"done mask of shape {list(d.shape)} for a batch of {batch_size}: "
+                             f"expected bool[{batch_size}] (or integer row indices)")
+        return np.flatnonzero(d)
+    if d.size == 0 and d.ndim == 1:
+        return np.zeros(0, np.int64)
+    if not np.issubdtype(d.dtype, np.integer) or d.ndim != 1:
+        raise ValueError(f"done must be a bool mask of length {batch_size} or a 1-D array of integer row indices, "
+                         f"got dtype {d.dtype} shape {list(d.shape)}")
+    if ((d < 0) | (d >= batch_size)).any():
+        bad = d[(d < 0) | (d >= batch_size)]
+        raise ValueError(f"done: row indices {bad[:5].tolist()} are out of range for a batch of {batch_size}")
+    return np.unique(d.astype(np.int64))
 
 
 def _new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray) -> None:
@@ -351,12 +392,20 @@ def init(
     balanced_draws: bool | np.ndarray = True,
 ) -> State:
     """B new games; game i equals ``reference.Game(num_players, seed + i, board, balanced_draws)``."""
-    if batch_size < 0:
-        raise ValueError(f"batch_size={batch_size!r} must be >= 0")
-    n = np.broadcast_to(np.asarray(num_players, dtype=np.int64), (batch_size,)).astype(np.int8)
-    if batch_size and not np.isin(n, (MIN_PLAYERS, MAX_PLAYERS)).all():
+    if not _is_whole(batch_size) or batch_size < 0:
+        raise ValueError(f"batch_size={batch_size!r} must be a whole number >= 0")
+    raw_n = np.asarray(num_players)
+    if not np.issubdtype(raw_n.dtype, np.integer) or raw_n.ndim > 1 or (raw_n.ndim == 1 and raw_n.size != batch_size):
+        raise ValueError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS} "
+                         f"(a whole number, or one per game)")
+    if batch_size and not np.isin(raw_n, (MIN_PLAYERS, MAX_PLAYERS)).all():
         raise ValueError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")
-    bal = np.broadcast_to(np.asarray(balanced_draws, dtype=bool), (batch_size,)).copy()
+    n = np.broadcast_to(raw_n.astype(np.int8), (batch_size,))
+    raw_b = np.asarray(balanced_draws)
+    zero_one = np.issubdtype(raw_b.dtype, np.integer) and np.isin(raw_b, (0, 1)).all()  # 0/1 flags per game
+    if (raw_b.dtype != bool and not zero_one) or raw_b.ndim > 1 or (raw_b.ndim == 1 and raw_b.size != batch_size):
+        raise ValueError(f"balanced_draws={balanced_draws!r}: must be True or False (or one bool per game)")
+    bal = np.broadcast_to(raw_b.astype(bool), (batch_size,)).copy()
     board = board if board is not None else load_board()
     s = _empty(batch_size, board)
     _new_games(s, np.arange(batch_size), _seeds(batch_size, seed), n, bal)
@@ -364,17 +413,22 @@ def init(
 
 
 def reset(state: State, done: np.ndarray, seeds: np.ndarray | None = None, inplace: bool = False) -> State:
-    """A new State where the games in rows ``done`` (bool[B]) start afresh; the others are copied unchanged.
+    """A new State where the games in rows ``done`` start afresh; the others are copied unchanged.
+
+    ``done`` is a bool mask of length B or an array of integer row indices; anything else (a mask of another
+    length, floats, indices out of range) raises ValueError before any change.
 
     ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``. Number of players and
     draw variant are kept per row. Rewards of the reset rows are zero. ``inplace=True`` resets the rows of
     ``state`` itself and returns it (no copy of the batch).
     """
-    done = np.asarray(done, dtype=bool).reshape(-1)
+    rows = _rows_of(done, state.batch_size)
+    if rows.size and seeds is None and (state.seed[rows] > _MAX_SEED - state.batch_size).any():
+        raise ValueError("reset: the default new seed (old seed + batch size) is beyond 2**63 - 1; pass seeds")
+    new = None if seeds is None else _seeds(state.batch_size, seeds)  # checked before anything is written
     s = _writable(state, inplace)
-    rows = np.flatnonzero(done)
     if rows.size:
-        new = s.seed + s.batch_size if seeds is None else _seeds(s.batch_size, seeds)
+        new = s.seed + s.batch_size if new is None else new
         _new_games(s, rows, new[rows], s.num_players[rows].copy(), s.balanced_draws[rows].copy())
     return s
 
@@ -764,9 +818,10 @@ def _returns(s: State, rows: np.ndarray) -> np.ndarray:
     present = _rows_players(s.num_players[rows])
     sc = _final_scores(s, rows)
     # "In case of a tie, the player with the most Property tokens on the board wins. If there is still a tie,
-    # the player with the most money wins." Lexicographic key; scores > -1000, tokens <= 60, money < 1000.
+    # the player with the most money wins." Lexicographic key in bit fields that cannot overlap: money is int16
+    # (< 2**15, 16 bits), tokens <= 60 (16 bits), scores of int16 state stay far inside 2**20 either way.
     tokens = ((s.owner[rows][:, None, :] == np.arange(P)[None, :, None]) & s.developed[rows][:, None, :]).sum(2)
-    key = (sc + 1000) * 1_000_000 + tokens * 1000 + s.money[rows]
+    key = ((sc + 2**20) << 32) + (tokens.astype(np.int64) << 16) + s.money[rows].astype(np.int64)
     key = np.where(present, key, -1)
     win = (key == key.max(axis=1, keepdims=True)) & present
     everyone = win.sum(axis=1) == s.num_players[rows]
@@ -942,9 +997,10 @@ def step(
     """
     if on_illegal not in ("raise", "penalize"):
         raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'penalize'")
-    a_all = np.asarray(actions).reshape(-1)
-    if a_all.shape[0] != state.batch_size:
-        raise ValueError(f"{a_all.shape[0]} actions given for a batch of {state.batch_size}")
+    a_all = np.asarray(actions)
+    if a_all.shape != (state.batch_size,):
+        raise ValueError(f"actions of shape {list(a_all.shape)} given for a batch of {state.batch_size}: "
+                         f"expected one action per game, shape [{state.batch_size}]")
     if not np.issubdtype(a_all.dtype, np.integer):
         raise IllegalActionError(f"actions must be integers, got dtype {a_all.dtype}")
     if mask is not None and (mask.shape != (state.batch_size, A.NUM_ACTIONS) or mask.dtype != bool):

@@ -12,7 +12,9 @@ from typing import Any
 from .board import Board, field_id
 from .reference import JSON_VERSION, OVER, PAY, PHASES, GameStateError, _State
 from .rules import (
+    FACTORY,
     JOKER,
+    MAX_BID,
     MAX_DEVELOPMENTS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -21,6 +23,7 @@ from .rules import (
     NUM_FIELDS,
     NUM_JOKER_KINDS,
     TECHNOLOGY,
+    rounds_in_game,
 )
 
 
@@ -71,15 +74,19 @@ def state_from_dict(doc: Any, board: Board) -> _State:
         raise bad("balanced_draws", "must be true or false")
     s = _State(num_players=n, balanced_draws=doc["balanced_draws"], seed=integer("seed", 0, 2**63 - 1))
     s.era = integer("era", 0, NUM_ERAS - 1)
-    s.round = integer("round", 1, 100)
+    s.round = integer("round", 1, rounds_in_game(n, doc["balanced_draws"]))
     s.starting_player = integer("starting_player", 0, n - 1)
     s.bag = int_list("bag", len(doc["bag"]) if isinstance(doc["bag"], list) else -1, 0, NUM_COLUMNS - 1)
     s.face_up = bool_list("face_up", NUM_COLUMNS)
     s.claimed = bool_list("claimed", NUM_FIELDS)
     s.owner = int_list("owner", NUM_FIELDS, -1, n - 1)
     s.developed = bool_list("developed", NUM_FIELDS)
-    s.money = int_list("money", n, 0, 10_000)
-    s.points = int_list("points", n, 0, 10_000)
+    # Bounds of what a game can hold: no player can hold more than all the money that can ever exist
+    # (MAX_BID, rules.money_bound, so he can always bid all he has), nor more points than every cogwheel of the
+    # board, nor more than the 7 Joker tokens (below).
+    s.money = int_list("money", n, 0, MAX_BID)
+    points_cap = int(board.POINTS[(board.KIND == FACTORY) | (board.KIND == TECHNOLOGY)].astype(int).sum())
+    s.points = int_list("points", n, 0, points_cap)
     s.subsidy = bool_list("subsidy", n)
     jk = doc["jokers"]
     if (
@@ -92,13 +99,16 @@ def state_from_dict(doc: Any, board: Board) -> _State:
     ):
         raise bad("jokers", f"must be {n} lists of {NUM_JOKER_KINDS} counts (11 resources, then '?')")
     s.jokers = [list(row) for row in jk]
+    held, on_board = sum(map(sum, s.jokers)), int((board.KIND == JOKER).sum())
+    if held > on_board:  # "7 Joker tokens", one on each joker field
+        raise bad("jokers", f"{held} Joker tokens held in all, but the game has {on_board}")
     if doc["phase"] not in PHASES:
         raise bad("phase", f"{doc['phase']!r} is not one of {list(PHASES)}")
     s.phase = doc["phase"]
     s.auctioneer = integer("auctioneer", 0, n - 1)
     s.lot = integer("lot", -1, NUM_FIELDS - 1)
     s.bidder = integer("bidder", -1, n - 1)
-    s.high_bid = integer("high_bid", 0, 10_000)
+    s.high_bid = integer("high_bid", 0, MAX_BID)
     s.high_bidder = integer("high_bidder", -1, n - 1)
     s.developer = integer("developer", -1, n - 1)
     s.developments = integer("developments", 0, MAX_DEVELOPMENTS - 1)

@@ -58,6 +58,11 @@ PHASES = (AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY, OVER)
 JSON_VERSION = 1
 
 
+def _is_whole(x: object) -> bool:
+    """A Python or numpy integer, not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 class IllegalActionError(ValueError):
     """An action that the rules forbid at this decision; the game is left unchanged."""
 
@@ -108,12 +113,17 @@ class Game:
         board: Board | None = None,
         balanced_draws: bool = True,
     ) -> None:
-        if num_players not in (MIN_PLAYERS, MAX_PLAYERS):
+        # Whole numbers only (not 4.0, not True) and real booleans (a non-empty string would be true).
+        if not _is_whole(num_players) or num_players not in (MIN_PLAYERS, MAX_PLAYERS):
             raise ValueError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")
-        if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**63:
+        if not _is_whole(seed) or not 0 <= int(seed) < 2**63:
             raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2**63 - 1")
+        if not isinstance(balanced_draws, (bool, np.bool_)):
+            raise ValueError(f"balanced_draws={balanced_draws!r}: must be True or False")
+        if board is not None and not isinstance(board, Board):
+            raise ValueError(f"board={board!r}: must be a Board (industry_env.load_board(path)) or None")
         self.board = board if board is not None else load_board()
-        s = _State(num_players=num_players, balanced_draws=bool(balanced_draws), seed=int(seed))
+        s = _State(num_players=int(num_players), balanced_draws=bool(balanced_draws), seed=int(seed))
         self.s = s
         # Preparing the Game: "Give each player 4 Talers"; "Randomly decide which player takes the Starting
         # Player marker"; "Place the Column tokens in the bag and mix them."

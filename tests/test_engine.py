@@ -58,7 +58,7 @@ def test_seed_array_and_mixed_batch() -> None:
     s = E.init(3, num_players=np.array([3, 4, 3]), seed=np.array([7, 1000, 5]), balanced_draws=np.array([1, 0, 1]))
     assert E.to_game(s, 1).to_json() == Game(4, seed=1000, balanced_draws=False).to_json()
     assert E.to_game(s, 2).to_json() == Game(3, seed=5).to_json()
-    with pytest.raises(ValueError, match="2 seeds given for a batch of 3"):
+    with pytest.raises(ValueError, match=r"seeds of shape \[2\] given for a batch of 3"):
         E.init(3, seed=np.array([1, 2]))
     with pytest.raises(ValueError, match="3 or 4"):
         E.init(2, num_players=5)

@@ -292,7 +292,10 @@ def test_auction_phase_ends_when_all_available_fields_auctioned():
 
 def test_bids_never_reach_the_cap():
     assert MAX_BID == 112
-    g = position(4, money=[MAX_BID] * 4)
+    # All the money a game can hold, in the hands of the first bidder (the auctioneer's left neighbour).
+    money = [0] * 4
+    money[(position(4).s.starting_player + 1) % 4] = MAX_BID
+    g = position(4, money=money)
     play(g, "auction 1E")
     assert max(g.legal_actions()[:-1]) == A.bid(MAX_BID)
 
