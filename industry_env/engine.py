@@ -1245,3 +1245,169 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     has = count > 0
     out[has] = flat[pick[has]] - has.nonzero()[0] * n_actions
     return out
+
+
+# ---------------------------------------------------------------------------------------------- from observations
+_BINARY_PARTS = ("four_players", "balanced_draws", "era", "phase", "to_move", "seat_present", "subsidy",
+                 "starting_player", "auctioneer", "high_bidder", "developer", "owner", "developed", "claimed",
+                 "available", "in_bag", "lot", "developing", "pending")  # fmt: skip
+_COUNT_PARTS = {"round": O.SCALE_ROUND, "money": O.SCALE_MONEY, "points": O.SCALE_POINTS, "jokers": 1.0,
+                "high_bid": O.SCALE_MONEY, "developments": 1.0, "dev_turns": 1.0}  # fmt: skip
+
+
+def from_observation(
+    observations: np.ndarray,
+    rng: np.random.Generator,
+    board: Board | None = None,
+    player: int | np.ndarray = 0,
+) -> State:
+    """A State rebuilt from float32[B, OBS_DIM] observations: the table as its observer sees it, the bag dealt.
+
+    What a seated player would do to think ahead: the visible table (everything but the order of the bag) is
+    copied as observed; the tokens still in the bag (``in_bag``) are put in a random order drawn from ``rng``,
+    and each game gets a fresh seed from ``rng`` for the later eras' bags. The observer becomes player
+    ``player`` (default 0; int or int[B]), the other seats following clockwise. Pay-to-player actions name
+    absolute players, which an observation does not show: pass the observer's real seat as ``player`` when it
+    is known and the rebuilt game names the same players as the real one. Caches (``produces``, ``discount``)
+    are rebuilt, ``terminated`` follows the phase, rewards are zero. ``observe(from_observation(o, rng), 0)``
+    gives back ``o``. A malformed observation (shape, dtype, an entry that no game produces) raises ValueError
+    naming the entry and the rows.
+    """
+    obs = _checked_observations(observations)
+    B = obs.shape[0]
+    board = board if board is not None else load_board()
+    t = _tables(board)
+    v = O.views(obs)
+    rows = np.arange(B)
+
+    def refuse(bad: np.ndarray, what: str) -> None:
+        """Raise ValueError if any row of ``bad`` (bool[B]) is set, naming the first rows and ``what``."""
+        if bad.any():
+            where = np.flatnonzero(bad)
+            more = f" (and {where.size - 5} more)" if where.size > 5 else ""
+            raise ValueError(f"not a valid observation: {what}, in row(s) {where[:5].tolist()}{more}")
+
+    def count(name: str) -> np.ndarray:
+        """The integer counts behind a scaled entry (checked whole)."""
+        x = v[name].astype(np.float64) * float(_COUNT_PARTS[name])
+        k = np.rint(x)
+        refuse((np.abs(x - k) > 1e-3).reshape(B, -1).any(axis=1), f"'{name}' is not a whole count (times scale)")
+        return k.astype(np.int64)
+
+    def one_hot(name: str, required: np.ndarray | bool, x: np.ndarray | None = None) -> np.ndarray:
+        """int64[B]: the index set in a one-hot entry (or ``x``), -1 if none; several, or none where required,
+        refused."""
+        x = v[name].reshape(B, -1) if x is None else x
+        ones = x.sum(axis=1)
+        refuse(ones > 1, f"'{name}' has more than one entry set")
+        refuse((ones == 0) & required, f"'{name}' has no entry set")
+        return np.where(ones > 0, x.argmax(axis=1), -1)
+
+    for name in _BINARY_PARTS:
+        refuse(((v[name] != 0) & (v[name] != 1)).reshape(B, -1).any(axis=1), f"'{name}' holds values other than 0/1")
+    n = np.where(v["four_players"][:, 0] == 1, MAX_PLAYERS, MIN_PLAYERS)
+    seat_ok = _rows_players(n)
+    refuse((v["seat_present"] != seat_ok).any(axis=1), "'seat_present' does not match 'four_players'")
+    p0 = np.broadcast_to(np.asarray(player), (B,))
+    if not np.issubdtype(p0.dtype, np.integer) or ((p0 < 0) | (p0 >= n)).any():
+        raise ValueError(f"player={player!r}: the observer's seat must be a whole number from 0 to num_players - 1")
+    p0 = p0.astype(np.int64)
+    era, phase = one_hot("era", True), one_hot("phase", True)
+    money, points, jokers = count("money"), count("points"), count("jokers")
+    absent = ~seat_ok
+    refuse((absent & ((money != 0) | (points != 0) | (v["subsidy"] != 0))).any(axis=1)
+           | (absent[:, :, None] & (jokers != 0)).reshape(B, -1).any(axis=1)
+           | (absent[:, None, :] & (v["owner"] != 0)).reshape(B, -1).any(axis=1), "an absent seat holds something")
+    refuse((money < 0).any(axis=1) | (money > MAX_BID).any(axis=1) | (jokers < 0).reshape(B, -1).any(axis=1),
+           "'money' or 'jokers' out of range")  # fmt: skip
+    over = phase == OVER
+
+    def seat(name: str, required: np.ndarray | bool = False) -> np.ndarray:
+        """int64[B]: the absolute player of a relative-seat one-hot entry, -1 if none."""
+        k = one_hot(name, required)
+        refuse((k >= 0) & ~seat_ok[rows, np.maximum(k, 0)], f"'{name}' names a seat that does not play")
+        return np.where(k >= 0, (p0 + k) % n, -1)
+
+    to_move = seat("to_move", ~over)
+    refuse(over & (to_move >= 0), "'to_move' is set in a finished game")
+    auctioneer, developer = seat("auctioneer", True), seat("developer")
+    starting_player, high_bidder = seat("starting_player", True), seat("high_bidder")
+    refuse(((phase == AUCTION) | (phase == SELL_OR_KEEP)) & (to_move != auctioneer),
+           "the player to move is not the auctioneer")  # fmt: skip
+    refuse(((phase == DEVELOP) | (phase == PAY)) & (to_move != developer), "the player to move is not the developer")
+    refuse((phase < DEVELOP) & (developer >= 0), "'developer' is set outside the development phase")
+    lot, developing = one_hot("lot", (phase == BID) | (phase == SELL_OR_KEEP)), one_hot("developing", phase == PAY)
+    refuse((lot >= 0) & (phase != BID) & (phase != SELL_OR_KEEP), "'lot' is set outside an auction")
+    refuse((developing >= 0) & (phase != PAY), "'developing' is set outside a payment")
+    pending = np.stack([one_hot("pending", phase == PAY, v["pending"][:, 0]),
+                        one_hot("pending", False, v["pending"][:, 1])], axis=1)  # fmt: skip
+    refuse((pending[:, 1] >= 0) & (pending[:, 0] < 0), "a second pending resource without a first")
+    refuse((phase != PAY) & (pending[:, 0] >= 0), "'pending' is set outside a payment")
+    high_bid = count("high_bid")[:, 0]
+    refuse((high_bid > 0) != (high_bidder >= 0), "'high_bid' and 'high_bidder' disagree")
+    claimed, developed = v["claimed"] == 1, v["developed"] == 1
+    own = v["owner"]
+    owners = own.sum(axis=2)
+    refuse((owners > 1).any(axis=1), "a field has more than one owner")
+    owner = np.where(owners > 0, (p0[:, None] + own.argmax(axis=2)) % n[:, None], -1)
+    refuse(((owner >= 0) & ~claimed).any(axis=1), "an owned field is not claimed")
+    refuse((developed & (owner < 0)).any(axis=1), "a developed field has no owner")
+    available = (v["available"] == 1).reshape(B, NUM_ERAS, NUM_COLUMNS)
+    face_up = available[rows, era]
+    available[rows, era] = False
+    refuse(available.reshape(B, -1).any(axis=1), "'available' is set outside the current era")
+    in_bag = v["in_bag"] == 1
+    refuse((in_bag & face_up).any(axis=1), "a column token is both in the bag and face up")
+
+    s = _empty(B, board)
+    s.seed[:] = rng.integers(0, _SEED_END, size=B, dtype=np.int64)  # the later eras' bags, unobserved
+    s.num_players[:] = n
+    s.balanced_draws[:] = v["balanced_draws"][:, 0] == 1
+    s.era[:], s.round[:], s.starting_player[:] = era, count("round")[:, 0], starting_player
+    # the hidden order: tokens already drawn first (in column order), then the bag's tokens shuffled
+    keys = np.where(in_bag, rng.random((B, NUM_COLUMNS)), -1.0)
+    s.bag[:] = np.argsort(keys, axis=1, kind="stable")
+    s.bag_pos[:] = NUM_COLUMNS - in_bag.sum(axis=1)
+    s.face_up[:], s.claimed[:], s.owner[:], s.developed[:] = face_up, claimed, owner, developed
+    absolute = np.where(seat_ok, (p0[:, None] + np.arange(P)[None, :]) % n[:, None], P - 1)  # [B, 4]
+    b_idx, k_idx = np.nonzero(seat_ok)
+    g = absolute[b_idx, k_idx]
+    s.money[b_idx, g], s.points[b_idx, g] = money[b_idx, k_idx], points[b_idx, k_idx]
+    s.jokers[b_idx, g] = jokers[b_idx, k_idx]
+    s.subsidy[b_idx, g] = v["subsidy"][b_idx, k_idx] == 1
+    s.phase[:], s.auctioneer[:], s.lot[:] = phase, auctioneer, lot
+    s.bidder[:] = np.where(phase == BID, to_move, np.where(phase == SELL_OR_KEEP, auctioneer, -1))
+    s.high_bid[:], s.high_bidder[:], s.developer[:] = high_bid, high_bidder, developer
+    s.developments[:], s.dev_turns[:] = count("developments")[:, 0], count("dev_turns")[:, 0]
+    s.developing[:], s.pending[:] = developing, pending
+    s.terminated[:] = over
+    mine = (owner[:, None, :] == np.arange(P)[None, :, None]) & developed[:, None, :]  # [B, P, 60]
+    s.discount[:] = mine.astype(np.int64) @ t.DISCOUNT.astype(np.int64)
+    s.produces[:] = (mine.astype(np.float32) @ _producer_table(board)) > 0
+    return s
+
+
+_SEED_END = 2**63 - 1
+
+
+def _checked_observations(observations: np.ndarray) -> np.ndarray:
+    """float32[B, OBS_DIM] from ``observations``, or ValueError saying what is wrong with their type or shape."""
+    if not isinstance(observations, np.ndarray):
+        raise ValueError(f"observations must be a numpy float32 array of shape [B, {O.OBS_DIM}], "
+                         f"got {type(observations).__name__}")  # fmt: skip
+    if observations.dtype not in (np.float32, np.float64):
+        raise ValueError(f"observations must be float32 (the observation layout), got dtype {observations.dtype}")
+    if observations.ndim != 2 or observations.shape[1] != O.OBS_DIM:
+        raise ValueError(f"observations must have shape [B, {O.OBS_DIM}], got {list(observations.shape)}")
+    if not np.isfinite(observations).all():
+        raise ValueError("not a valid observation: it holds NaN or infinite values")
+    return observations.astype(np.float32, copy=False)
+
+
+@lru_cache(maxsize=8)
+def _producer_table(board: Board) -> np.ndarray:
+    """float32[60, 11]: field f produces resource r (to rebuild the ``produces`` cache by one product)."""
+    out = np.zeros((NUM_FIELDS, NUM_RESOURCES), np.float32)
+    makes = np.flatnonzero(board.PRODUCES >= 0)
+    out[makes, board.PRODUCES[makes]] = 1.0
+    return out
