@@ -26,6 +26,7 @@ import tracemalloc
 import numpy as np
 
 from . import engine as E
+from .outputs import check_output_file
 from .reference import Game
 
 BATCH_SIZES = (1, 64, 1024, 4096, 16384)
@@ -115,6 +116,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the table and write the JSON file."""
+    check_output_file(args.output)  # before the run, not after it: the figures must not be lost
+    if not args.seconds > 0:
+        raise ValueError(f"--seconds {args.seconds}: must be more than 0")
     sizes = (1, 64) if args.quick else BATCH_SIZES
     seconds = 0.3 if args.quick else args.seconds
     fast = not args.copy

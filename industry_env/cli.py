@@ -20,8 +20,10 @@ def _board_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", metavar="PATH", default=None, help="a board file (default: the shipped board)")
 
 
-def _game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, choices=(3, 4), default=4, help="number of players (default 4)")
+def _game_options(parser: argparse.ArgumentParser, players_default: int | None = 4) -> None:
+    what = "default 4" if players_default else "default: 3 and 4 alternately"
+    parser.add_argument("--players", type=int, choices=(3, 4), default=players_default,
+                        help=f"number of players ({what})")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="seed of the bag and the starting player (default 0)")
     parser.add_argument("--plain-draws", action="store_true",
                         help="one token per player in every era (default: the recommended draws)")  # fmt: skip
@@ -34,11 +36,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .agents import RandomAgent
     from .reference import Game
 
+    if args.games < 1:
+        raise ValueError(f"--games {args.games}: the demonstration plays at least one game")
     board = load_board(args.board)
     t0, decisions, finals = time.perf_counter(), 0, []
     shown = None
     for g in range(args.games):
-        n = 4 if g % 2 == 0 else 3
+        n = args.players if args.players is not None else (4 if g % 2 == 0 else 3)
         game = Game(n, seed=args.seed + g, board=board, balanced_draws=not args.plain_draws)
         agent = RandomAgent(args.seed + g)
         while not game.is_over:
@@ -52,7 +56,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for p in range(shown.num_players):
         print(f"player {p}: {shown.score_breakdown(p)}")
     print()
-    print(f"{args.games} random games (3 and 4 players) with the reference engine: "
+    who = f"{args.players} players" if args.players is not None else "3 and 4 players"
+    print(f"{args.games} random games ({who}) with the reference engine: "
           f"{decisions} decisions in {dt:.2f} s ({decisions / dt:,.0f} decisions/s, "
           f"{decisions / args.games:.0f} a game)")  # fmt: skip
     try:
@@ -63,7 +68,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         import numpy as np
 
         rng = np.random.default_rng(args.seed)
-        state = engine.init(256, num_players=4, seed=args.seed, board=board, balanced_draws=not args.plain_draws)
+        n = args.players if args.players is not None else 4
+        state = engine.init(256, num_players=n, seed=args.seed, board=board, balanced_draws=not args.plain_draws)
         t0, steps = time.perf_counter(), 0
         while not bool(np.all(state.terminated)):
             mask = engine.legal_action_mask(state)
@@ -73,7 +79,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             steps += int(live.sum())
         dt = time.perf_counter() - t0
         print(
-            f"256 random 4-player games with the batched engine: {steps} steps in {dt:.2f} s "
+            f"256 random {n}-player games with the batched engine: {steps} steps in {dt:.2f} s "
             f"({steps / dt:,.0f} steps/s)"
         )
     return 0
@@ -137,8 +143,8 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                 for i, a in enumerate(legal):
                     say(f"  [{i}] {describe_action(game, a)}")
                 continue
-            if text.isdigit():
-                if int(text) < len(legal):
+            if text.lstrip("+-").isdigit():
+                if text.isdigit() and int(text) < len(legal):
                     action = legal[int(text)]
                     break
                 say(f"there is no choice [{text}]: pick 0 to {len(legal) - 1}")
@@ -211,11 +217,14 @@ def _delegate(module: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="industry-env", description="Michael Schacht's Industry as an RL environment")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("demo", help="play random games and show one (the short demonstration)")
-    _game_options(p)
+    _game_options(p, players_default=None)
     p.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
     p.set_defaults(func=cmd_demo)
 
@@ -236,6 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("balance", help="measure the board's balance over many games")
     _delegate("balance")(p)
+
+    p = sub.add_parser("arena", help="a tournament between agents: win rates with intervals, ratings, seat effects")
+    _delegate("arena")(p)
 
     for name, help_text in (("bench", "benchmark the batched engine against the reference engine"),
                             ("verify", "long differential check of the batched engine against the reference")):

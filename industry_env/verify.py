@@ -161,6 +161,12 @@ def _chunk(args: tuple[int, int, bool]) -> Report:
 
 def run(args: argparse.Namespace) -> int:
     """Run the long differential check and print what was checked; exit status 1 on any disagreement."""
+    for name in ("games", "chunk", "workers"):  # a check that checked nothing must not report OK
+        if getattr(args, name) < 1:
+            raise ValueError(f"--{name} {getattr(args, name)}: must be at least 1")
+    if not 0 <= args.seed <= 2**63 - 1 - args.games:
+        raise ValueError(f"--seed {args.seed}: the games use seeds seed .. seed + games - 1, "
+                         "which must lie in 0 .. 2**63 - 1")
     t0 = time.perf_counter()
     jobs = [(min(args.chunk, args.games - k), args.seed + k, args.all_seats) for k in range(0, args.games, args.chunk)]
     total = Report()
@@ -171,8 +177,9 @@ def run(args: argparse.Namespace) -> int:
             print(total.summary(), flush=True)
     for d in total.disagreements:
         print("DISAGREEMENT:", d)
-    print(("OK: " if not total.disagreements else "FAILED: ") + total.summary())
-    return 0 if not total.disagreements else 1
+    ok = not total.disagreements and total.games == args.games and total.steps > 0
+    print(("OK: " if ok else "FAILED: ") + total.summary())
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -153,3 +153,65 @@ def test_tie_break_key_orders_tokens_and_money_for_every_loadable_state() -> Non
     assert g.winners() == [1]
     s = E.from_games([g])
     assert E._returns(s, np.array([0]))[0].tolist() == [-1.0, 1.0, -1.0, -1.0]
+
+
+# ---------------------------------------------------------------------------------------------- the command
+def _run(capsys, *argv: str) -> tuple[int, str]:
+    from industry_env.cli import main
+
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["verify", "--games", "10", "--chunk", "-5"], "--chunk -5: must be at least 1"),
+        (["verify", "--games", "10", "--chunk", "0"], "--chunk 0: must be at least 1"),
+        (["verify", "--games", "0"], "--games 0: must be at least 1"),
+        (["verify", "--games", "4", "--workers", "0"], "--workers 0: must be at least 1"),
+        (["demo", "--games", "0"], "--games 0"),
+        (["demo", "--games", "-2"], "--games -2"),
+        (["bench", "--quick", "--output", "no/such/folder/bench.json"], "folder no/such/folder does not exist"),
+        (["bench", "--quick", "--seconds", "0"], "--seconds 0"),
+    ],
+)
+def test_command_refuses_options_that_would_check_or_play_nothing(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code, text = _run(capsys, *argv)
+    assert code == 2
+    assert message in text and "Traceback" not in text
+    assert not (tmp_path / "bench-results.json").exists()
+
+
+def test_demo_honours_the_number_of_players(capsys) -> None:
+    code, text = _run(capsys, "demo", "--games", "2", "--players", "3")
+    assert code == 0
+    assert "2 random games (3 players)" in text and "256 random 3-player games" in text
+
+
+def test_verify_that_checked_games_says_ok(capsys) -> None:
+    code, text = _run(capsys, "verify", "--games", "4", "--chunk", "2", "--workers", "1")
+    assert code == 0 and "OK: checked 4 games" in text
+
+
+def test_version_and_python_dash_m() -> None:
+    import subprocess
+    import sys
+
+    from industry_env import __version__
+
+    out = subprocess.run([sys.executable, "-m", "industry_env", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == f"industry-env {__version__}"
+
+
+def test_play_answers_a_negative_choice_with_the_range() -> None:
+    import io
+
+    from industry_env.cli import build_parser, cmd_play
+
+    args = build_parser().parse_args(["play", "--players", "3", "--seed", "2"])
+    out = io.StringIO()
+    cmd_play(args, stdin=io.StringIO("-1\nquit\n"), stdout=out)
+    assert "there is no choice [-1]: pick 0 to" in out.getvalue()

@@ -1,9 +1,9 @@
 """Differential tests: the batched engine and the reference engine agree step by step on the same games.
 
-The CI run checks 2,000 games (3 and 4 players, both draw variants, uniform and "developer" random play),
-stepped as ONE batch in the engine and one by one in the reference: every legal-action mask, player to move,
-observation (a rotating seat each step), reward and terminal flag, and the final scores and positions. The
-long run is ``industry-env verify --games 100000`` (:mod:`industry_env.verify`).
+The CI run checks 300 games (``make slow``: 2,000), 3 and 4 players, both draw variants, uniform and
+"developer" random play, stepped as ONE batch in the engine and one by one in the reference: every legal-action
+mask, player to move, observation (a rotating seat each step), reward and terminal flag, and the final scores
+and positions. The long run is ``industry-env verify --games 100000`` (:mod:`industry_env.verify`).
 """
 
 from __future__ import annotations
@@ -14,14 +14,24 @@ from industry_env import engine as E
 from industry_env.verify import configs, differential
 
 
-@pytest.mark.parametrize("chunk", range(4))
-def test_two_thousand_games_agree_with_the_reference(chunk: int) -> None:
-    """2,000 games in all, in four chunks of 500 so that the CI's two workers share them."""
-    rep = differential(500, first_seed=500 * chunk)
+def _agree(games: int, first_seed: int) -> None:
+    rep = differential(games, first_seed=first_seed)
     assert rep.disagreements == []
-    assert rep.games == 500
-    assert rep.steps > 500 * 300  # whole games were played (about 400 decisions each)
+    assert rep.games == games
+    assert rep.steps > games * 300  # whole games were played (about 400 decisions each)
     assert rep.observations == rep.steps
+
+
+def test_three_hundred_games_agree_with_the_reference() -> None:
+    """The CI check: 300 games, every configuration and both policies, stepped as one batch."""
+    _agree(300, first_seed=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(4))
+def test_slow_two_thousand_games_agree_with_the_reference(chunk: int) -> None:
+    """2,000 games in all, in four chunks of 500 so that two workers share them."""
+    _agree(500, first_seed=500 * chunk)
 
 
 def test_every_seat_observation_agrees() -> None:

@@ -156,19 +156,38 @@ def check_mask_against_apply(g: Game, legal: list[int], rng: random.Random) -> N
     assert g.to_json() == before
 
 
-@pytest.mark.parametrize("chunk", range(2))
-@pytest.mark.parametrize(("n", "balanced"), CONFIGS)
-def test_random_games_invariants(n, balanced, chunk):
-    # 300 games per (config, chunk): 2,400 games in all.
-    seen = [play_checked(n, seed, balanced) for seed in range(chunk * 300, chunk * 300 + 300)]
+def _invariants_over(n: int, balanced: bool, seeds: range) -> None:
+    seen = [play_checked(n, seed, balanced) for seed in seeds]
     assert sum(s["subsidies"] for s in seen) > 0
     largest = max(s["max_money"] for s in seen)
     assert largest < MAX_BID, f"largest money seen {largest}"  # 55-61 in these games: bids never bind
 
 
 @pytest.mark.parametrize(("n", "balanced"), CONFIGS)
+def test_random_games_invariants(n, balanced):
+    # 150 games per config in CI (600 in all, with the 120 hypothesis games below); `make slow` plays 2,400.
+    _invariants_over(n, balanced, range(150))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(2))
+@pytest.mark.parametrize(("n", "balanced"), CONFIGS)
+def test_slow_random_games_invariants(n, balanced, chunk):
+    # 300 games per (config, chunk): 2,400 games in all.
+    _invariants_over(n, balanced, range(chunk * 300, chunk * 300 + 300))
+
+
+@pytest.mark.parametrize(("n", "balanced"), CONFIGS)
 def test_random_games_mask_and_state(n, balanced):
-    # 40 games per config with every allowed action tried and forbidden ones sampled at every decision.
+    # 8 games per config in CI with every allowed action tried and forbidden ones sampled at every decision.
+    for seed in range(10_000, 10_008):
+        play_checked(n, seed, balanced, deep=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "balanced"), CONFIGS)
+def test_slow_random_games_mask_and_state(n, balanced):
+    # 40 games per config, every decision checked deeply.
     for seed in range(10_000, 10_040):
         play_checked(n, seed, balanced, deep=True)
 
