@@ -36,3 +36,15 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in readme and "make test" in ci
     assert "make demo" in readme
+
+
+def test_no_project_file_points_outside_the_repository() -> None:
+    """Users have the repository only: docs and code cite the published rulebook, never a local folder of ours."""
+    import re
+    import subprocess
+
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    pattern = re.compile(r"shared/(seeds|industry-board-facts|style)")
+    offenders = [f for f in files if f != "tests/test_docs.py" and (ROOT / f).is_file()
+                 and pattern.search((ROOT / f).read_text(encoding="utf-8", errors="ignore"))]  # fmt: skip
+    assert offenders == []

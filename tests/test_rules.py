@@ -1,4 +1,4 @@
-"""One test per clause of the rulebook of Industry (``shared/seeds/004_*.txt``), named after the clause.
+"""One test per clause of the rulebook of Industry (Ystari, 2009), named after the clause.
 
 Positions are built with :func:`conftest.position` (a real starting position with entries overridden) or loaded
 from ``tests/positions/``; each is drawn in a comment. Fields are written ``<era><column>``; the cells of the
