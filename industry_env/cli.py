@@ -194,12 +194,32 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_board(args: argparse.Namespace) -> int:
-    """Check a board file and print it as a table (markdown with --markdown, as in docs/board.md)."""
+    """Check a board file and print it as a table (markdown with --markdown, as in docs/board.md), or write a
+    blank board file to fill in (--template). Likely typing slips of the file are noted on stderr."""
+    import warnings
+    from pathlib import Path
+
+    from .board import BoardWarning, board_template
     from .boarddoc import board_markdown, board_text
 
-    board = load_board(args.board)
+    if args.template:
+        target = Path(args.template)
+        if target.exists():
+            print(f"error: --template {target}: the file exists; give a new file name", file=sys.stderr)
+            return 2
+        if not target.parent.is_dir():
+            print(f"error: --template {target}: the folder {target.parent} does not exist", file=sys.stderr)
+            return 2
+        target.write_text(board_template(), encoding="utf-8")
+        print(f"wrote {target}: fill in the printed board, then check it with: industry-env board --board {target}")
+        return 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BoardWarning)  # printed below, once each, without a Python location
+        board = load_board(args.board)
+    for note in () if board.is_shipped else board.warnings:  # the shipped board's long links are documented
+        print(f"note: {note}", file=sys.stderr)
     if args.markdown:
-        sys.stdout.write(board_markdown(board))  # exactly docs/board.md
+        sys.stdout.write(board_markdown(board))  # for the shipped board, exactly docs/board.md
     else:
         print(board_text(board))
     return 0
@@ -238,9 +258,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print the rules summary and the rulings on ambiguous rules")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("board", help="check a board file and print it as a table")
+    p = sub.add_parser("board", help="check a board file and print it as a table, or write a blank one")
     _board_option(p)
-    p.add_argument("--markdown", action="store_true", help="print docs/board.md")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--markdown", action="store_true",
+                       help="print the board as markdown (for the shipped board: docs/board.md)")  # fmt: skip
+    shown.add_argument("--template", metavar="PATH", default=None,
+                       help="write a blank, commented board file to fill in from the printed board")  # fmt: skip
     p.set_defaults(func=cmd_board)
 
     p = sub.add_parser("balance", help="measure the board's balance over many games")

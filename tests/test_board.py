@@ -3,14 +3,29 @@ refused with a BoardError naming the file, the field and the problem."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from conftest import BOARD_TEXT, SHIPPED_BOARD
 
-from industry_env.board import BoardError, field_id, field_index, load_board, parse_board
+from industry_env.board import (
+    BONUS_NAMES,
+    PROVENANCE_KINDS,
+    BoardError,
+    BoardWarning,
+    adjacent,
+    board_template,
+    field_id,
+    field_index,
+    load_board,
+    parse_board,
+)
 from industry_env.rules import BONUS, BONUS_KINDS, FACTORY, JOKER, NUM_FIELDS, TECHNOLOGY, WILD_JOKER
 
 B = SHIPPED_BOARD
+# The copies of the board loaded below keep the shipped board's four long links; the warnings are tested apart.
+pytestmark = pytest.mark.filterwarnings("ignore::industry_env.board.BoardWarning")
 
 
 def _named(name: str) -> list[int]:
@@ -139,10 +154,11 @@ def test_board_facts_sawmill_and_clay_pit_in_era1():
     assert B.ERA[clay] == 0
 
 
-def test_board_provenance_recorded_for_every_field():
+def test_board_provenance_recorded_for_every_field_and_position():
     assert len(B.provenance) == 60
     for prov in B.provenance:
-        assert all(v.startswith(("rulebook", "reconstructed", "source:")) for v in prov.values())
+        assert all(v.startswith(PROVENANCE_KINDS) for v in prov.values())
+        assert {"era", "column", "kind", "name"} <= set(prov)
 
 
 def test_board_tables_read_only():
@@ -244,10 +260,247 @@ def test_malformed_board_refused_naming_file_field_and_problem(tmp_path, what, m
 
 
 def test_unreadable_board_file_refused(tmp_path):
-    with pytest.raises(BoardError, match="missing.toml: cannot be read"):
+    with pytest.raises(BoardError, match="missing.toml: file: cannot be read"):
         load_board(tmp_path / "missing.toml")
 
 
 def test_parse_board_names_the_given_path():
     with pytest.raises(BoardError, match=r"^board file my_board\.toml: syntax"):
         parse_board("[[field", "my_board.toml")
+
+
+# ---------------------------------------------------------------- provenance that claims no more than it knows
+SHIPPED_TEXT = (Path(__file__).resolve().parent.parent / "industry_env" / "data" / "board.toml").read_text()
+
+
+def test_shipped_provenance_marks_producers_as_reconstructed_with_their_constraint():
+    # The bank table fixes the era of each resource's producer, not which named field produces it.
+    for f in range(NUM_FIELDS):
+        if B.PRODUCES[f] >= 0:
+            src = B.provenance[f]["produces"]
+            assert not src.startswith("rulebook"), (B.field_label(f), src)
+            if src.startswith("reconstructed"):
+                assert f"producer in Era {B.ERA[f] + 1}" in src, (B.field_label(f), src)
+
+
+def test_shipped_provenance_of_positions_names_and_interpretations():
+    iron = field_index("2E")
+    assert B.provenance[iron]["era"].startswith("inferred:") and "Era 1" in B.provenance[iron]["era"]
+    assert B.provenance[field_index("1L")]["era"].startswith("source:")  # "column L of the first era"
+    assert B.provenance[field_index("1L")]["column"].startswith("source:")
+    assert B.provenance[field_index("1K")]["column"].startswith("inferred:")
+    for fid in ("4G", "5F"):  # automobile and fibre optics are technologies in Industria
+        assert B.provenance[field_index(fid)]["kind"].startswith("interpretation:")
+    # one name per bonus kind, the rulebook's
+    for g in np.flatnonzero(B.KIND == BONUS):
+        assert B.field_names[g] == BONUS_NAMES[BONUS_KINDS[B.BONUS_KIND[g]]]
+        assert B.provenance[g]["name"].startswith("rulebook")
+    assert B.default_provenance == "reconstructed" and B.is_shipped
+
+
+def test_position_provenance_from_id_is_kept(tmp_path):
+    text = _add_to_field("1G", 'provenance = { id = "printed", cost = "printed" }')(BOARD_TEXT)
+    board = parse_board(text)
+    prov = board.provenance[field_index("1G")]
+    assert (prov["era"], prov["column"], prov["cost"]) == ("printed", "printed", "printed")
+    assert prov["kind"] == "reconstructed"
+
+
+def test_meta_default_provenance_applies_to_every_unmarked_value():
+    text = BOARD_TEXT.replace("[meta]\n", '[meta]\nprovenance = "printed"\n', 1)
+    board = parse_board(text, "mine.toml")
+    assert board.default_provenance == "printed"
+    assert board.provenance[field_index("1G")]["cost"] == "printed"
+    assert board.provenance[field_index("1G")]["era"] == "printed"
+    assert set(board.road_provenance) == {"printed"}
+    with pytest.raises(BoardError, match=r"\[meta\]: provenance 'guessed'"):
+        parse_board(BOARD_TEXT.replace("[meta]\n", '[meta]\nprovenance = "guessed"\n', 1))
+
+
+# ---------------------------------------------------------------- owners of the printed board
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path):
+    text = _replace_in_field("2C", 'kind = "bonus"', 'kind = "castle"')(BOARD_TEXT)
+    text = _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Unobtainium"]')(text)
+    text = _add_to_field("1D", 'colour = "red"')(text)
+    text += '\n[[road]]\nfields = ["1D", "6A"]\n'
+    path = tmp_path / "typed.toml"
+    path.write_text(text)
+    with pytest.raises(BoardError) as info:
+        load_board(path)
+    err = info.value
+    wheres = [w for w, _ in err.problems]
+    assert wheres[:3] == ["field 1D", "field 1H", "field 2C"] and wheres[3].startswith("road")
+    lines = str(err).splitlines()
+    assert lines[0] == f"board file {path}: 4 problems" and len(lines) == 5
+    assert all(line.startswith(f"board file {path}: ") for line in lines[1:])
+    assert "'Unobtainium'" in lines[2] and "kind 'castle'" in lines[3] and "not a field" in lines[4]
+
+
+def test_discounts_are_exactly_the_bank_and_the_stock_exchange():
+    no_exchange = _replace_in_field("3H", "discount = 1\n", "")(BOARD_TEXT)
+    with pytest.raises(BoardError, match=r"\[\[field\]\]: no factory named 'Stock Exchange' with discount = 1.*3H"):
+        parse_board(no_exchange)
+    third = _add_to_field("1G", "discount = 1")(BOARD_TEXT)
+    with pytest.raises(BoardError, match="field 1G: Carpentry has a discount"):
+        parse_board(third)
+    with pytest.raises(BoardError, match="field 2H: discount = 2 must be a whole number from 0 to 1"):
+        parse_board(_replace_in_field("2H", "discount = 1", "discount = 2")(BOARD_TEXT))
+
+
+def test_links_between_fields_that_do_not_touch_are_warned_about(tmp_path):
+    pairs = {w.split(": ")[2].split(" ")[0] for w in B.warnings}
+    assert pairs == {"1E-1G", "4G-4I", "5F-5H", "4L-5J"}  # the shipped board's four long links
+    assert adjacent(field_index("2E"), field_index("3F")) and not adjacent(field_index("1E"), field_index("1G"))
+    path = tmp_path / "long_road.toml"
+    path.write_text(BOARD_TEXT + '\n[[road]]\nfields = ["1D", "3E"]\n')
+    with pytest.warns(BoardWarning, match=r"road \d+: 1D-3E joins fields that do not touch"):
+        load_board(path)
+    near = tmp_path / "near_road.toml"
+    near.write_text(BOARD_TEXT + '\n[[road]]\nfields = ["2E", "2F"]\n')
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        board = load_board(near)
+    assert "2E-2F" not in " ".join(str(w.message) for w in caught) and "2E-2F" not in " ".join(board.warnings)
+
+
+def test_two_separate_networks_of_one_kind():
+    # Carpentry on a second river, served only by the Port 1C; the other Ports keep the first river.
+    text = _replace_in_field("1G", 'networks = ["river"]', 'networks = ["river:2"]')(BOARD_TEXT)
+    text = _add_to_field("1C", 'networks = ["river:2"]')(text)
+    board = parse_board(text)
+    g1b, g1c, carpentry, quarry = (field_index(x) for x in ("1B", "1C", "1G", "1D"))
+    assert board.BONUS_CONNECT[g1c].nonzero()[0].tolist() == [carpentry]
+    assert board.BONUS_CONNECT[g1b, carpentry] == 0 and board.BONUS_CONNECT[g1b, quarry] == 2
+    assert board.networks[carpentry] == ("river:2",)
+    assert board.NETWORK[carpentry].tolist() == [True, False, False, False]
+    # "river" and "river:1" are one network: the shipped board's connections are unchanged in effect
+    same = parse_board(_replace_in_field("1D", 'networks = ["river"]', 'networks = ["river:1"]')(BOARD_TEXT))
+    assert (same.BONUS_CONNECT == parse_board(BOARD_TEXT).BONUS_CONNECT).all()
+    with pytest.raises(BoardError, match="field 1C: a port serves river networks, not 'tracks'"):
+        parse_board(_add_to_field("1C", 'networks = ["tracks"]')(BOARD_TEXT))
+
+
+def test_a_field_needing_one_resource_twice_is_refused_with_the_reason():
+    with pytest.raises(BoardError, match="field 1H: needs lists a resource twice .*distinct resources"):
+        parse_board(_replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Stone"]')(BOARD_TEXT))
+
+
+def _fill_template(template: str, board) -> str:
+    """The owner's job: type the values of ``board`` into the blank template, line by line."""
+    import json
+
+    def values(f: int) -> dict[str, object]:
+        names, kind = board.resource_names, board.KIND[f]
+        return {
+            "kind": ("factory", "technology", "bonus", "joker")[kind], "name": board.field_names[f],
+            "cost": int(board.COST[f]), "needs": [names[r] for r in board.NEEDS[f] if r >= 0],
+            "produces": names[board.PRODUCES[f]] if board.PRODUCES[f] >= 0 else "",
+            "points": int(board.POINTS[f]), "discount": int(board.DISCOUNT[f]),
+            "networks": list(board.networks[f]) if kind == FACTORY else [],
+            "bonus": BONUS_KINDS[board.BONUS_KIND[f]] if kind == BONUS else "",
+            "multiplier": int(board.MULTIPLIER[f]),
+            "joker": "" if kind != JOKER else "?" if board.JOKER_KIND[f] == WILD_JOKER else names[board.JOKER_KIND[f]],
+        }  # fmt: skip
+
+    out, current = [], None
+    for line in template.splitlines():
+        if line.startswith("id = "):
+            current = values(field_index(line.split('"')[1]))
+        elif current is not None and " = " in line and not line.startswith("#"):
+            key = line.split(" = ")[0]
+            if key in current:
+                line = f"{key} = {json.dumps(current[key])}"
+        out.append(line)
+    out += ["[[road]]\nfields = " + json.dumps([field_id(a), field_id(c)]) for a, c in board.ROADS.tolist()]
+    out += ["[[tech_link]]\nfields = " + json.dumps([field_id(a), field_id(c)]) for a, c in board.TECH_LINKS.tolist()]
+    return "\n".join(out) + "\n"
+
+
+def test_template_is_blank_and_commented_and_loads_once_filled_with_the_shipped_values():
+    template = board_template()
+    assert 'provenance = "printed"' in template and "# factory, technology, bonus or joker" in template
+    assert template.count("\n[[field]]\n") == 60 and 'kind = ""' in template
+    with pytest.raises(BoardError) as info:
+        parse_board(template, "blank.toml")
+    assert len(info.value.problems) == 60  # one per field: its kind is not given
+    filled = parse_board(_fill_template(template, B), "filled.toml")
+    for table in ("KIND", "COST", "NEEDS", "PRODUCES", "POINTS", "DISCOUNT", "NETWORK", "BONUS_KIND", "MULTIPLIER",
+                  "JOKER_KIND", "ROADS", "TECH_LINKS", "BANK_ERA", "PRODUCER_ERA", "BONUS_CONNECT"):  # fmt: skip
+        assert (getattr(filled, table) == getattr(B, table)).all(), table
+    assert filled.field_names == B.field_names and filled.default_provenance == "printed"
+
+
+def test_schema_in_the_shipped_file_is_the_loader_schema():
+    from industry_env.board import SCHEMA
+
+    assert SCHEMA in SHIPPED_TEXT
+
+
+def test_load_board_refuses_an_empty_path_and_a_folder(tmp_path):
+    with pytest.raises(BoardError, match="path: is empty") as info:
+        load_board("")
+    assert str(Path.cwd()) not in str(info.value)
+    with pytest.raises(BoardError, match="path: is empty"):
+        load_board("   ")
+    with pytest.raises(BoardError, match="is a folder, not a board file"):
+        load_board(tmp_path)
+    with pytest.raises(BoardError, match="must be a path"):
+        load_board(3)
+
+
+def test_an_edited_board_file_is_read_again(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(BOARD_TEXT)
+    assert load_board(path).COST[field_index("1G")] == 1
+    path.write_text(_replace_in_field("1G", "cost = 1", "cost = 3")(BOARD_TEXT) + "\n")
+    assert load_board(path).COST[field_index("1G")] == 3
+
+
+# ---------------------------------------------------------------- the documents
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_markdown_describes_the_file_given(tmp_path):
+    from industry_env.boarddoc import board_markdown
+
+    shipped = board_markdown(B)
+    assert "**reconstructs the rest**" in shipped and "(board-sources.md)" in shipped
+    assert "## Points in the cogwheel" in shipped
+    text = BOARD_TEXT.replace('[meta]\nname = "Industry (Ystari 2009), reconstructed board"\n',
+                              '[meta]\nname = "My printed board"\nprovenance = "printed"\n', 1)  # fmt: skip
+    mine = board_markdown(parse_board(text, "my_board.toml"))
+    assert mine.startswith("# The board: My printed board\n") and "`my_board.toml`" in mine
+    assert "reconstructs the rest" not in mine and "Points in the cogwheel" not in mine
+    assert "| `printed` | read off the printed board |" in mine
+
+
+def test_board_command_template_and_markdown_of_a_given_file(tmp_path, capsys):
+    from industry_env.cli import main
+
+    target = tmp_path / "my_board.toml"
+    assert main(["board", "--template", str(target)]) == 0 and target.read_text() == board_template()
+    assert main(["board", "--template", str(target)]) == 2  # never overwrites
+    assert main(["board", "--template", str(tmp_path / "no" / "such.toml")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["board", "--board", str(target)]) == 2
+    assert "60 problems" in capsys.readouterr().err
+    filled = tmp_path / "filled.toml"
+    filled.write_text(_fill_template(board_template(), B))
+    assert main(["board", "--markdown", "--board", str(filled)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("# The board: Industry (Ystari 2009), printed board") and "reconstructs the rest" not in out
+    assert err.count("do not touch on the grid") == 4
+
+
+def test_board_docs_stand_alone():
+    for path in (DOCS / "board.md", DOCS / "board-sources.md", DOCS / "balance.md"):
+        assert "shared/" not in path.read_text(), path
+    for module in ("board", "boarddoc", "balance"):
+        source = (Path(__file__).resolve().parent.parent / "industry_env" / f"{module}.py").read_text()
+        assert "shared/" not in source, module
+    sources = (DOCS / "board-sources.md").read_text()
+    cited = {v.split(":", 1)[1].split(" ")[0]
+             for prov in B.provenance for v in prov.values() if v.startswith("source:")}  # fmt: skip
+    assert cited and all(site in sources for site in cited), cited - {s for s in cited if s in sources}
