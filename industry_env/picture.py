@@ -1,0 +1,408 @@
+"""Pictures of a position for papers, notebooks, windows and replays: PNG, RGB arrays and SVG from one drawing.
+
+The picture shows the 5 x 12 board by era and column: each field's kind (background colour), id, name, points
+(cogwheel), printed cost (coin), what it makes and the resources it needs; the Property tokens in the owners'
+colours (filled once developed, rings while clock side up, the owner's number on both); taken Joker
+fields greyed out; the Era marker; the column tokens (face-up ones gold, their fields framed in gold); the field
+on auction (framed in red) with the highest bid and bidder; the field being paid for (dashed frame); and, per
+player, Talers, points, fields, Joker tokens, Subsidy token, the Starting Player marker and whose decision it is.
+
+It reads only the public state of a reference :class:`~industry_env.reference.Game` and the board's tables; it
+holds no rule. Engine games are drawn through ``engine.to_game(state, i)``.
+
+matplotlib is an optional extra (``pip install 'industry_env[render]'``); this module imports without it and
+each function raises :class:`ImportError` naming the extra when it is missing. Drawing uses matplotlib's object
+API on the Agg canvas, never a GUI backend, so it works on a headless machine.
+
+Speed: the position is first described as a list of drawing primitives per region of the picture (header, each
+era row, each player's box, the status lines); the SVG draws them all, while RGB frames keep one figure per
+board with the printed board drawn once and redraw only the regions whose primitives changed since the last
+frame. A replay frame then costs a few tens of milliseconds. The shared figure makes these functions unsafe to
+call from several threads at once, so a lock serialises them.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import textwrap
+import threading
+import warnings
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .board import Board, field_id
+from .rules import BONUS, COIN_COLUMN, COLUMN_LETTERS, FACTORY, JOKER, NUM_COLUMNS, NUM_ERAS, TECHNOLOGY
+
+if TYPE_CHECKING:
+    from .reference import Game
+
+WIDTH, HEIGHT = 1280, 800  # pixels of every RGB picture and PNG
+DPI = 100  # the SVG is 12.8 x 8 inches with the same layout
+PICTURE_SHAPE = (HEIGHT, WIDTH, 3)  # shape of to_rgb_array's result
+
+KIND_COLOURS = {FACTORY: "#f1dcc0", TECHNOLOGY: "#d3e4f4", BONUS: "#d9ecd2", JOKER: "#e9e0f1"}
+KIND_NAMES = {FACTORY: "factory", TECHNOLOGY: "technology", BONUS: "bonus", JOKER: "joker"}
+# Okabe-Ito colours, told apart with the common colour-vision deficiencies; tokens also carry the number.
+PLAYER_COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7")
+_GOLD, _RED, _INK = "#e0a800", "#c0112b", "#222222"
+_NETWORK_OF_BONUS = ("river", "tracks", "pipelines", "power lines")  # rules.BONUS_KINDS order
+
+# Layout in pixels, y downwards: the axes map data units to pixels one to one.
+_X0, _Y0 = 78, 88  # top-left corner of field 1A
+_CW, _CH = 100, 94  # cell size
+_PANEL_Y = _Y0 + NUM_ERAS * _CH + 14  # top of the players' boxes
+_BOX_W = (WIDTH - 20) / 4
+_MISSING = (
+    "pictures of the board need matplotlib, an optional extra: pip install 'industry_env[render]' "
+    "(or pip install matplotlib)"
+)
+
+# Regions of the picture that change independently: name -> (x0, y0, x1, y1) in pixels.
+_REGIONS = {
+    "header": (0, 0, WIDTH, _Y0),
+    **{f"era{e}": (0, _Y0 + e * _CH, WIDTH, _Y0 + (e + 1) * _CH) for e in range(NUM_ERAS)},
+    **{f"player{p}": (int(10 + p * _BOX_W), _PANEL_Y - 4, int(10 + (p + 1) * _BOX_W), _PANEL_Y + 124)
+       for p in range(4)},
+    "status": (0, HEIGHT - 64, WIDTH, HEIGHT),
+}  # fmt: skip
+
+_lock = threading.RLock()
+_canvases: dict[int, _Canvas] = {}
+
+
+def _matplotlib() -> Any:
+    """Import matplotlib's pieces on first use, or raise an ImportError that names the extra to install."""
+    try:
+        import matplotlib
+        from matplotlib import patches
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from matplotlib.markers import MarkerStyle
+    except ImportError as exc:
+        raise ImportError(_MISSING) from exc
+    return matplotlib, patches, Figure, FigureCanvasAgg, MarkerStyle
+
+
+def _gear(cx: float, cy: float, r: float, teeth: int = 9) -> tuple[tuple[float, float], ...]:
+    """Vertices of a cogwheel of outer radius ``r`` around (cx, cy): the points symbol of the board."""
+    angles = np.linspace(0, 2 * np.pi, teeth * 4, endpoint=False)
+    radii = np.tile([r, r, 0.78 * r, 0.78 * r], teeth)
+    xy = np.column_stack([cx + radii * np.cos(angles), cy + radii * np.sin(angles)])
+    return tuple(map(tuple, xy.round(2).tolist()))
+
+
+class _Sketch:
+    """Drawing primitives (hashable tuples) grouped by region: what to draw, before anything is drawn."""
+
+    def __init__(self) -> None:
+        self.regions: dict[str, list[tuple]] = {}
+        self.region = "static"
+
+    def text(self, x: float, y: float, s: str, **kw: Any) -> None:
+        kw.setdefault("ha", "center")
+        kw.setdefault("va", "center")
+        kw.setdefault("color", _INK)
+        self.regions.setdefault(self.region, []).append(("text", (x, y, s), tuple(sorted(kw.items()))))
+
+    def patch(self, kind: str, *args: Any, **kw: Any) -> None:
+        self.regions.setdefault(self.region, []).append((kind, args, tuple(sorted(kw.items()))))
+
+
+def _sketch_board(board: Board) -> list[tuple]:
+    """The printed board: what never changes during a game."""
+    b, k = board, _Sketch()
+    for f in range(len(b.field_names)):
+        e, c = divmod(f, NUM_COLUMNS)
+        x, y = _X0 + c * _CW, _Y0 + e * _CH
+        kind = int(b.KIND[f])
+        k.patch("Rectangle", (x + 2, y + 2), _CW - 4, _CH - 4, facecolor=KIND_COLOURS[kind], edgecolor="#b0a898",
+                lw=0.8)  # fmt: skip
+        k.text(x + 7, y + 11, field_id(f), fontsize=7, ha="left", weight="bold", color="#444444")
+        k.text(x + 26, y + 11, KIND_NAMES[kind], fontsize=5.5, ha="left", color="#666666", style="italic")
+        name = "\n".join(textwrap.wrap(b.field_names[f], 15)[:2])
+        k.text(x + _CW / 2, y + 31, name, fontsize=7.5, weight="bold", linespacing=1.05)
+        if b.COST[f] > 0:  # printed cost: a coin in the top-right corner
+            k.patch("Circle", (x + _CW - 13, y + 13), 9, facecolor="#f5cf4b", edgecolor="#9a7b0a", lw=0.8)
+            k.text(x + _CW - 13, y + 13.5, str(int(b.COST[f])), fontsize=7, weight="bold")
+        details = []
+        if kind == FACTORY and b.PRODUCES[f] >= 0:
+            details.append(f"makes {b.resource_names[b.PRODUCES[f]]}")
+        if kind == BONUS:
+            details += [f"{int(b.MULTIPLIER[f])} points per factory", f"on {_NETWORK_OF_BONUS[int(b.BONUS_KIND[f])]}"]
+        if b.DISCOUNT[f] > 0:
+            details.append(f"-{int(b.DISCOUNT[f])} on costs")
+        needs = [b.resource_names[r] for r in b.NEEDS[f] if r >= 0]
+        if needs:
+            details.append("needs " + " + ".join(needs))
+        lines = [line for d in details for line in textwrap.wrap(d, 21)][:3]
+        if lines:
+            k.text(x + _CW / 2, y + 54, "\n".join(lines), fontsize=5.8, color="#333333", linespacing=1.1)
+        if kind in (FACTORY, TECHNOLOGY):  # points in the cogwheel, bottom left
+            k.patch("Polygon", _gear(x + 15, y + _CH - 15, 10.5), closed=True, facecolor="#9aa3ab",
+                    edgecolor="#4d565e", lw=0.8)  # fmt: skip
+            k.patch("Circle", (x + 15, y + _CH - 15), 6.8, facecolor="white", edgecolor="#4d565e", lw=0.6)
+            k.text(x + 15, y + _CH - 14.5, str(int(b.POINTS[f])), fontsize=7, weight="bold")
+    lx = _X0 + 6 * _CW + 8  # legend of kinds and tokens, top right
+    for i, kind in enumerate((FACTORY, TECHNOLOGY, BONUS, JOKER)):
+        k.patch("Rectangle", (lx + i * 82, 8), 12, 12, facecolor=KIND_COLOURS[kind], edgecolor="#b0a898")
+        k.text(lx + i * 82 + 16, 14.5, KIND_NAMES[kind], fontsize=7, ha="left")
+    k.text(lx, 32, "Property token: filled = developed, ring = not yet;  gold = for auction now;  red = on auction",
+           fontsize=6.5, ha="left", color="#444444")  # fmt: skip
+    return k.regions["static"]
+
+
+def _sketch_position(game: Game) -> dict[str, list[tuple]]:
+    """The position's primitives by region, read from the game's public state."""
+    s, b, k = game.s, game.board, _Sketch()
+    over, n = game.is_over, game.num_players
+    k.region = "header"
+    k.text(10, 18, "Industry", fontsize=15, ha="left", weight="bold")
+    k.text(120, 19, f"{n} players  ·  seed {s.seed}  ·  era {s.era + 1}  ·  round {s.round}"
+           + ("  ·  game over" if over else ""), fontsize=9, ha="left", color="#444444")  # fmt: skip
+    for c in range(NUM_COLUMNS):  # column tokens: face-up gold, the others (in the bag or used) grey
+        x, y = _X0 + (c + 0.5) * _CW, _Y0 - 26
+        up = bool(s.face_up[c]) and not over
+        k.patch("FancyBboxPatch", (x - 14, y - 13), 28, 26, boxstyle="round,pad=0,rounding_size=5",
+                facecolor=_GOLD if up else "#eeeeee", edgecolor="#7a5c00" if up else "#bbbbbb", lw=1.2)  # fmt: skip
+        k.text(x, y + 0.5, COLUMN_LETTERS[c], fontsize=10, weight="bold", color=_INK if up else "#aaaaaa")
+        if c == COIN_COLUMN:  # the token with the coin symbol
+            k.patch("Circle", (x + 15, y - 11), 5, facecolor="#f5cf4b", edgecolor="#9a7b0a", lw=0.6)
+    for e in range(NUM_ERAS):
+        k.region = f"era{e}"
+        here = e == s.era
+        k.text(_X0 - 44, _Y0 + (e + 0.5) * _CH, f"Era {e + 1}", fontsize=11 if here else 10,
+               weight="bold" if here else "normal", color=_RED if here else "#555555")  # fmt: skip
+        if here:  # the Era marker
+            ey = _Y0 + (e + 0.5) * _CH
+            k.patch("Polygon", ((_X0 - 16, ey - 14), (_X0 - 2, ey), (_X0 - 16, ey + 14)), closed=True,
+                    facecolor=_RED, edgecolor="none")  # fmt: skip
+        tokens: dict[tuple[int, bool], list[tuple[float, float]]] = {}
+        for c in range(NUM_COLUMNS):
+            f = e * NUM_COLUMNS + c
+            x, y = _X0 + c * _CW, _Y0 + e * _CH
+            if s.claimed[f] and b.KIND[f] == JOKER:
+                k.patch("Rectangle", (x + 2, y + 2), _CW - 4, _CH - 4, facecolor="#ffffff", alpha=0.65,
+                        edgecolor="none")  # fmt: skip
+                k.text(x + _CW / 2, y + _CH - 16, "joker taken", fontsize=7, color="#555555", style="italic")
+            if s.owner[f] >= 0:
+                tokens.setdefault((int(s.owner[f]), bool(s.developed[f])), []).append((x + _CW - 16, y + _CH - 15))
+            if not over and here and s.face_up[c] and f != s.lot:
+                k.patch("Rectangle", (x + 3, y + 3), _CW - 6, _CH - 6, facecolor="none", edgecolor=_GOLD, lw=3)
+            if f == s.lot:
+                k.patch("Rectangle", (x + 3, y + 3), _CW - 6, _CH - 6, facecolor="none", edgecolor=_RED, lw=4)
+            if f == s.developing:
+                k.patch("Rectangle", (x + 3, y + 3), _CW - 6, _CH - 6, facecolor="none",
+                        edgecolor=PLAYER_COLOURS[s.developer], lw=4, ls="--")  # fmt: skip
+        for (p, developed), xy in sorted(tokens.items()):  # Property tokens, one marker collection per kind
+            colour = PLAYER_COLOURS[p]
+            xs, ys = tuple(v[0] for v in xy), tuple(v[1] for v in xy)
+            if developed:
+                k.patch("scatter", xs, ys, s=210, c=colour, edgecolors=_INK, linewidths=1.0)
+            else:  # clock side up: a ring
+                k.patch("scatter", xs, ys, s=190, c="white", edgecolors=colour, linewidths=2.8)
+            k.patch("scatter", xs, tuple(v + 0.5 for v in ys), s=38, marker=f"${p}$", linewidths=0.3,
+                    c="white" if developed else colour, edgecolors="white" if developed else colour)  # fmt: skip
+    scores, winners, cur = game.scores(), game.winners(), game.current_player
+    for p in range(n):
+        k.region = f"player{p}"
+        _sketch_player(k, game, p, scores[p], p in winners, p == cur)
+    k.region = "status"
+    if s.lot >= 0:
+        bid = f"highest bid {s.high_bid} Talers by player {s.high_bidder}" if s.high_bidder >= 0 else "no bid yet"
+        k.text(10, HEIGHT - 44, f"On auction: {b.field_label(s.lot)} (auctioneer: player {s.auctioneer})  —  {bid}",
+               fontsize=10, ha="left", weight="bold", color=_RED)  # fmt: skip
+    from .render import describe_decision
+
+    k.text(10, HEIGHT - 18, describe_decision(game), fontsize=10, ha="left")
+    return k.regions
+
+
+def _sketch_player(k: _Sketch, game: Game, p: int, score: int, winner: bool, to_move: bool) -> None:
+    """One player's box: Talers, points, fields, Joker tokens, Subsidy token and markers."""
+    s, b = game.s, game.board
+    x, y, colour = 10 + p * _BOX_W, _PANEL_Y, PLAYER_COLOURS[p]
+    k.patch("FancyBboxPatch", (x + 2, y), _BOX_W - 10, 118, boxstyle="round,pad=0,rounding_size=6",
+            facecolor="#fff8e1" if to_move else "#fafafa", edgecolor=colour, lw=3 if to_move else 1)  # fmt: skip
+    k.patch("Circle", (x + 22, y + 20), 10, facecolor=colour, edgecolor=_INK, lw=1)
+    k.text(x + 22, y + 20.5, str(p), fontsize=8, weight="bold", color="white")
+    k.text(x + 40, y + 20, f"Player {p}", fontsize=11, ha="left", weight="bold", color=colour)
+    tags = [t for t, on in (("▶ to decide", to_move), ("★ starting player", p == s.starting_player),
+                            ("winner", winner)) if on]  # fmt: skip
+    k.text(x + 118, y + 20, "   ".join(tags), fontsize=7.5, ha="left", color="#444444")
+    owned = sum(1 for o in s.owner if o == p)
+    done = sum(1 for f, o in enumerate(s.owner) if o == p and s.developed[f])
+    nres = len(b.resource_names)
+    jokers = [b.resource_names[r] for r in range(nres) for _ in range(s.jokers[p][r])] + ["?"] * s.jokers[p][nres]
+    joker_text = ", ".join(jokers) if jokers else "none"
+    if len(joker_text) > 44:
+        joker_text = joker_text[:42] + "…"
+    k.text(x + 14, y + 46, f"Talers {s.money[p]}", fontsize=9.5, ha="left", weight="bold")
+    k.text(x + 178, y + 46, f"Points {score}", fontsize=9.5, ha="left", weight="bold")
+    k.text(x + 14, y + 66, f"Fields {owned} ({done} developed)", fontsize=9, ha="left")
+    k.text(x + 178, y + 66, "Subsidy " + ("taken (-5)" if s.subsidy[p] else "not taken"), fontsize=9, ha="left")
+    k.text(x + 14, y + 88, f"Jokers: {joker_text}", fontsize=8.5, ha="left")
+
+
+class _Canvas:
+    """One figure for one board: the printed board drawn once, positions drawn on top region by region."""
+
+    def __init__(self, board: Board) -> None:
+        _, self.patches, Figure, FigureCanvasAgg, self.MarkerStyle = _matplotlib()
+        self.board = board
+        self.fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor="white")
+        self.canvas = FigureCanvasAgg(self.fig)
+        ax = self.fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, WIDTH)
+        ax.set_ylim(HEIGHT, 0)
+        ax.set_axis_off()
+        self.ax = ax
+        self.markers: dict[str, Any] = {}
+        for spec in _sketch_board(board):
+            self._make(spec)
+        self.background: Any = None  # Agg buffer of the printed board alone
+        self.frame = np.zeros(PICTURE_SHAPE, np.uint8)  # the last RGB frame
+        self.drawn: dict[str, tuple] = {}  # region -> primitives shown in self.frame
+
+    def _make(self, spec: tuple) -> Any:
+        """Add one primitive to the axes as a matplotlib artist and return it."""
+        kind, args, kw = spec
+        kw = dict(kw)
+        if kind == "text":
+            return self.ax.text(*args, **kw)
+        if kind == "scatter":
+            marker = kw.pop("marker", "o")
+            if marker not in self.markers:  # parsing a mathtext marker is slow: once per digit
+                self.markers[marker] = self.MarkerStyle(marker)
+            return self.ax.scatter(*args, marker=self.markers[marker], **kw)
+        art = getattr(self.patches, kind)(*args, **kw)
+        self.ax.add_artist(art)  # not add_patch: the limits are fixed and updating them is slow
+        return art
+
+    def rgb(self, game: Game) -> np.ndarray:
+        """The position as uint8[HEIGHT, WIDTH, 3], redrawing only the regions that differ from the last frame."""
+        if self.background is None:
+            self.canvas.draw()
+            self.background = self.canvas.copy_from_bbox(self.fig.bbox)
+            self.frame[:] = np.asarray(self.canvas.buffer_rgba())[:, :, :3]
+        sketch = _sketch_position(game)
+        changed = [r for r in _REGIONS if tuple(sketch.get(r, ())) != self.drawn.get(r, ())]
+        if changed:
+            self.canvas.restore_region(self.background)
+            renderer = self.canvas.get_renderer()
+            artists = [self._make(spec) for r in changed for spec in sketch.get(r, ())]
+            for a in artists:
+                a.draw(renderer)
+            buf = np.asarray(self.canvas.buffer_rgba())
+            for r in changed:
+                x0, y0, x1, y1 = _REGIONS[r]
+                self.frame[y0:y1, x0:x1] = buf[y0:y1, x0:x1, :3]
+                self.drawn[r] = tuple(sketch.get(r, ()))
+            for a in artists:
+                a.remove()
+        return self.frame.copy()
+
+    def svg(self, game: Game) -> str:
+        """The position as an SVG document: every primitive drawn, text kept as text."""
+        matplotlib = _matplotlib()[0]
+        artists = [self._make(spec) for specs in _sketch_position(game).values() for spec in specs]
+        buf = io.StringIO()
+        try:
+            with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "industry_env"}):
+                self.fig.savefig(buf, format="svg", metadata={"Date": None})
+        finally:
+            for a in artists:
+                a.remove()
+        return buf.getvalue()
+
+
+def _canvas(game: Game) -> _Canvas:
+    c = _canvases.get(id(game.board))
+    if c is None or c.board is not game.board:
+        c = _canvases[id(game.board)] = _Canvas(game.board)
+    return c
+
+
+def to_rgb_array(game: Game) -> np.ndarray:
+    """The picture of ``game``'s position as ``uint8[800, 1280, 3]`` (``PICTURE_SHAPE``): RGB, white background."""
+    with _lock:
+        return _canvas(game).rgb(game)
+
+
+def to_svg(game: Game) -> str:
+    """The same picture as an SVG document (12.8 x 8 inches; text kept as text, so it is searchable and small)."""
+    with _lock:
+        return _canvas(game).svg(game)
+
+
+def save_png(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG."""
+    from PIL import Image  # Pillow is installed with matplotlib
+
+    Image.fromarray(to_rgb_array(game)).save(os.fspath(path), format="PNG")
+
+
+def save_svg(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers)."""
+    text = to_svg(game)
+    with open(os.fspath(path), "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def _in_notebook() -> bool:
+    """True inside a Jupyter kernel (IPython already imported by it, with a kernel attached)."""
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
+        return False
+    shell = ipython.get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+_window: dict[str, Any] = {}
+
+
+def show(game: Game) -> bool:
+    """Show the position: inline SVG in a Jupyter notebook, else in one matplotlib window updated in place.
+
+    Returns True when the picture was shown. On a machine without a display it does not raise: it warns,
+    saying what is missing, and returns False (a missing matplotlib still raises the ImportError naming the extra).
+    """
+    if _in_notebook():
+        from IPython.display import SVG, display
+
+        display(SVG(to_svg(game)))
+        return True
+    frame = to_rgb_array(game)
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        warnings.warn("render_mode='human': no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window "
+                      "can open; use render_mode='rgb_array', or industry_env.picture.save_png / to_svg",
+                      RuntimeWarning, stacklevel=2)  # fmt: skip
+        return False
+    try:
+        import matplotlib.pyplot as plt
+
+        backend = plt.get_backend().lower()
+        if backend in ("agg", "pdf", "ps", "svg", "cairo", "pgf", "template"):
+            raise RuntimeError(f"matplotlib's backend {backend!r} draws no windows")
+        fig = _window.get("fig")
+        if fig is None or not plt.fignum_exists(fig.number):
+            fig = plt.figure("Industry", figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI)
+            ax = fig.add_axes((0, 0, 1, 1))
+            ax.set_axis_off()
+            _window["fig"], _window["image"] = fig, ax.imshow(frame)
+            plt.show(block=False)
+        else:
+            _window["image"].set_data(frame)
+            fig.canvas.draw_idle()
+        plt.pause(0.001)
+        return True
+    except Exception as exc:  # a GUI toolkit that fails to start must not end a training run
+        warnings.warn(f"render_mode='human': cannot open a window ({exc}); use render_mode='rgb_array', or "
+                      "industry_env.picture.save_png / to_svg", RuntimeWarning, stacklevel=2)  # fmt: skip
+        return False
+
+
+__all__ = ["PICTURE_SHAPE", "WIDTH", "HEIGHT", "PLAYER_COLOURS", "to_rgb_array", "to_svg", "save_png", "save_svg",
+           "show"]  # fmt: skip
