@@ -1,0 +1,625 @@
+"""Tournaments between agents: which policy is better, and by how much, with error bars.
+
+``Arena(agents, num_players=4, games=1000, seed=0).run()`` plays the games in batches on the batched engine and
+returns an :class:`ArenaResults`: per agent the win rate with its 95% Wilson interval, the mean points with their
+standard error, the mean rank, an openskill rating (Plackett-Luce) and the win rate by seat; ``industry-env
+arena`` does the same from the command line and writes JSON, CSV and a PNG plot.
+
+How the games are dealt, so that no agent is favoured by its seat:
+
+* ``agents`` lists one agent per seat (3 or 4); a name may repeat (``heuristic,random,random,random``), each
+  entry is then a separate agent with its own seed and its own line in the table.
+* The games come in *deals* of ``num_players`` games. A deal is one engine seed (one bag order and one first
+  Starting Player), played once for each cyclic rotation of the agents: in rotation ``r`` agent ``j`` sits at
+  position ``(j + r) % n`` counted clockwise from the first Starting Player (position 0 is the Starting Player
+  of the first round). So every agent plays every position equally often, and on the same deals as the others.
+  ``games`` is rounded up to a whole number of deals (a multiple of the number of players).
+* Seeds: deal ``k`` uses engine seed ``deal_seeds(seed, k + 1)[k]`` (drawn from the arena seed, recorded per
+  game in the results); the agent in entry ``j`` given by name is built with seed ``agent_seed(seed, j)``. Same
+  arena seed, agents and batch size: same games, same table.
+
+Winning follows the rules: most points, then most Property tokens on the board, then most money
+(``reference.Game.winners``). Players still tied after that share the win: each of ``k`` tied winners counts
+``1/k`` of a win (``wins``), so the wins of a game always add up to one and the win rates of the table add up
+to one; ``wins_any`` counts a shared win as a whole one. Ranks follow the same order; tied players share the
+mean of the ranks they span (two players tied for first both rank 1.5).
+
+Each step of the batch, for each agent object, the games where that agent is to move are gathered and its
+``act_batch(observations, action_masks)`` is called once on them (observations from ``engine.observe`` for the
+player to move, masks from ``engine.legal_action_mask``); its actions are checked against the masks (an
+illegal action is an error naming the agent), then one ``engine.step`` plays every game. An agent without
+``act_batch`` is asked game by game through ``act(observation, action_mask)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import engine
+from .board import load_board
+from .rules import MAX_PLAYERS, MIN_PLAYERS
+
+Z95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
+_DEAL_PURPOSE = 0x6172656E61  # "arena": keeps the arena's seed streams apart from any other use of the seed
+_AGENT_PURPOSE = 0x6167656E74  # "agent"
+
+
+class ArenaError(ValueError):
+    """A tournament that cannot be played as asked (bad agents, players, games, output folder)."""
+
+
+# ---------------------------------------------------------------------------------------------- statistics
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``successes / trials`` (95% by default); (0, 1) for no trials.
+
+    Used for win rates because it stays inside [0, 1] and keeps its coverage near 0 and 1, where the normal
+    approximation fails (a 95% win rate over 100 games). Fractional successes (shared wins) are accepted.
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(max(p * (1 - p) / trials + z2 / (4 * trials * trials), 0.0)) / (1 + z2 / trials)
+    # the interval always holds p; the clamps only absorb rounding (p = 0 or 1 gives a bound of p itself)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+def outcome(state: engine.State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Points, ranks and win shares (each float64[B, n], by seat) of finished games, all with the same ``n``.
+
+    The order is the rules' (``reference.Game.winners``): points, then Property tokens on the board, then money;
+    tied players share the mean of their ranks, and each of ``k`` tied winners gets ``1/k`` of the win.
+    """
+    n = int(state.num_players[0]) if state.batch_size else MAX_PLAYERS
+    if state.batch_size and not (state.num_players == n).all():
+        raise ArenaError("outcome: the games must all have the same number of players")
+    if not (state.phase == engine.OVER).all():
+        raise ArenaError("outcome: every game must be over (phase 'over'; a game ended by a penalty has no winner)")
+    points = engine.scores(state)[:, :n].astype(np.int64)
+    seats = np.arange(n)
+    tokens = ((state.owner[:, None, :] == seats[None, :, None]) & state.developed[:, None, :]).sum(axis=2)
+    money = state.money[:, :n].astype(np.int64)
+    key = (points + 1000) * 1_000_000 + tokens * 1000 + money  # lexicographic: points > -1000, money < 1000
+    above = (key[:, None, :] > key[:, :, None]).sum(axis=2)  # [B, n]: players strictly ahead of each one
+    level = (key[:, None, :] == key[:, :, None]).sum(axis=2)  # players with the same key, oneself included
+    rank = 1.0 + above + (level - 1) / 2.0
+    win = key == key.max(axis=1, keepdims=True)
+    share = win / win.sum(axis=1, keepdims=True)
+    return points.astype(np.float64), rank, share
+
+
+def deal_seeds(seed: int, deals: int) -> np.ndarray:
+    """int64[deals]: the engine seed of each deal, drawn from the arena ``seed`` (distinct arena seeds, unrelated
+    deals, unlike ``seed + k`` which would make seeds 0 and 1 share all but one game)."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, _DEAL_PURPOSE]))
+    return rng.integers(0, 2**62, size=deals, dtype=np.int64)
+
+
+def agent_seed(seed: int, slot: int) -> int:
+    """The seed of the agent built by name for entry ``slot`` of an arena seeded ``seed``."""
+    return int(np.random.SeedSequence([seed, _AGENT_PURPOSE, slot]).generate_state(1, np.uint32)[0])
+
+
+# ---------------------------------------------------------------------------------------------- results
+@dataclass
+class ArenaResults:
+    """The games of an arena (per game, by agent entry) and the statistics drawn from them.
+
+    Per-game arrays have one row per game and one column per agent entry (the order of ``labels``):
+    ``points`` (final score), ``rank`` (1 best, ties share the mean), ``win_share`` (1/k for k tied winners),
+    ``position`` (0 = the first Starting Player, then clockwise) and ``seat`` (player index in the engine).
+    """
+
+    labels: list[str]
+    num_players: int
+    seed: int
+    balanced_draws: bool
+    games_requested: int
+    game_seed: np.ndarray  # int64[G]: engine seed of each game
+    rotation: np.ndarray  # int64[G]
+    starting_player: np.ndarray  # int64[G]: the first Starting Player (a seat)
+    position: np.ndarray  # int64[G, n]
+    seat: np.ndarray  # int64[G, n]
+    points: np.ndarray  # float64[G, n]
+    rank: np.ndarray  # float64[G, n]
+    win_share: np.ndarray  # float64[G, n]
+    moves: np.ndarray  # int64[n]: decisions taken by each entry
+    think_seconds: np.ndarray  # float64[n]: time inside its agent's act_batch, shared by its decisions
+    elapsed_seconds: float
+    batch_size: int
+    ratings: list[dict[str, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.ratings:
+            self.ratings = openskill_ratings(self.rank)
+
+    @property
+    def games(self) -> int:
+        """Number of games played."""
+        return int(self.points.shape[0])
+
+    def table(self) -> list[dict[str, Any]]:
+        """One dict per agent entry: wins, win rate and its 95% interval, points, rank, rating, seat win rates."""
+        G, n = self.games, self.num_players
+        rows = []
+        for j, label in enumerate(self.labels):
+            wins = float(self.win_share[:, j].sum())
+            lo, hi = wilson_interval(wins, G)
+            pts = self.points[:, j]
+            row: dict[str, Any] = {
+                "agent": label,
+                "games": G,
+                "wins": round(wins, 6),
+                "wins_any": int((self.win_share[:, j] > 0).sum()),
+                "win_rate": wins / G if G else 0.0,
+                "win_ci_low": lo,
+                "win_ci_high": hi,
+                "mean_points": float(pts.mean()) if G else 0.0,
+                "points_se": float(pts.std(ddof=1) / math.sqrt(G)) if G > 1 else 0.0,
+                "mean_rank": float(self.rank[:, j].mean()) if G else 0.0,
+                **{k: float(v) for k, v in self.ratings[j].items()},
+                "moves": int(self.moves[j]),
+                "ms_per_move": 1000.0 * float(self.think_seconds[j]) / max(int(self.moves[j]), 1),
+            }
+            for k in range(n):
+                at = self.position[:, j] == k
+                row[f"win_rate_position{k}"] = float(self.win_share[at, j].mean()) if at.any() else 0.0
+            rows.append(row)
+        return rows
+
+    def seat_effects(self) -> list[dict[str, Any]]:
+        """Win rate by position from the first Starting Player: per agent entry, and 'all' (whoever sits there).
+
+        Every agent plays each position in ``games / n`` games; 'all' at position k is the share of all games
+        won from position k (a fair table gives ``1/n``).
+        """
+        out = []
+        for k in range(self.num_players):
+            at = self.position == k  # [G, n]: exactly one True per game
+            won = float(self.win_share[at].sum())
+            lo, hi = wilson_interval(won, self.games)
+            out.append({"position": k, "agent": "all", "games": self.games, "win_rate": won / max(self.games, 1),
+                        "win_ci_low": lo, "win_ci_high": hi})  # fmt: skip
+            for j, label in enumerate(self.labels):
+                g = int(at[:, j].sum())
+                w = float(self.win_share[at[:, j], j].sum())
+                lo, hi = wilson_interval(w, g)
+                out.append({"position": k, "agent": label, "games": g, "win_rate": w / max(g, 1),
+                            "win_ci_low": lo, "win_ci_high": hi})  # fmt: skip
+        return out
+
+    def __str__(self) -> str:
+        n = self.num_players
+        speed = self.games / max(self.elapsed_seconds, 1e-9)
+        head = (f"{self.games} games, {n} players, seed {self.seed}, "
+                f"{'balanced' if self.balanced_draws else 'plain'} draws; "
+                f"{self.elapsed_seconds:.1f} s ({speed:.1f} games/s)")  # fmt: skip
+        if self.games != self.games_requested:
+            head += f"\n({self.games_requested} games asked, rounded up to whole deals of {n} seat rotations)"
+        width = max(12, *(len(lab) for lab in self.labels))
+        lines = [head, "",
+                 f"{'agent':<{width}} {'wins':>8} {'win rate [95% CI]':>23} {'points ± se':>14} {'rank':>5} "
+                 f"{'mu':>6} {'sigma':>6} {'ordinal':>7} {'ms/move':>8}"]  # fmt: skip
+        for r in self.table():
+            ci = f"{100 * r['win_rate']:5.1f}% [{100 * r['win_ci_low']:4.1f}, {100 * r['win_ci_high']:5.1f}]"
+            pts = f"{r['mean_points']:.1f} ± {r['points_se']:.1f}"
+            lines.append(f"{r['agent']:<{width}} {r['wins']:>8.6g} {ci:>23} {pts:>14} {r['mean_rank']:5.2f} "
+                         f"{r['mu']:6.2f} {r['sigma']:6.2f} {r['ordinal']:7.2f} {r['ms_per_move']:8.3g}")  # fmt: skip
+        lines += ["", "win rate by position from the first Starting Player (0 = Starting Player, then clockwise):",
+                  f"{'position':<{width}} " + " ".join(f"{k:>8}" for k in range(n))]  # fmt: skip
+        eff = self.seat_effects()
+        for name in ["all", *self.labels]:
+            rates = [e["win_rate"] for e in eff if e["agent"] == name]
+            lines.append(f"{name:<{width}} " + " ".join(f"{100 * x:7.1f}%" for x in rates))
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as plain JSON types: the settings, the table, the seat effects and every game."""
+        return {
+            "arena": {
+                "agents": self.labels, "num_players": self.num_players, "games": self.games,
+                "games_requested": self.games_requested, "seed": self.seed, "balanced_draws": self.balanced_draws,
+                "batch_size": self.batch_size, "elapsed_seconds": self.elapsed_seconds,
+                "games_per_second": self.games / max(self.elapsed_seconds, 1e-9),
+                "wins": "a win shared by k tied winners counts 1/k (wins_any counts it as 1)",
+                "rank": "1 is best; tied players share the mean of their ranks",
+                "position": "seat counted clockwise from the first Starting Player (0)",
+                "rating": "openskill PlackettLuce, games rated in order; ordinal = mu - 3 sigma",
+            },  # fmt: skip
+            "table": self.table(),
+            "seat_effects": self.seat_effects(),
+            "per_game": {
+                "game_seed": self.game_seed.tolist(), "rotation": self.rotation.tolist(),
+                "starting_player": self.starting_player.tolist(), "position": self.position.tolist(),
+                "seat": self.seat.tolist(), "points": self.points.astype(int).tolist(), "rank": self.rank.tolist(),
+                "win_share": self.win_share.tolist(),
+            },  # fmt: skip
+        }
+
+    def to_json(self, path: str | os.PathLike) -> Path:
+        """Write :meth:`to_dict` as JSON to ``path``; returns the path."""
+        path = Path(path)
+        path.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        return path
+
+    def to_csv(self, path: str | os.PathLike) -> Path:
+        """Write :meth:`table` as CSV (one row per agent entry) to ``path``; returns the path."""
+        path = Path(path)
+        rows = self.table()
+        with path.open("w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        return path
+
+    def plot(self, path: str | os.PathLike | None = None):
+        """A matplotlib Figure: win rates with their 95% intervals, and the openskill ratings; saved if ``path``."""
+        Figure = _matplotlib_figure()
+        rows = self.table()
+        x = np.arange(len(rows))
+        labels = [r["agent"] for r in rows]
+        fig = Figure(figsize=(4 + 1.6 * len(rows), 4.2), layout="constrained")
+        ax, bx = fig.subplots(1, 2)
+        rate = np.array([r["win_rate"] for r in rows])
+        err = np.array([[r["win_rate"] - r["win_ci_low"] for r in rows],
+                        [r["win_ci_high"] - r["win_rate"] for r in rows]]).clip(min=0.0)  # fmt: skip
+        ax.bar(x, 100 * rate, yerr=100 * err, capsize=6, color="tab:blue")
+        ax.axhline(100 / self.num_players, color="grey", linestyle="--", label=f"fair share (1/{self.num_players})")
+        ax.set_xticks(x, labels, rotation=20)
+        ax.set_ylabel("win rate (%), 95% Wilson interval")
+        ax.set_title(f"{self.games} games, {self.num_players} players")
+        ax.legend(loc="upper right")
+        mu = np.array([r["mu"] for r in rows])
+        sigma = np.array([r["sigma"] for r in rows])
+        bx.errorbar(x, mu, yerr=sigma, fmt="o", capsize=6, color="tab:orange", label="mu ± sigma")
+        bx.scatter(x, [r["ordinal"] for r in rows], marker="x", color="black", label="ordinal (mu - 3 sigma)")
+        bx.set_xticks(x, labels, rotation=20)
+        bx.set_ylabel("openskill rating (Plackett-Luce)")
+        bx.set_title("rating")
+        bx.legend(loc="best")
+        if path is not None:
+            fig.savefig(path, dpi=120)
+        return fig
+
+
+def _matplotlib_figure():
+    """matplotlib's Figure class, or an ImportError saying which extra brings it."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError as exc:
+        raise ImportError("the arena plot needs matplotlib: pip install 'industry_env[arena]'") from exc
+    return Figure
+
+
+def openskill_ratings(rank: np.ndarray) -> list[dict[str, float]]:
+    """openskill Plackett-Luce ratings of each entry after rating the games in order from their ranks."""
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError as exc:
+        raise ImportError("the arena's ratings need openskill: pip install 'industry_env[arena]'") from exc
+    model = PlackettLuce()
+    teams = [[model.rating()] for _ in range(rank.shape[1])]
+    for game_ranks in rank.tolist():
+        teams = model.rate(teams, ranks=game_ranks)
+    return [{"mu": t[0].mu, "sigma": t[0].sigma, "ordinal": t[0].ordinal()} for t in teams]
+
+
+# ---------------------------------------------------------------------------------------------- the arena
+def _resolve(spec: Any, slot: int, seed: int) -> tuple[Any, str]:
+    """The agent object and label of one entry: a name (or ``module:callable``) via ``make_agent``, or an object."""
+    if isinstance(spec, str):
+        from . import agents
+
+        make_agent = getattr(agents, "make_agent", None)
+        if make_agent is None:
+            raise ArenaError(f"agent {slot} {spec!r}: this install has no industry_env.agents.make_agent; "
+                             "pass agent objects instead of names")  # fmt: skip
+        try:
+            try:
+                agent = make_agent(spec, seed=agent_seed(seed, slot))
+            except ValueError:
+                if ":" not in spec:
+                    raise
+                agent = make_agent(spec)  # a user's agent object or plain function: used as given, unseeded
+        except (KeyError, ValueError, ImportError, AttributeError, TypeError) as exc:
+            known = ", ".join(getattr(agents, "AGENTS", ()))
+            raise ArenaError(f"agent {slot} {spec!r}: {exc}" + (f" (known: {known}, or module:callable)"
+                                                                  if known else "")) from exc  # fmt: skip
+        return agent, spec
+    if not (callable(getattr(spec, "act_batch", None)) or callable(getattr(spec, "act", None))) and callable(spec):
+        from .agents import CallableAgent
+
+        spec = CallableAgent(spec)  # a plain function (observation, action_mask) -> action
+    if not (callable(getattr(spec, "act_batch", None)) or callable(getattr(spec, "act", None))):
+        raise ArenaError(f"agent {slot}: {spec!r} is neither a name nor an agent (no act_batch or act method)")
+    return spec, str(getattr(spec, "name", None) or type(spec).__name__)
+
+
+class Arena:
+    """A tournament between ``num_players`` agents, one per seat, over ``games`` games; see the module docstring.
+
+    ``agents``: names (``make_agent``, seeded from ``seed`` and the entry's index; a ``module:callable`` naming an
+    agent object or a plain function is used as given), agent objects, or plain functions ``(observation,
+    action_mask) -> action``, one per seat.
+    ``games`` is rounded up to a multiple of ``num_players`` (a warning says so). ``batch_size`` games are played
+    at once (results depend on it only through the agents' random draws). ``progress``: a tqdm bar if tqdm is
+    installed.
+    """
+
+    def __init__(
+        self,
+        agents: Sequence[Any],
+        num_players: int = 4,
+        games: int = 1000,
+        seed: int = 0,
+        balanced_draws: bool = True,
+        batch_size: int = 1024,
+        board=None,
+        progress: bool = False,
+    ) -> None:
+        if isinstance(agents, str):
+            agents = agents.split(",")
+        agents = list(agents)
+        if num_players not in (MIN_PLAYERS, MAX_PLAYERS):
+            raise ArenaError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")
+        if len(agents) != num_players:
+            raise ArenaError(f"{num_players} players need {num_players} agents, one per seat (repeat a name to seat "
+                             f"it more than once, e.g. heuristic,random,random,random); got {len(agents)}")  # fmt: skip
+        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
+            raise ArenaError(f"games={games!r}: must be a whole number above 0")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ArenaError(f"seed={seed!r}: must be a whole number >= 0")
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
+            raise ArenaError(f"batch_size={batch_size!r}: must be a whole number above 0")
+        self.num_players = int(num_players)
+        self.games_requested = int(games)
+        self.games = -(-int(games) // self.num_players) * self.num_players
+        if self.games != self.games_requested:
+            warnings.warn(f"arena: {games} games rounded up to {self.games}, a multiple of the {num_players} seat "
+                          "rotations, so that every agent plays every seat equally often", stacklevel=2)  # fmt: skip
+        self.seed = int(seed)
+        self.balanced_draws = bool(balanced_draws)
+        self.batch_size = int(batch_size)
+        self.board = board if board is not None else load_board()
+        self.progress = progress
+        resolved = [_resolve(a, j, self.seed) for j, a in enumerate(agents)]
+        self.agents = [a for a, _ in resolved]
+        self.labels = _unique_labels([lab for _, lab in resolved])
+        # entries sharing one object are asked together (one act_batch call per object and step)
+        self._groups: list[tuple[Any, np.ndarray]] = []
+        for j, a in enumerate(self.agents):
+            for g, (obj, slots) in enumerate(self._groups):
+                if obj is a:
+                    self._groups[g] = (obj, np.append(slots, j))
+                    break
+            else:
+                self._groups.append((a, np.array([j])))
+        openskill_ratings(np.zeros((0, self.num_players)))  # a missing openskill fails now, not after the games
+
+    def schedule(self) -> tuple[np.ndarray, np.ndarray]:
+        """(engine seed, rotation) of every game: deal ``k`` is games ``k*n .. k*n + n - 1``, rotations 0..n-1."""
+        n = self.num_players
+        seeds = np.repeat(deal_seeds(self.seed, self.games // n), n)
+        rotation = np.tile(np.arange(n, dtype=np.int64), self.games // n)
+        return seeds, rotation
+
+    def run(self) -> ArenaResults:
+        """Play every game and return the results."""
+        n, G = self.num_players, self.games
+        seeds, rotation = self.schedule()
+        rec = {k: np.zeros((G, n), np.float64) for k in ("points", "rank", "win_share")}
+        pos = np.zeros((G, n), np.int64)
+        seat = np.zeros((G, n), np.int64)
+        start = np.zeros(G, np.int64)
+        self._moves = np.zeros(n, np.int64)
+        self._think = np.zeros(n, np.float64)
+        bar = _progress_bar(G, self.progress)
+        t0 = time.perf_counter()
+        try:
+            for lo in range(0, G, self.batch_size):
+                hi = min(G, lo + self.batch_size)
+
+                def finished(ids: np.ndarray, state: engine.State, lo: int = lo) -> None:
+                    points, rank, share = outcome(state)
+                    g = lo + ids
+                    by_slot = seat[g]  # [N, n]: the seat of each entry
+                    r = np.arange(ids.size)[:, None]
+                    rec["points"][g] = points[r, by_slot]
+                    rec["rank"][g] = rank[r, by_slot]
+                    rec["win_share"][g] = share[r, by_slot]
+                    if bar is not None:
+                        bar.update(ids.size)
+
+                start[lo:hi], pos[lo:hi] = self._play(seeds[lo:hi], rotation[lo:hi], seat[lo:hi], finished)
+        finally:
+            if bar is not None:
+                bar.close()
+        elapsed = time.perf_counter() - t0
+        return ArenaResults(
+            labels=self.labels, num_players=n, seed=self.seed, balanced_draws=self.balanced_draws,
+            games_requested=self.games_requested, game_seed=seeds, rotation=rotation, starting_player=start,
+            position=pos, seat=seat, points=rec["points"], rank=rec["rank"], win_share=rec["win_share"],
+            moves=self._moves.copy(), think_seconds=self._think.copy(), elapsed_seconds=elapsed,
+            batch_size=self.batch_size,
+        )  # fmt: skip
+
+    def _play(
+        self,
+        seeds: np.ndarray,
+        rotation: np.ndarray,
+        seat: np.ndarray,
+        finished: Callable[[np.ndarray, engine.State], None],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Play the games ``seeds`` (with their ``rotation``) to the end as one batch.
+
+        Writes the seat of each entry into ``seat`` (int[B, n]) first, then calls ``finished(ids, state)`` with
+        the indices (into ``seeds``) and the final states of the games that have just ended, as they end.
+        Returns the first Starting Player of each game and the position of each entry.
+        """
+        n, B = self.num_players, len(seeds)
+        state = engine.init(B, num_players=n, seed=seeds, board=self.board, balanced_draws=self.balanced_draws)
+        sp = state.starting_player.astype(np.int64)
+        slots = np.arange(n)
+        position = (slots[None, :] + rotation[:, None]) % n  # [B, n] by entry
+        seat[:] = (sp[:, None] + position) % n
+        entry_at_seat = np.empty((B, n), np.int64)
+        entry_at_seat[np.arange(B)[:, None], seat] = slots
+        ids = np.arange(B)
+        while ids.size:
+            mask = engine.legal_action_mask(state)
+            obs = engine.observe(state)
+            mover = state.current_player.astype(np.int64)
+            entry = entry_at_seat[ids, mover]
+            actions = np.zeros(ids.size, np.int64)
+            for agent, group in self._groups:
+                rows = np.flatnonzero(np.isin(entry, group))
+                if rows.size:
+                    actions[rows] = self._ask(agent, group, entry[rows], obs[rows], mask[rows], ids[rows], seeds)
+            state = engine.step(state, actions, mask=mask, inplace=True)
+            over = state.terminated
+            if over.any():
+                done = np.flatnonzero(over)
+                finished(ids[done], engine.take(state, done))
+                keep = np.flatnonzero(~over)
+                ids = ids[keep]
+                state = engine.take(state, keep)
+        return sp, position
+
+    def _ask(self, agent, group: np.ndarray, entry: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+             ids: np.ndarray, seeds: np.ndarray) -> np.ndarray:  # fmt: skip
+        """The actions of one agent object in the games ``ids``, checked legal; its time shared by the entries."""
+        t0 = time.perf_counter()
+        if callable(getattr(agent, "act_batch", None)):
+            a = agent.act_batch(obs, mask)
+        else:
+            a = [agent.act(o, m) for o, m in zip(obs, mask, strict=True)]
+        dt = time.perf_counter() - t0
+        j = int(group[0])
+        a = np.asarray(a)
+        if a.shape != (len(obs),) or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
+            raise ArenaError(f"agent {j} ({self.labels[j]}): act_batch returned {a.dtype}{list(a.shape)}, "
+                             f"expected {len(obs)} integer actions")  # fmt: skip
+        a = a.astype(np.int64)
+        ok = (a >= 0) & (a < mask.shape[1])
+        ok[ok] = mask[np.flatnonzero(ok), a[ok]]
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            k = int(entry[i])
+            raise ArenaError(f"agent {k} ({self.labels[k]}) chose illegal action {int(a[i])} in the game with "
+                             f"engine seed {int(seeds[ids[i]])} ({int((~ok).sum())} illegal in this step)")  # fmt: skip
+        counts = np.bincount(entry, minlength=self.num_players)
+        self._moves += counts
+        self._think += dt * counts / max(len(obs), 1)
+        return a
+
+
+def _unique_labels(labels: list[str]) -> list[str]:
+    """Labels made distinct: a repeated label gets '#1', '#2', ... in order."""
+    out, seen = [], {}
+    for lab in labels:
+        if labels.count(lab) > 1:
+            seen[lab] = seen.get(lab, 0) + 1
+            lab = f"{lab}#{seen[lab]}"
+        out.append(lab)
+    return out
+
+
+def _progress_bar(total: int, enabled: bool):
+    """A tqdm progress bar over games, or None (disabled, or tqdm not installed)."""
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="game", desc="arena")
+
+
+# ---------------------------------------------------------------------------------------------- command line
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} must be above 0")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of ``industry-env arena``."""
+    parser.add_argument("--agents", required=True, metavar="A,B,C[,D]",
+                        help="one agent per seat, comma-separated: names (random, heuristic, ...) or module:callable; "
+                             "repeat a name to seat it more than once")  # fmt: skip
+    parser.add_argument("--games", type=_positive, default=1000,
+                        help="games to play, rounded up to a multiple of the players (default 1000)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="arena seed: deals and agents' seeds (default 0)")
+    parser.add_argument("--players", type=int, choices=(3, 4), default=None,
+                        help="number of players (default: the number of agents)")  # fmt: skip
+    parser.add_argument("--output-dir", default="arena-results", metavar="DIR",
+                        help="folder for arena.json, arena.csv and arena.png (default arena-results)")  # fmt: skip
+    parser.add_argument("--batch-size", type=_positive, default=1024, help="games played at once (default 1024)")
+    parser.add_argument("--plain-draws", action="store_true",
+                        help="one token per player in every era (default: the recommended draws)")  # fmt: skip
+    parser.add_argument("--board", metavar="PATH", default=None, help="a board file (default: the shipped board)")
+    parser.add_argument("--no-plot", action="store_true", help="skip the PNG (no matplotlib needed)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _check_output_dir(path: Path) -> None:
+    """Create ``path`` if needed and make sure files can be written there, before any game is played."""
+    if path.exists() and not path.is_dir():
+        raise ArenaError(f"--output-dir {path}: exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".arena-write-test-{os.getpid()}"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise ArenaError(f"--output-dir {path}: cannot write there ({exc.strerror or exc})") from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the tournament, print the table, write arena.json, arena.csv and arena.png to the output folder."""
+    names = [a.strip() for a in args.agents.split(",")]
+    if any(not a for a in names):
+        raise ArenaError(f"--agents {args.agents!r}: an empty name (agents are separated by single commas)")
+    players = args.players if args.players is not None else len(names)
+    if players not in (MIN_PLAYERS, MAX_PLAYERS):
+        raise ArenaError(f"--agents: {len(names)} agents given; Industry is played by 3 or 4, one agent per seat")
+    if not args.no_plot:
+        try:
+            _matplotlib_figure()
+        except ImportError as exc:
+            raise ArenaError(f"{exc} (or pass --no-plot)") from exc
+    out = Path(args.output_dir)
+    _check_output_dir(out)
+    board = load_board(args.board)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the rounding is reported below
+        arena = Arena(names, num_players=players, games=args.games, seed=args.seed, balanced_draws=not args.plain_draws,
+                      batch_size=args.batch_size, board=board, progress=not args.no_progress)  # fmt: skip
+    if arena.games != args.games:
+        print(f"note: {args.games} games rounded up to {arena.games}, a multiple of the {players} seat rotations")
+    results = arena.run()
+    print(results)
+    print()
+    written = [results.to_json(out / "arena.json"), results.to_csv(out / "arena.csv")]
+    if not args.no_plot:
+        results.plot(out / "arena.png")
+        written.append(out / "arena.png")
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
