@@ -89,9 +89,12 @@ Conventions (enforced in :func:`step`)
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import importlib.util
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import SimpleNamespace
@@ -133,7 +136,8 @@ from .rules import (
 
 __all__ = [
     "State", "init", "step", "legal_action_mask", "observe", "scores", "reset", "take", "put", "concat", "copy",
-    "to_game", "from_games", "sample_legal", "IllegalActionError",
+    "to_game", "from_games", "sample_legal", "rollout", "backend", "set_backend", "use_backend",
+    "IllegalActionError",
     "AUCTION", "BID", "SELL_OR_KEEP", "DEVELOP", "PAY", "OVER",
 ]  # fmt: skip
 
@@ -205,6 +209,18 @@ class State:
         """Bytes of array state per game."""
         return sum(a.nbytes for a in self.arrays().values()) // max(self.batch_size, 1)
 
+    # The one uint8 buffer that every array of the State views (see ``_LAYOUT``), which the compiled backend
+    # steps in a single argument; None once a field is replaced by another array (or after unpickling).
+    _buf = None
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _ARRAY_FIELD_SET:
+            object.__setattr__(self, "_buf", None)
+        object.__setattr__(self, name, value)
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_buf"}  # pickled views no longer share it
+
 
 _ARRAY_FIELDS = tuple(f.name for f in dataclasses.fields(State) if f.name != "board")
 _DTYPES = {
@@ -222,6 +238,84 @@ _SHAPES = {
     "pending": (2,), "produces": (P, NUM_RESOURCES), "discount": (P,), "rewards": (P,),
 }  # fmt: skip
 _FILL = {"owner": -1, "lot": -1, "bidder": -1, "high_bidder": -1, "developer": -1, "developing": -1, "pending": -1}
+_ARRAY_FIELD_SET = frozenset(_ARRAY_FIELDS)
+
+
+def _layout() -> tuple[dict[str, int], int]:
+    """Byte offset (per game of the batch) of each field in a State's buffer, and the bytes per game.
+
+    Each field is one contiguous block of the buffer: the widest dtypes first (aligned), then the int16 and the
+    byte fields in State order, so field ``k`` of a batch of B games starts at byte ``offset[k] * B`` and every
+    array is C-contiguous (the numpy rules index flat views of them; the compiled kernel the same offsets).
+    """
+    offsets, at = {}, 0
+    for name in sorted(_ARRAY_FIELDS, key=lambda f: -np.dtype(_DTYPES[f]).itemsize):  # stable: State order
+        offsets[name] = at
+        at += np.dtype(_DTYPES[name]).itemsize * int(np.prod(_SHAPES.get(name, ())))
+    return offsets, at
+
+
+_LAYOUT, _BYTES_PER_GAME = _layout()
+
+
+# ---------------------------------------------------------------------------------------------- backends
+_BACKENDS = ("numpy", "numba")
+
+
+def _check_backend(name: str, where: str) -> str:
+    """``name`` if it is a usable backend, else a clear error saying what is wrong and how to fix it."""
+    if name not in _BACKENDS:
+        raise ValueError(f"{where}={name!r}: expected 'numpy' or 'numba'")
+    if name == "numba" and importlib.util.find_spec("numba") is None:
+        raise ImportError(f"{where}='numba' but numba is not installed: pip install 'industry_env[fast]'")
+    return name
+
+
+def _default_backend() -> str:
+    """``INDUSTRY_ENV_BACKEND`` if set, else the compiled kernel where numba is installed, else numpy."""
+    want = os.environ.get("INDUSTRY_ENV_BACKEND", "").strip().lower()
+    if want:
+        return _check_backend(want, "INDUSTRY_ENV_BACKEND")
+    return "numba" if importlib.util.find_spec("numba") is not None else "numpy"
+
+
+_backend = _default_backend()
+
+
+def backend() -> str:
+    """The backend that runs ``legal_action_mask``, ``step``, ``sample_legal`` and ``rollout``: 'numba' (the
+    compiled kernel, :mod:`industry_env.kernel`) or 'numpy' (this module's array rules); the results agree."""
+    return _backend
+
+
+def set_backend(name: str) -> None:
+    """Switch the backend of this process ('numpy' or 'numba'; the default comes from ``INDUSTRY_ENV_BACKEND``)."""
+    global _backend
+    _backend = _check_backend(name, "backend")
+
+
+@contextlib.contextmanager
+def use_backend(name: str | None) -> Iterator[str]:
+    """Run a block with backend ``name`` (None: keep the current one), then restore the previous one."""
+    before = _backend
+    set_backend(name or before)
+    try:
+        yield _backend
+    finally:
+        set_backend(before)
+
+
+def _from_buffer(buf: np.ndarray, batch_size: int, board: Board) -> State:
+    """The State whose arrays are the views of ``buf`` (uint8[B * bytes per game]) laid out by ``_LAYOUT``."""
+    arrays = {}
+    for name, off in _LAYOUT.items():
+        dt = np.dtype(_DTYPES[name])
+        shape = _SHAPES.get(name, ())
+        lo = off * batch_size
+        arrays[name] = buf[lo:lo + batch_size * dt.itemsize * int(np.prod(shape))].view(dt).reshape(batch_size, *shape)
+    s = State(board=board, **arrays)
+    object.__setattr__(s, "_buf", buf)
+    return s
 
 
 # ---------------------------------------------------------------------------------------------- board tables
@@ -308,11 +402,11 @@ def _writable(state: State, inplace: bool) -> State:
 
 # ---------------------------------------------------------------------------------------------- init
 def _empty(batch_size: int, board: Board) -> State:
-    """A batch of all-zero (or -1) arrays of the right dtypes and shapes."""
-    arrays = {}
-    for name in _ARRAY_FIELDS:
-        arrays[name] = np.full((batch_size, *_SHAPES.get(name, ())), _FILL.get(name, 0), dtype=_DTYPES[name])
-    return State(board=board, **arrays)
+    """A batch of all-zero (or -1) arrays of the right dtypes and shapes, views of one buffer (``_from_buffer``)."""
+    s = _from_buffer(np.zeros(batch_size * _BYTES_PER_GAME, np.uint8), batch_size, board)
+    for name, fill in _FILL.items():
+        getattr(s, name)[...] = fill
+    return s
 
 
 _MAX_SEED = 2**63 - 1
@@ -854,6 +948,10 @@ _AT_MOST = np.arange(1, MAX_BID + 1)[None, :] <= np.arange(MAX_BID + 1)[:, None]
 
 def legal_action_mask(state: State) -> np.ndarray:
     """bool[B, NUM_ACTIONS]: the legal actions of each game's player to move (all False once over)."""
+    if _backend == "numba":
+        from . import kernel
+
+        return kernel.legal_action_mask(state)
     s = state
     B = s.batch_size
     mask = np.zeros((B, A.NUM_ACTIONS), bool)
@@ -983,6 +1081,7 @@ def step(
     penalty: float = -1.0,
     inplace: bool = False,
     mask: np.ndarray | None = None,
+    next_mask: np.ndarray | None = None,
 ) -> State:
     """Play one action in every game (ignored in finished games) and return the new State.
 
@@ -994,6 +1093,9 @@ def step(
     ``mask``: ``legal_action_mask(state)`` if the caller already has it (to sample the actions): the actions
     are then checked against it instead of being re-derived from the rules. It must be the mask of this very
     state; a stale or edited mask lets illegal actions through, with undefined results.
+
+    ``next_mask``: a C-contiguous bool[B, 314] array that receives ``legal_action_mask`` of the new State (it may
+    be ``mask`` itself); the compiled backend writes it in the same pass as the step, saving a second call.
     """
     if on_illegal not in ("raise", "penalize"):
         raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'penalize'")
@@ -1005,6 +1107,32 @@ def step(
         raise IllegalActionError(f"actions must be integers, got dtype {a_all.dtype}")
     if mask is not None and (mask.shape != (state.batch_size, A.NUM_ACTIONS) or mask.dtype != bool):
         raise ValueError(f"mask must be bool[{state.batch_size}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
+    _check_next_mask(next_mask, state.batch_size)
+    if _backend == "numba":
+        from . import kernel
+
+        return kernel.step(state, a_all, on_illegal == "raise", penalty, inplace, mask, next_mask)
+    s = _numpy_step(state, a_all, on_illegal, penalty, inplace, mask)
+    if next_mask is not None:
+        next_mask[...] = legal_action_mask(s)
+    return s
+
+
+def _check_next_mask(next_mask: np.ndarray | None, batch_size: int) -> None:
+    """``step``'s ``next_mask`` must be a writable C-contiguous bool[B, 314] array (it is written in place)."""
+    if next_mask is None:
+        return
+    if (not isinstance(next_mask, np.ndarray) or next_mask.shape != (batch_size, A.NUM_ACTIONS)
+            or next_mask.dtype != bool or not next_mask.flags.c_contiguous or not next_mask.flags.writeable):
+        raise ValueError(f"next_mask must be a writable C-contiguous bool[{batch_size}, {A.NUM_ACTIONS}] array, got "
+                         f"{getattr(next_mask, 'dtype', type(next_mask).__name__)}"
+                         f"{list(getattr(next_mask, 'shape', ()))}")  # fmt: skip
+
+
+def _numpy_step(
+    state: State, a_all: np.ndarray, on_illegal: str, penalty: float, inplace: bool, mask: np.ndarray | None
+) -> State:
+    """``step`` by the numpy rules, its arguments checked."""
     live = (~state.terminated).nonzero()[0]
     a = a_all[live].astype(np.int64)
     kind = _kinds(state, live, a)
@@ -1128,13 +1256,21 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------- batch surgery
 def copy(state: State) -> State:
     """An independent copy of the batch (every array copied; the board shared)."""
-    return State(board=state.board, **{k: v.copy() for k, v in state.arrays().items()})
+    if state._buf is not None:
+        return _from_buffer(state._buf.copy(), state.batch_size, state.board)
+    out = _empty(state.batch_size, state.board)
+    for k, v in state.arrays().items():
+        getattr(out, k)[...] = v
+    return out
 
 
 def take(state: State, i: int | np.ndarray | Sequence[int]) -> State:
     """The game(s) ``i`` as a new State (an int gives a batch of 1)."""
     idx = np.atleast_1d(np.asarray(i, dtype=np.int64))
-    return State(board=state.board, **{k: v[idx] for k, v in state.arrays().items()})
+    out = _empty(idx.size, state.board)
+    for k, v in state.arrays().items():
+        getattr(out, k)[...] = v[idx]
+    return out
 
 
 def put(state: State, i: int, single: State) -> State:
@@ -1156,7 +1292,10 @@ def concat(states: Sequence[State]) -> State:
     board = states[0].board
     if any(s.board is not board for s in states):
         raise ValueError("concat: the states use different boards")
-    return State(board=board, **{k: np.concatenate([getattr(s, k) for s in states]) for k in _ARRAY_FIELDS})
+    out = _empty(sum(s.batch_size for s in states), board)
+    for k in _ARRAY_FIELDS:
+        np.concatenate([getattr(s, k) for s in states], out=getattr(out, k))
+    return out
 
 
 def to_game(state: State, i: int) -> Game:
@@ -1234,8 +1373,13 @@ def from_games(games: Sequence[Game]) -> State:
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row).
 
-    For random play in benchmarks and tests: a few array operations, no loop over games.
+    For random play in benchmarks and tests: a few array operations, no loop over games (or one compiled
+    call). Both backends draw ``rng.random(B)`` and pick the ``floor(u * count)``-th legal action of each row.
     """
+    if _backend == "numba":
+        from . import kernel
+
+        return kernel.sample_legal(mask, rng)
     B, n_actions = mask.shape
     flat = mask.reshape(-1).nonzero()[0]  # row-major: row b's legal actions are contiguous, count[b] of them
     count = np.bincount(flat // n_actions, minlength=B)
@@ -1247,12 +1391,77 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+def rollout(
+    state: State, max_steps: int, weights: np.ndarray | None = None, key: int = 0, inplace: bool = False
+) -> tuple[State, np.ndarray]:
+    """Play every game at random for up to ``max_steps`` decisions or to its end: ``(new State, int64[B] steps)``.
+
+    Each decision is drawn from the legal ones uniformly, or (``weights``, float[314], >= 0) with probability
+    proportional to its weight; ``steps`` counts the decisions each game played. For search players (playouts)
+    and balance studies; the compiled backend plays the games to the end in one call. The randomness is
+    counter-based and seeded by the state: game ``i``'s ``k``-th decision of the call draws ``u`` in [0, 1)
+    from the SplitMix64 hash of (its chance seed, ``key``, ``i``, ``k``) (see :mod:`industry_env.kernel`), so
+    both backends play the same games, rows holding the same game play differently, and ``key`` gives other
+    playouts. ``rewards`` of the result: ``Game.returns()`` for the games that ended in this rollout, else 0.
+    ``inplace=True`` plays in ``state`` itself.
+    """
+    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 0:
+        raise ValueError(f"max_steps={max_steps!r}: expected a whole number >= 0")
+    if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key <= _MAX_SEED:
+        raise ValueError(f"key={key!r}: expected a whole number from 0 to 2**63 - 1")
+    if weights is not None:
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        if weights.shape != (A.NUM_ACTIONS,) or not (np.isfinite(weights).all() and (weights >= 0).all()):
+            raise ValueError(f"weights must be {A.NUM_ACTIONS} finite numbers >= 0, one per action, got "
+                             f"shape {list(weights.shape)}")  # fmt: skip
+    if _backend == "numba":
+        from . import kernel
+
+        return kernel.rollout(state, int(max_steps), weights, int(key), inplace)
+    s = _writable(state, inplace)
+    B = s.batch_size
+    steps = np.zeros(B, np.int64)
+    final = np.zeros((B, P), np.float32)
+    row_key = chance.splitmix64(chance.splitmix64(chance.splitmix64(np.uint64(key)) ^ np.uint64(3))
+                                ^ np.arange(B, dtype=np.uint64))  # kernel._key(key, 3, i)  # fmt: skip
+    with np.errstate(over="ignore"):
+        game_key = chance.splitmix64(chance.splitmix64(s.seed.astype(np.uint64)) ^ row_key)
+    for k in range(max_steps):
+        live = ~s.terminated
+        if not live.any():
+            break
+        mask = legal_action_mask(s)
+        u = (chance.splitmix64(game_key ^ np.uint64(k)) >> np.uint64(11)).astype(np.float64) * 2.0**-53
+        if weights is None:  # sample_legal's rule: the floor(u * count)-th legal action
+            count = mask.sum(axis=1)
+            nth = (u * count).astype(np.int64)
+            a = np.argmax(np.cumsum(mask, axis=1) > nth[:, None], axis=1)
+        else:  # the first action whose cumulative weight exceeds u times the total
+            cs = np.cumsum(mask * weights, axis=1)
+            a = np.argmax(cs > (u * cs[:, -1])[:, None], axis=1)
+        _numpy_step(s, a, "raise", -1.0, True, mask)
+        steps += live
+        ended = live & s.terminated
+        final[ended] = s.rewards[ended]
+    s.rewards[...] = final
+    return s, steps
+
+
 # ---------------------------------------------------------------------------------------------- from observations
 _BINARY_PARTS = ("four_players", "balanced_draws", "era", "phase", "to_move", "seat_present", "subsidy",
                  "starting_player", "auctioneer", "high_bidder", "developer", "owner", "developed", "claimed",
                  "available", "in_bag", "lot", "developing", "pending")  # fmt: skip
 _COUNT_PARTS = {"round": O.SCALE_ROUND, "money": O.SCALE_MONEY, "points": O.SCALE_POINTS, "jokers": 1.0,
                 "high_bid": O.SCALE_MONEY, "developments": 1.0, "dev_turns": 1.0}  # fmt: skip
+_BINARY_COLS = np.concatenate([np.arange(O.OBS_DIM)[O.INDEX[name]] for name in _BINARY_PARTS])
+_COUNT_COLS = np.concatenate([np.arange(O.OBS_DIM)[O.INDEX[name]] for name in _COUNT_PARTS])
+_COUNT_SIZES = [O.INDEX[k].stop - O.INDEX[k].start for k in _COUNT_PARTS]
+_COUNT_SCALE = np.repeat([float(x) for x in _COUNT_PARTS.values()], _COUNT_SIZES)
+_COUNT_AT = dict(zip(_COUNT_PARTS, np.cumsum([0, *_COUNT_SIZES]).tolist(), strict=False))  # name -> column
+_ONE_BITS = np.float32(1.0).view(np.uint32)
+_SEED_END = 2**63 - 1
+# a field's owner, from its [4] relative-seat flags read as the bits of a number: -1 none, -2 several
+_OWNER_OF_BITS = np.array([-1 if k == 0 else (k.bit_length() - 1 if k & (k - 1) == 0 else -2) for k in range(16)])
 
 
 def from_observation(
@@ -1279,85 +1488,79 @@ def from_observation(
     t = _tables(board)
     v = O.views(obs)
     rows = np.arange(B)
-
-    def refuse(bad: np.ndarray, what: str) -> None:
-        """Raise ValueError if any row of ``bad`` (bool[B]) is set, naming the first rows and ``what``."""
-        if bad.any():
-            where = np.flatnonzero(bad)
-            more = f" (and {where.size - 5} more)" if where.size > 5 else ""
-            raise ValueError(f"not a valid observation: {what}, in row(s) {where[:5].tolist()}{more}")
+    # every entry is a 0/1 flag or a whole count times its scale (NaN and infinities fail both)
+    bits = obs[:, _BINARY_COLS].view(np.uint32)
+    scaled = obs[:, _COUNT_COLS].astype(np.float64) * _COUNT_SCALE
+    counts = np.rint(scaled)
+    if not (((bits == 0) | (bits == _ONE_BITS)).all() and (np.abs(scaled - counts) <= 1e-3).all()):
+        _refuse_entries(obs)
+    counts = counts.astype(np.int64)
 
     def count(name: str) -> np.ndarray:
-        """The integer counts behind a scaled entry (checked whole)."""
-        x = v[name].astype(np.float64) * float(_COUNT_PARTS[name])
-        k = np.rint(x)
-        refuse((np.abs(x - k) > 1e-3).reshape(B, -1).any(axis=1), f"'{name}' is not a whole count (times scale)")
-        return k.astype(np.int64)
+        at = _COUNT_AT[name]
+        return counts[:, at:at + O.INDEX[name].stop - O.INDEX[name].start]
 
     def one_hot(name: str, required: np.ndarray | bool, x: np.ndarray | None = None) -> np.ndarray:
         """int64[B]: the index set in a one-hot entry (or ``x``), -1 if none; several, or none where required,
         refused."""
         x = v[name].reshape(B, -1) if x is None else x
         ones = x.sum(axis=1)
-        refuse(ones > 1, f"'{name}' has more than one entry set")
-        refuse((ones == 0) & required, f"'{name}' has no entry set")
+        _refuse(ones > 1, f"'{name}' has more than one entry set")
+        _refuse((ones == 0) & required, f"'{name}' has no entry set")
         return np.where(ones > 0, x.argmax(axis=1), -1)
 
-    for name in _BINARY_PARTS:
-        refuse(((v[name] != 0) & (v[name] != 1)).reshape(B, -1).any(axis=1), f"'{name}' holds values other than 0/1")
     n = np.where(v["four_players"][:, 0] == 1, MAX_PLAYERS, MIN_PLAYERS)
     seat_ok = _rows_players(n)
-    refuse((v["seat_present"] != seat_ok).any(axis=1), "'seat_present' does not match 'four_players'")
+    _refuse((v["seat_present"] != seat_ok).any(axis=1), "'seat_present' does not match 'four_players'")
     p0 = np.broadcast_to(np.asarray(player), (B,))
     if not np.issubdtype(p0.dtype, np.integer) or ((p0 < 0) | (p0 >= n)).any():
         raise ValueError(f"player={player!r}: the observer's seat must be a whole number from 0 to num_players - 1")
     p0 = p0.astype(np.int64)
     era, phase = one_hot("era", True), one_hot("phase", True)
-    money, points, jokers = count("money"), count("points"), count("jokers")
+    money, points, jokers = count("money"), count("points"), count("jokers").reshape(B, P, NUM_JOKER_KINDS)
     absent = ~seat_ok
-    refuse((absent & ((money != 0) | (points != 0) | (v["subsidy"] != 0))).any(axis=1)
-           | (absent[:, :, None] & (jokers != 0)).reshape(B, -1).any(axis=1)
-           | (absent[:, None, :] & (v["owner"] != 0)).reshape(B, -1).any(axis=1), "an absent seat holds something")
-    refuse((money < 0).any(axis=1) | (money > MAX_BID).any(axis=1) | (jokers < 0).reshape(B, -1).any(axis=1),
-           "'money' or 'jokers' out of range")  # fmt: skip
+    _refuse((absent & ((money != 0) | (points != 0) | (v["subsidy"] != 0))).any(axis=1)
+            | (absent[:, :, None] & (jokers != 0)).reshape(B, -1).any(axis=1)
+            | (absent[:, None, :] & (v["owner"] != 0)).reshape(B, -1).any(axis=1), "an absent seat holds something")
+    _refuse((money < 0).any(axis=1) | (money > MAX_BID).any(axis=1) | (jokers < 0).reshape(B, -1).any(axis=1),
+            "'money' or 'jokers' out of range")  # fmt: skip
     over = phase == OVER
 
     def seat(name: str, required: np.ndarray | bool = False) -> np.ndarray:
         """int64[B]: the absolute player of a relative-seat one-hot entry, -1 if none."""
         k = one_hot(name, required)
-        refuse((k >= 0) & ~seat_ok[rows, np.maximum(k, 0)], f"'{name}' names a seat that does not play")
+        _refuse((k >= 0) & ~seat_ok[rows, np.maximum(k, 0)], f"'{name}' names a seat that does not play")
         return np.where(k >= 0, (p0 + k) % n, -1)
 
     to_move = seat("to_move", ~over)
-    refuse(over & (to_move >= 0), "'to_move' is set in a finished game")
+    _refuse(over & (to_move >= 0), "'to_move' is set in a finished game")
     auctioneer, developer = seat("auctioneer", True), seat("developer")
     starting_player, high_bidder = seat("starting_player", True), seat("high_bidder")
-    refuse(((phase == AUCTION) | (phase == SELL_OR_KEEP)) & (to_move != auctioneer),
-           "the player to move is not the auctioneer")  # fmt: skip
-    refuse(((phase == DEVELOP) | (phase == PAY)) & (to_move != developer), "the player to move is not the developer")
-    refuse((phase < DEVELOP) & (developer >= 0), "'developer' is set outside the development phase")
+    _refuse(((phase == AUCTION) | (phase == SELL_OR_KEEP)) & (to_move != auctioneer),
+            "the player to move is not the auctioneer")  # fmt: skip
+    _refuse(((phase == DEVELOP) | (phase == PAY)) & (to_move != developer), "the player to move is not the developer")
+    _refuse((phase < DEVELOP) & (developer >= 0), "'developer' is set outside the development phase")
     lot, developing = one_hot("lot", (phase == BID) | (phase == SELL_OR_KEEP)), one_hot("developing", phase == PAY)
-    refuse((lot >= 0) & (phase != BID) & (phase != SELL_OR_KEEP), "'lot' is set outside an auction")
-    refuse((developing >= 0) & (phase != PAY), "'developing' is set outside a payment")
+    _refuse((lot >= 0) & (phase != BID) & (phase != SELL_OR_KEEP), "'lot' is set outside an auction")
+    _refuse((developing >= 0) & (phase != PAY), "'developing' is set outside a payment")
     pending = np.stack([one_hot("pending", phase == PAY, v["pending"][:, 0]),
                         one_hot("pending", False, v["pending"][:, 1])], axis=1)  # fmt: skip
-    refuse((pending[:, 1] >= 0) & (pending[:, 0] < 0), "a second pending resource without a first")
-    refuse((phase != PAY) & (pending[:, 0] >= 0), "'pending' is set outside a payment")
+    _refuse((pending[:, 1] >= 0) & (pending[:, 0] < 0), "a second pending resource without a first")
+    _refuse((phase != PAY) & (pending[:, 0] >= 0), "'pending' is set outside a payment")
     high_bid = count("high_bid")[:, 0]
-    refuse((high_bid > 0) != (high_bidder >= 0), "'high_bid' and 'high_bidder' disagree")
+    _refuse((high_bid > 0) != (high_bidder >= 0), "'high_bid' and 'high_bidder' disagree")
     claimed, developed = v["claimed"] == 1, v["developed"] == 1
-    own = v["owner"]
-    owners = own.sum(axis=2)
-    refuse((owners > 1).any(axis=1), "a field has more than one owner")
-    owner = np.where(owners > 0, (p0[:, None] + own.argmax(axis=2)) % n[:, None], -1)
-    refuse(((owner >= 0) & ~claimed).any(axis=1), "an owned field is not claimed")
-    refuse((developed & (owner < 0)).any(axis=1), "a developed field has no owner")
+    rel_owner = _OWNER_OF_BITS[(v["owner"] @ np.array([1, 2, 4, 8], np.float32)).astype(np.int64)]  # [B, 60]
+    _refuse((rel_owner == -2).any(axis=1), "a field has more than one owner")
+    owner = np.where(rel_owner >= 0, (p0[:, None] + rel_owner) % n[:, None], -1)
+    _refuse(((owner >= 0) & ~claimed).any(axis=1), "an owned field is not claimed")
+    _refuse((developed & (owner < 0)).any(axis=1), "a developed field has no owner")
     available = (v["available"] == 1).reshape(B, NUM_ERAS, NUM_COLUMNS)
     face_up = available[rows, era]
     available[rows, era] = False
-    refuse(available.reshape(B, -1).any(axis=1), "'available' is set outside the current era")
+    _refuse(available.reshape(B, -1).any(axis=1), "'available' is set outside the current era")
     in_bag = v["in_bag"] == 1
-    refuse((in_bag & face_up).any(axis=1), "a column token is both in the bag and face up")
+    _refuse((in_bag & face_up).any(axis=1), "a column token is both in the bag and face up")
 
     s = _empty(B, board)
     s.seed[:] = rng.integers(0, _SEED_END, size=B, dtype=np.int64)  # the later eras' bags, unobserved
@@ -1381,13 +1584,31 @@ def from_observation(
     s.developments[:], s.dev_turns[:] = count("developments")[:, 0], count("dev_turns")[:, 0]
     s.developing[:], s.pending[:] = developing, pending
     s.terminated[:] = over
-    mine = (owner[:, None, :] == np.arange(P)[None, :, None]) & developed[:, None, :]  # [B, P, 60]
-    s.discount[:] = mine.astype(np.int64) @ t.DISCOUNT.astype(np.int64)
-    s.produces[:] = (mine.astype(np.float32) @ _producer_table(board)) > 0
+    mine = ((owner[:, None, :] == np.arange(P)[None, :, None]) & developed[:, None, :]).astype(np.float32)
+    s.discount[:] = mine @ t.DISCOUNT.astype(np.float32)
+    s.produces[:] = (mine @ _producer_table(board)) > 0
     return s
 
 
-_SEED_END = 2**63 - 1
+def _refuse(bad: np.ndarray, what: str) -> None:
+    """ValueError if any row of ``bad`` (bool[B]) is set, naming the first rows and ``what``."""
+    if bad.any():
+        where = np.flatnonzero(bad)
+        more = f" (and {where.size - 5} more)" if where.size > 5 else ""
+        raise ValueError(f"not a valid observation: {what}, in row(s) {where[:5].tolist()}{more}")
+
+
+def _refuse_entries(obs: np.ndarray) -> None:
+    """Name the first entry of ``obs`` that is neither a 0/1 flag nor a whole count times its scale."""
+    B = obs.shape[0]
+    _refuse(~np.isfinite(obs).all(axis=1), "NaN or infinite values")
+    v = O.views(obs)
+    for name in _BINARY_PARTS:
+        x = v[name].reshape(B, -1)
+        _refuse(((x != 0) & (x != 1)).any(axis=1), f"'{name}' holds values other than 0/1")
+    for name, scale in _COUNT_PARTS.items():
+        x = v[name].reshape(B, -1).astype(np.float64) * float(scale)
+        _refuse((np.abs(x - np.rint(x)) > 1e-3).any(axis=1), f"'{name}' is not a whole count (times its scale)")
 
 
 def _checked_observations(observations: np.ndarray) -> np.ndarray:
@@ -1399,9 +1620,7 @@ def _checked_observations(observations: np.ndarray) -> np.ndarray:
         raise ValueError(f"observations must be float32 (the observation layout), got dtype {observations.dtype}")
     if observations.ndim != 2 or observations.shape[1] != O.OBS_DIM:
         raise ValueError(f"observations must have shape [B, {O.OBS_DIM}], got {list(observations.shape)}")
-    if not np.isfinite(observations).all():
-        raise ValueError("not a valid observation: it holds NaN or infinite values")
-    return observations.astype(np.float32, copy=False)
+    return np.ascontiguousarray(observations, dtype=np.float32)
 
 
 @lru_cache(maxsize=8)

@@ -8,6 +8,11 @@ ends a game, then ``Game.returns()``), the terminal flags, and at the end the fi
 position (``to_game(...).to_json()`` equals the reference's JSON). It reports games and steps checked and every
 disagreement with its seed and step. ``tests/test_engine_differential.py`` runs the same harness in CI.
 
+``--backend numpy|numba`` picks the batched engine's backend (default: the engine's, see ``engine.backend()``).
+The steps alternate the ways a training loop calls the engine: legality re-derived from the rules or read from
+the mask (``step(..., mask=mask)``), and the next mask taken from ``legal_action_mask`` or written by the step
+itself (``next_mask=``), so every path of both backends is compared with the reference.
+
 Games cycle through 3 and 4 players and both draw variants; half play uniformly random legal actions, half a
 "developer" policy that favours developing fields and low bids, so that every phase (payments, subsidies, the
 Bank discount) is reached often.
@@ -76,8 +81,18 @@ def _sample(mask: np.ndarray, policy: np.ndarray, rng: np.random.Generator) -> n
     return np.argmax(cs > u[:, None], axis=1)
 
 
-def differential(num_games: int, first_seed: int = 0, all_seats: bool = False, max_reports: int = 20) -> Report:
-    """Play ``num_games`` games (seeds ``first_seed + i``) in both engines, the batch as one; compare everything."""
+def differential(
+    num_games: int, first_seed: int = 0, all_seats: bool = False, max_reports: int = 20, backend: str | None = None
+) -> Report:
+    """Play ``num_games`` games (seeds ``first_seed + i``) in both engines, the batch as one; compare everything.
+
+    ``backend``: the batched engine's backend for this run ('numpy' or 'numba'; None: the current one).
+    """
+    with E.use_backend(backend):
+        return _differential(num_games, first_seed, all_seats, max_reports)
+
+
+def _differential(num_games: int, first_seed: int, all_seats: bool, max_reports: int) -> Report:
     t0 = time.perf_counter()
     seeds, players, balanced, policy = configs(num_games, first_seed)
     state = E.init(num_games, num_players=players, seed=seeds, balanced_draws=balanced)
@@ -94,11 +109,12 @@ def differential(num_games: int, first_seed: int = 0, all_seats: bool = False, m
                                      f"step {t}: {what}")  # fmt: skip
 
     t = 0
+    next_mask = np.zeros((num_games, A.NUM_ACTIONS), bool)
     while True:
         live = np.flatnonzero(~state.terminated & ~failed)
         if live.size == 0:
             break
-        mask = E.legal_action_mask(state)
+        mask = E.legal_action_mask(state) if t % 3 == 0 else next_mask.copy()  # else written by the last step
         cur = state.current_player
         seats = range(4) if all_seats else [t]
         obs = {k: E.observe(state, k % state.num_players.astype(np.int64)) for k in seats}
@@ -121,7 +137,7 @@ def differential(num_games: int, first_seed: int = 0, all_seats: bool = False, m
                     fail(i, t, f"observation of player {k} differs")
                     break
         actions = _sample(mask, policy, rng)
-        state = E.step(state, actions)
+        state = E.step(state, actions, mask=mask if t % 2 else None, next_mask=next_mask)
         rep.steps += int(live.size)
         for i in live.tolist():
             if failed[i]:
@@ -153,10 +169,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunk", type=int, default=2000, help="games stepped as one batch (default 2000)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--all-seats", action="store_true", help="compare every seat's observation at every step")
+    parser.add_argument("--backend", choices=("numpy", "numba"), default=None,
+                        help="the batched engine's backend (default: numba where installed, else numpy)")
 
 
-def _chunk(args: tuple[int, int, bool]) -> Report:
-    return differential(*args)
+def _chunk(args: tuple[int, int, bool, str | None]) -> Report:
+    games, seed, all_seats, backend = args
+    return differential(games, seed, all_seats, backend=backend)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -167,8 +186,11 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seed <= 2**63 - 1 - args.games:
         raise ValueError(f"--seed {args.seed}: the games use seeds seed .. seed + games - 1, "
                          "which must lie in 0 .. 2**63 - 1")
+    with E.use_backend(args.backend) as name:
+        print(f"batched engine backend: {name}", flush=True)
     t0 = time.perf_counter()
-    jobs = [(min(args.chunk, args.games - k), args.seed + k, args.all_seats) for k in range(0, args.games, args.chunk)]
+    jobs = [(min(args.chunk, args.games - k), args.seed + k, args.all_seats, args.backend)
+            for k in range(0, args.games, args.chunk)]  # fmt: skip
     total = Report()
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         for rep in pool.map(_chunk, jobs):

@@ -1,0 +1,883 @@
+"""The compiled backend of the batched engine: the rules written per game in numba, looped over the batch.
+
+:mod:`industry_env.engine` dispatches here when numba is installed (the ``fast`` extra) unless
+``INDUSTRY_ENV_BACKEND=numpy``; the results are bit for bit those of the numpy path (``industry-env verify
+--backend numba``). The kernel reads and writes the State through the one buffer that backs all its arrays
+(``State._buf``, see ``engine._LAYOUT``): a call passes that buffer, not 31 arrays, so its argument handling
+costs well under a microsecond. Inside, the buffer is seen as ``s8`` (int8 and bool fields), ``s16`` (int16),
+``r32`` (rewards) and ``s64`` (seeds); a field of game ``i`` lives at ``FIELD * B + WIDTH * i + k`` of its view.
+
+One function per rule phase, named and ordered as in :mod:`industry_env.reference`, each working on one game;
+the ``_*_range`` functions run a slice of the batch, and the ``*_parallel`` entry points split the batch into
+chunks over the cores (``prange``); small batches call the range functions directly (no thread start-up).
+The board arrives as one int32 table (:func:`board_table`).
+
+Randomness of :func:`rollout`: game ``i``'s ``k``-th decision of a call draws ``u`` in [0, 1) from the
+SplitMix64 chain of ``(game seed, key, i, k)`` (the 53 high bits), so a rollout is reproducible from the state
+and ``key``, independent of thread count, and differs between rows holding the same game.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numpy as np
+from numba import get_num_threads, njit, prange
+
+from . import actions as A
+from . import engine as E
+from .rules import (
+    BONUS,
+    COIN_COLUMN,
+    COIN_TOKEN_MONEY,
+    FACTORY,
+    INCOME,
+    JOKER,
+    JOKER_POINTS,
+    LINK_POINTS,
+    MAX_BID,
+    MAX_DEVELOPMENTS,
+    MIN_PLAYERS,
+    NUM_COLUMNS,
+    NUM_ERAS,
+    NUM_FIELDS,
+    NUM_JOKER_KINDS,
+    NUM_RESOURCES,
+    RESOURCE_PRICE,
+    SUBSIDY_MONEY,
+    SUBSIDY_POINTS,
+    TALERS_PER_POINT,
+    TECHNOLOGY,
+    WILD_JOKER,
+    tokens_per_round,
+)
+
+AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY, OVER = range(6)
+NA = A.NUM_ACTIONS
+NW = A.NUM_PAY_WAYS
+P = 4
+NC, NF, NJ, NR = NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
+
+# Offsets of the fields in the State buffer, in units of their own view, per game of the batch (times B).
+# engine._LAYOUT derives the same numbers from the State's dtypes; engine checks the two agree.
+SEED = 0  # s64
+REWARDS = 2  # r32, 4 a game
+MONEY, POINTS, HIGH_BID = 12, 16, 20  # s16: 4, 4, 1 a game
+NUM_PLAYERS, BALANCED, ERA, ROUND, STARTING = 42, 43, 44, 45, 46  # s8 from here on
+BAG, BAG_POS, FACE_UP, CLAIMED, OWNER, DEVELOPED = 47, 59, 60, 72, 132, 192  # 12, 1, 12, 60, 60, 60
+JOKERS, SUBSIDY = 252, 300  # 48, 4
+PHASE, AUCTIONEER, LOT, BIDDER, HIGH_BIDDER, DEVELOPER = 304, 305, 306, 307, 308, 309
+DEVELOPMENTS, DEV_TURNS, DEVELOPING, PENDING, PRODUCES, DISCOUNT, TERMINATED = 310, 311, 312, 313, 315, 359, 363
+BYTES_PER_GAME = 364
+LAYOUT = {
+    "seed": SEED * 8, "rewards": REWARDS * 4, "money": MONEY * 2, "points": POINTS * 2, "high_bid": HIGH_BID * 2,
+    "num_players": NUM_PLAYERS, "balanced_draws": BALANCED, "era": ERA, "round": ROUND,
+    "starting_player": STARTING, "bag": BAG, "bag_pos": BAG_POS, "face_up": FACE_UP, "claimed": CLAIMED,
+    "owner": OWNER, "developed": DEVELOPED, "jokers": JOKERS, "subsidy": SUBSIDY, "phase": PHASE,
+    "auctioneer": AUCTIONEER, "lot": LOT, "bidder": BIDDER, "high_bidder": HIGH_BIDDER, "developer": DEVELOPER,
+    "developments": DEVELOPMENTS, "dev_turns": DEV_TURNS, "developing": DEVELOPING, "pending": PENDING,
+    "produces": PRODUCES, "discount": DISCOUNT, "terminated": TERMINATED,
+}  # fmt: skip  # byte offset of each field per game of the batch
+
+# The board table: int32, per-field rows of 60 at these offsets, then the token counts and the links.
+T_KIND, T_ERA, T_COST, T_NEED0, T_NEED1, T_PRODUCES, T_POINTS, T_DISCOUNT, T_JOKER_KIND = (
+    k * NF for k in range(9))  # fmt: skip
+T_BANK_ERA = 9 * NF  # 11
+T_TOKENS = T_BANK_ERA + NR  # [n - 3, balanced, era]: 2 * 2 * 5
+T_BONUS = T_TOKENS + 20  # [bonus field, factory] multipliers: 60 * 60
+T_LINKS = T_BONUS + NF * NF  # count, then pairs (roads and technology links together)
+
+_U64 = np.uint64
+
+
+def board_table(board) -> np.ndarray:
+    """The board's facts as one int32 array (the layout of the ``T_*`` offsets above)."""
+    needs = board.NEEDS.astype(np.int32)
+    tokens = [tokens_per_round(n, e, bal) for n in (MIN_PLAYERS, MIN_PLAYERS + 1) for bal in (False, True)
+              for e in range(NUM_ERAS)]  # fmt: skip
+    links = np.concatenate([board.ROADS, board.TECH_LINKS]).astype(np.int32)
+    parts = [board.KIND, board.ERA, board.COST, needs[:, 0], needs[:, 1], board.PRODUCES, board.POINTS,
+             board.DISCOUNT, board.JOKER_KIND, board.BANK_ERA, tokens, board.BONUS_CONNECT.reshape(-1),
+             [len(links)], links.reshape(-1)]  # fmt: skip
+    return np.concatenate([np.asarray(x, np.int32).reshape(-1) for x in parts])
+
+
+# ---------------------------------------------------------------------------------------------- chance
+@njit(cache=True)
+def _splitmix64(x):
+    """SplitMix64 output function on a uint64 (``chance.splitmix64``)."""
+    z = x + _U64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+    return z ^ (z >> _U64(31))
+
+
+@njit(cache=True)
+def _key(seed, purpose, counter):
+    """``chance._key``: the hash of (seed, purpose, counter)."""
+    h = _splitmix64(_U64(seed))
+    h = _splitmix64(h ^ _U64(purpose))
+    return _splitmix64(h ^ _U64(counter))
+
+
+@njit(cache=True)
+def _bag_order(s8, s64, B, i):
+    """'Place the Column tokens in the bag and mix them': this era's draw order (``chance.bag_order``)."""
+    era = s8[ERA * B + i]
+    keys = np.empty(NC, np.uint64)
+    order = np.empty(NC, np.int64)
+    for c in range(NC):
+        keys[c] = _key(s64[SEED * B + i], 2, era * NC + c)
+        # stable insertion sort by key
+        j = c
+        while j > 0 and keys[order[j - 1]] > keys[c]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = c
+    for c in range(NC):
+        s8[BAG * B + NC * i + c] = order[c]
+
+
+# ---------------------------------------------------------------------------------------------- Phases 1, 2, 5
+@njit(cache=True)
+def _begin_round(s8, s16, t, B, i):
+    """Phase 1 (income), Phase 2 (new column tokens) and the start of Phase 3."""
+    n = s8[NUM_PLAYERS * B + i]
+    s8[ROUND * B + i] += 1
+    # Phase 2: "The Starting Player draws one Column token per player from the bag" (balanced: 3 or 4).
+    k = t[T_TOKENS + (n - MIN_PLAYERS) * 10 + s8[BALANCED * B + i] * 5 + s8[ERA * B + i]]
+    pos = s8[BAG_POS * B + i]
+    coin = 0
+    for j in range(k):
+        c = s8[BAG * B + NC * i + pos + j]
+        s8[FACE_UP * B + NC * i + c] = 1
+        if c == COIN_COLUMN:
+            coin = COIN_TOKEN_MONEY  # "each player immediately takes one Taler"
+    s8[BAG_POS * B + i] = pos + k
+    for q in range(n):  # Phase 1: "Each player takes 1 Taler from the bank."
+        s16[MONEY * B + P * i + q] += INCOME + coin
+    s8[PHASE * B + i] = AUCTION  # "The Starting Player is the first Auctioneer"
+    s8[AUCTIONEER * B + i] = s8[STARTING * B + i]
+
+
+@njit(cache=True)
+def _new_starting_player(s8, s16, s64, r32, t, B, i):
+    """Phase 5, the change of Era, and the end of the game."""
+    n = s8[NUM_PLAYERS * B + i]
+    # "the Starting Player marker moves clockwise to the next player"
+    s8[STARTING * B + i] = (s8[STARTING * B + i] + 1) % n
+    era = s8[ERA * B + i]
+    for c in range(NC):
+        if not s8[CLAIMED * B + NF * i + era * NC + c]:
+            _begin_round(s8, s16, t, B, i)
+            return
+    if era == NUM_ERAS - 1:
+        # "Once all fields in all eras have been auctioned, the game ends at the end of the round."
+        _game_over(s8, s16, r32, t, B, i)
+        return
+    # Change of Era: "Move the Era token down one space." The tokens go back into the bag.
+    s8[ERA * B + i] = era + 1
+    _bag_order(s8, s64, B, i)
+    s8[BAG_POS * B + i] = 0
+    _begin_round(s8, s16, t, B, i)
+
+
+# ---------------------------------------------------------------------------------------------- Phase 3: Auction
+@njit(cache=True)
+def _open_auction(s8, s16, B, i, f):
+    """The auctioneer offers field ``f``; bidding starts with the player to his left."""
+    s8[PHASE * B + i] = BID
+    s8[LOT * B + i] = f
+    s16[HIGH_BID * B + i] = 0
+    s8[HIGH_BIDDER * B + i] = -1
+    s8[BIDDER * B + i] = (s8[AUCTIONEER * B + i] + 1) % s8[NUM_PLAYERS * B + i]
+
+
+@njit(cache=True)
+def _bid_or_pass(s8, s16, t, B, i, p, amount):
+    """A bid (amount > 0) or a pass; after the last bidder, the auctioneer decides (or must claim)."""
+    if amount > 0:
+        s16[HIGH_BID * B + i] = amount
+        s8[HIGH_BIDDER * B + i] = p
+    nxt = (p + 1) % s8[NUM_PLAYERS * B + i]
+    s8[BIDDER * B + i] = nxt
+    auct = s8[AUCTIONEER * B + i]
+    if nxt != auct:
+        return
+    if s8[HIGH_BIDDER * B + i] < 0:
+        # No Bids: "the Auctioneer must claim the field himself, although he pays nothing."
+        _claim(s8, t, B, i, auct)
+        _next_auction(s8, s16, B, i, auct + 1)
+    else:
+        s8[PHASE * B + i] = SELL_OR_KEEP
+
+
+@njit(cache=True)
+def _sell(s8, s16, t, B, i, auct):
+    """'He can let the highest bidder claim the field and take the appropriate amount of money'."""
+    hb, price = s8[HIGH_BIDDER * B + i], s16[HIGH_BID * B + i]
+    s16[MONEY * B + P * i + hb] -= price
+    s16[MONEY * B + P * i + auct] += price
+    _claim(s8, t, B, i, hb)
+    _next_auction(s8, s16, B, i, auct)  # "He remains the Auctioneer"
+
+
+@njit(cache=True)
+def _keep(s8, s16, t, B, i, auct):
+    """'He claims the field himself, paying an amount equal to the highest bid.'"""
+    n = s8[NUM_PLAYERS * B + i]
+    # "starting with the player to his left, the Auctioneer gives each player - including himself - 1 Taler
+    # until he has paid the full price."
+    for k in range(s16[HIGH_BID * B + i]):
+        s16[MONEY * B + P * i + auct] -= 1
+        s16[MONEY * B + P * i + (auct + 1 + k) % n] += 1
+    _claim(s8, t, B, i, auct)
+    _next_auction(s8, s16, B, i, auct + 1)  # "His left-hand neighbor becomes the new Auctioneer"
+
+
+@njit(cache=True)
+def _claim(s8, t, B, i, p):
+    """Claim a Field: a Property token clock side up, or, on a Joker field, the Joker token in hand."""
+    f = s8[LOT * B + i]
+    s8[CLAIMED * B + NF * i + f] = 1
+    if t[T_KIND + f] == JOKER:
+        s8[JOKERS * B + P * NJ * i + NJ * p + t[T_JOKER_KIND + f]] += 1
+    else:
+        s8[OWNER * B + NF * i + f] = p
+    s8[FACE_UP * B + NC * i + f % NC] = 0  # "turn the corresponding Column token face-down"
+
+
+@njit(cache=True)
+def _next_auction(s8, s16, B, i, auctioneer):
+    """The next auction of the round, or the Development phase once no column token is face up."""
+    s8[LOT * B + i] = -1
+    s8[BIDDER * B + i] = -1
+    s16[HIGH_BID * B + i] = 0
+    s8[HIGH_BIDDER * B + i] = -1
+    s8[AUCTIONEER * B + i] = auctioneer % s8[NUM_PLAYERS * B + i]
+    s8[PHASE * B + i] = AUCTION
+    for c in range(NC):  # "When all available fields have been auctioned, this phase ends."
+        if s8[FACE_UP * B + NC * i + c]:
+            return
+    # "Beginning with the Starting Player, each player may in turn develop up to two of his undeveloped fields."
+    s8[PHASE * B + i] = DEVELOP
+    s8[DEVELOPER * B + i] = s8[STARTING * B + i]
+    s8[DEVELOPMENTS * B + i] = 0
+    s8[DEV_TURNS * B + i] = 0
+
+
+# ---------------------------------------------------------------------------------------------- Phase 4: Development
+@njit(cache=True)
+def _others_produce(s8, B, i, p, r):
+    """Does a player other than ``p`` have a developed Factory making ``r``?"""
+    for q in range(P):
+        if q != p and s8[PRODUCES * B + P * NR * i + NR * q + r]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _can_develop(s8, s16, t, B, i, p, f):
+    """May ``p`` develop field ``f`` now? (``engine._develop_ok`` for one field: the closed form of the
+    reference's search; the jokers of a field's two distinct resources never compete.)"""
+    if s8[OWNER * B + NF * i + f] != p or s8[DEVELOPED * B + NF * i + f]:
+        return False
+    era = s8[ERA * B + i]
+    # "Technologies may be developed only if they are located in the current Era."
+    if t[T_KIND + f] == TECHNOLOGY and t[T_ERA + f] != era:
+        return False
+    money = s16[MONEY * B + P * i + p] - max(t[T_COST + f] - s8[DISCOUNT * B + P * i + p], 0)
+    if money < 0:
+        return False
+    wild = s8[JOKERS * B + P * NJ * i + NJ * p + WILD_JOKER]
+    to_pay = 0
+    only_wild = 0
+    for j in range(2):
+        r = t[T_NEED0 + j * NF + f]
+        if r < 0 or s8[JOKERS * B + P * NJ * i + NJ * p + r] > 0 or s8[PRODUCES * B + P * NR * i + NR * p + r]:
+            continue  # nothing needed, its own joker, or an own developed factory pays it
+        to_pay += 1
+        if not (era >= t[T_BANK_ERA + r] or _others_produce(s8, B, i, p, r)):
+            only_wild += 1
+    return only_wild <= wild and to_pay <= wild + money
+
+
+@njit(cache=True)
+def _pay_way_ok(s8, s16, t, B, i, p, way):
+    """May ``p`` pay the first pending resource by ``way``, the second staying payable afterwards?"""
+    r = s8[PENDING * B + 2 * i]
+    r2 = s8[PENDING * B + 2 * i + 1]
+    jok = JOKERS * B + P * NJ * i + NJ * p
+    money = s16[MONEY * B + P * i + p]
+    wild = s8[jok + WILD_JOKER]
+    era = s8[ERA * B + i]
+    if way == A.PAY_JOKER:
+        ok = s8[jok + r] > 0  # "a Joker token of the required resource"
+    elif way == A.PAY_WILD:
+        ok = wild > 0  # "The Joker token labeled ? is worth one resource of your choice."
+    elif way == A.PAY_BANK:
+        ok = money >= RESOURCE_PRICE and not _others_produce(s8, B, i, p, r) and era >= t[T_BANK_ERA + r]
+    else:
+        q = way - A.PAY_PLAYER
+        ok = money >= RESOURCE_PRICE and q != p and s8[PRODUCES * B + P * NR * i + NR * q + r] != 0
+    if not ok or r2 < 0 or s8[jok + r2] > 0:
+        return ok
+    if wild > (1 if way == A.PAY_WILD else 0):
+        return True
+    needed = RESOURCE_PRICE * (2 if way >= A.PAY_BANK else 1)
+    return money >= needed and (era >= t[T_BANK_ERA + r2] or _others_produce(s8, B, i, p, r2))
+
+
+@njit(cache=True)
+def _develop(s8, s16, s64, r32, t, B, i, p, f):
+    """Pay the construction cost; then pay each required resource, or finish at once if none is due."""
+    # "He must pay the construction costs ... to the bank" (less the discount, never below zero)
+    s16[MONEY * B + P * i + p] -= max(t[T_COST + f] - s8[DISCOUNT * B + P * i + p], 0)
+    s8[DEVELOPING * B + i] = f
+    s8[PENDING * B + 2 * i] = -1
+    s8[PENDING * B + 2 * i + 1] = -1
+    k = 0
+    for j in range(2):
+        r = t[T_NEED0 + j * NF + f]
+        if r >= 0 and not s8[PRODUCES * B + P * NR * i + NR * p + r]:  # own factories pay automatically
+            s8[PENDING * B + 2 * i + k] = r
+            k += 1
+    if k:
+        s8[PHASE * B + i] = PAY
+    else:
+        _finish_development(s8, s16, s64, r32, t, B, i)
+
+
+@njit(cache=True)
+def _pay_resource(s8, s16, s64, r32, t, B, i, p, r, way):
+    """Pay one resource by ``way``; once none is pending, the field is developed."""
+    jok = JOKERS * B + P * NJ * i + NJ * p
+    if way == A.PAY_JOKER:
+        s8[jok + r] -= 1
+    elif way == A.PAY_WILD:
+        s8[jok + WILD_JOKER] -= 1
+    else:
+        s16[MONEY * B + P * i + p] -= RESOURCE_PRICE
+        if way >= A.PAY_PLAYER:
+            s16[MONEY * B + P * i + way - A.PAY_PLAYER] += RESOURCE_PRICE
+    second = s8[PENDING * B + 2 * i + 1]
+    s8[PENDING * B + 2 * i] = second
+    s8[PENDING * B + 2 * i + 1] = -1
+    if second < 0:
+        _finish_development(s8, s16, s64, r32, t, B, i)
+
+
+@njit(cache=True)
+def _finish_development(s8, s16, s64, r32, t, B, i):
+    """Flip the Property token and score the cogwheel's points; two developments end the turn."""
+    f, p = s8[DEVELOPING * B + i], s8[DEVELOPER * B + i]
+    s8[DEVELOPED * B + NF * i + f] = 1
+    # "You receive points for developing a Factory only if that Factory is located in the current Era."
+    kind = t[T_KIND + f]
+    if kind == TECHNOLOGY or (kind == FACTORY and t[T_ERA + f] == s8[ERA * B + i]):
+        s16[POINTS * B + P * i + p] += t[T_POINTS + f]
+    if t[T_PRODUCES + f] >= 0:
+        s8[PRODUCES * B + P * NR * i + NR * p + t[T_PRODUCES + f]] = 1  # cache
+    s8[DISCOUNT * B + P * i + p] += t[T_DISCOUNT + f]  # "all subsequent construction costs are each reduced by 1"
+    s8[DEVELOPING * B + i] = -1
+    s8[PENDING * B + 2 * i] = -1
+    s8[PENDING * B + 2 * i + 1] = -1
+    s8[PHASE * B + i] = DEVELOP
+    s8[DEVELOPMENTS * B + i] += 1
+    if s8[DEVELOPMENTS * B + i] == MAX_DEVELOPMENTS:
+        _end_development_turn(s8, s16, s64, r32, t, B, i)
+
+
+@njit(cache=True)
+def _end_development_turn(s8, s16, s64, r32, t, B, i):
+    """The next player's development turn, or Phase 5 once every player has had his."""
+    n = s8[NUM_PLAYERS * B + i]
+    s8[DEV_TURNS * B + i] += 1
+    s8[DEVELOPMENTS * B + i] = 0
+    if s8[DEV_TURNS * B + i] == n:
+        s8[DEVELOPER * B + i] = -1
+        s8[DEV_TURNS * B + i] = 0
+        _new_starting_player(s8, s16, s64, r32, t, B, i)
+    else:
+        s8[DEVELOPER * B + i] = (s8[DEVELOPER * B + i] + 1) % n
+
+
+# ---------------------------------------------------------------------------------------------- the end
+@njit(cache=True)
+def _final_score(s8, s16, t, B, i, q):
+    """Scoring Track plus the final scoring of player ``q`` (``Game.scores()``); also his Property tokens."""
+    own, dev = OWNER * B + NF * i, DEVELOPED * B + NF * i
+    total = s16[POINTS * B + P * i + q] + s16[MONEY * B + P * i + q] // TALERS_PER_POINT
+    tokens = 0
+    for f in range(NF):  # "Remove from the board all Property tokens that still show the clock symbol."
+        if s8[own + f] != q or not s8[dev + f]:
+            continue
+        tokens += 1
+        if t[T_KIND + f] == BONUS:  # per connected Factory he also owns
+            for g in range(NF):
+                if s8[own + g] == q and s8[dev + g]:
+                    total += t[T_BONUS + NF * f + g]
+    for k in range(t[T_LINKS]):  # roads and technology links: 3 points a pair
+        a, c = t[T_LINKS + 1 + 2 * k], t[T_LINKS + 2 + 2 * k]
+        if s8[own + a] == q and s8[dev + a] and s8[own + c] == q and s8[dev + c]:
+            total += LINK_POINTS
+    for k in range(NJ):
+        total += JOKER_POINTS * s8[JOKERS * B + P * NJ * i + NJ * q + k]
+    if s8[SUBSIDY * B + P * i + q]:
+        total += SUBSIDY_POINTS
+    return total, tokens
+
+
+@njit(cache=True)
+def _game_over(s8, s16, r32, t, B, i):
+    """The game ends: phase OVER, terminated, and the rewards ``Game.returns()`` (see ``engine._returns``)."""
+    s8[PHASE * B + i] = OVER
+    s8[TERMINATED * B + i] = 1
+    n = s8[NUM_PLAYERS * B + i]
+    keys = np.empty(P, np.int64)
+    best = -(2**62)
+    for q in range(n):
+        # "In case of a tie, the player with the most Property tokens on the board wins. If there is still a tie,
+        # the player with the most money wins."
+        sc, tokens = _final_score(s8, s16, t, B, i, q)
+        keys[q] = (np.int64(sc) + 1000) * 1_000_000 + tokens * 1000 + s16[MONEY * B + P * i + q]
+        best = max(best, keys[q])
+    winners = 0
+    for q in range(n):
+        winners += keys[q] == best
+    for q in range(n):
+        r32[REWARDS * B + P * i + q] = 0.0 if winners == n else (1.0 if keys[q] == best else -1.0)
+
+
+# ---------------------------------------------------------------------------------------------- decisions
+@njit(cache=True)
+def _player(s8, B, i):
+    """The player to move (``State.current_player``): -1 once over or ended by a penalty."""
+    ph = s8[PHASE * B + i]
+    if ph == OVER or s8[TERMINATED * B + i]:
+        return -1
+    if ph == BID:
+        return s8[BIDDER * B + i]
+    if ph >= DEVELOP:
+        return s8[DEVELOPER * B + i]
+    return s8[AUCTIONEER * B + i]
+
+
+@njit(cache=True)
+def _of_phase(ph, a):
+    """Is action ``a`` one of the decisions of phase ``ph`` (the subsidy: of every phase but OVER)?"""
+    if a < 0 or a >= NA or ph == OVER:
+        return False
+    if a == A.SUBSIDY:
+        return True
+    if ph == AUCTION:
+        return a < A.PASS
+    if ph == BID:
+        return A.PASS <= a < A.SELL
+    if ph == SELL_OR_KEEP:
+        return a == A.SELL or a == A.KEEP
+    if ph == DEVELOP:
+        return A.DEVELOP <= a <= A.DONE
+    return A.PAY <= a < A.SUBSIDY
+
+
+@njit(cache=True)
+def _is_legal(s8, s16, t, B, i, a):
+    """Is action ``a`` legal in live game ``i``? (One entry of the mask, derived from the rules.)"""
+    ph = s8[PHASE * B + i]
+    if not _of_phase(ph, a):
+        return False
+    p = _player(s8, B, i)
+    if a == A.SUBSIDY:
+        return not s8[SUBSIDY * B + P * i + p]
+    if ph == AUCTION:
+        return a // NC == s8[ERA * B + i] and s8[FACE_UP * B + NC * i + a % NC] != 0
+    if ph == BID:
+        amount = a - A.BID + 1
+        return amount == 0 or (s16[HIGH_BID * B + i] < amount <= s16[MONEY * B + P * i + p])
+    if ph == SELL_OR_KEEP:
+        return a == A.SELL or s16[MONEY * B + P * i + p] >= s16[HIGH_BID * B + i]
+    if ph == DEVELOP:
+        return a == A.DONE or _can_develop(s8, s16, t, B, i, p, a - A.DEVELOP)
+    r, way = divmod(a - A.PAY, NW)
+    return r == s8[PENDING * B + 2 * i] and _pay_way_ok(s8, s16, t, B, i, p, way)
+
+
+@njit(cache=True)
+def _mask_row(s8, s16, t, B, i, out, o):
+    """Write game ``i``'s legal-action mask into ``out[o:o + 314]`` (all False once over)."""
+    for a in range(NA):
+        out[o + a] = False
+    p = _player(s8, B, i)
+    if p < 0:
+        return
+    ph = s8[PHASE * B + i]
+    if ph == AUCTION:
+        # "A field is available if it lies in the current Era and has a face-up Column token above it."
+        era = s8[ERA * B + i]
+        for c in range(NC):
+            out[o + A.AUCTION + era * NC + c] = s8[FACE_UP * B + NC * i + c] != 0
+    elif ph == BID:
+        out[o + A.PASS] = True
+        # "A bid must be higher than any preceding bid, and a player cannot bid more Talers than he can pay."
+        for k in range(s16[HIGH_BID * B + i] + 1, min(s16[MONEY * B + P * i + p], MAX_BID) + 1):
+            out[o + A.BID + k - 1] = True
+    elif ph == SELL_OR_KEEP:
+        out[o + A.SELL] = True
+        out[o + A.KEEP] = s16[MONEY * B + P * i + p] >= s16[HIGH_BID * B + i]  # ruling: only if he can pay
+    elif ph == DEVELOP:
+        for f in range(NF):
+            if s8[OWNER * B + NF * i + f] == p:
+                out[o + A.DEVELOP + f] = _can_develop(s8, s16, t, B, i, p, f)
+        out[o + A.DONE] = True
+    else:
+        at = o + A.PAY + s8[PENDING * B + 2 * i] * NW
+        for way in range(NW):
+            out[at + way] = _pay_way_ok(s8, s16, t, B, i, p, way)
+    # "At any time during the game, a player may take one Subsidy token"
+    out[o + A.SUBSIDY] = s8[SUBSIDY * B + P * i + p] == 0
+
+
+@njit(cache=True)
+def _apply(s8, s16, s64, r32, t, B, i, a):
+    """Play the legal action ``a`` in game ``i``, then every phase that needs no decision."""
+    p = _player(s8, B, i)
+    ph = s8[PHASE * B + i]
+    if a == A.SUBSIDY:
+        # "a player may take one Subsidy token ... He immediately takes 3 Talers from the bank."
+        s8[SUBSIDY * B + P * i + p] = 1
+        s16[MONEY * B + P * i + p] += SUBSIDY_MONEY
+    elif ph == AUCTION:
+        _open_auction(s8, s16, B, i, a - A.AUCTION)
+    elif ph == BID:
+        _bid_or_pass(s8, s16, t, B, i, p, 0 if a == A.PASS else a - A.BID + 1)
+    elif ph == SELL_OR_KEEP:
+        if a == A.SELL:
+            _sell(s8, s16, t, B, i, p)
+        else:
+            _keep(s8, s16, t, B, i, p)
+    elif ph == DEVELOP:
+        if a == A.DONE:
+            _end_development_turn(s8, s16, s64, r32, t, B, i)
+        else:
+            _develop(s8, s16, s64, r32, t, B, i, p, a - A.DEVELOP)
+    else:
+        r, way = divmod(a - A.PAY, NW)
+        _pay_resource(s8, s16, s64, r32, t, B, i, p, r, way)
+
+
+# ---------------------------------------------------------------------------------------------- batch ranges
+@njit(cache=True)
+def _views(buf, B):
+    """The typed views of a State buffer of B games: int8, int16, int64 (seeds), float32 (rewards)."""
+    return buf.view(np.int8), buf.view(np.int16), buf[: 8 * B].view(np.int64), buf.view(np.float32)
+
+
+@njit(cache=True)
+def mask_range(buf, B, t, out, lo, hi):
+    """Legal-action masks of games ``lo:hi`` into ``out`` (bool[B * 314], row-major)."""
+    s8, s16, _, _ = _views(buf, B)
+    for i in range(lo, hi):
+        _mask_row(s8, s16, t, B, i, out, i * NA)
+
+
+@njit(cache=True)
+def check_range(buf, B, t, actions, mask, use_mask, legal, lo, hi):
+    """legal[i] for games ``lo:hi``: is ``actions[i]`` legal (True for finished games)? Returns the illegal count."""
+    s8, s16, _, _ = _views(buf, B)
+    bad = 0
+    for i in range(lo, hi):
+        a = actions[i]
+        if s8[TERMINATED * B + i]:
+            ok = True
+        elif use_mask:
+            ok = _of_phase(s8[PHASE * B + i], a) and mask[i * NA + a]
+        else:
+            ok = _is_legal(s8, s16, t, B, i, a)
+        legal[i] = ok
+        bad += not ok
+    return bad
+
+
+@njit(cache=True)
+def apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, lo, hi):
+    """Step games ``lo:hi``: rewards zeroed, illegal live games penalized, legal live games played; then
+    (``write_next``) each game's new legal-action mask into ``next_mask``."""
+    s8, s16, s64, r32 = _views(buf, B)
+    for i in range(lo, hi):
+        for q in range(P):
+            r32[REWARDS * B + P * i + q] = 0.0
+        if s8[TERMINATED * B + i]:
+            pass
+        elif legal[i]:
+            _apply(s8, s16, s64, r32, t, B, i, actions[i])
+        else:
+            # Pgx: "Taking illegal action leads to immediate game terminal with negative reward".
+            fault = _player(s8, B, i)
+            for q in range(s8[NUM_PLAYERS * B + i]):
+                r32[REWARDS * B + P * i + q] = penalty if q == fault else -penalty
+            s8[TERMINATED * B + i] = 1
+        if write_next:
+            _mask_row(s8, s16, t, B, i, next_mask, i * NA)
+
+
+@njit(cache=True)
+def _pick(row, o, u, weights, use_weights):
+    """The legal action of ``row[o:o + 314]`` that ``u`` in [0, 1) selects: uniformly (``sample_legal``'s
+    rule: the ``floor(u * count)``-th legal one), or by the cumulative ``weights`` (``verify._sample``'s
+    rule: the first whose cumulative weight exceeds ``u`` times the total); 0 if none is legal."""
+    if use_weights:
+        total = 0.0
+        for a in range(NA):
+            if row[o + a]:
+                total += weights[a]
+        x = u * total
+        cum = 0.0
+        for a in range(NA):
+            if row[o + a]:
+                cum += weights[a]
+            if cum > x:
+                return a
+        return 0
+    count = 0
+    for a in range(NA):
+        count += row[o + a]
+    k = np.int64(u * count)
+    for a in range(NA):
+        if row[o + a]:
+            if k == 0:
+                return a
+            k -= 1
+    return 0
+
+
+@njit(cache=True)
+def sample_range(mask, u, out, lo, hi):
+    """``sample_legal`` for rows ``lo:hi`` of ``mask`` (bool[B * 314]) with the uniform draws ``u``."""
+    dummy = np.empty(0, np.float64)
+    for i in range(lo, hi):
+        out[i] = _pick(mask, i * NA, u[i], dummy, False)
+
+
+@njit(cache=True)
+def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi):
+    """Play games ``lo:hi`` for up to ``max_steps`` decisions each, or to their end (see the module docstring)."""
+    s8, s16, s64, r32 = _views(buf, B)
+    row = np.empty(NA, np.bool_)
+    for i in range(lo, hi):
+        for q in range(P):
+            r32[REWARDS * B + P * i + q] = 0.0
+        k = 0
+        while k < max_steps and not s8[TERMINATED * B + i]:
+            _mask_row(s8, s16, t, B, i, row, 0)
+            h = _key(s64[SEED * B + i], _key(key, 3, i), k)
+            u = np.float64(h >> _U64(11)) * (1.0 / 9007199254740992.0)
+            _apply(s8, s16, s64, r32, t, B, i, _pick(row, 0, u, weights, use_weights))
+            k += 1
+        steps[i] = k
+
+
+# ---------------------------------------------------------------------------------------------- parallel entries
+@njit(cache=True, parallel=True)
+def mask_parallel(buf, B, t, out, nc):
+    """:func:`mask_range` over the whole batch, in ``nc`` chunks in parallel."""
+    for c in prange(nc):
+        mask_range(buf, B, t, out, c * B // nc, (c + 1) * B // nc)
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(buf, B, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next, nc):
+    """Check every game's action; unless some are illegal and ``raise_``, step them all (``nc`` chunks in
+    parallel). Returns the illegal count (the state is untouched when it is nonzero and ``raise_``)."""
+    bad = np.zeros(nc, np.int64)
+    for c in prange(nc):
+        bad[c] = check_range(buf, B, t, actions, mask, use_mask, legal, c * B // nc, (c + 1) * B // nc)
+    n_bad = bad.sum()
+    if n_bad and raise_:
+        return n_bad
+    for c in prange(nc):
+        apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, c * B // nc, (c + 1) * B // nc)
+    return n_bad
+
+
+@njit(cache=True)
+def step_serial(buf, B, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next, nc):
+    """:func:`step_parallel` on one thread (small batches: no thread start-up)."""
+    n_bad = check_range(buf, B, t, actions, mask, use_mask, legal, 0, B)
+    if n_bad and raise_:
+        return n_bad
+    apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, 0, B)
+    return n_bad
+
+
+@njit(cache=True, parallel=True)
+def sample_parallel(mask, u, out, nc):
+    """:func:`sample_range` over the whole batch, in ``nc`` chunks in parallel."""
+    B = out.shape[0]
+    for c in prange(nc):
+        sample_range(mask, u, out, c * B // nc, (c + 1) * B // nc)
+
+
+@njit(cache=True, parallel=True)
+def rollout_parallel(buf, B, t, max_steps, weights, use_weights, key, steps, nc):
+    """:func:`rollout_range` over the whole batch, in ``nc`` chunks in parallel (games end at different times:
+    more chunks than threads balance the load)."""
+    for c in prange(nc):
+        rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, c * B // nc, (c + 1) * B // nc)
+
+
+# ---------------------------------------------------------------------------------------------- Python side
+PARALLEL_FROM = 256  # batches at least this large run on all threads; smaller ones on the calling thread
+COLD_COMPILE_SECONDS = 25  # about what the first compile takes on a 2-core machine (the message says so)
+_EMPTY_BOOL = np.zeros(0, np.bool_)
+_EMPTY_F64 = np.zeros(0, np.float64)
+_tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
+_ready = False
+
+if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_PER_GAME:
+    raise ImportError("industry_env.kernel: the State layout of engine._LAYOUT changed; update the kernel's offsets")
+
+
+def _chunks(B: int, per_thread: int) -> int:
+    """Chunks of a batch for the threads: a few per thread, for balance."""
+    return max(1, min(B, per_thread * get_num_threads()))
+
+
+def _table(board) -> np.ndarray:
+    """The board table of ``board``, built once per board object."""
+    hit = _tables_by_board.get(id(board))
+    if hit is None or hit[0] is not board:
+        hit = (board, board_table(board))
+        _tables_by_board[id(board)] = hit
+    return hit[1]
+
+
+def _backed(state) -> np.ndarray:
+    """The buffer behind ``state``'s arrays; a State built from other arrays is first moved into one (its
+    arrays replaced by views of it, contents unchanged)."""
+    buf = state._buf
+    if buf is None:
+        fresh = E.copy(state)
+        for name in E._ARRAY_FIELDS:
+            setattr(state, name, getattr(fresh, name))
+        object.__setattr__(state, "_buf", fresh._buf)
+        buf = fresh._buf
+    return buf
+
+
+def _cached() -> bool:
+    """Is the compiled code in numba's disk cache (so the first calls only load it)?"""
+    try:
+        return all(os.path.exists(f._cache._index_path) for f in (step_serial, step_parallel, rollout_parallel))
+    except AttributeError:  # numba internals moved: assume warm rather than print a wrong message
+        return True
+
+
+def warm_up() -> float:
+    """Compile (or load from the disk cache) every entry point on a small batch; returns the seconds taken.
+
+    Called by the first compiled call of a process. A cold compile tells the user once, on stderr.
+    """
+    global _ready
+    t0 = time.perf_counter()
+    if not _cached():
+        print(f"industry_env: compiling the fast engine, once: about {COLD_COMPILE_SECONDS} s "
+              "(cached on disk afterwards; INDUSTRY_ENV_BACKEND=numpy skips it)", file=sys.stderr, flush=True)
+    _ready = True
+    s = E._empty(2, E.load_board())
+    E._new_games(s, np.arange(2), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8), np.ones(2, bool))
+    mask = legal_action_mask(s)
+    sample_legal(mask, np.random.default_rng(0))
+    for par in (False, True):
+        m = _mask(s, par)
+        _step(s, _sample(m, np.zeros(2), par), True, -1.0, True, m, m, par)
+        _step(s, _sample(m, np.zeros(2), par), True, -1.0, True, None, None, par)
+        _mask(s, par)
+        _sample(m, np.zeros(2), par)
+        _rollout(s, 3, None, 0, True, par)
+        _rollout(s, 3, np.ones(NA), 0, True, par)
+    return time.perf_counter() - t0
+
+
+def _mask(state, parallel: bool) -> np.ndarray:
+    B = state.batch_size
+    out = np.empty((B, NA), np.bool_)
+    buf, t = _backed(state), _table(state.board)
+    if parallel:
+        mask_parallel(buf, B, t, out.reshape(-1), _chunks(B, 4))
+    else:
+        mask_range(buf, B, t, out.reshape(-1), 0, B)
+    return out
+
+
+def legal_action_mask(state) -> np.ndarray:
+    """``engine.legal_action_mask`` by the kernel."""
+    if not _ready:
+        warm_up()
+    return _mask(state, state.batch_size >= PARALLEL_FROM)
+
+
+def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
+    s = E._writable(state, inplace)
+    buf = _backed(s)
+    B = s.batch_size
+    acts = np.ascontiguousarray(a_all, dtype=np.int64)
+    legal = np.empty(B, np.bool_)
+    m = _EMPTY_BOOL if mask is None else np.ascontiguousarray(mask).reshape(-1)
+    nm = _EMPTY_BOOL if next_mask is None else next_mask.reshape(-1)
+    fn = step_parallel if parallel else step_serial
+    n_bad = fn(buf, B, _table(s.board), acts, m, mask is not None, legal, raise_, float(penalty), nm,
+               next_mask is not None, _chunks(B, 4))  # fmt: skip
+    if n_bad and raise_:
+        bad = np.flatnonzero(~legal)
+        raise E.IllegalActionError(E._illegal_message(state, bad, np.asarray(a_all)[bad].astype(np.int64)))
+    return s
+
+
+def step(state, a_all, raise_: bool, penalty: float, inplace: bool, mask, next_mask):
+    """``engine.step`` by the kernel (its arguments already checked by the engine)."""
+    if not _ready:
+        warm_up()
+    return _step(state, a_all, raise_, penalty, inplace, mask, next_mask, state.batch_size >= PARALLEL_FROM)
+
+
+def _sample(mask, u, parallel):
+    B = mask.shape[0]
+    out = np.empty(B, np.int64)
+    flat = np.ascontiguousarray(mask, dtype=np.bool_).reshape(-1)
+    if parallel:
+        sample_parallel(flat, u, out, _chunks(B, 4))
+    else:
+        sample_range(flat, u, out, 0, B)
+    return out
+
+
+def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``engine.sample_legal`` by the kernel: the same draws ``rng.random(B)``, the same picks."""
+    if not _ready:
+        warm_up()
+    if mask.ndim != 2 or mask.shape[1] != NA:
+        raise ValueError(f"mask must be bool[B, {NA}], got shape {list(mask.shape)}")
+    return _sample(mask, rng.random(mask.shape[0]), mask.shape[0] >= PARALLEL_FROM)
+
+
+def _rollout(state, max_steps, weights, key, inplace, parallel):
+    s = E._writable(state, inplace)
+    buf = _backed(s)
+    B = s.batch_size
+    steps = np.zeros(B, np.int64)
+    w = _EMPTY_F64 if weights is None else weights
+    if parallel:
+        rollout_parallel(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, _chunks(B, 32))
+    else:
+        rollout_range(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, 0, B)
+    return s, steps
+
+
+def rollout(state, max_steps: int, weights, key: int, inplace: bool):
+    """``engine.rollout`` by the kernel (arguments checked by the engine): the games played in compiled code."""
+    if not _ready:
+        warm_up()
+    return _rollout(state, max_steps, weights, key, inplace, state.batch_size >= 2 * get_num_threads())
