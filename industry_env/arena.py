@@ -9,11 +9,14 @@ How the games are dealt, so that no agent is favoured by its seat:
 
 * ``agents`` lists one agent per seat (3 or 4); a name may repeat (``heuristic,random,random,random``), each
   entry is then a separate agent with its own seed and its own line in the table.
-* The games come in *deals* of ``num_players`` games. A deal is one engine seed (one bag order and one first
-  Starting Player), played once for each cyclic rotation of the agents: in rotation ``r`` agent ``j`` sits at
-  position ``(j + r) % n`` counted clockwise from the first Starting Player (position 0 is the Starting Player
-  of the first round). So every agent plays every position equally often, and on the same deals as the others.
-  ``games`` is rounded up to a whole number of deals (a multiple of the number of players).
+* The games come in *deals*. A deal is one engine seed (one bag order and one first Starting Player), played
+  once for each *seating* of the agents. By default the seatings are the ``n`` cyclic rotations: in seating
+  ``r`` agent ``j`` sits at position ``(j + r) % n`` counted clockwise from the first Starting Player (position
+  0 is the Starting Player of the first round). So every agent plays every position equally often, and on the
+  same deals as the others; the agents keep their order around the table (with ``heuristic,random,random,
+  random``, ``random#1`` always sits on the heuristic's left, and a random player's results depend on that).
+  ``all_orders=True`` plays every ordering instead (``n!`` seatings: 6 or 24), which also balances who sits
+  next to whom. ``games`` is rounded up to a whole number of deals (a multiple of the number of seatings).
 * Seeds: deal ``k`` uses engine seed ``deal_seeds(seed, k + 1)[k]`` (drawn from the arena seed, recorded per
   game in the results); the agent in entry ``j`` given by name is built with seed ``agent_seed(seed, j)``. Same
   arena seed, agents and batch size: same games, same table.
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import math
 import os
@@ -108,6 +112,14 @@ def deal_seeds(seed: int, deals: int) -> np.ndarray:
     return rng.integers(0, 2**62, size=deals, dtype=np.int64)
 
 
+def seatings(num_players: int, all_orders: bool = False) -> np.ndarray:
+    """int64[R, n]: the position of each agent entry in each seating (cyclic rotations, or every order)."""
+    n = num_players
+    if all_orders:
+        return np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+    return (np.arange(n)[None, :] + np.arange(n)[:, None]) % n
+
+
 def agent_seed(seed: int, slot: int) -> int:
     """The seed of the agent built by name for entry ``slot`` of an arena seeded ``seed``."""
     return int(np.random.SeedSequence([seed, _AGENT_PURPOSE, slot]).generate_state(1, np.uint32)[0])
@@ -129,7 +141,7 @@ class ArenaResults:
     balanced_draws: bool
     games_requested: int
     game_seed: np.ndarray  # int64[G]: engine seed of each game
-    rotation: np.ndarray  # int64[G]
+    seating: np.ndarray  # int64[G]: index into ``seatings``
     starting_player: np.ndarray  # int64[G]: the first Starting Player (a seat)
     position: np.ndarray  # int64[G, n]
     seat: np.ndarray  # int64[G, n]
@@ -140,6 +152,7 @@ class ArenaResults:
     think_seconds: np.ndarray  # float64[n]: time inside its agent's act_batch, shared by its decisions
     elapsed_seconds: float
     batch_size: int
+    seatings: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))  # [R, n]: entry -> position
     ratings: list[dict[str, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -208,7 +221,8 @@ class ArenaResults:
                 f"{'balanced' if self.balanced_draws else 'plain'} draws; "
                 f"{self.elapsed_seconds:.1f} s ({speed:.1f} games/s)")  # fmt: skip
         if self.games != self.games_requested:
-            head += f"\n({self.games_requested} games asked, rounded up to whole deals of {n} seat rotations)"
+            head += (f"\n({self.games_requested} games asked, rounded up to whole deals of "
+                     f"{len(self.seatings)} seatings)")
         width = max(12, *(len(lab) for lab in self.labels))
         lines = [head, "",
                  f"{'agent':<{width}} {'wins':>8} {'win rate [95% CI]':>23} {'points ± se':>14} {'rank':>5} "
@@ -233,6 +247,7 @@ class ArenaResults:
                 "agents": self.labels, "num_players": self.num_players, "games": self.games,
                 "games_requested": self.games_requested, "seed": self.seed, "balanced_draws": self.balanced_draws,
                 "batch_size": self.batch_size, "elapsed_seconds": self.elapsed_seconds,
+                "seatings": self.seatings.tolist(),
                 "games_per_second": self.games / max(self.elapsed_seconds, 1e-9),
                 "wins": "a win shared by k tied winners counts 1/k (wins_any counts it as 1)",
                 "rank": "1 is best; tied players share the mean of their ranks",
@@ -242,7 +257,7 @@ class ArenaResults:
             "table": self.table(),
             "seat_effects": self.seat_effects(),
             "per_game": {
-                "game_seed": self.game_seed.tolist(), "rotation": self.rotation.tolist(),
+                "game_seed": self.game_seed.tolist(), "seating": self.seating.tolist(),
                 "starting_player": self.starting_player.tolist(), "position": self.position.tolist(),
                 "seat": self.seat.tolist(), "points": self.points.astype(int).tolist(), "rank": self.rank.tolist(),
                 "win_share": self.win_share.tolist(),
@@ -354,9 +369,9 @@ class Arena:
     ``agents``: names (``make_agent``, seeded from ``seed`` and the entry's index; a ``module:callable`` naming an
     agent object or a plain function is used as given), agent objects, or plain functions ``(observation,
     action_mask) -> action``, one per seat.
-    ``games`` is rounded up to a multiple of ``num_players`` (a warning says so). ``batch_size`` games are played
-    at once (results depend on it only through the agents' random draws). ``progress``: a tqdm bar if tqdm is
-    installed.
+    ``games`` is rounded up to a multiple of the number of seatings (``num_players``, or its factorial with
+    ``all_orders``; a warning says so). ``batch_size`` games are played at once (results depend on it only
+    through the agents' random draws). ``progress``: a tqdm bar if tqdm is installed.
     """
 
     def __init__(
@@ -369,6 +384,7 @@ class Arena:
         batch_size: int = 1024,
         board=None,
         progress: bool = False,
+        all_orders: bool = False,
     ) -> None:
         if isinstance(agents, str):
             agents = agents.split(",")
@@ -385,11 +401,13 @@ class Arena:
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
             raise ArenaError(f"batch_size={batch_size!r}: must be a whole number above 0")
         self.num_players = int(num_players)
+        self.seatings = seatings(self.num_players, all_orders)
+        R = len(self.seatings)
         self.games_requested = int(games)
-        self.games = -(-int(games) // self.num_players) * self.num_players
+        self.games = -(-int(games) // R) * R
         if self.games != self.games_requested:
-            warnings.warn(f"arena: {games} games rounded up to {self.games}, a multiple of the {num_players} seat "
-                          "rotations, so that every agent plays every seat equally often", stacklevel=2)  # fmt: skip
+            warnings.warn(f"arena: {games} games rounded up to {self.games}, a multiple of the {R} seatings, so "
+                          "that every agent plays every seat equally often", stacklevel=2)  # fmt: skip
         self.seed = int(seed)
         self.balanced_draws = bool(balanced_draws)
         self.batch_size = int(batch_size)
@@ -410,16 +428,16 @@ class Arena:
         openskill_ratings(np.zeros((0, self.num_players)))  # a missing openskill fails now, not after the games
 
     def schedule(self) -> tuple[np.ndarray, np.ndarray]:
-        """(engine seed, rotation) of every game: deal ``k`` is games ``k*n .. k*n + n - 1``, rotations 0..n-1."""
-        n = self.num_players
-        seeds = np.repeat(deal_seeds(self.seed, self.games // n), n)
-        rotation = np.tile(np.arange(n, dtype=np.int64), self.games // n)
-        return seeds, rotation
+        """(engine seed, seating) of every game: deal ``k`` is games ``k*R .. k*R + R - 1``, seatings 0..R-1."""
+        R = len(self.seatings)
+        seeds = np.repeat(deal_seeds(self.seed, self.games // R), R)
+        seating = np.tile(np.arange(R, dtype=np.int64), self.games // R)
+        return seeds, seating
 
     def run(self) -> ArenaResults:
         """Play every game and return the results."""
         n, G = self.num_players, self.games
-        seeds, rotation = self.schedule()
+        seeds, seating = self.schedule()
         rec = {k: np.zeros((G, n), np.float64) for k in ("points", "rank", "win_share")}
         pos = np.zeros((G, n), np.int64)
         seat = np.zeros((G, n), np.int64)
@@ -443,27 +461,27 @@ class Arena:
                     if bar is not None:
                         bar.update(ids.size)
 
-                start[lo:hi], pos[lo:hi] = self._play(seeds[lo:hi], rotation[lo:hi], seat[lo:hi], finished)
+                start[lo:hi], pos[lo:hi] = self._play(seeds[lo:hi], seating[lo:hi], seat[lo:hi], finished)
         finally:
             if bar is not None:
                 bar.close()
         elapsed = time.perf_counter() - t0
         return ArenaResults(
             labels=self.labels, num_players=n, seed=self.seed, balanced_draws=self.balanced_draws,
-            games_requested=self.games_requested, game_seed=seeds, rotation=rotation, starting_player=start,
+            games_requested=self.games_requested, game_seed=seeds, seating=seating, starting_player=start,
             position=pos, seat=seat, points=rec["points"], rank=rec["rank"], win_share=rec["win_share"],
             moves=self._moves.copy(), think_seconds=self._think.copy(), elapsed_seconds=elapsed,
-            batch_size=self.batch_size,
+            batch_size=self.batch_size, seatings=self.seatings,
         )  # fmt: skip
 
     def _play(
         self,
         seeds: np.ndarray,
-        rotation: np.ndarray,
+        seating: np.ndarray,
         seat: np.ndarray,
         finished: Callable[[np.ndarray, engine.State], None],
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Play the games ``seeds`` (with their ``rotation``) to the end as one batch.
+        """Play the games ``seeds`` (with their ``seating``) to the end as one batch.
 
         Writes the seat of each entry into ``seat`` (int[B, n]) first, then calls ``finished(ids, state)`` with
         the indices (into ``seeds``) and the final states of the games that have just ended, as they end.
@@ -473,7 +491,7 @@ class Arena:
         state = engine.init(B, num_players=n, seed=seeds, board=self.board, balanced_draws=self.balanced_draws)
         sp = state.starting_player.astype(np.int64)
         slots = np.arange(n)
-        position = (slots[None, :] + rotation[:, None]) % n  # [B, n] by entry
+        position = self.seatings[seating]  # [B, n] by entry
         seat[:] = (sp[:, None] + position) % n
         entry_at_seat = np.empty((B, n), np.int64)
         entry_at_seat[np.arange(B)[:, None], seat] = slots
@@ -575,6 +593,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain-draws", action="store_true",
                         help="one token per player in every era (default: the recommended draws)")  # fmt: skip
     parser.add_argument("--board", metavar="PATH", default=None, help="a board file (default: the shipped board)")
+    parser.add_argument("--all-orders", action="store_true",
+                        help="play every order of the agents around the table (n! seatings: 6 or 24), not only the "
+                             "n rotations, so that who sits next to whom is balanced too")  # fmt: skip
     parser.add_argument("--no-plot", action="store_true", help="skip the PNG (no matplotlib needed)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -611,9 +632,11 @@ def run(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the rounding is reported below
         arena = Arena(names, num_players=players, games=args.games, seed=args.seed, balanced_draws=not args.plain_draws,
-                      batch_size=args.batch_size, board=board, progress=not args.no_progress)  # fmt: skip
+                      batch_size=args.batch_size, board=board, progress=not args.no_progress,
+                      all_orders=args.all_orders)  # fmt: skip
     if arena.games != args.games:
-        print(f"note: {args.games} games rounded up to {arena.games}, a multiple of the {players} seat rotations")
+        print(f"note: {args.games} games rounded up to {arena.games}, a multiple of the {len(arena.seatings)} "
+              "seatings, so that every agent plays every seat equally often")  # fmt: skip
     results = arena.run()
     print(results)
     print()

@@ -105,7 +105,22 @@ def test_every_agent_plays_every_position_equally_often_on_the_same_deals(n: int
     # a deal (one engine seed) is played once in each rotation
     deals = r.game_seed.reshape(-1, n)
     assert (deals == deals[:, :1]).all() and len(set(deals[:, 0].tolist())) == games // n
-    assert (r.rotation.reshape(-1, n) == np.arange(n)).all()
+    assert (r.seating.reshape(-1, n) == np.arange(n)).all()
+    assert sorted(map(tuple, r.seatings.tolist())) == [tuple((j + k) % n for j in range(n)) for k in range(n)]
+
+
+def test_all_orders_also_balance_who_sits_next_to_whom() -> None:
+    n = 3
+    r = Arena([FirstLegal(), LastLegal(), RandomDouble(0)], num_players=n, games=12, seed=0, all_orders=True).run()
+    assert r.games == 12 and len(r.seatings) == 6
+    left = np.zeros((n, n), int)  # left[i, j]: games in which entry j sits just after entry i, clockwise
+    for pos in r.position:
+        at = np.argsort(pos)  # entry at each position
+        for k in range(n):
+            left[at[k], at[(k + 1) % n]] += 1
+    assert (left[~np.eye(n, dtype=bool)] == 6).all()  # with rotations only, each entry always has the same left
+    for j in range(n):
+        assert np.bincount(r.position[:, j], minlength=n).tolist() == [4] * n
 
 
 def test_games_are_rounded_up_to_whole_rotations() -> None:
@@ -147,7 +162,7 @@ def test_same_seed_same_results_and_another_seed_other_games() -> None:
     a, b, c = play(5), play(5), play(6)
     assert _without_timing(a.table()) == _without_timing(b.table())
     assert a.seat_effects() == b.seat_effects()
-    for name in ("points", "rank", "win_share", "seat", "game_seed"):
+    for name in ("points", "rank", "win_share", "seat", "game_seed", "seating"):
         assert np.array_equal(getattr(a, name), getattr(b, name))
     assert not np.array_equal(a.game_seed, c.game_seed)
 
