@@ -626,14 +626,14 @@ def run(args: argparse.Namespace) -> int:
             _matplotlib_figure()
         except ImportError as exc:
             raise ArenaError(f"{exc} (or pass --no-plot)") from exc
-    out = Path(args.output_dir)
-    _check_output_dir(out)
     board = load_board(args.board)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the rounding is reported below
         arena = Arena(names, num_players=players, games=args.games, seed=args.seed, balanced_draws=not args.plain_draws,
                       batch_size=args.batch_size, board=board, progress=not args.no_progress,
                       all_orders=args.all_orders)  # fmt: skip
+    out = Path(args.output_dir)
+    _check_output_dir(out)  # after the agents are known, before any game is played
     if arena.games != args.games:
         print(f"note: {args.games} games rounded up to {arena.games}, a multiple of the {len(arena.seatings)} "
               "seatings, so that every agent plays every seat equally often")  # fmt: skip

@@ -307,6 +307,7 @@ def test_the_command_refuses_bad_input_with_exit_2(named_agents: None, tmp_path,
     out = str(tmp_path / "out")
     assert main(["arena", "--agents", "random,nope,random,random", "--output-dir", out]) == 2
     assert "'nope'" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # refused before anything was written
     assert main(["arena", "--agents", "random,random", "--output-dir", out]) == 2
     assert "2 agents given" in capsys.readouterr().err
     assert main(["arena", "--agents", "random,random,random", "--players", "4", "--output-dir", out]) == 2
