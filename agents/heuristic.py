@@ -1,82 +1,190 @@
-"""A greedy rule-of-thumb player: values each field in points and bids, keeps and develops by that value.
+"""The greedy heuristic, batched: array code over the engine's State, no Python loop over games.
 
-It reads a reference :class:`industry_env.reference.Game` (the whole position), so it is a baseline for
-measuring the board and for the arena, not a learned policy. Its rules of thumb:
-- a field is worth its cogwheel points (if it can still score), 3 per road or technology link to a field it
-  already owns, the bonus it would add with owned bonus fields or factories, and a little for producing a
-  resource others must buy; minus half its construction cost and a Taler per resource it cannot make itself;
-- it bids up to that value (never its last Taler), keeps a lot when the price is below the value, develops
-  the most valuable legal field (technologies first, since they expire with their era), pays with a specific
-  joker before money and keeps the "?" joker for last, and never takes the subsidy.
+:func:`heuristic_actions` chooses, for every game of a :class:`industry_env.engine.State`, the action that the
+readable twin :class:`industry_env.agents.heuristic_v0.ReferenceHeuristicV0` chooses on the same position
+(the rules of thumb are listed there and in ``docs/agents.md``). The vector environments call it on their
+State directly; :class:`HeuristicV0Agent` is the same player acting from observations: it rebuilds the
+positions with :func:`industry_env.engine.from_observation` (the bag order, which it never reads, dealt at
+random) and acts on them.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from types import SimpleNamespace
+
 import numpy as np
 
 from industry_env import actions as A
+from industry_env import engine
+from industry_env.board import Board
 from industry_env.reference import Game
 from industry_env.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY
 
+from .base import Agent, AgentInputError, check_seed, refuse_finished_or_other_seat
+from .heuristic_v0 import (
+    BONUS_FIELD_VALUE,
+    JOKER_VALUE,
+    PAY_ORDER,
+    PRODUCER_VALUE,
+    TECHNOLOGY_URGENCY,
+    ReferenceHeuristicV0,
+    tie_noise,
+)
 
-class HeuristicAgent:
-    """Greedy valuation player; ``act(game)`` returns one legal action for ``game.current_player``."""
+
+@lru_cache(maxsize=8)
+def _board_tables(board: Board) -> SimpleNamespace:
+    """The board facts the valuation reads, as arrays over the 60 fields (built once per board)."""
+    kind = board.KIND.astype(np.int64)
+    links = np.zeros((NUM_FIELDS, NUM_FIELDS))
+    for a, c in board.LINKS.tolist():  # [g, f]: links between f and g (roads and technology links)
+        links[a, c] += 1
+        links[c, a] += 1
+    connect = board.BONUS_CONNECT.astype(np.float64)  # [bonus field g, factory f]: points g adds to f
+    needs = board.NEEDS.astype(np.int64)
+    scores = (kind == FACTORY) | (kind == TECHNOLOGY)
+    base = np.where((kind == FACTORY) & (board.PRODUCES >= 0), PRODUCER_VALUE, 0.0)
+    base += np.where(kind == BONUS, BONUS_FIELD_VALUE, 0.0)
+    base -= 0.5 * board.COST.astype(np.float64)
+    pay_way = np.arange(A.SUBSIDY - A.PAY) % A.NUM_PAY_WAYS
+    pay_key = np.array([PAY_ORDER.get(int(w), 1) for w in pay_way], np.float64)
+    return SimpleNamespace(
+        KIND=kind,
+        ERA=board.ERA.astype(np.int64),
+        POINTS=board.POINTS.astype(np.float64),
+        SCORES=scores,  # a Factory or Technology scores its points when developed in its era
+        LINKS=LINK_POINTS * links,
+        FROM_BONUS=connect * (kind == BONUS)[:, None] * (kind == FACTORY)[None, :],  # [g, f] for factory f
+        TO_BONUS=(connect * (kind == BONUS)[:, None]).T.copy(),  # [g, f] for bonus field f: connect[f, g]
+        BASE=base,
+        NEED=np.maximum(needs, 0),
+        NEED_OK=needs >= 0,
+        IS_JOKER=kind == JOKER,
+        URGENCY=np.where(kind == TECHNOLOGY, TECHNOLOGY_URGENCY, 0.0),
+        # pay: the twin takes the legal way of least PAY_ORDER, the lowest action among equals
+        PAY_KEY=pay_key * 1000.0 + np.arange(pay_way.size),
+    )
+
+
+def field_values(state: engine.State, player: np.ndarray) -> np.ndarray:
+    """float64[B, 60]: :meth:`ReferenceHeuristicV0.value` of every field for ``player`` (int[B]) of each game."""
+    t = _board_tables(state.board)
+    B = state.batch_size
+    p = np.asarray(player, dtype=np.int64)
+    mine = (state.owner == p[:, None].astype(np.int8)).astype(np.float64)  # [B, 60]
+    v = np.where(t.SCORES[None, :] & (t.ERA[None, :] == state.era[:, None]), t.POINTS[None, :], 0.0)
+    v += mine @ t.LINKS
+    v += mine @ t.FROM_BONUS
+    v += mine @ t.TO_BONUS
+    v += t.BASE
+    made = state.produces[np.arange(B), p]  # bool[B, 11]
+    for j in range(2):
+        v -= t.NEED_OK[:, j] & ~made[:, t.NEED[:, j]]
+    return np.where(t.IS_JOKER, JOKER_VALUE, v)
+
+
+def heuristic_actions(
+    state: engine.State, seed: int | np.ndarray = 0, mask: np.ndarray | None = None, greed: float = 1.0
+) -> np.ndarray:
+    """int64[B]: heuristic v0's action for the player to move in every game of ``state``.
+
+    ``seed`` (int, or int[B] for one seat's agent per game) keys the auction tie-break noise; ``mask`` is the
+    games' legal-action mask if the caller has it (default: computed). The choices equal
+    ``ReferenceHeuristicV0(seed, greed).act(engine.to_game(state, i))`` for every game ``i``. A finished game
+    has no action: take the running games first (``engine.take``); ValueError otherwise.
+    """
+    B = state.batch_size
+    p = state.current_player.astype(np.int64)
+    if (p < 0).any():
+        raise ValueError(f"heuristic_actions: game(s) {np.flatnonzero(p < 0)[:5].tolist()} are over; "
+                         f"pass the running games only")  # fmt: skip
+    if mask is None:
+        mask = engine.legal_action_mask(state)
+    elif mask.shape != (B, A.NUM_ACTIONS) or mask.dtype != bool:
+        raise ValueError(f"mask must be bool[{B}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
+    t = _board_tables(state.board)
+    seeds = np.broadcast_to(np.asarray(seed, dtype=np.int64), (B,))
+    value = field_values(state, p)
+    rows = np.arange(B)
+    out = np.full(B, -1, np.int64)
+    phase = state.phase
+
+    auc = np.flatnonzero(phase == engine.AUCTION)
+    if auc.size:
+        noisy = value[auc] + tie_noise(seeds[auc, None], state.round[auc, None], np.arange(NUM_FIELDS)[None, :])
+        noisy = np.where(mask[auc, A.AUCTION:A.PASS], noisy, -np.inf)
+        out[auc] = A.AUCTION + noisy.argmax(axis=1)
+
+    bid = np.flatnonzero(phase == engine.BID)
+    if bid.size:
+        worth = np.trunc(greed * value[bid, state.lot[bid]])
+        top = np.minimum(worth, state.money[bid, p[bid]].astype(np.float64) - 1)
+        ok = top > state.high_bid[bid]
+        action = A.BID + np.where(ok, top, 1).astype(np.int64) - 1
+        ok &= mask[bid, np.clip(action, A.BID, A.SELL - 1)]
+        out[bid] = np.where(ok, action, A.PASS)
+
+    sok = np.flatnonzero(phase == engine.SELL_OR_KEEP)
+    if sok.size:
+        keep = mask[sok, A.KEEP] & (value[sok, state.lot[sok]] > state.high_bid[sok])
+        out[sok] = np.where(keep, A.KEEP, A.SELL)
+
+    dev = np.flatnonzero(phase == engine.DEVELOP)
+    if dev.size:
+        now = np.where(t.ERA[None, :] == state.era[dev, None], t.POINTS[None, :], 0.0)
+        score = np.where(mask[dev, A.DEVELOP:A.DONE], t.URGENCY + value[dev] + now, -np.inf)
+        best = score.argmax(axis=1)
+        out[dev] = np.where(np.isfinite(score[np.arange(dev.size), best]), A.DEVELOP + best, A.DONE)
+
+    pay = np.flatnonzero(phase == engine.PAY)
+    if pay.size:
+        key = np.where(mask[pay, A.PAY:A.SUBSIDY], t.PAY_KEY, np.inf)
+        out[pay] = A.PAY + key.argmin(axis=1)
+
+    chosen = (out >= 0) & mask[rows, np.clip(out, 0, A.NUM_ACTIONS - 1)]
+    if not chosen.all():
+        raise ValueError(f"heuristic_actions: the mask does not match the state in game(s) "
+                         f"{np.flatnonzero(~chosen)[:5].tolist()}")  # fmt: skip
+    return out
+
+
+class HeuristicV0Agent(Agent):
+    """Heuristic v0 ("heuristic-v0") as an :class:`Agent`: today's greedy player, acting from observations.
+
+    ``greed`` scales the value it bids up to (1.0: bids its valuation). Seeded: the seed keys its auction
+    tie-breaks (and the bag order it deals itself, which it never reads), so the same seed gives the same moves.
+    """
+
+    name = "heuristic-v0"
 
     def __init__(self, seed: int | None = None, greed: float = 1.0) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.greed = greed
+        if isinstance(greed, bool) or not isinstance(greed, (int, float)) or not np.isfinite(greed) or greed < 0:
+            raise AgentInputError(f"greed={greed!r}: a number >= 0 (1.0 bids up to the value of the lot)")
+        self.seed = check_seed(seed)
+        self.greed = float(greed)
+        self.rng = np.random.default_rng(self.seed)
+        self._twin = ReferenceHeuristicV0(self.seed, self.greed)
 
-    def value(self, game: Game, p: int, f: int) -> float:
-        """Points ``f`` is worth to ``p`` if he owns and develops it, less what developing it costs."""
-        s, b = game.s, game.board
-        kind = b.KIND[f]
-        if kind == JOKER:
-            return 2.5
-        mine = [s.owner[g] == p for g in range(NUM_FIELDS)]
-        v = 0.0
-        if kind in (FACTORY, TECHNOLOGY) and b.ERA[f] == s.era:
-            v += b.POINTS[f]
-        for a, c in b.LINKS.tolist():
-            if f in (a, c) and mine[c if a == f else a]:
-                v += LINK_POINTS
-        if kind == FACTORY:
-            v += sum(int(b.BONUS_CONNECT[g, f]) for g in range(NUM_FIELDS) if mine[g] and b.KIND[g] == BONUS)
-            if b.PRODUCES[f] >= 0:
-                v += 1.5
-        if kind == BONUS:
-            v += sum(int(b.BONUS_CONNECT[f, g]) for g in range(NUM_FIELDS) if mine[g]) + 1.0
-        v -= 0.5 * b.COST[f] + sum(1 for r in b.NEEDS[f] if r >= 0 and not game._produces(p, int(r)))
-        return v
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        refuse_finished_or_other_seat(observations)
+        state = engine.from_observation(observations, self.rng)
+        return heuristic_actions(state, self.seed, masks, self.greed)
 
-    def act(self, game: Game) -> int:
-        """One legal action for the player to move."""
-        s, p = game.s, game.current_player
-        legal = [a for a in game.legal_actions() if a != A.SUBSIDY]
-        if not legal:
-            return A.SUBSIDY
-        if game.phase == "auction":
-            vals = [self.value(game, p, a - A.AUCTION) + self.rng.random() * 0.1 for a in legal]
-            return legal[int(np.argmax(vals))]
-        if game.phase == "bid":
-            worth = int(self.greed * self.value(game, p, s.lot))
-            top = min(worth, s.money[p] - 1)
-            return A.bid(top) if top > s.high_bid and A.bid(top) in legal else A.PASS
-        if game.phase == "sell_or_keep":
-            worth = self.value(game, p, s.lot)
-            return A.KEEP if A.KEEP in legal and worth > s.high_bid else A.SELL
-        if game.phase == "develop":
-            options = [a for a in legal if a != A.DONE]
-            if not options:
-                return A.DONE
-            b = game.board
+    def act_game(self, game: Game) -> int:
+        """The action for the player to move in a reference Game, by the readable twin (the same action as
+        ``act`` on his observation, without rebuilding a State: faster for one game)."""
+        if not isinstance(game, Game):
+            raise AgentInputError(f"act_game needs a reference Game, got {type(game).__name__}")
+        return self._twin.act(game)
 
-            def score(a: int) -> float:
-                f = a - A.DEVELOP
-                return (
-                    (10 if b.KIND[f] == TECHNOLOGY else 0) + self.value(game, p, f) + b.POINTS[f] * (b.ERA[f] == s.era)
-                )
 
-            return max(options, key=score)
-        # pay: a specific joker first, then money, and the "?" joker last
-        order = {A.PAY_JOKER: 0, A.PAY_BANK: 1, A.PAY_WILD: 3}
-        return min(legal, key=lambda a: order.get((a - A.PAY) % A.NUM_PAY_WAYS, 1))
+class HeuristicAgent(HeuristicV0Agent):
+    """The project's heuristic player ("heuristic"). For now it plays exactly as heuristic v0; the agents issue
+    makes it stronger (valuing what a field adds by the end, bidding within a budget, taking the subsidy when it
+    pays), and ``heuristic-v0`` stays as the baseline it is measured against."""
+
+    name = "heuristic"
+
+
+__all__ = ["HeuristicAgent", "HeuristicV0Agent", "field_values", "heuristic_actions"]

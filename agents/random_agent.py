@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from industry_env.engine import sample_legal
 
-class RandomAgent:
-    """Chooses uniformly among the legal actions given by a mask, from its own seeded generator."""
+from .base import Agent, check_seed
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions of the mask, from its own generator seeded by ``seed``.
+
+    Reads only the mask. ``act`` and ``act_batch`` draw from the same generator, so the same seed and the same
+    sequence of calls give the same moves.
+    """
+
+    name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.seed = check_seed(seed)
+        self.rng = np.random.default_rng(self.seed)
 
-    def act(self, mask: np.ndarray) -> int:
-        """One legal action for a ``bool[NUM_ACTIONS]`` mask; raises ValueError if nothing is legal."""
-        legal = np.flatnonzero(mask)
-        if legal.size == 0:
-            raise ValueError("no legal action: the game is over")
-        return int(self.rng.choice(legal))
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return sample_legal(masks, self.rng)

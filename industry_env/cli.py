@@ -46,7 +46,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         game = Game(n, seed=args.seed + g, board=board, balanced_draws=not args.plain_draws)
         agent = RandomAgent(args.seed + g)
         while not game.is_over:
-            game.apply(agent.act(game.legal_action_mask()))
+            game.apply(agent.act_game(game))
             decisions += 1
         finals.append((n, game.scores(), game.winners()))
         shown = shown or game
@@ -88,7 +88,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     """A person plays one seat against random or heuristic opponents; bad input is answered, never a crash."""
-    from .agents import HeuristicAgent, RandomAgent
+    from .agents import make_agent
     from .reference import Game
     from .render import describe_action, describe_decision
 
@@ -103,12 +103,7 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     if not 0 <= seat < args.players:
         say(f"--seat {seat}: there are only seats 0 to {args.players - 1}")
         return 2
-    if args.opponents == "heuristic":
-        heuristic = HeuristicAgent(args.seed + 1)
-        choose = heuristic.act
-    else:
-        rand = RandomAgent(args.seed + 1)
-        choose = lambda g: rand.act(g.legal_action_mask())  # noqa: E731
+    choose = make_agent(args.opponents, seed=args.seed + 1).act_game  # every opponent seat: one seeded agent
     names = game.board.resource_names
     say(f"You are player {seat}. Type an action as listed (e.g. 'bid 3', 'auction 1D', 'pay Wood: bank'),")
     say("its number in the list, 'board' to see the board, 'help' for the list again, or 'quit'.")

@@ -1,40 +1,225 @@
-"""Agents choose legal actions and the heuristic is stronger than chance."""
+"""The agent interface: made by name, legal and seeded play, clear refusals, and the batched heuristic equal to
+its readable twin action for action."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from industry_env.agents import HeuristicAgent, RandomAgent
+from industry_env.agents import (
+    AGENTS,
+    Agent,
+    AgentInputError,
+    CallableAgent,
+    HeuristicAgent,
+    HeuristicV0Agent,
+    RandomAgent,
+    ReferenceHeuristicV0,
+    as_agent,
+    heuristic_actions,
+    make_agent,
+    tie_noise,
+)
 
+from industry_env import actions as A
+from industry_env import engine
+from industry_env.observation import OBS_DIM, observe_game
 from industry_env.reference import Game
 
 
+def _play(agents: list[Agent], batch: int, num_players: int, seed: int) -> tuple[engine.State, np.ndarray]:
+    """Play ``batch`` games to the end, seat q played by ``agents[q]`` through act_batch; illegal moves raise.
+
+    Returns the final State and each game's returns (+1 for each winner, -1 for the others).
+    """
+    s = engine.init(batch, num_players=num_players, seed=seed)
+    returns = np.zeros((batch, 4), np.float32)
+    while not s.terminated.all():
+        live = np.flatnonzero(~s.terminated)
+        obs, mask = engine.observe(s), engine.legal_action_mask(s)
+        actions = np.zeros(batch, np.int64)
+        for q, agent in enumerate(agents):
+            rows = live[s.current_player[live] == q]
+            if rows.size:
+                actions[rows] = agent.act_batch(obs[rows], mask[rows])
+        s = engine.step(s, actions)  # on_illegal="raise": an illegal choice fails the test
+        returns += s.rewards
+    return s, returns
+
+
+def _positions(seed: int, batch: int = 24, every: int = 5, explore: float = 0.3) -> engine.State:
+    """Snapshots of 3- and 4-player games played by the heuristic with some random moves: every phase."""
+    rng = np.random.default_rng(seed)
+    s = engine.init(batch, num_players=np.where(np.arange(batch) % 2 == 0, 4, 3), seed=seed)
+    snaps, t = [], 0
+    while not s.terminated.all():
+        live = np.flatnonzero(~s.terminated)
+        if t % every == 0:
+            snaps.append(engine.take(s, live))
+        mask = engine.legal_action_mask(s)
+        actions = engine.sample_legal(mask, rng)
+        sub = engine.take(s, live)
+        greedy = live[rng.random(live.size) >= explore]
+        actions[greedy] = heuristic_actions(sub, seed, mask[live])[np.isin(live, greedy)]
+        s = engine.step(s, actions)
+        t += 1
+    return engine.concat(snaps)
+
+
+def test_agents_are_made_by_name() -> None:
+    assert set(AGENTS) == {"random", "heuristic", "heuristic-v0"}
+    for name in AGENTS:
+        agent = make_agent(name, seed=0)
+        assert isinstance(agent, Agent) and agent.name == name
+    assert isinstance(make_agent("heuristic"), HeuristicAgent)
+    assert make_agent("heuristic-v0", seed=1, greed=1.5).greed == 1.5
+    assert isinstance(make_agent("industry_env.agents:RandomAgent", seed=2), RandomAgent)
+    with pytest.raises(ValueError, match="unknown agent 'mcts'.*random, heuristic, heuristic-v0"):
+        make_agent("mcts")
+    with pytest.raises(ValueError, match=r"no parameter 'greed' \(it takes: seed\)"):
+        make_agent("random", greed=2.0)
+    with pytest.raises(ValueError, match="cannot import module 'no_such_module'"):
+        make_agent("no_such_module:policy")
+    with pytest.raises(ValueError, match="has no attribute 'nothing'"):
+        make_agent("industry_env.agents:nothing")
+    with pytest.raises(ValueError, match="seed"):
+        make_agent("random", seed=-1)
+
+
+def test_a_users_function_is_an_agent_by_module_name(tmp_path, monkeypatch) -> None:
+    (tmp_path / "my_policy.py").write_text(
+        "import numpy as np\n\ndef last_legal(observation, action_mask):\n"
+        "    return int(np.flatnonzero(action_mask)[-1])\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    agent = make_agent("my_policy:last_legal")
+    assert isinstance(agent, CallableAgent)
+    game = Game(4, seed=0)
+    assert agent.act_game(game) == game.legal_actions()[-1] == A.SUBSIDY
+    with pytest.raises(ValueError, match="plain function"):
+        make_agent("my_policy:last_legal", seed=1)
+
+
 @pytest.mark.parametrize("num_players", [3, 4])
-def test_heuristic_agent_plays_whole_games_legally(num_players: int) -> None:
-    for seed in range(5):
-        game, agent = Game(num_players, seed=seed), HeuristicAgent(seed)
-        while not game.is_over:
-            game.apply(agent.act(game))  # apply raises IllegalActionError on an illegal choice
-        assert sum(game.s.claimed) == 60
+def test_every_agent_plays_only_legal_actions_to_the_end(num_players: int) -> None:
+    agents = [make_agent(name, seed=q) for q, name in enumerate(["heuristic", "random", "heuristic-v0", "random"])]
+    s, _ = _play(agents[:num_players], 8, num_players, seed=11)
+    assert s.claimed.all() and (s.phase == engine.OVER).all()
 
 
-def test_random_agent_only_picks_from_the_mask() -> None:
-    agent = RandomAgent(0)
-    mask = np.zeros(314, bool)
+def test_same_seed_same_moves() -> None:
+    for name in ("random", "heuristic"):
+        ends = []
+        for _ in range(2):
+            agents = [make_agent(name, seed=7 + q) for q in range(3)]
+            ends.append(engine.scores(_play(agents, 2, 3, seed=3)[0]))
+        np.testing.assert_array_equal(ends[0], ends[1], err_msg=name)
+    a, b = RandomAgent(5), RandomAgent(5)
+    mask = np.zeros(A.NUM_ACTIONS, bool)
     mask[[5, 60, 313]] = True
-    assert {agent.act(mask) for _ in range(200)} == {5, 60, 313}
-    with pytest.raises(ValueError, match="no legal action"):
-        agent.act(np.zeros(314, bool))
+    obs = np.zeros(OBS_DIM, np.float32)
+    picks = [a.act(obs, mask) for _ in range(200)]
+    assert picks == [b.act(obs, mask) for _ in range(200)] and set(picks) == {5, 60, 313}
+
+
+def test_batched_heuristic_chooses_as_its_readable_twin() -> None:
+    s = engine.concat([_positions(seed) for seed in (0, 1)])
+    assert set(np.unique(s.phase).tolist()) == set(range(5)), "every decision phase is tested"
+    assert set(np.unique(s.num_players).tolist()) == {3, 4}
+    seeds = np.arange(s.batch_size) % 3 * 1_000_003  # agents of several seeds
+    batched = heuristic_actions(s, seeds)
+    # the same agent acting from the observations of the seat to move (the bag rebuilt at random)
+    obs, mask = engine.observe(s), engine.legal_action_mask(s)
+    for seed in (0, 1_000_003, 2_000_006):
+        rows = np.flatnonzero(seeds == seed)
+        agent = HeuristicV0Agent(seed)
+        np.testing.assert_array_equal(agent.act_batch(obs[rows], mask[rows]), batched[rows])
+        np.testing.assert_array_equal([agent.act(obs[i], mask[i].astype(np.int8)) for i in rows[:50]],
+                                      batched[rows[:50]])  # fmt: skip
+    twins = {int(x): ReferenceHeuristicV0(int(x)) for x in np.unique(seeds)}
+    for i in range(s.batch_size):
+        game = engine.to_game(s, i)
+        assert twins[int(seeds[i])].act(game) == batched[i], (i, game.phase)
+    counts = np.bincount(s.phase, minlength=5)
+    assert counts.min() >= 20, counts
+
+
+def test_act_game_equals_act_on_the_observation() -> None:
+    game, agent = Game(3, seed=4), HeuristicAgent(9)
+    rng = np.random.default_rng(0)
+    while not game.is_over:
+        obs, mask = observe_game(game, game.current_player), game.legal_action_mask()
+        a = agent.act_game(game)
+        assert a == agent.act(obs, mask)
+        game.apply(a if rng.random() < 0.7 else int(rng.choice(game.legal_actions())))
+
+
+def test_tie_noise_is_a_pure_function_below_a_tenth() -> None:
+    x = tie_noise(np.arange(1000), 3, 17)
+    assert ((x >= 0) & (x < 0.1)).all() and np.unique(x).size == 1000
+    assert tie_noise(5, 3, 17) == x[5]
+
+
+def test_bad_inputs_are_refused_never_a_made_up_action() -> None:
+    game = Game(4, seed=0)
+    obs, mask = observe_game(game, game.current_player), game.legal_action_mask()
+    for agent in (make_agent("random", seed=0), make_agent("heuristic", seed=0)):
+        with pytest.raises(AgentInputError, match="act_game"):
+            agent.act(game)
+        with pytest.raises(AgentInputError, match="mask is required"):
+            agent.act(obs)
+        with pytest.raises(AgentInputError, match="no legal action"):
+            agent.act(obs, np.zeros(A.NUM_ACTIONS, bool))
+        with pytest.raises(AgentInputError, match=r"shape \[314\]"):
+            agent.act(obs, mask[:-1])
+        with pytest.raises(AgentInputError, match="float32"):
+            agent.act(obs.astype(np.int32), mask)
+        with pytest.raises(AgentInputError, match="bool or 0/1"):
+            agent.act(obs, mask.astype(np.float32))
+        with pytest.raises(AgentInputError, match=r"shape \[B, 675\]"):
+            agent.act_batch(obs, mask[None])
+        with pytest.raises(ValueError, match="2 observations but 1 action masks"):
+            agent.act_batch(np.stack([obs, obs]), mask[None])
+        with pytest.raises(TypeError):  # AgentInputError is a TypeError too
+            agent.act([0.0] * OBS_DIM, mask)
+    heuristic = make_agent("heuristic", seed=0)
+    other = observe_game(game, (game.current_player + 1) % 4)
+    with pytest.raises(AgentInputError, match="not seen from the seat to move"):
+        heuristic.act(other, mask)
+    while not game.is_over:
+        game.apply(heuristic.act_game(game))
+    with pytest.raises(AgentInputError, match="game is over"):
+        heuristic.act_game(game)
+    with pytest.raises(AgentInputError, match="game is over"):
+        ReferenceHeuristicV0(0).act(game)
+    with pytest.raises(AgentInputError, match="game is over"):
+        make_agent("random", seed=0).act_game(game)
+    with pytest.raises(AgentInputError, match="game is over"):
+        heuristic.act(observe_game(game, 0), np.ones(A.NUM_ACTIONS, bool))
+    with pytest.raises(ValueError, match="are over"):
+        heuristic_actions(engine.from_games([game]))
+    with pytest.raises(AgentInputError, match="greed"):
+        HeuristicV0Agent(0, greed=-1.0)
+
+
+def test_callables_are_wrapped_and_checked() -> None:
+    game = Game(4, seed=1)
+    obs, mask = observe_game(game, game.current_player), game.legal_action_mask()
+    first = as_agent(lambda o, m: int(np.flatnonzero(m)[0]))
+    assert first.act(obs, mask) == game.legal_actions()[0]
+    assert first.act_batch(np.stack([obs, obs]), np.stack([mask, mask])).tolist() == [game.legal_actions()[0]] * 2
+    with pytest.raises(AgentInputError, match="no legal action to match"):
+        as_agent(lambda o, m: A.PASS).act(obs, mask)  # not legal in an auction decision
+    with pytest.raises(AgentInputError, match="not an integer action"):
+        CallableAgent(lambda o, m: "pass").act(obs, mask)
+    assert as_agent("random", seed=1).seed == 1
 
 
 def test_heuristic_beats_random_players() -> None:
-    wins, games = 0, 40
-    for seed in range(games):
-        game = Game(4, seed=seed)
-        heur, rand = HeuristicAgent(seed), RandomAgent(seed)
-        seat = seed % 4
-        while not game.is_over:
-            a = heur.act(game) if game.current_player == seat else rand.act(game.legal_action_mask())
-            game.apply(a)
-        wins += seat in game.winners()
+    wins, games = 0, 0
+    for seat in range(4):
+        agents: list[Agent] = [make_agent("random", seed=10 * seat + q) for q in range(4)]
+        agents[seat] = make_agent("heuristic", seed=seat)
+        s, returns = _play(agents, 30, 4, seed=100 * seat)
+        wins += int((returns[:, seat] > 0).sum())
+        games += s.batch_size
     assert wins / games > 0.6, f"heuristic won {wins} of {games} against three random players"

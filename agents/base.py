@@ -1,0 +1,180 @@
+"""The one agent interface: what every player of ``industry_env.agents`` offers, and its input checks.
+
+An agent acts from what its seat observes and nothing more: an observation (float32[675], the layout of
+:mod:`industry_env.observation`, seen from the seat to move) and the legal-action mask (bool or int8[314]).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from industry_env import observation as O
+from industry_env.actions import NUM_ACTIONS
+
+if TYPE_CHECKING:
+    from industry_env.reference import Game
+
+_PHASE_OVER = 5  # index of "over" in the observation's phase one-hot
+
+
+class AgentInputError(ValueError, TypeError):
+    """An agent was given something it cannot act on (a wrong type, shape, or a mask with no legal action).
+
+    A ValueError and a TypeError at once, so that either ``except`` catches it.
+    """
+
+
+def check_seed(seed: int | None) -> int:
+    """The agent's seed as an int in [0, 2**63); None draws one from the operating system's entropy."""
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % 2**63)
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)) or not 0 <= int(seed) < 2**63:
+        raise AgentInputError(f"seed={seed!r}: an agent's seed is a whole number from 0 to 2**63 - 1, or None")
+    return int(seed)
+
+
+def check_batch(observations: Any, action_masks: Any) -> tuple[np.ndarray, np.ndarray]:
+    """float32[B, 675] observations and bool[B, 314] masks, checked; AgentInputError says what is wrong."""
+    obs = _array(observations, "observations", (O.OBS_DIM,), batched=True)
+    mask = _array(action_masks, "action_masks", (NUM_ACTIONS,), batched=True)
+    if obs.shape[0] != mask.shape[0]:
+        raise AgentInputError(f"{obs.shape[0]} observations but {mask.shape[0]} action masks")
+    return _observation(obs, "observations"), _mask(mask, "action_masks")
+
+
+def check_one(observation: Any, action_mask: Any) -> tuple[np.ndarray, np.ndarray]:
+    """One game's float32[675] observation and bool[314] mask as batches of one, checked."""
+    obs = _array(observation, "observation", (O.OBS_DIM,), batched=False)
+    if action_mask is None:
+        raise AgentInputError("act(observation, action_mask): the legal-action mask is required")
+    mask = _array(action_mask, "action_mask", (NUM_ACTIONS,), batched=False)
+    return _observation(obs[None], "observation"), _mask(mask[None], "action_mask")
+
+
+def _array(x: Any, what: str, shape: tuple[int, ...], batched: bool) -> np.ndarray:
+    if not isinstance(x, np.ndarray):
+        hint = "; for a reference Game use agent.act_game(game)" if type(x).__name__ == "Game" else ""
+        raise AgentInputError(f"{what} must be a numpy array, got {type(x).__name__}{hint}")
+    want = (len(shape) + 1) if batched else len(shape)
+    if x.ndim != want or x.shape[-len(shape):] != shape:
+        expect = f"[B, {shape[0]}]" if batched else f"[{shape[0]}]"
+        raise AgentInputError(f"{what} must have shape {expect}, got {list(x.shape)}")
+    return x
+
+
+def _observation(obs: np.ndarray, what: str) -> np.ndarray:
+    if obs.dtype not in (np.float32, np.float64):
+        raise AgentInputError(f"{what} must be float32 (the observation layout), got dtype {obs.dtype}")
+    return obs.astype(np.float32, copy=False)
+
+
+def _mask(mask: np.ndarray, what: str) -> np.ndarray:
+    if mask.dtype != bool:
+        if not np.issubdtype(mask.dtype, np.integer) or ((mask != 0) & (mask != 1)).any():
+            raise AgentInputError(f"{what} must be bool or 0/1 integers (e.g. int8), got dtype {mask.dtype}")
+        mask = mask != 0
+    empty = ~mask.any(axis=1)
+    if empty.any():
+        rows = np.flatnonzero(empty)[:5].tolist()
+        raise AgentInputError(f"{what}: no legal action in row(s) {rows} (is the game over?)")
+    return mask
+
+
+class Agent:
+    """A player of Industry: ``act(observation, action_mask) -> int`` for one game, ``act_batch`` for many.
+
+    The contract, for every agent of the project and any a user writes:
+
+    - ``act(observation, action_mask) -> int``: one legal action for the seat to move, given its observation
+      (float32[675], :mod:`industry_env.observation`) and the legal-action mask (bool or int8[314]).
+    - ``act_batch(observations, action_masks) -> int64[B]``: the same for B games at once; row b of the result
+      is what ``act`` would choose for row b (for agents with no inner state the very same action).
+    - Only what the seat observes is used: the whole table but the order of the bag.
+    - Seeded: ``make_agent(name, seed=s)`` twice gives the same moves for the same inputs.
+    - Refused with :class:`AgentInputError` (a ValueError): a wrong type (a Game, a list), a wrong shape or
+      dtype, a mask with no legal action (a finished game). An agent never answers with a made-up action.
+
+    Subclasses implement ``_choose(observations, masks) -> int64[B]`` on checked inputs (float32[B, 675],
+    bool[B, 314]); the public methods check the inputs and that every chosen action is legal.
+    """
+
+    name = "agent"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray | None = None) -> int:
+        """One legal action for one game (float32[675] observation, bool or int8[314] mask)."""
+        obs, mask = check_one(observation, action_mask)
+        return int(self._checked(obs, mask)[0])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """int64[B]: one legal action per game (float32[B, 675] observations, bool or int8[B, 314] masks)."""
+        obs, mask = check_batch(observations, action_masks)
+        return self._checked(obs, mask)
+
+    def act_game(self, game: Game) -> int:
+        """One legal action for the player to move in a reference Game: ``act`` on what his seat observes."""
+        from industry_env.observation import observe_game
+        from industry_env.reference import Game
+
+        if not isinstance(game, Game):
+            raise AgentInputError(f"act_game needs a reference Game, got {type(game).__name__}")
+        if game.is_over:
+            raise AgentInputError("act_game: the game is over, there is no action to choose")
+        return self.act(observe_game(game, game.current_player), game.legal_action_mask())
+
+    def _checked(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        actions = np.asarray(self._choose(obs, mask))
+        if actions.shape != (obs.shape[0],) or not np.issubdtype(actions.dtype, np.integer):
+            raise RuntimeError(f"agent {self.name!r} returned {actions.dtype}{list(actions.shape)}, "
+                               f"not one integer action per game")  # fmt: skip
+        actions = actions.astype(np.int64)
+        ok = (actions >= 0) & (actions < NUM_ACTIONS)
+        ok[ok] = mask[np.flatnonzero(ok), actions[ok]]
+        if not ok.all():
+            rows = np.flatnonzero(~ok)[:5].tolist()
+            raise AgentInputError(f"agent {self.name!r} found no legal action to match its observation in row(s) "
+                                  f"{rows}: the mask does not belong to the observation")  # fmt: skip
+        return actions
+
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        raise NotImplementedError(f"{type(self).__name__} must implement _choose(observations, masks)")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+def refuse_finished_or_other_seat(observations: np.ndarray) -> None:
+    """AgentInputError unless every observation is of a running game, seen from the seat to move (seat 0)."""
+    v = O.views(observations)
+    over = v["phase"][:, _PHASE_OVER] == 1
+    if over.any():
+        raise AgentInputError(f"observation row(s) {np.flatnonzero(over)[:5].tolist()}: the game is over")
+    other = v["to_move"][:, 0] != 1
+    if other.any():
+        raise AgentInputError(f"observation row(s) {np.flatnonzero(other)[:5].tolist()} are not seen from the seat "
+                              f"to move: an agent acts from its own seat's observation")  # fmt: skip
+
+
+class CallableAgent(Agent):
+    """A plain function ``policy(observation, action_mask) -> action`` as an :class:`Agent` (one game at a time).
+
+    ``act_batch`` calls it once per row. Whatever it returns must be a legal integer action, else the call is
+    refused with :class:`AgentInputError` naming the function.
+    """
+
+    def __init__(self, policy: Callable[[np.ndarray, np.ndarray], int], name: str | None = None) -> None:
+        if not callable(policy):
+            raise AgentInputError(f"CallableAgent needs a function (observation, action_mask) -> action: {policy!r}")
+        self.policy = policy
+        self.name = name or getattr(policy, "__qualname__", None) or repr(policy)
+
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        out = np.empty(observations.shape[0], np.int64)
+        for i in range(observations.shape[0]):
+            a = self.policy(observations[i].copy(), masks[i].copy())
+            if not isinstance(a, (int, np.integer)) or isinstance(a, (bool, np.bool_)):
+                raise AgentInputError(f"policy {self.name!r} returned {a!r}, not an integer action")
+            out[i] = int(a)
+        return out
