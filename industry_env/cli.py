@@ -89,6 +89,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     """A person plays one seat against random or heuristic opponents; bad input is answered, never a crash."""
     from .agents import make_agent
+    from .records import Recorder
     from .reference import Game
     from .render import describe_action, describe_decision
 
@@ -105,6 +106,19 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         return 2
     choose = make_agent(args.opponents, seed=args.seed + 1).act_game  # every opponent seat: one seeded agent
     names = game.board.resource_names
+    recorder = Recorder.for_game(game)
+
+    def finish(code: int) -> int:
+        """Save the game played so far as a record (--record), saying where; a failed write is reported only."""
+        path = _record_path(args)
+        if path is not None:
+            try:
+                recorder.save(path, game.scores() if game.is_over else None)
+                say(f"game record saved to {path} (replay it with: industry-env replay {path})")
+            except OSError as exc:
+                say(f"could not save the game record to {path}: {exc.strerror or exc}")
+        return code
+
     say(f"You are player {seat}. Type an action as listed (e.g. 'bid 3', 'auction 1D', 'pay Wood: bank'),")
     say("its number in the list, 'board' to see the board, 'help' for the list again, or 'quit'.")
     say(game.render())
@@ -115,6 +129,7 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             a = choose(game)
             say(f"player {p}: {describe_action(game, a)}")
             _apply_and_report(game, a, say)
+            recorder.append(a)
             continue
         say("")
         say(describe_decision(game))
@@ -126,11 +141,11 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             line = stdin.readline()
             if not line:  # end of input
                 say("\nend of input: leaving the game")
-                return 0
+                return finish(0)
             text = line.strip()
             if text in ("quit", "exit", "q"):
                 say("leaving the game")
-                return 0
+                return finish(0)
             if text in ("board", "b"):
                 say(game.render())
                 continue
@@ -154,11 +169,12 @@ def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                 continue
             break
         _apply_and_report(game, action, say)
+        recorder.append(action)
     say(game.render())
     for p in range(game.num_players):
         say(f"player {p}: {game.score_breakdown(p)}")
     say("You win!" if seat in game.winners() else f"Winners: {game.winners()}")
-    return 0
+    return finish(0)
 
 
 def _apply_and_report(game, action: int, say) -> None:
@@ -179,6 +195,108 @@ def _apply_and_report(game, action: int, say) -> None:
             )
         else:
             say(f"  -> nobody bid: player {auctioneer} claims {game.board.field_label(lot)} for nothing")
+
+
+def _record_path(args: argparse.Namespace) -> str | None:
+    """Where ``play`` saves its record: --record PATH, none for --record none, else a new industry-game-<seed>.json."""
+    from pathlib import Path
+
+    chosen = getattr(args, "record", None)
+    if chosen is not None:
+        return None if chosen.lower() in ("none", "-") else chosen
+    path, k = Path(f"industry-game-{args.seed}.json"), 1
+    while path.exists():  # never overwrite an earlier game's record
+        path, k = Path(f"industry-game-{args.seed}-{k}.json"), k + 1
+    return str(path)
+
+
+# ---------------------------------------------------------------------------------------------- replay
+def _output_folder(option: str, path, create: bool) -> str | None:
+    """Why ``path`` cannot receive output (a sentence), or None; ``create`` makes the folder if its parent exists."""
+    import os
+
+    folder = path if create else path.parent
+    if create and not folder.exists() and folder.parent.is_dir():
+        folder.mkdir()
+    if not folder.is_dir():
+        return f"{option} {path}: the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"{option} {path}: the folder {folder} is not writable"
+    if not create and path.is_dir():
+        return f"{option} {path}: is a folder, not a file name"
+    return None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a game record move by move, printing each move, and write its pictures (GIF, PNGs)."""
+    from pathlib import Path
+
+    from .records import iter_replay, load, replay
+
+    gif = Path(args.gif) if args.gif else None
+    png_dir = Path(args.png_dir) if args.png_dir else None
+    problems = [p for p in (gif and _output_folder("--gif", gif, create=False),
+                            png_dir and _output_folder("--png-dir", png_dir, create=True)) if p]  # fmt: skip
+    if problems:
+        for p in problems:
+            print(f"error: {p}", file=sys.stderr)
+        return 2
+    record = load(args.file)
+    board = load_board(args.board)
+    replay(record, board)  # refuses a record that does not replay before anything is printed or written
+    picture = None
+    if gif or png_dir:
+        from . import picture
+
+        try:
+            picture._matplotlib()  # the extra is needed before anything is written
+        except ImportError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    from .reference import Game
+
+    game = Game(record.num_players, seed=record.seed, board=board, balanced_draws=record.balanced_draws)
+    print(f"{args.file}: {record.num_players} players, seed {record.seed}, "
+          f"{'balanced' if record.balanced_draws else 'plain'} draws, board {record.board_name}, "
+          f"{len(record.actions)} moves")  # fmt: skip
+    writer = picture.GifWriter(gif, frame_ms=args.frame_ms, scale=args.gif_scale) if picture and gif else None
+    frames, last_look = 0, None
+
+    def frame(g: Game, number: int) -> None:
+        nonlocal frames, last_look
+        look = (tuple(g.s.claimed), tuple(g.s.owner), tuple(g.s.developed), g.s.era, g.is_over)
+        if args.frames == "move" and look == last_look and number < len(record.actions):
+            return  # one frame per move: only when the board changed (and always the last position)
+        last_look = look
+        rgb = picture.to_rgb_array(g)
+        if writer is not None:
+            writer.add(rgb)
+        if png_dir is not None:
+            from PIL import Image
+
+            Image.fromarray(rgb).save(png_dir / f"move-{number:04d}.png")
+        frames += 1
+
+    try:
+        if picture:
+            frame(game, 0)
+        for move in iter_replay(record, board):
+            print(f"{move.number:4d}  player {move.player}  {move.name}")
+            if picture:
+                frame(move.game, move.number)
+            game = move.game
+    finally:
+        if writer is not None:
+            writer.close()
+    if game.is_over:
+        print(f"final scores: {game.scores()}; winners: {game.winners()}")
+    else:
+        print(f"the record ends before the game does (after move {len(record.actions)}); points now: {game.scores()}")
+    if gif:
+        print(f"wrote {gif} ({frames} frames, {gif.stat().st_size / 1e6:.1f} MB)")
+    if png_dir:
+        print(f"wrote {frames} pictures to {png_dir}/ (move-0000.png is the opening position)")
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------- rules / board
@@ -248,7 +366,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=None, help="your seat, 0 to players-1 (default 0)")
     p.add_argument("--opponents", choices=("random", "heuristic"), default="random",
                    help="who plays the other seats (default random)")  # fmt: skip
+    p.add_argument("--record", metavar="PATH", default=None,
+                   help="save the game as a record here ('none': don't; default: industry-game-<seed>.json in the "
+                        "current folder)")  # fmt: skip
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="replay a game record move by move; write its pictures as a GIF or PNGs")
+    p.add_argument("file", metavar="FILE", help="a game record (JSON, as written by 'play' or industry_env.records)")
+    _board_option(p)
+    p.add_argument("--gif", metavar="OUT.gif", default=None, help="write an animated GIF of the game")
+    p.add_argument("--png-dir", metavar="DIR", default=None, help="write one PNG a frame into DIR (made if missing)")
+    p.add_argument("--frames", choices=("move", "decision"), default="move",
+                   help="a picture whenever the board changes (move: each auction won, each development; default) "
+                        "or after every decision (each bid and pass too)")  # fmt: skip
+    p.add_argument("--frame-ms", type=int, default=600, help="display time of a GIF frame in ms (default 600)")
+    p.add_argument("--gif-scale", type=float, default=1.0,
+                   help="size of the GIF frames relative to the 1280 x 800 pictures (default 1)")  # fmt: skip
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("rules", help="print the rules summary and the rulings on ambiguous rules")
     p.set_defaults(func=cmd_rules)
