@@ -17,9 +17,9 @@ How the games are dealt, so that no agent is favoured by its seat:
   random``, ``random#1`` always sits on the heuristic's left, and a random player's results depend on that).
   ``all_orders=True`` plays every ordering instead (``n!`` seatings: 6 or 24), which also balances who sits
   next to whom. ``games`` is rounded up to a whole number of deals (a multiple of the number of seatings).
-* Seeds: deal ``k`` uses engine seed ``deal_seeds(seed, k + 1)[k]`` (drawn from the arena seed, recorded per
-  game in the results); the agent in entry ``j`` given by name is built with seed ``agent_seed(seed, j)``. Same
-  arena seed, agents and batch size: same games, same table.
+* Seeds: deal ``k`` uses engine seed ``deal_seeds(seed, deals)[k]`` (drawn from the arena seed, the same for
+  any number of deals, recorded per game in the results); the agent in entry ``j`` given by name is built with
+  seed ``agent_seed(seed, j)``. Same arena seed, agents and batch size: same games, same table.
 
 Winning follows the rules: most points, then most Property tokens on the board, then most money
 (``reference.Game.winners``). Players still tied after that share the win: each of ``k`` tied winners counts
@@ -165,7 +165,13 @@ class ArenaResults:
         return int(self.points.shape[0])
 
     def table(self) -> list[dict[str, Any]]:
-        """One dict per agent entry: wins, win rate and its 95% interval, points, rank, rating, seat win rates."""
+        """One dict per agent entry, in the order of ``labels`` (pandas-free: ``pandas.DataFrame(table())`` works).
+
+        Keys: ``agent``, ``games``, ``wins`` (shared wins as 1/k), ``wins_any``, ``win_rate`` with ``win_ci_low``
+        and ``win_ci_high`` (95% Wilson), ``mean_points`` and ``points_se`` (standard error), ``mean_rank``,
+        ``mu``, ``sigma``, ``ordinal`` (openskill), ``moves``, ``ms_per_move`` (time in the agent per decision),
+        and ``win_rate_position<k>`` for each position from the first Starting Player.
+        """
         G, n = self.games, self.num_players
         rows = []
         for j, label in enumerate(self.labels):
@@ -175,7 +181,7 @@ class ArenaResults:
             row: dict[str, Any] = {
                 "agent": label,
                 "games": G,
-                "wins": round(wins, 6),
+                "wins": wins,
                 "wins_any": int((self.win_share[:, j] > 0).sum()),
                 "win_rate": wins / G if G else 0.0,
                 "win_ci_low": lo,

@@ -167,6 +167,17 @@ def test_same_seed_same_results_and_another_seed_other_games() -> None:
     assert not np.array_equal(a.game_seed, c.game_seed)
 
 
+def test_small_batches_play_the_same_games() -> None:
+    """Played 5 games at a time (several batches, games ending at different steps), deterministic agents give the
+    same games as in one batch: the bookkeeping of which game is which holds across batches."""
+    agents = [FirstLegal(), LastLegal(), LastLegal(), FirstLegal()]
+    one = Arena(agents, games=12, seed=7).run()
+    many = Arena(agents, games=12, seed=7, batch_size=5).run()
+    for name in ("points", "rank", "win_share", "seat", "position", "starting_player", "moves"):
+        assert np.array_equal(getattr(one, name), getattr(many, name))
+    assert len(set(one.points[:, 0].tolist())) > 1  # the games differ from one another
+
+
 def test_agents_by_name_get_seeds_from_the_arena_seed(named_agents: None) -> None:
     a = Arena(["random"] * 4, games=4, seed=2).run()
     b = Arena(["random"] * 4, games=4, seed=2).run()
