@@ -44,6 +44,10 @@ def _board_tables(board: Board) -> SimpleNamespace:
     connect = board.BONUS_CONNECT.astype(np.float64)  # [bonus field g, factory f]: points g adds to f
     needs = board.NEEDS.astype(np.int64)
     scores = (kind == FACTORY) | (kind == TECHNOLOGY)
+    owned = LINK_POINTS * links
+    owned += connect * (kind == BONUS)[:, None] * (kind == FACTORY)[None, :]  # bonus field g adds to factory f
+    owned += (connect * (kind == BONUS)[:, None]).T  # factory (or any owned field) g adds to bonus field f
+    pair_f, pair_g = np.nonzero(owned.T)  # sorted by f
     base = np.where((kind == FACTORY) & (board.PRODUCES >= 0), PRODUCER_VALUE, 0.0)
     base += np.where(kind == BONUS, BONUS_FIELD_VALUE, 0.0)
     base -= 0.5 * board.COST.astype(np.float64)
@@ -54,9 +58,13 @@ def _board_tables(board: Board) -> SimpleNamespace:
         ERA=board.ERA.astype(np.int64),
         POINTS=board.POINTS.astype(np.float64),
         SCORES=scores,  # a Factory or Technology scores its points when developed in its era
-        LINKS=LINK_POINTS * links,
-        FROM_BONUS=connect * (kind == BONUS)[:, None] * (kind == FACTORY)[None, :],  # [g, f] for factory f
-        TO_BONUS=(connect * (kind == BONUS)[:, None]).T.copy(),  # [g, f] for bonus field f: connect[f, g]
+        # [g, f]: what owning g adds to f: link points, and the bonus between a bonus field and a factory
+        OWNED_T=owned.T.copy(),
+        # the same as sparse lists, sorted by f: the few (g, f) pairs that add (a dense product is slower)
+        PAIR_G=pair_g,
+        PAIR_W=owned[pair_g, pair_f],
+        PAIR_START=np.flatnonzero(np.r_[True, pair_f[1:] != pair_f[:-1]]),
+        PAIR_F=np.unique(pair_f),
         BASE=base,
         NEED=np.maximum(needs, 0),
         NEED_OK=needs >= 0,
@@ -69,19 +77,28 @@ def _board_tables(board: Board) -> SimpleNamespace:
 
 def field_values(state: engine.State, player: np.ndarray) -> np.ndarray:
     """float64[B, 60]: :meth:`ReferenceHeuristicV0.value` of every field for ``player`` (int[B]) of each game."""
+    return _values(state, np.arange(state.batch_size), np.asarray(player, dtype=np.int64))
+
+
+def _values(state: engine.State, rows: np.ndarray, p: np.ndarray, fields: np.ndarray | None = None) -> np.ndarray:
+    """The twin's ``value`` for player ``p`` (int[N]) of the games ``rows``: of every field (float64[N, 60]), or
+    of one field per game (``fields``, int[N] -> float64[N]). Every term is a multiple of 0.5, so the sums are
+    exact and equal the twin's whatever their order."""
     t = _board_tables(state.board)
-    B = state.batch_size
-    p = np.asarray(player, dtype=np.int64)
-    mine = (state.owner == p[:, None].astype(np.int8)).astype(np.float64)  # [B, 60]
-    v = np.where(t.SCORES[None, :] & (t.ERA[None, :] == state.era[:, None]), t.POINTS[None, :], 0.0)
-    v += mine @ t.LINKS
-    v += mine @ t.FROM_BONUS
-    v += mine @ t.TO_BONUS
-    v += t.BASE
-    made = state.produces[np.arange(B), p]  # bool[B, 11]
-    for j in range(2):
-        v -= t.NEED_OK[:, j] & ~made[:, t.NEED[:, j]]
-    return np.where(t.IS_JOKER, JOKER_VALUE, v)
+    mine = (state.owner[rows] == p[:, None].astype(np.int8)).astype(np.float64)  # [N, 60]: owned, developed or not
+    era = state.era[rows][:, None]
+    made = state.produces[rows, p]  # bool[N, 11]: resources p makes himself
+    if fields is None:
+        f, v = slice(None), np.zeros((rows.size, NUM_FIELDS))
+        v[:, t.PAIR_F] = np.add.reduceat(mine[:, t.PAIR_G] * t.PAIR_W, t.PAIR_START, axis=1)
+    else:
+        f, era = fields.astype(np.int64), era[:, 0]
+        v = np.einsum("ng,ng->n", mine, t.OWNED_T[f])
+    v += t.BASE[f] + np.where(t.SCORES[f] & (t.ERA[f] == era), t.POINTS[f], 0.0)
+    for j in range(2):  # a Taler (or a joker) per required resource he does not make
+        unmade = ~made.take(t.NEED[:, j], axis=1) if fields is None else ~made[np.arange(rows.size), t.NEED[f, j]]
+        v -= t.NEED_OK[f, j] & unmade
+    return np.where(t.IS_JOKER[f], JOKER_VALUE, v)
 
 
 def heuristic_actions(
@@ -105,20 +122,21 @@ def heuristic_actions(
         raise ValueError(f"mask must be bool[{B}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
     t = _board_tables(state.board)
     seeds = np.broadcast_to(np.asarray(seed, dtype=np.int64), (B,))
-    value = field_values(state, p)
     rows = np.arange(B)
     out = np.full(B, -1, np.int64)
     phase = state.phase
 
     auc = np.flatnonzero(phase == engine.AUCTION)
     if auc.size:
-        noisy = value[auc] + tie_noise(seeds[auc, None], state.round[auc, None], np.arange(NUM_FIELDS)[None, :])
-        noisy = np.where(mask[auc, A.AUCTION:A.PASS], noisy, -np.inf)
+        legal = mask[auc, A.AUCTION:A.PASS]
+        i, f = legal.nonzero()  # noise only where it counts: the few fields on offer
+        noisy = np.full((auc.size, NUM_FIELDS), -np.inf)
+        noisy[i, f] = _values(state, auc, p[auc])[i, f] + tie_noise(seeds[auc[i]], state.round[auc[i]], f)
         out[auc] = A.AUCTION + noisy.argmax(axis=1)
 
     bid = np.flatnonzero(phase == engine.BID)
     if bid.size:
-        worth = np.trunc(greed * value[bid, state.lot[bid]])
+        worth = np.trunc(greed * _values(state, bid, p[bid], state.lot[bid]))
         top = np.minimum(worth, state.money[bid, p[bid]].astype(np.float64) - 1)
         ok = top > state.high_bid[bid]
         action = A.BID + np.where(ok, top, 1).astype(np.int64) - 1
@@ -127,13 +145,13 @@ def heuristic_actions(
 
     sok = np.flatnonzero(phase == engine.SELL_OR_KEEP)
     if sok.size:
-        keep = mask[sok, A.KEEP] & (value[sok, state.lot[sok]] > state.high_bid[sok])
+        keep = mask[sok, A.KEEP] & (_values(state, sok, p[sok], state.lot[sok]) > state.high_bid[sok])
         out[sok] = np.where(keep, A.KEEP, A.SELL)
 
     dev = np.flatnonzero(phase == engine.DEVELOP)
     if dev.size:
         now = np.where(t.ERA[None, :] == state.era[dev, None], t.POINTS[None, :], 0.0)
-        score = np.where(mask[dev, A.DEVELOP:A.DONE], t.URGENCY + value[dev] + now, -np.inf)
+        score = np.where(mask[dev, A.DEVELOP:A.DONE], t.URGENCY + _values(state, dev, p[dev]) + now, -np.inf)
         best = score.argmax(axis=1)
         out[dev] = np.where(np.isfinite(score[np.arange(dev.size), best]), A.DEVELOP + best, A.DONE)
 
