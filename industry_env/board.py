@@ -306,7 +306,7 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     def resource(where: str, key: str, value: object, wild: bool = False) -> int:
         if wild and value == "?":
             return WILD_JOKER
-        if value not in res_index:
+        if not isinstance(value, str) or value not in res_index:
             p.fail(where, f"{key} = {value!r} is not one of the resources {names}")
             return -1
         return res_index[value]

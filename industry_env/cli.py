@@ -315,8 +315,11 @@ def cmd_board(args: argparse.Namespace) -> int:
     from .board import BoardWarning, board_template
     from .boarddoc import board_markdown, board_text
 
-    if args.template:
+    if args.template is not None:
         target = Path(args.template)
+        if not args.template.strip() or target.is_dir():
+            print(f"error: --template {args.template!r}: give the name of a new file", file=sys.stderr)
+            return 2
         if target.exists():
             print(f"error: --template {target}: the file exists; give a new file name", file=sys.stderr)
             return 2

@@ -484,6 +484,11 @@ def test_board_command_template_and_markdown_of_a_given_file(tmp_path, capsys):
     assert main(["board", "--template", str(target)]) == 2  # never overwrites
     assert main(["board", "--template", str(tmp_path / "no" / "such.toml")]) == 2
     assert "does not exist" in capsys.readouterr().err
+    for bad in ("", str(tmp_path)):
+        assert main(["board", "--template", bad]) == 2
+        assert "give the name of a new file" in capsys.readouterr().err
+    assert main(["board", "--board", ""]) == 2
+    assert "path: is empty" in capsys.readouterr().err
     assert main(["board", "--board", str(target)]) == 2
     assert "60 problems" in capsys.readouterr().err
     filled = tmp_path / "filled.toml"
@@ -504,3 +509,23 @@ def test_board_docs_stand_alone():
     cited = {v.split(":", 1)[1].split(" ")[0]
              for prov in B.provenance for v in prov.values() if v.startswith("source:")}  # fmt: skip
     assert cited and all(site in sources for site in cited), cited - {s for s in cited if s in sources}
+
+
+WRONG_VALUES = ['"x"', "7", '["?"]', "true", "{ a = 1 }", "-1", '[["a"]]', "1.5", '["Wood", 3]']
+
+
+@pytest.mark.parametrize("value", WRONG_VALUES)
+def test_any_wrong_value_is_a_board_error_never_a_crash(value):
+    # Every key of a joker, a bonus field, a factory, a technology, a resource and a road, given a wrong value.
+    text = BOARD_TEXT
+    starts = [text.index('id = "1A"'), text.index('id = "1B"'), text.index('id = "1F"'), text.index('id = "2K"'),
+              text.index("[[resource]]"), text.index("[[road]]")]  # fmt: skip
+    for start in starts:
+        block = text[start:text.index("[[", start + 2)]
+        for line in block.splitlines():
+            if " = " in line and not line.startswith("#"):
+                key = line.split(" = ")[0]
+                try:
+                    parse_board(text.replace(block, block.replace(line, f"{key} = {value}", 1), 1))
+                except BoardError:
+                    pass
