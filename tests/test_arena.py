@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -351,3 +352,11 @@ def test_the_plot_shows_a_sweep_without_negative_error_bars(tmp_path) -> None:
     assert r.win_share.sum(axis=0).tolist() == [4, 0, 0, 0]  # win rates of exactly 1 and 0
     fig = r.plot(tmp_path / "sweep.png")
     assert len(fig.axes) == 2 and (tmp_path / "sweep.png").stat().st_size > 0
+
+
+def test_the_progress_bar_is_optional(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    r = Arena([FirstLegal(), LastLegal(), LastLegal()], num_players=3, games=3, progress=True).run()
+    assert "3/3" in capsys.readouterr().err  # tqdm counted every game
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # as if tqdm were not installed
+    again = Arena([FirstLegal(), LastLegal(), LastLegal()], num_players=3, games=3, progress=True).run()
+    assert capsys.readouterr().err == "" and np.array_equal(r.points, again.points)
