@@ -26,6 +26,7 @@ with a :class:`Recorder`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -229,12 +230,11 @@ def record_from_game(game: Game, actions: Sequence[int]) -> Record:
     s = game.s
     rec = Record(num_players=s.num_players, seed=s.seed, actions=tuple(int(a) for a in actions),
                  balanced_draws=s.balanced_draws, board_sha256=board_digest(game.board),
-                 board_name=Path(game.board.path).name,
-                 final_scores=tuple(game.scores()) if game.is_over else None)  # fmt: skip
+                 board_name=Path(game.board.path).name, source="record_from_game")  # fmt: skip
     if replay(rec, game.board).to_json() != game.to_json():
         raise RecordError("record_from_game: these actions, played from the seed's opening position, do not "
                           "reach the game's position")  # fmt: skip
-    return rec
+    return dataclasses.replace(rec, final_scores=tuple(game.scores()) if game.is_over else None, source="record")
 
 
 def save(record: Record, path: str | os.PathLike[str]) -> None:

@@ -1,0 +1,129 @@
+"""Pictures of a position: fixed size, they show what changed, the SVG is valid XML naming every field."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from industry_env import engine, picture  # noqa: E402
+from industry_env.reference import Game  # noqa: E402
+from industry_env.rules import NUM_COLUMNS  # noqa: E402
+
+
+def played(seed: int, moves: int) -> Game:
+    """A 4-player game after ``moves`` random legal moves."""
+    game, rng = Game(4, seed=seed), np.random.default_rng(seed)
+    for _ in range(moves):
+        game.apply(int(rng.choice(game.legal_actions())))
+    return game
+
+
+def cell(rgb: np.ndarray, f: int) -> np.ndarray:
+    """The pixels of field ``f``'s cell."""
+    e, c = divmod(f, NUM_COLUMNS)
+    x, y = picture._X0 + c * picture._CW, picture._Y0 + e * picture._CH
+    return rgb[y : y + picture._CH, x : x + picture._CW]
+
+
+def test_picture_has_the_documented_size_and_is_not_blank() -> None:
+    rgb = picture.to_rgb_array(Game(4, seed=1))
+    assert rgb.shape == picture.PICTURE_SHAPE == (800, 1280, 3) and rgb.dtype == np.uint8
+    assert len(np.unique(rgb.reshape(-1, 3), axis=0)) > 50  # board colours, text, tokens
+
+
+def test_developing_a_field_changes_its_cell_and_nothing_else_on_the_board() -> None:
+    game = played(3, 120)
+    f = next(f for f in range(60) if game.s.owner[f] >= 0 and not game.s.developed[f])
+    after = game.clone()
+    after.s.developed[f] = True
+    before_rgb, after_rgb = picture.to_rgb_array(game), picture.to_rgb_array(after)
+    assert not np.array_equal(cell(before_rgb, f), cell(after_rgb, f))
+    others = [g for g in range(60) if g != f]
+    assert all(np.array_equal(cell(before_rgb, g), cell(after_rgb, g)) for g in others)
+
+
+def test_frames_drawn_from_the_cache_equal_a_fresh_drawing() -> None:
+    """RGB frames reuse regions drawn before; the result must be the picture drawn from scratch."""
+    game, rng = Game(3, seed=8), np.random.default_rng(8)
+    for _ in range(25):
+        game.apply(int(rng.choice(game.legal_actions())))
+        picture.to_rgb_array(game)
+    cached = picture.to_rgb_array(game)
+    fresh = picture._Canvas(game.board).rgb(game)
+    assert np.array_equal(cached, fresh)
+
+
+def test_svg_is_valid_xml_with_every_field_name_and_the_players() -> None:
+    game = played(5, 80)
+    svg = picture.to_svg(game)
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    text = " ".join(" ".join(t.itertext()) for t in root.iter() if t.tag.endswith("text"))
+    text = " ".join(text.split())
+    for name in game.board.field_names:
+        assert name in text, name
+    assert all(f"Player {p}" in text for p in range(4)) and f"Talers {game.s.money[0]}" in text
+    assert picture.to_svg(game) == svg  # deterministic: no dates, fixed ids
+
+
+def test_an_engine_game_is_drawn_through_to_game(tmp_path) -> None:
+    state = engine.init(2, num_players=3, seed=4)
+    game = engine.to_game(state, 1)
+    picture.save_png(game, tmp_path / "engine.png")
+    from PIL import Image
+
+    with Image.open(tmp_path / "engine.png") as im:
+        assert im.size == (1280, 800)
+        assert np.array_equal(np.asarray(im.convert("RGB")), picture.to_rgb_array(game))
+
+
+def test_gif_replays_the_frames(tmp_path) -> None:
+    from PIL import Image
+
+    game, rng = Game(4, seed=2), np.random.default_rng(2)
+    with picture.GifWriter(tmp_path / "g.gif", frame_ms=100) as gif:
+        gif.add(game)
+        gif.add(game)  # unchanged: no new frame, the previous one shows longer
+        for _ in range(5):
+            game.apply(int(rng.choice(game.legal_actions())))
+            gif.add(game)
+    assert gif.frames == 6
+    with Image.open(tmp_path / "g.gif") as im:
+        assert im.n_frames == 6 and im.size == (1280, 800)
+        im.seek(5)
+        last = np.asarray(im.convert("RGB")).astype(int)
+    assert np.abs(last - picture.to_rgb_array(game)).mean() < 2  # the same picture, in a 255-colour palette
+
+
+def test_show_without_a_display_warns_and_returns_false(monkeypatch) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the display check is for Linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    with pytest.warns(RuntimeWarning, match="no display"):
+        assert picture.show(Game(4)) is False
+
+
+def test_missing_matplotlib_is_a_clear_import_error(monkeypatch) -> None:
+    monkeypatch.setattr(picture, "_canvases", {})
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ImportError, match=r"industry_env\[render\]"):
+        picture.to_rgb_array(Game(4))
+
+
+def test_the_core_imports_without_matplotlib() -> None:
+    code = (
+        "import sys; sys.modules['matplotlib'] = None; sys.modules['PIL'] = None\n"
+        "import industry_env, industry_env.picture, industry_env.records, industry_env.reference\n"
+        "from industry_env.reference import Game; from industry_env import records\n"
+        "g = Game(3); r = records.Recorder.for_game(g); print(records.replay(r.record()).phase)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "auction"

@@ -1,0 +1,263 @@
+"""Game records: a recorded game replays to the same end; every corrupt record is refused saying where and why."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from industry_env import actions as A
+from industry_env import engine
+from industry_env import records as R
+from industry_env.board import load_board
+from industry_env.cli import build_parser, cmd_play, main
+from industry_env.reference import Game
+
+
+def random_game(n: int = 4, seed: int = 5, moves: int | None = None) -> tuple[Game, R.Recorder]:
+    """A random game (to the end, or ``moves`` moves) and the recorder that watched it."""
+    game, rng = Game(n, seed=seed), np.random.default_rng(seed)
+    rec = R.Recorder.for_game(game)
+    while not game.is_over and (moves is None or len(rec.actions) < moves):
+        a = int(rng.choice(game.legal_actions()))
+        game.apply(a)
+        rec.append(a)
+    return game, rec
+
+
+@pytest.fixture(scope="module")
+def finished() -> tuple[Game, R.Record]:
+    game, rec = random_game()
+    return game, rec.record(game.scores())
+
+
+def test_a_saved_record_loads_equal_and_replays_to_the_same_final_scores(tmp_path, finished) -> None:
+    game, record = finished
+    record.save(tmp_path / "g.json")
+    loaded = R.load(tmp_path / "g.json")
+    assert loaded == record and loaded.final_scores == tuple(game.scores())
+    again = R.replay(loaded)
+    assert again.is_over and again.scores() == game.scores() and again.to_json() == game.to_json()
+    doc = json.loads((tmp_path / "g.json").read_text())
+    assert doc["version"] == R.VERSION and doc["options"] == {"num_players": 4, "balanced_draws": True}
+    assert doc["board"]["sha256"] == R.board_digest() and len(doc["actions"]) == len(record.actions)
+
+
+def test_record_from_game_checks_the_actions_against_the_position(finished) -> None:
+    game, record = finished
+    assert R.record_from_game(game, record.actions) == record
+    with pytest.raises(R.RecordError, match="do not reach"):
+        R.record_from_game(game, record.actions[:-1])
+
+
+def test_an_unfinished_game_replays_to_its_last_position() -> None:
+    game, rec = random_game(3, seed=2, moves=40)
+    record = rec.record()
+    assert record.final_scores is None and R.replay(record).to_json() == game.to_json()
+
+
+def test_iter_replay_numbers_moves_from_one_with_player_and_name(finished) -> None:
+    _, record = finished
+    moves = list(R.iter_replay(prefix(record, 3)))
+    assert [m.number for m in moves] == [1, 2, 3]
+    first = Game(4, seed=record.seed)
+    assert moves[0].player == first.current_player and moves[0].name.startswith("auction ")
+
+
+def prefix(record: R.Record, k: int) -> R.Record:
+    """The record of the first ``k`` moves (no final scores)."""
+    return R.Record(num_players=record.num_players, seed=record.seed, actions=record.actions[:k],
+                    balanced_draws=record.balanced_draws, board_sha256=record.board_sha256)  # fmt: skip
+
+
+def test_an_engine_game_is_recorded_and_replays_to_the_engine_scores() -> None:
+    state, rng = engine.init(3, num_players=4, seed=11, balanced_draws=False), np.random.default_rng(0)
+    recorder = R.Recorder.for_engine(state, 1)
+    while not bool(state.terminated[1]):
+        actions = engine.sample_legal(engine.legal_action_mask(state), rng)
+        live = ~state.terminated
+        state = engine.step(state, np.where(live, actions, 0))
+        recorder.append(int(actions[1]))
+    scores = engine.scores(state)[1, :4].tolist()
+    game = R.replay(recorder.record(scores))
+    assert game.scores() == scores and game.s.seed == 12 and not game.s.balanced_draws
+
+
+def test_recorder_refuses_a_game_already_started() -> None:
+    game, _ = random_game(moves=3)
+    with pytest.raises(ValueError, match="already started"):
+        R.Recorder.for_game(game)
+
+
+# ------------------------------------------------------------------ corrupt records
+def corrupt(doc: dict, **changes) -> str:
+    out = json.loads(json.dumps(doc))
+    for key, value in changes.items():
+        if value is ...:
+            del out[key]
+        else:
+            out[key] = value
+    return json.dumps(out)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"version": 2}, "version 2 is not supported"),
+        ({"format": "something else"}, "not a game record"),
+        ({"actions": ...}, r"missing entries \['actions'\]"),
+        ({"options": {"num_players": 5}}, "num_players is 5"),
+        ({"seed": -1}, "seed is -1"),
+        ({"board": {"sha256": "abc"}}, "64 hex digits"),
+        ({"final_scores": [1, 2]}, "final_scores"),
+    ],
+)
+def test_malformed_records_are_refused_naming_the_entry(finished, change, message) -> None:
+    doc = finished[1].to_dict()
+    with pytest.raises(R.RecordError, match=message):
+        R.Record.from_json(corrupt(doc, **change), "g.json")
+
+
+def test_bad_json_and_unreadable_files_are_refused(tmp_path) -> None:
+    (tmp_path / "bad.json").write_text('{"format": "industry_env game record", "version": 1,')
+    with pytest.raises(R.RecordError, match=r"bad\.json: not valid JSON"):
+        R.load(tmp_path / "bad.json")
+    with pytest.raises(R.RecordError, match="cannot be read"):
+        R.load(tmp_path / "missing.json")
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(R.RecordError, match="not UTF-8"):
+        R.load(tmp_path / "bin.json")
+
+
+def test_an_action_that_is_no_action_names_its_move(finished) -> None:
+    doc = finished[1].to_dict()
+    actions = list(doc["actions"])
+    actions[2] = 999
+    with pytest.raises(R.RecordError, match="move 3: 999 is not an action number"):
+        R.Record.from_json(corrupt(doc, actions=actions), "g.json")
+    actions[2] = True
+    with pytest.raises(R.RecordError, match="move 3: True"):
+        R.Record.from_json(corrupt(doc, actions=actions), "g.json")
+
+
+def test_an_illegal_move_is_refused_with_its_number_and_player(finished) -> None:
+    record = finished[1]
+    k = 10
+    before = R.replay(prefix(record, k - 1))
+    illegal = next(a for a in range(A.NUM_ACTIONS) if a not in before.legal_actions())
+    bad = R.Record.from_json(corrupt(record.to_dict(), actions=[*record.actions[: k - 1], illegal]), "g.json")
+    with pytest.raises(R.RecordError, match=rf"g\.json: move {k} \(player {before.current_player}\) is illegal"):
+        R.replay(bad)
+
+
+def test_moves_after_the_end_and_wrong_final_scores_are_refused(finished) -> None:
+    game, record = finished
+    doc = record.to_dict()
+    n = len(record.actions)
+    with pytest.raises(R.RecordError, match=rf"move {n + 1}: .* after the end of the game"):
+        R.replay(R.Record.from_json(corrupt(doc, actions=[*record.actions, A.PASS])))
+    wrong = [s + 1 for s in game.scores()]
+    with pytest.raises(R.RecordError, match=rf"after move {n} the final scores are"):
+        R.replay(R.Record.from_json(corrupt(doc, final_scores=wrong)))
+    with pytest.raises(R.RecordError, match="not over after its 5 moves"):
+        R.replay(R.Record.from_json(corrupt(doc, actions=list(record.actions[:5]))))
+
+
+@pytest.mark.filterwarnings("ignore:board file")  # the loader's notes on a copied board are not the point here
+def test_a_record_is_only_replayed_on_its_own_board(tmp_path, finished) -> None:
+    shipped = Path(load_board().path.replace("industry_env/data/", "")).name
+    text = (Path(R.__file__).parent / "data" / shipped).read_text(encoding="utf-8")
+    other_path = tmp_path / "other.toml"
+    other_path.write_text(text + "\n# a copy with another comment: another file, another digest\n")
+    other = load_board(other_path)
+    assert R.board_digest(other) != R.board_digest()
+    game, rec = Game(4, seed=1, board=other), None
+    rec = R.Recorder.for_game(game)
+    rec.append(game.legal_actions()[0])
+    record = rec.record()
+    assert record.board_name == "other.toml"
+    assert R.replay(record, other).s.lot >= 0
+    with pytest.raises(R.RecordError, match="played on another board"):
+        R.replay(record)
+    with pytest.raises(R.RecordError, match="another board"):
+        R.replay(finished[1], other)
+
+
+# ------------------------------------------------------------------ command line
+def test_cli_replay_prints_moves_and_writes_a_gif_and_pngs(tmp_path, capsys) -> None:
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    game, rec = random_game(4, seed=3, moves=30)
+    rec.save(tmp_path / "g.json")
+    code = main(["replay", str(tmp_path / "g.json"), "--gif", str(tmp_path / "g.gif"),
+                 "--png-dir", str(tmp_path / "png"), "--frames", "decision"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "   1  player" in out and "  30  player" in out and "ends before the game does" in out
+    pngs = sorted((tmp_path / "png").glob("move-*.png"))
+    assert [p.name for p in pngs[:2]] == ["move-0000.png", "move-0001.png"] and len(pngs) == 31
+    with Image.open(tmp_path / "g.gif") as im:
+        assert im.size == (1280, 800) and 2 <= im.n_frames <= 31  # identical pictures share a frame
+    with Image.open(pngs[-1]) as im:
+        assert im.size == (1280, 800)
+
+
+def test_cli_replay_of_a_finished_game_prints_the_final_scores(tmp_path, capsys, finished) -> None:
+    game, record = finished
+    record.save(tmp_path / "g.json")
+    assert main(["replay", str(tmp_path / "g.json")]) == 0
+    out = capsys.readouterr().out
+    assert f"final scores: {game.scores()}" in out and f"{len(record.actions):4d}  player" in out
+
+
+def test_cli_replay_checks_output_folders_before_the_run(tmp_path, capsys, finished) -> None:
+    finished[1].save(tmp_path / "g.json")
+    code = main(["replay", str(tmp_path / "g.json"), "--gif", str(tmp_path / "nowhere" / "g.gif")])
+    captured = capsys.readouterr()
+    assert code == 2 and "does not exist" in captured.err and "player" not in captured.out
+    code = main(["replay", str(tmp_path / "g.json"), "--png-dir", str(tmp_path / "a" / "b")])
+    assert code == 2 and "does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+
+
+def test_cli_replay_refuses_a_corrupt_record_with_the_move(tmp_path, capsys, finished) -> None:
+    record = finished[1]
+    doc = record.to_dict()
+    doc["actions"][4] = next(a for a in range(A.NUM_ACTIONS)
+                             if a not in R.replay(prefix(record, 4)).legal_actions())  # fmt: skip
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    assert main(["replay", str(tmp_path / "bad.json")]) == 2
+    captured = capsys.readouterr()
+    assert "move 5 (player" in captured.err and "illegal" in captured.err and captured.out == ""
+
+
+def play(tmp_path: Path, lines: list[str], *argv: str) -> str:
+    args = build_parser().parse_args(["play", *argv])
+    out = io.StringIO()
+    assert cmd_play(args, stdin=io.StringIO("".join(f"{x}\n" for x in lines)), stdout=out) == 0
+    return out.getvalue()
+
+
+def test_play_saves_the_game_as_a_record_that_replays(tmp_path) -> None:
+    text = play(tmp_path, ["0"] * 3000, "--players", "3", "--seed", "6", "--record", str(tmp_path / "p.json"))
+    assert f"game record saved to {tmp_path / 'p.json'}" in text
+    game = R.replay(R.load(tmp_path / "p.json"))
+    assert game.is_over and f"player 0: {game.score_breakdown(0)}" in text
+
+
+def test_play_saves_a_left_game_under_a_new_default_name(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    play(tmp_path, ["0", "quit"], "--seed", "9")
+    play(tmp_path, ["quit"], "--seed", "9")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["industry-game-9-1.json", "industry-game-9.json"]
+    assert R.load(tmp_path / "industry-game-9.json").final_scores is None
+    assert play(tmp_path, ["quit"], "--seed", "9", "--record", "none").count("saved") == 0
+
+
+def test_play_says_so_when_the_record_cannot_be_written(tmp_path) -> None:
+    text = play(tmp_path, ["quit"], "--record", str(tmp_path / "nowhere" / "p.json"))
+    assert "could not save the game record" in text
