@@ -24,7 +24,7 @@ holds. Reconstructed values were chosen to fit the structure of *Industria* (Que
 re-edits) and tuned by measured play ([balance.md](balance.md)); they are not the printed values of the 2009
 board. Every value says how it is known, and claims no more than that.
 
-If you own the game, type in the printed board (about 30 minutes) and play on it:
+If you own the game, type in the printed board from a blank template and play on it:
 
     industry-env board --template my_board.toml      # a blank, commented file with the rulebook's resources
     industry-env board --board my_board.toml         # lists every problem at once, and notes likely slips

@@ -92,6 +92,10 @@ def test_balance_checks_options_before_playing(tmp_path, capsys, monkeypatch) ->
     assert "3 or 4 players" in capsys.readouterr().err
     assert main(["balance", "--policies", "random,clever"]) == 2
     assert "unknown policy ['clever']" in capsys.readouterr().err
+    assert main(["balance", "--seed", "-1"]) == 2
+    assert "--seed -1: seeds run from 0" in capsys.readouterr().err
+    assert main(["balance", "--board", ""]) == 2
+    assert "path: is empty" in capsys.readouterr().err
 
 
 def test_balance_writes_its_figures(tmp_path, capsys) -> None:
