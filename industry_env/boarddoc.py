@@ -146,12 +146,15 @@ def board_text(board: Board) -> str:
 
 def board_markdown(board: Board) -> str:
     """docs/board.md for the shipped board; for any other file, the same tables under an introduction of its own."""
+    counts = Counter(_prov_kind(src) for src in _all_provenance(board))
     if board.is_shipped:
         out = [_SHIPPED_INTRO]
     else:
         out = [_OTHER_INTRO.format(name=board.name, path=board.path, default=board.default_provenance)]
+        if counts["reconstructed"]:  # the file says so itself: then, and only then, say it is a reconstruction
+            out[0] += (f"\n{counts['reconstructed']} of its values are marked `reconstructed`: chosen so that every "
+                       "rule holds, not read off the printed board.\n")  # fmt: skip
 
-    counts = Counter(_prov_kind(src) for src in _all_provenance(board))
     out += ["## How each value is known", "",
             "Each field, resource, road and link records the provenance of its values. Of the "
             f"{sum(counts.values())} recorded values of this file:", "",

@@ -473,7 +473,10 @@ def test_markdown_describes_the_file_given(tmp_path):
     mine = board_markdown(parse_board(text, "my_board.toml"))
     assert mine.startswith("# The board: My printed board\n") and "`my_board.toml`" in mine
     assert "reconstructs the rest" not in mine and "Points in the cogwheel" not in mine
-    assert "| `printed` | read off the printed board |" in mine
+    assert "| `printed` | read off the printed board |" in mine and "marked `reconstructed`" not in mine
+    copy = board_markdown(parse_board(SHIPPED_TEXT, "copy_of_shipped.toml"))
+    assert copy.startswith("# The board: Industry (Ystari 2009), reconstructed board\n")
+    assert "of its values are marked `reconstructed`: chosen so that every rule holds" in copy
 
 
 def test_board_command_template_and_markdown_of_a_given_file(tmp_path, capsys):
