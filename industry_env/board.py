@@ -292,6 +292,8 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     Every problem of the file is collected and raised together in one :class:`BoardError`. What loads but
     looks unintended (a road between fields that do not touch) is listed in ``Board.warnings``.
     """
+    if not isinstance(text, str):
+        raise BoardError(path, [("text", f"must be the TOML text of a board file (str), not {type(text).__name__}")])
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -267,6 +267,8 @@ def test_unreadable_board_file_refused(tmp_path):
 def test_parse_board_names_the_given_path():
     with pytest.raises(BoardError, match=r"^board file my_board\.toml: syntax"):
         parse_board("[[field", "my_board.toml")
+    with pytest.raises(BoardError, match=r"^board file <string>: text: must be the TOML text .* not bytes"):
+        parse_board(BOARD_TEXT.encode())
 
 
 # ---------------------------------------------------------------- provenance that claims no more than it knows
