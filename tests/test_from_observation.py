@@ -138,3 +138,8 @@ def test_player_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="player=3"):
         engine.from_observation(obs, np.random.default_rng(0), player=3)
     assert engine.from_observation(obs, np.random.default_rng(0), board=load_board()).batch_size == 1
+
+
+def test_every_entry_of_the_layout_is_checked_as_a_flag_or_a_count() -> None:
+    flags, counts = set(engine._BINARY_PARTS), set(engine._COUNT_PARTS)
+    assert flags | counts == set(O.INDEX) and not flags & counts
