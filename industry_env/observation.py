@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .rules import MAX_PLAYERS, NUM_COLUMNS, NUM_ERAS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
+from .rules import MAX_BID, MAX_PLAYERS, NUM_COLUMNS, NUM_ERAS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
 
 if TYPE_CHECKING:
     from .reference import Game
@@ -102,6 +102,30 @@ def _build_index() -> dict[str, slice]:
 INDEX: dict[str, slice] = _build_index()  # name -> slice of the flat vector
 SHAPES: dict[str, tuple[int, ...]] = dict(LAYOUT)
 OBS_DIM: int = max(sl.stop for sl in INDEX.values())
+
+
+# Largest value of each count entry (the others are 0/1 flags): money and bids at most MAX_BID Talers (all the
+# money a game can hold), points at most every field's cogwheel (a board file allows 0-20 points a field),
+# rounds at most 20 (3 players, one token per player: 4 rounds an era), at most the 7 Joker tokens of one kind,
+# one development done in a turn before it ends, and n - 1 development turns finished in a round.
+_COUNT_BOUNDS = {
+    "round": 20 / SCALE_ROUND,
+    "money": MAX_BID / SCALE_MONEY,
+    "points": 20 * NUM_FIELDS / SCALE_POINTS,
+    "jokers": 7.0,
+    "high_bid": MAX_BID / SCALE_MONEY,
+    "developments": 1.0,
+    "dev_turns": MAX_PLAYERS - 1.0,
+}
+
+
+def bounds() -> tuple[np.ndarray, np.ndarray]:
+    """float32[OBS_DIM] low and high: every observation lies within them (the environments' Box space)."""
+    low = np.zeros(OBS_DIM, np.float32)
+    high = np.ones(OBS_DIM, np.float32)
+    for name, top in _COUNT_BOUNDS.items():
+        high[INDEX[name]] = top
+    return low, high
 
 
 def views(obs: np.ndarray) -> dict[str, np.ndarray]:
@@ -176,4 +200,4 @@ def observe_game(game: Game, player: int) -> np.ndarray:
     return obs
 
 
-__all__ = ["LAYOUT", "INDEX", "SHAPES", "OBS_DIM", "views", "describe", "observe_game"]
+__all__ = ["LAYOUT", "INDEX", "SHAPES", "OBS_DIM", "bounds", "views", "describe", "observe_game"]

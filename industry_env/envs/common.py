@@ -1,0 +1,156 @@
+"""What every environment adapter shares: spaces, agent names, terminal rewards and opponents (no rule here).
+
+The rules live in :mod:`industry_env.engine`; the adapters (:mod:`.aec`, :mod:`.single`, :mod:`.vector`,
+:mod:`.sb3`) only translate its arrays to each ecosystem's conventions, through the helpers below, so that
+every adapter computes a reward, a space or an opponent's move the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from .. import actions as A
+from .. import engine as E
+from .. import observation as O
+from ..board import Board, load_board
+from ..rules import MAX_PLAYERS, MIN_PLAYERS
+
+REWARDS = ("win", "score")
+# reward="score": (final points - the table's mean) / SCORE_SCALE. Winners of 4-player heuristic games lead the
+# table's mean by about 10 points, so the rewards of ordinary games fall mostly within [-2, 2].
+SCORE_SCALE = 10.0
+ILLEGAL_REWARD = -1.0
+
+
+def agent_names(num_players: int) -> list[str]:
+    """``player_0`` .. ``player_{n-1}``: seat k of the engine is ``player_k``."""
+    return [f"player_{k}" for k in range(num_players)]
+
+
+def check_options(num_players: Any, balanced_draws: Any, reward: Any, render_mode: Any, render_modes: Sequence[str]
+                  ) -> None:  # fmt: skip
+    """ValueError naming the option unless every environment option is of the right kind and value."""
+    if not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool) or num_players not in (
+        MIN_PLAYERS, MAX_PLAYERS
+    ):  # fmt: skip
+        raise ValueError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")
+    if not isinstance(balanced_draws, (bool, np.bool_)):
+        raise ValueError(f"balanced_draws={balanced_draws!r}: must be True or False")
+    if reward not in REWARDS:
+        raise ValueError(f"reward={reward!r}: expected one of {list(REWARDS)}")
+    if render_mode is not None and render_mode not in render_modes:
+        raise ValueError(f"render_mode={render_mode!r}: expected None or one of {list(render_modes)}")
+
+
+def resolve_board(board: Board | str | Path | None) -> Board:
+    """A Board from a Board, a path to a board file, or None (the shipped board)."""
+    if board is None or isinstance(board, Board):
+        return board if board is not None else load_board()
+    if isinstance(board, (str, Path)):
+        return load_board(board)
+    raise ValueError(f"board={board!r}: expected None, a path to a board file, or a Board")
+
+
+def observation_space() -> spaces.Box:
+    """The 675 floats of :mod:`industry_env.observation`, bounded entry by entry (``observation.bounds``)."""
+    low, high = O.bounds()
+    return spaces.Box(low=low, high=high, dtype=np.float32)
+
+
+def action_space() -> spaces.Discrete:
+    """The one flat action encoding (:mod:`industry_env.actions`): 314 actions, a mask says which are legal."""
+    return spaces.Discrete(A.NUM_ACTIONS)
+
+
+def terminal_rewards(state: E.State, rows: np.ndarray, reward: str) -> np.ndarray:
+    """float32[N, 4]: each player's reward in the finished games ``rows`` (zero in unused seats).
+
+    ``"win"``: the engine's rewards (+1 each winner, -1 the others, 0 for all on a full tie, ``Game.returns()``);
+    ``"score"``: (final points - the table's mean) / SCORE_SCALE. Games ended by an illegal action keep the
+    engine's penalty rewards in both modes.
+    """
+    rewards = state.rewards[rows].astype(np.float32)
+    if reward == "score":
+        n = state.num_players[rows].astype(np.int64)
+        present = np.arange(MAX_PLAYERS)[None, :] < n[:, None]
+        scores = E.scores(E.take(state, rows)).astype(np.float32)
+        mean = np.where(present, scores, 0).sum(axis=1) / n
+        normal = state.phase[rows] == E.OVER  # not ended by a penalty
+        by_score = np.where(present, (scores - mean[:, None]) / SCORE_SCALE, 0.0)
+        rewards = np.where(normal[:, None], by_score, rewards).astype(np.float32)
+    return rewards
+
+
+def step_rows(state: E.State, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray, on_illegal: str = "raise",
+              penalty: float = ILLEGAL_REWARD) -> np.ndarray:  # fmt: skip
+    """Step only the games ``rows`` (bool[B]) of ``state`` in place; the others stay exactly as they are.
+
+    The engine steps every running game; the games not in ``rows`` are set aside by marking them finished for
+    this one step (a finished game is never changed, its action ignored: the engine's documented convention)
+    and restored after. Returns the rewards of this step (float32[B, 4], zero outside ``rows``), since the
+    engine's ``rewards`` array holds only the last step's.
+    """
+    held = state.terminated.copy()
+    state.terminated |= ~rows
+    try:
+        E.step(state, actions, on_illegal=on_illegal, penalty=penalty, inplace=True, mask=mask)
+    finally:
+        state.terminated[:] = held | (state.terminated & rows)
+    return np.where(rows[:, None], state.rewards, 0.0).astype(np.float32)
+
+
+class Opponents:
+    """The agents that play the seats other than the learner's, in batch (no loop over games).
+
+    ``spec``: one agent for every other seat, or a list of ``num_players - 1``, the first for the seat to the
+    learner's left. Each is a name of :data:`industry_env.agents.AGENTS` (``"random"``, ``"heuristic"``, ...),
+    an :class:`industry_env.agents.Agent`, or a function ``(observation, action_mask) -> action``.
+    """
+
+    def __init__(self, spec: Any, num_players: int, seed: int | None) -> None:
+        from ..agents import as_agent
+
+        specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (num_players - 1)
+        if len(specs) != num_players - 1:
+            raise ValueError(f"opponents: {len(specs)} given for the {num_players - 1} other seats of a "
+                             f"{num_players}-player game")  # fmt: skip
+        by_name: dict[str, Any] = {}
+        self.agents = []  # the agent of each seat to the learner's left: seat 1, 2, ...
+        for k, s in enumerate(specs):
+            if isinstance(s, str):  # a name repeated is one agent playing those seats (one batched call)
+                if s not in by_name:
+                    by_name[s] = as_agent(s, seed=None if seed is None else (int(seed) * 7919 + k) % 2**63)
+                self.agents.append(by_name[s])
+            else:
+                self.agents.append(as_agent(s))
+        self._groups: list[tuple[Any, np.ndarray]] = []  # (agent, the relative seats it plays)
+        for agent in {id(a): a for a in self.agents}.values():
+            seats = [k + 1 for k, a in enumerate(self.agents) if a is agent]
+            self._groups.append((agent, np.array(seats)))
+
+    def act(self, state: E.State, rows: np.ndarray, relative_seat: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """int64[B]: the opponents' actions in the games ``rows`` (bool[B]) where one is to move; 0 elsewhere.
+
+        ``relative_seat`` (int[B]): seat of the player to move, counted from the learner's left (1 .. n-1). An
+        agent with ``act_state(state, mask)`` (acting on engine arrays, reading only what its seat observes) is
+        given the games themselves; any other is given their observations (``act_batch``).
+        """
+        out = np.zeros(state.batch_size, np.int64)
+        obs = None
+        for agent, seats in self._groups:
+            sel = np.flatnonzero(rows & np.isin(relative_seat, seats))
+            if sel.size == 0:
+                continue
+            fast: Callable[..., np.ndarray] | None = getattr(agent, "act_state", None)
+            if fast is not None:
+                out[sel] = fast(E.take(state, sel), mask[sel])
+            else:
+                if obs is None:
+                    obs = E.observe(state)  # each game seen from its player to move
+                out[sel] = agent.act_batch(obs[sel], mask[sel])
+        return out

@@ -1,0 +1,152 @@
+"""The learner's games: B games on the batched engine, one learner seat each, the other seats played in batch.
+
+Shared by the Gymnasium env (B = 1), the native vector env and the Stable-Baselines3 VecEnv, so the three
+step the same games the same way. Between two decisions of the learner, the opponents' moves are played as
+batches: each opponent agent is called once for all the games where it is to move, then the engine steps
+those games together, until every game has the learner to move again or is over.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import engine as E
+from ..board import Board
+from .common import ILLEGAL_REWARD, Opponents, check_options, resolve_board, step_rows, terminal_rewards
+
+LEARNER_SEATS = ("random",)  # or a seat number
+
+
+class LearnerGames:
+    """B games in which the learner plays one seat; see the module docstring.
+
+    ``learner_seat``: a seat number (0 .. n-1) or ``"random"`` (drawn per game from the seeded generator).
+    ``opponents``: see :class:`industry_env.envs.common.Opponents`. After :meth:`reset` and :meth:`step`, every
+    running game has the learner to move.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 4,
+        opponents: Any = "random",
+        learner_seat: int | str = "random",
+        reward: str = "win",
+        balanced_draws: bool = True,
+        board: Board | str | Path | None = None,
+        illegal_reward: float = ILLEGAL_REWARD,
+        seed: int | None = None,
+    ) -> None:
+        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs={num_envs!r}: must be a whole number >= 1")
+        check_options(num_players, balanced_draws, reward, None, ())
+        if not (learner_seat in LEARNER_SEATS or (isinstance(learner_seat, (int, np.integer))
+                                                    and not isinstance(learner_seat, bool)
+                                                    and 0 <= learner_seat < num_players)):  # fmt: skip
+            raise ValueError(f"learner_seat={learner_seat!r}: a seat from 0 to {num_players - 1}, or 'random'")
+        if not isinstance(illegal_reward, (int, float)) or not np.isfinite(illegal_reward):
+            raise ValueError(f"illegal_reward={illegal_reward!r}: must be a finite number")
+        self.num_envs = int(num_envs)
+        self.num_players = int(num_players)
+        self.learner_seat = learner_seat
+        self.reward = reward
+        self.balanced_draws = bool(balanced_draws)
+        self.board = resolve_board(board)
+        self.illegal_reward = float(illegal_reward)
+        self.opponents = Opponents(opponents, self.num_players, seed)
+        self.rng = np.random.default_rng(seed)
+        self.state = E.init(self.num_envs, self.num_players, seed=self._new_seeds(self.num_envs), board=self.board,
+                            balanced_draws=self.balanced_draws)  # fmt: skip
+        self.seat = np.zeros(self.num_envs, np.int64)
+        self.mask = np.zeros((self.num_envs, E.A.NUM_ACTIONS), bool)
+        self.won = np.zeros(self.num_envs, bool)  # the learner won its last finished game
+
+    def _new_seeds(self, k: int) -> np.ndarray:
+        return self.rng.integers(0, 2**63 - 1, size=k, dtype=np.int64)
+
+    def seed(self, seed: int | None) -> None:
+        """Restart the generator behind game seeds, learner seats and (with a seed) the opponents' choices."""
+        self.rng = np.random.default_rng(seed)
+
+    # ------------------------------------------------------------------------------------------ reset
+    def reset(self, rows: np.ndarray, game_seeds: np.ndarray | None = None) -> None:
+        """New games in ``rows`` (bool[B]): seeds from the generator unless given, then the opponents play
+        until the learner is to move."""
+        idx = np.flatnonzero(rows)
+        if idx.size == 0:
+            return
+        seeds = np.zeros(self.num_envs, np.int64)
+        seeds[idx] = self._new_seeds(idx.size) if game_seeds is None else np.asarray(game_seeds, np.int64)[idx]
+        E.reset(self.state, idx, seeds=seeds, inplace=True)
+        if self.learner_seat == "random":
+            self.seat[idx] = self.rng.integers(0, self.num_players, size=idx.size)
+        else:
+            self.seat[idx] = int(self.learner_seat)
+        self._play_opponents(rows)
+
+    # ------------------------------------------------------------------------------------------ step
+    def step(self, actions: np.ndarray, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The learner's actions in the games ``rows`` (default: every running game), then the opponents' moves.
+
+        Returns ``(reward, terminated, illegal)``: float32[B] the learner's reward (nonzero only when its game
+        ends), bool[B] the game ended during this call, bool[B] the learner's action was illegal (that game
+        ends at once with ``illegal_reward`` for the learner, the others treated as winners).
+        """
+        B = self.num_envs
+        rows = ~self.state.terminated if rows is None else rows & ~self.state.terminated
+        a = np.asarray(actions)
+        if a.shape != (B,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions must be int[{B}], one per game, got {a.dtype}{list(a.shape)}")
+        a = a.astype(np.int64)
+        in_range = (a >= 0) & (a < E.A.NUM_ACTIONS)
+        illegal = rows.copy()
+        illegal[rows] = ~(in_range[rows] & self.mask[rows, np.clip(a[rows], 0, E.A.NUM_ACTIONS - 1)])
+        was_over = self.state.terminated.copy()
+        rewards = step_rows(self.state, rows, a, self.mask, on_illegal="penalize", penalty=self.illegal_reward)
+        reward = self._learner_reward(rewards, rows)
+        reward += self._play_opponents(rows & ~self.state.terminated)
+        terminated = self.state.terminated & ~was_over
+        return reward, terminated, illegal
+
+    def _learner_reward(self, step_rewards: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """float32[B]: the learner's reward in the games of ``rows`` that ended on this engine step."""
+        ended = np.flatnonzero(rows & self.state.terminated)
+        out = np.zeros(self.num_envs, np.float32)
+        if ended.size:
+            seat = self.seat[ended]
+            r = terminal_rewards(self.state, ended, self.reward)
+            out[ended] = r[np.arange(ended.size), seat]
+            # kept for info(): the engine's rewards hold only the last step's
+            full_tie = (step_rewards[ended] == 0).all(axis=1)  # everyone tied: all are winners (Game.winners)
+            self.won[ended] = ((step_rewards[ended, seat] > 0) | full_tie) & (self.state.phase[ended] == E.OVER)
+        return out
+
+    def _play_opponents(self, rows: np.ndarray) -> np.ndarray:
+        """Opponents' moves in ``rows`` until the learner is to move or the game is over; the learner's rewards."""
+        reward = np.zeros(self.num_envs, np.float32)
+        while True:
+            cur = self.state.current_player.astype(np.int64)
+            self.mask = E.legal_action_mask(self.state)
+            theirs = rows & ~self.state.terminated & (cur != self.seat) & (cur >= 0)
+            if not theirs.any():
+                return reward
+            relative = (cur - self.seat) % self.num_players
+            actions = self.opponents.act(self.state, theirs, relative, self.mask)
+            rewards = step_rows(self.state, theirs, actions, self.mask)
+            reward += self._learner_reward(rewards, theirs)
+
+    # ------------------------------------------------------------------------------------------ views
+    def observe(self) -> np.ndarray:
+        """float32[B, 675]: every game seen from the learner's seat (a new array)."""
+        return E.observe(self.state, self.seat)
+
+    def final_info(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """For the finished games ``rows`` (int indices): final ``scores`` (int[K, 4]), the ``learner_seat``, its
+        ``score`` and whether it was among the winners (``win``; ties count for every tied winner)."""
+        scores = E.scores(E.take(self.state, rows)).astype(np.int64)
+        seat = self.seat[rows]
+        return {"scores": scores, "learner_seat": seat.copy(), "score": scores[np.arange(rows.size), seat],
+                "win": self.won[rows].copy()}  # fmt: skip

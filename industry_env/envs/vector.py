@@ -1,0 +1,148 @@
+"""The native Gymnasium vector environment: N games stepped as arrays on the batched engine, no loop over games.
+
+=====================  ==========================================================================================
+Make                   ``gymnasium.make_vec("industry_env/Industry-v0", num_envs=N,
+                       vectorization_mode="vector_entry_point", opponents="random")``, or
+                       ``IndustryVectorEnv(N, ...)``; the arguments of the single env (:mod:`.single`)
+Spaces                 ``single_observation_space`` Box(675,) float32, ``single_action_space`` Discrete(314);
+                       ``observation_space`` / ``action_space`` batched over N
+Action masks           ``info["action_mask"]`` (bool[N, 314]) after every reset and step, and
+                       ``env.action_masks()``
+Opponents              played in batch between the learner's moves: each opponent agent is called once per
+                       engine step for all the games where it is to move
+Autoreset              ``AutoresetMode.NEXT_STEP`` (Gymnasium's default; ``metadata["autoreset_mode"]``): the
+                       step after a game ends resets that sub-env, ignores its action and returns its first
+                       observation with reward 0. ``autoreset_mode="same_step"`` resets in the step that ends
+                       the game instead, the last observation in ``info["final_obs"]`` and its info in
+                       ``info["final_info"]``
+Illegal action         ends that game with ``illegal_reward`` (``info["illegal_action"][i]``), as the single env
+Info                   ``action_mask``; ``illegal_action`` (bool[N]); at the end of a game, ``scores``
+                       (int[N, 4]), ``learner_seat``, ``score``, ``win`` with ``_``-prefixed masks saying which
+                       sub-envs they are for (Gymnasium's vector info convention)
+=====================  ==========================================================================================
+
+Seeding: ``reset(seed=s)`` plays ``reference.Game(num_players, seed=s + i)`` in sub-env ``i`` (as
+``engine.init``) and seeds the generator of the learner's seats, the following games and the opponents.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .. import engine as E
+from ..board import Board
+from .common import ILLEGAL_REWARD, action_space, check_options, observation_space
+from .core import LearnerGames
+
+_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+
+
+class IndustryVectorEnv(VectorEnv):
+    """N learner games on the batched engine; see the module docstring for the spec card."""
+
+    def __init__(
+        self,
+        num_envs: int = 16,
+        num_players: int = 4,
+        opponents: Any = "random",
+        learner_seat: int | str = "random",
+        reward: str = "win",
+        balanced_draws: bool = True,
+        board: Board | str | Path | None = None,
+        illegal_reward: float = ILLEGAL_REWARD,
+        autoreset_mode: str | AutoresetMode = "next_step",
+        render_mode: str | None = None,
+    ) -> None:
+        mode = _MODES.get(autoreset_mode, autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
+        if mode not in _MODES.values():
+            raise ValueError(f"autoreset_mode={autoreset_mode!r}: expected 'next_step' or 'same_step'")
+        check_options(num_players, balanced_draws, reward, render_mode, ("ansi",))
+        self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi"]}
+        self.render_mode = render_mode
+        self._spec = dict(num_players=num_players, opponents=opponents, learner_seat=learner_seat, reward=reward,
+                          balanced_draws=balanced_draws, board=board, illegal_reward=illegal_reward)  # fmt: skip
+        self.games = LearnerGames(num_envs, **self._spec)
+        self.num_envs = self.games.num_envs
+        self.single_observation_space = observation_space()
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._needs_reset = np.ones(self.num_envs, bool)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """Every sub-env starts a new game (``options={"reset_mask": bool[N]}``: only those)."""
+        rows = np.ones(self.num_envs, bool)
+        if options:
+            unknown = set(options) - {"reset_mask"}
+            if unknown:
+                raise ValueError(f"reset options {sorted(unknown)} unknown; the one option is 'reset_mask'")
+            rows = np.asarray(options["reset_mask"])
+            if rows.dtype != bool or rows.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask must be bool[{self.num_envs}], got {rows.dtype}{list(rows.shape)}")
+        if seed is not None:
+            whole = isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+            if not whole or not 0 <= seed < 2**63 - self.num_envs:
+                raise ValueError(f"seed={seed!r}: a whole number from 0 to 2**63 - 1 - num_envs")
+            self.games = LearnerGames(self.num_envs, **self._spec, seed=int(seed))
+            self.games.reset(rows, int(seed) + np.arange(self.num_envs))
+        else:
+            self.games.reset(rows)
+        self._needs_reset &= ~rows
+        return self.games.observe(), {"action_mask": self.games.mask.copy()}
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """One learner action per sub-env; the opponents answer in batch until each learner is to move again."""
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions must be int[{self.num_envs}], one per sub-env, got {a.dtype}{list(a.shape)}")
+        N = self.num_envs
+        reward = np.zeros(N, np.float32)
+        terminated = np.zeros(N, bool)
+        # NEXT_STEP: the sub-envs whose game ended on the previous step start anew; their actions are ignored.
+        restart = self._needs_reset.copy()
+        self.games.reset(restart)
+        active = ~restart
+        r, ended, illegal = self.games.step(a, rows=active)
+        reward[active] = r[active]
+        terminated |= ended
+        info: dict[str, Any] = {"illegal_action": illegal, "_illegal_action": np.ones(N, bool)}
+        if ended.any():
+            self._add_final_info(info, ended)
+        obs = self.games.observe()
+        if self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP and ended.any():
+            final_info = {k: v for k, v in info.items() if k not in ("illegal_action", "_illegal_action")}
+            info["final_obs"] = np.where(ended[:, None], obs, 0.0).astype(np.float32)
+            info["_final_obs"] = ended.copy()
+            info["final_info"] = final_info
+            info["_final_info"] = ended.copy()
+            self.games.reset(ended)
+            obs = self.games.observe()
+        else:
+            self._needs_reset = ended.copy()
+        info["action_mask"] = self.games.mask.copy()
+        info["_action_mask"] = np.ones(N, bool)
+        return obs, reward, terminated, np.zeros(N, bool), info
+
+    def _add_final_info(self, info: dict[str, Any], ended: np.ndarray) -> None:
+        rows = np.flatnonzero(ended)
+        for key, value in self.games.final_info(rows).items():
+            full = np.zeros((self.num_envs, *value.shape[1:]), value.dtype)
+            full[rows] = value
+            info[key], info[f"_{key}"] = full, ended.copy()
+
+    def action_masks(self) -> np.ndarray:
+        """bool[N, 314]: each sub-env's legal actions for the learner now (a copy)."""
+        return self.games.mask.copy()
+
+    def render(self) -> str | None:
+        """``ansi``: the text board of sub-env 0."""
+        if self.render_mode != "ansi":
+            return None
+        from ..render import render_text
+
+        return render_text(E.to_game(self.games.state, 0))

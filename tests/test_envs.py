@@ -1,0 +1,281 @@
+"""The environments follow their ecosystems' conventions and play exactly the games of the engines.
+
+PettingZoo's api_test, seed_test and parallel_api_test; Gymnasium's and Stable-Baselines3's env checkers;
+and the same seed and actions giving the same game as ``reference.Game`` in every adapter.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+
+import industry_env
+from industry_env import engine as E
+from industry_env.envs.aec import raw_env
+from industry_env.envs.single import IndustryEnv
+from industry_env.envs.vector import IndustryVectorEnv
+from industry_env.observation import observe_game
+from industry_env.reference import Game
+
+
+def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
+    """A deterministic opponent: the lowest legal action."""
+    return int(np.flatnonzero(action_mask)[0])
+
+
+# ---------------------------------------------------------------------------------------------- PettingZoo AEC
+def test_aec_passes_pettingzoo_api_test() -> None:
+    from pettingzoo.test import api_test
+
+    api_test(industry_env.env(num_players=4), num_cycles=200)
+    api_test(industry_env.env(num_players=3, reward="score"), num_cycles=100)
+
+
+def test_aec_passes_seed_test() -> None:
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: industry_env.env(num_players=3), num_cycles=100)
+
+
+def test_aec_as_parallel_passes_parallel_api_test() -> None:
+    from pettingzoo.test import parallel_api_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    parallel_api_test(turn_based_aec_to_parallel(industry_env.env(num_players=4)), num_cycles=200)
+
+
+def test_aec_spaces_are_declared_once_and_observations_are_copies() -> None:
+    env = raw_env()
+    env.reset(seed=0)
+    a = env.possible_agents[0]
+    assert env.observation_space(a) is env.observation_space(a) and env.action_space(a) is env.action_space(a)
+    first = env.observe(env.agent_selection)
+    first["observation"][:] = -5.0
+    again = env.observe(env.agent_selection)
+    assert (again["observation"] >= 0).all()
+    assert again["action_mask"].dtype == np.int8 and again["action_mask"].sum() > 0
+    others = [env.observe(x)["action_mask"].sum() for x in env.agents if x != env.agent_selection]
+    assert others == [0] * 3  # only the agent to move has legal actions
+
+
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_aec_plays_the_reference_game_of_its_seed(num_players: int) -> None:
+    env = raw_env(num_players=num_players)
+    env.reset(seed=11)
+    game = Game(num_players, seed=11)
+    rng = np.random.default_rng(0)
+    while env.agents:
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            env.step(None)
+            continue
+        k = env.agent_name_mapping[agent]
+        assert k == game.current_player
+        seen = env.observe(agent)
+        np.testing.assert_array_equal(seen["observation"], observe_game(game, k))
+        legal = np.flatnonzero(seen["action_mask"])
+        assert legal.tolist() == game.legal_actions()
+        a = int(rng.choice(legal))
+        env.step(a)
+        game.apply(a)
+        if game.is_over:
+            returns = game.returns()
+            assert [env.rewards[x] for x in env.possible_agents] == returns
+            assert env.infos[agent]["scores"] == game.scores()
+            assert env.infos[agent]["winners"] == [f"player_{w}" for w in game.winners()]
+    assert game.is_over
+
+
+def test_aec_score_reward_is_points_against_the_table_mean() -> None:
+    env = raw_env(num_players=4, reward="score")
+    env.reset(seed=5)
+    rng = np.random.default_rng(1)
+    final = {}
+    while env.agents:
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            final[agent] = env._cumulative_rewards[agent]
+            scores = np.array(env.infos[agent]["scores"], float)
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    np.testing.assert_allclose([final[a] for a in env.possible_agents], (scores - scores.mean()) / 10, rtol=1e-6)
+
+
+def test_aec_illegal_move_ends_the_game_with_a_penalty_in_env_and_raises_in_raw_env() -> None:
+    e = industry_env.env(num_players=4)
+    e.reset(seed=2)
+    offender = e.agent_selection
+    mask = e.observe(offender)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[offender] == -1 and all(e.rewards[a] == 0 for a in e.agents if a != offender)
+
+    r = raw_env()
+    r.reset(seed=2)
+    before = r.observe(r.agent_selection)["observation"]
+    with pytest.raises(E.IllegalActionError):
+        r.step(illegal)
+    np.testing.assert_array_equal(r.observe(r.agent_selection)["observation"], before)
+
+
+def test_aec_refuses_wrong_options() -> None:
+    for kwargs, word in (({"num_players": 5}, "num_players"), ({"reward": "points"}, "reward"),
+                         ({"render_mode": "video"}, "render_mode"), ({"balanced_draws": "yes"}, "balanced_draws"),
+                         ({"board": 3}, "board")):  # fmt: skip
+        with pytest.raises(ValueError, match=word):
+            raw_env(**kwargs)
+
+
+def test_aec_renders_text() -> None:
+    env = raw_env(render_mode="ansi")
+    env.reset(seed=0)
+    assert "player 0" in env.render()
+
+
+# ---------------------------------------------------------------------------------------------- Gymnasium
+def test_gymnasium_env_passes_both_env_checkers() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("industry_env/Industry-v0", opponents="heuristic")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+    sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
+    sb3.check_env(IndustryEnv(opponents="random"), warn=True)
+
+
+def _replay(num_players: int, seed: int, learner: int, learner_actions: list[int]) -> Game:
+    """The reference game the learner played against ``first_legal`` opponents."""
+    game, it = Game(num_players, seed=seed), iter(learner_actions)
+    while not game.is_over:
+        game.apply(next(it) if game.current_player == learner else game.legal_actions()[0])
+    return game
+
+
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_gymnasium_env_plays_the_reference_game_of_its_seed(num_players: int) -> None:
+    env = IndustryEnv(num_players=num_players, opponents=first_legal, learner_seat=1)
+    obs, info = env.reset(seed=21)
+    rng = np.random.default_rng(0)
+    played = []
+    while True:
+        assert info["action_mask"].dtype == bool and np.array_equal(env.action_masks(), info["action_mask"])
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        played.append(a)
+        obs, reward, terminated, truncated, info = env.step(a)
+        assert not truncated
+        if terminated:
+            break
+        assert reward == 0.0
+    game = _replay(num_players, 21, 1, played)
+    assert info["scores"] == game.scores() and info["learner_seat"] == 1
+    assert reward == game.returns()[1] and info["win"] == (1 in game.winners())
+    np.testing.assert_array_equal(obs, observe_game(game, 1))
+
+
+def test_gymnasium_env_illegal_action_ends_the_episode_with_a_penalty() -> None:
+    env = IndustryEnv(opponents="random", illegal_reward=-2.0)
+    obs, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(~info["action_mask"])[0])
+    obs, reward, terminated, truncated, info = env.step(bad)
+    assert terminated and reward == -2.0 and info["illegal_action"] is True
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_gymnasium_env_same_seed_same_episode_and_options_checked() -> None:
+    def episode(seed: int) -> list[float]:
+        env = IndustryEnv(opponents=["random", "heuristic", "random"], learner_seat="random")
+        obs, info = env.reset(seed=seed)
+        out = [float(obs.sum())]
+        while True:
+            obs, r, term, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+            out.append(float(obs.sum()) + r)
+            if term:
+                return out
+
+    assert episode(3) == episode(3) and episode(3) != episode(4)
+    for kwargs, word in (({"opponents": "nobody"}, "nobody"), ({"learner_seat": 4}, "learner_seat"),
+                         ({"opponents": ["random"] * 2}, "opponents"), ({"illegal_reward": float("nan")}, "illegal")):  # fmt: skip
+        with pytest.raises(ValueError, match=word):
+            IndustryEnv(**kwargs)
+
+
+# ---------------------------------------------------------------------------------------------- vector env
+def test_make_vec_gives_the_native_vector_env() -> None:
+    env = gymnasium.make_vec("industry_env/Industry-v0", num_envs=8, vectorization_mode="vector_entry_point")
+    assert isinstance(env.unwrapped, IndustryVectorEnv)
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (8, 675) and obs.dtype == np.float32 and info["action_mask"].shape == (8, 314)
+    assert env.observation_space.contains(obs)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+
+
+def test_vector_env_sub_env_i_plays_the_reference_game_of_seed_plus_i() -> None:
+    env = IndustryVectorEnv(4, num_players=4, opponents=first_legal, learner_seat=2)
+    obs, info = env.reset(seed=40)
+    rng = np.random.default_rng(3)
+    played: list[list[int]] = [[] for _ in range(4)]
+    done = np.zeros(4, bool)
+    finals: dict[int, tuple] = {}
+    while not done.all():
+        a = E.sample_legal(info["action_mask"], rng)
+        for i in np.flatnonzero(~done):
+            played[i].append(int(a[i]))
+        obs, reward, terminated, truncated, info = env.step(a)
+        for i in np.flatnonzero(terminated & ~done):
+            finals[i] = (info["scores"][i].tolist(), float(reward[i]), obs[i].copy())
+        done |= terminated
+    for i in range(4):
+        game = _replay(4, 40 + i, 2, played[i])
+        scores, reward, last_obs = finals[i]
+        assert scores == game.scores() and reward == game.returns()[2]
+        np.testing.assert_array_equal(last_obs, observe_game(game, 2))
+
+
+def test_vector_env_next_step_autoreset() -> None:
+    env = IndustryVectorEnv(2, opponents=first_legal, learner_seat=0)
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    while True:
+        obs, reward, terminated, truncated, info = env.step(E.sample_legal(info["action_mask"], rng))
+        if terminated.any():
+            break
+    i = int(np.flatnonzero(terminated)[0])
+    assert info["_scores"][i] and len(info["scores"][i]) == 4
+    # the next step starts sub-env i anew: its action is ignored, reward 0, not terminated, a first observation
+    obs2, reward2, terminated2, _, info2 = env.step(np.zeros(2, np.int64) + np.argmax(info["action_mask"], axis=1))
+    assert reward2[i] == 0 and not terminated2[i]
+    assert obs2[i, industry_env.observation.INDEX["round"]][0] == np.float32(1 / 20)
+
+
+def test_vector_env_same_step_autoreset_gives_the_final_observation() -> None:
+    env = IndustryVectorEnv(3, opponents="random", autoreset_mode="same_step")
+    obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    while True:
+        obs, reward, terminated, truncated, info = env.step(E.sample_legal(info["action_mask"], rng))
+        if terminated.any():
+            break
+    i = int(np.flatnonzero(terminated)[0])
+    assert info["_final_obs"][i] and info["final_obs"][i, industry_env.observation.INDEX["phase"]][5] == 1.0
+    assert obs[i, industry_env.observation.INDEX["round"]][0] == np.float32(1 / 20)  # already the next game
+    assert info["final_info"]["_scores"][i]
+
+
+def test_vector_env_refuses_bad_actions_and_options() -> None:
+    env = IndustryVectorEnv(4)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="one per sub-env"):
+        env.step(np.zeros((2, 2), np.int64))
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        IndustryVectorEnv(2, autoreset_mode="sometimes")
+    with pytest.raises(ValueError, match="reset options"):
+        env.reset(options={"fast": True})
