@@ -24,7 +24,9 @@ import sys
 import time
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import carray, get_num_threads, njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from . import actions as A
 from . import engine as E
@@ -90,6 +92,7 @@ T_BONUS = T_TOKENS + 20  # [bonus field, factory] multipliers: 60 * 60
 T_LINKS = T_BONUS + NF * NF  # count, then pairs (roads and technology links together)
 
 _U64 = np.uint64
+_MAX_LEGAL = 128  # legal actions at most: a pass, 112 bids and the subsidy (or 60 fields, done, subsidy)
 
 
 def board_table(board) -> np.ndarray:
@@ -270,64 +273,96 @@ def _next_auction(s8, s16, B, i, auctioneer):
 
 # ---------------------------------------------------------------------------------------------- Phase 4: Development
 @njit(cache=True)
-def _others_produce(s8, B, i, p, r):
-    """Does a player other than ``p`` have a developed Factory making ``r``?"""
+def _others_make(s8, B, i, p):
+    """Bit r set: a player other than ``p`` has a developed Factory making resource ``r``."""
+    bits = 0
+    prod = s8[PRODUCES * B + P * NR * i : PRODUCES * B + P * NR * (i + 1)]
     for q in range(P):
-        if q != p and s8[PRODUCES * B + P * NR * i + NR * q + r]:
-            return True
-    return False
+        if q != p:
+            for r in range(NR):
+                bits |= np.int64(prod[NR * q + r] != 0) << r
+    return bits
 
 
 @njit(cache=True)
-def _can_develop(s8, s16, t, B, i, p, f):
-    """May ``p`` develop field ``f`` now? (``engine._develop_ok`` for one field: the closed form of the
-    reference's search; the jokers of a field's two distinct resources never compete.)"""
-    if s8[OWNER * B + NF * i + f] != p or s8[DEVELOPED * B + NF * i + f]:
-        return False
+def _developable(s8, s16, t, B, i, p, out):
+    """The fields ``p`` may develop now into ``out[:n]`` (increasing); returns n (``engine._develop_ok``).
+
+    The reference searches the ways to pay; the closed form: the jokers of a field's two distinct resources
+    never compete, so a field is payable iff the resources neither his own joker nor his own factory pays that
+    only the "?" joker can pay (not buyable) are at most his "?" jokers, and all of them at most his "?" jokers
+    plus the Talers left after the construction cost.
+    """
     era = s8[ERA * B + i]
-    # "Technologies may be developed only if they are located in the current Era."
-    if t[T_KIND + f] == TECHNOLOGY and t[T_ERA + f] != era:
-        return False
-    money = s16[MONEY * B + P * i + p] - max(t[T_COST + f] - s8[DISCOUNT * B + P * i + p], 0)
-    if money < 0:
-        return False
-    wild = s8[JOKERS * B + P * NJ * i + NJ * p + WILD_JOKER]
-    to_pay = 0
-    only_wild = 0
-    for j in range(2):
-        r = t[T_NEED0 + j * NF + f]
-        if r < 0 or s8[JOKERS * B + P * NJ * i + NJ * p + r] > 0 or s8[PRODUCES * B + P * NR * i + NR * p + r]:
-            continue  # nothing needed, its own joker, or an own developed factory pays it
-        to_pay += 1
-        if not (era >= t[T_BANK_ERA + r] or _others_produce(s8, B, i, p, r)):
-            only_wild += 1
-    return only_wild <= wild and to_pay <= wild + money
+    money = s16[MONEY * B + P * i + p]
+    discount = s8[DISCOUNT * B + P * i + p]
+    jok = s8[JOKERS * B + P * NJ * i + NJ * p : JOKERS * B + P * NJ * i + NJ * (p + 1)]
+    mine = s8[PRODUCES * B + P * NR * i + NR * p : PRODUCES * B + P * NR * i + NR * (p + 1)]
+    wild = jok[WILD_JOKER]
+    others = _others_make(s8, B, i, p)
+    free = 0  # bit r: paid by his own joker or his own developed factory
+    buyable = 0  # bit r: another player's factory or the bank sells it
+    for r in range(NR):
+        free |= np.int64(jok[r] > 0 or mine[r] != 0) << r
+        buyable |= np.int64(era >= t[T_BANK_ERA + r] or (others >> r) & 1) << r
+    owner = s8[OWNER * B + NF * i : OWNER * B + NF * (i + 1)]
+    developed = s8[DEVELOPED * B + NF * i : DEVELOPED * B + NF * (i + 1)]
+    n = 0
+    for f in range(NF):
+        if owner[f] != p or developed[f]:
+            continue
+        # "Technologies may be developed only if they are located in the current Era."
+        if t[T_KIND + f] == TECHNOLOGY and t[T_ERA + f] != era:
+            continue
+        # "If you do not have enough money, or a required resource is not available, you may not develop"
+        left = money - max(t[T_COST + f] - discount, 0)  # the discount never takes the cost below zero
+        if left < 0:
+            continue
+        to_pay = 0
+        only_wild = 0
+        for j in range(2):
+            r = t[T_NEED0 + j * NF + f]
+            if r >= 0 and not (free >> r) & 1:
+                to_pay += 1
+                only_wild += not (buyable >> r) & 1
+        if only_wild <= wild and to_pay <= wild + left:
+            out[n] = f
+            n += 1
+    return n
 
 
 @njit(cache=True)
-def _pay_way_ok(s8, s16, t, B, i, p, way):
-    """May ``p`` pay the first pending resource by ``way``, the second staying payable afterwards?"""
+def _pay_ways(s8, s16, t, B, i, p):
+    """Bit ``way`` set: ``p`` may pay the first pending resource that way, the second staying payable after."""
     r = s8[PENDING * B + 2 * i]
     r2 = s8[PENDING * B + 2 * i + 1]
-    jok = JOKERS * B + P * NJ * i + NJ * p
+    jok = s8[JOKERS * B + P * NJ * i + NJ * p : JOKERS * B + P * NJ * i + NJ * (p + 1)]
     money = s16[MONEY * B + P * i + p]
-    wild = s8[jok + WILD_JOKER]
+    wild = jok[WILD_JOKER]
     era = s8[ERA * B + i]
-    if way == A.PAY_JOKER:
-        ok = s8[jok + r] > 0  # "a Joker token of the required resource"
-    elif way == A.PAY_WILD:
-        ok = wild > 0  # "The Joker token labeled ? is worth one resource of your choice."
-    elif way == A.PAY_BANK:
-        ok = money >= RESOURCE_PRICE and not _others_produce(s8, B, i, p, r) and era >= t[T_BANK_ERA + r]
-    else:
-        q = way - A.PAY_PLAYER
-        ok = money >= RESOURCE_PRICE and q != p and s8[PRODUCES * B + P * NR * i + NR * q + r] != 0
-    if not ok or r2 < 0 or s8[jok + r2] > 0:
-        return ok
-    if wild > (1 if way == A.PAY_WILD else 0):
-        return True
-    needed = RESOURCE_PRICE * (2 if way >= A.PAY_BANK else 1)
-    return money >= needed and (era >= t[T_BANK_ERA + r2] or _others_produce(s8, B, i, p, r2))
+    others = _others_make(s8, B, i, p)
+    prod = PRODUCES * B + P * NR * i
+    cash = money >= RESOURCE_PRICE
+    free2 = r2 < 0 or jok[r2] > 0
+    buy2 = r2 >= 0 and (era >= t[T_BANK_ERA + r2] or (others >> r2) & 1 != 0)
+    ways = 0
+    for way in range(NW):
+        if way == A.PAY_JOKER:
+            ok = jok[r] > 0  # "a Joker token of the required resource"
+        elif way == A.PAY_WILD:
+            ok = wild > 0  # "The Joker token labeled ? is worth one resource of your choice."
+        elif way == A.PAY_BANK:
+            # "only for resources that are not produced by other players and ... that appeared in previous Eras"
+            ok = cash and (others >> r) & 1 == 0 and era >= t[T_BANK_ERA + r]
+        else:  # "Another player has an already developed Factory that produces the required resource."
+            q = way - A.PAY_PLAYER
+            ok = cash and q != p and s8[prod + NR * q + r] != 0
+        # would the second resource (if any) still be payable?
+        spent = 1 if way == A.PAY_WILD else 0
+        needed = RESOURCE_PRICE * (2 if way >= A.PAY_BANK else 1)
+        if ok and (free2 or wild > spent or (buy2 and money >= needed)):
+            ways |= 1 << way
+    return ways
 
 
 @njit(cache=True)
@@ -484,7 +519,7 @@ def _of_phase(ph, a):
 
 
 @njit(cache=True)
-def _is_legal(s8, s16, t, B, i, a):
+def _is_legal(s8, s16, t, B, i, a, scratch):
     """Is action ``a`` legal in live game ``i``? (One entry of the mask, derived from the rules.)"""
     ph = s8[PHASE * B + i]
     if not _of_phase(ph, a):
@@ -500,44 +535,76 @@ def _is_legal(s8, s16, t, B, i, a):
     if ph == SELL_OR_KEEP:
         return a == A.SELL or s16[MONEY * B + P * i + p] >= s16[HIGH_BID * B + i]
     if ph == DEVELOP:
-        return a == A.DONE or _can_develop(s8, s16, t, B, i, p, a - A.DEVELOP)
+        if a == A.DONE:
+            return True
+        for j in range(_developable(s8, s16, t, B, i, p, scratch)):
+            if scratch[j] == a - A.DEVELOP:
+                return True
+        return False
     r, way = divmod(a - A.PAY, NW)
-    return r == s8[PENDING * B + 2 * i] and _pay_way_ok(s8, s16, t, B, i, p, way)
+    return r == s8[PENDING * B + 2 * i] and (_pay_ways(s8, s16, t, B, i, p) >> way) & 1 != 0
 
 
 @njit(cache=True)
-def _mask_row(s8, s16, t, B, i, out, o):
-    """Write game ``i``'s legal-action mask into ``out[o:o + 314]`` (all False once over)."""
-    for a in range(NA):
-        out[o + a] = False
+def _legal_actions(s8, s16, t, B, i, out):
+    """Game ``i``'s legal actions in increasing order into ``out[:n]`` (``Game.legal_actions()``); returns n."""
     p = _player(s8, B, i)
     if p < 0:
-        return
+        return 0
+    n = 0
     ph = s8[PHASE * B + i]
+    money = s16[MONEY * B + P * i + p]
     if ph == AUCTION:
         # "A field is available if it lies in the current Era and has a face-up Column token above it."
-        era = s8[ERA * B + i]
+        at = A.AUCTION + s8[ERA * B + i] * NC
         for c in range(NC):
-            out[o + A.AUCTION + era * NC + c] = s8[FACE_UP * B + NC * i + c] != 0
+            if s8[FACE_UP * B + NC * i + c]:
+                out[n] = at + c
+                n += 1
     elif ph == BID:
-        out[o + A.PASS] = True
+        out[0] = A.PASS
+        n = 1
         # "A bid must be higher than any preceding bid, and a player cannot bid more Talers than he can pay."
-        for k in range(s16[HIGH_BID * B + i] + 1, min(s16[MONEY * B + P * i + p], MAX_BID) + 1):
-            out[o + A.BID + k - 1] = True
+        for k in range(s16[HIGH_BID * B + i] + 1, min(money, MAX_BID) + 1):
+            out[n] = A.BID + k - 1
+            n += 1
     elif ph == SELL_OR_KEEP:
-        out[o + A.SELL] = True
-        out[o + A.KEEP] = s16[MONEY * B + P * i + p] >= s16[HIGH_BID * B + i]  # ruling: only if he can pay
+        out[0] = A.SELL
+        n = 1
+        if money >= s16[HIGH_BID * B + i]:  # ruling: he can keep only if he can pay the full price
+            out[1] = A.KEEP
+            n = 2
     elif ph == DEVELOP:
-        for f in range(NF):
-            if s8[OWNER * B + NF * i + f] == p:
-                out[o + A.DEVELOP + f] = _can_develop(s8, s16, t, B, i, p, f)
-        out[o + A.DONE] = True
+        n = _developable(s8, s16, t, B, i, p, out)
+        for j in range(n):
+            out[j] += A.DEVELOP
+        out[n] = A.DONE
+        n += 1
     else:
-        at = o + A.PAY + s8[PENDING * B + 2 * i] * NW
+        at = A.PAY + s8[PENDING * B + 2 * i] * NW
+        ways = _pay_ways(s8, s16, t, B, i, p)
         for way in range(NW):
-            out[at + way] = _pay_way_ok(s8, s16, t, B, i, p, way)
+            if (ways >> way) & 1:
+                out[n] = at + way
+                n += 1
     # "At any time during the game, a player may take one Subsidy token"
-    out[o + A.SUBSIDY] = s8[SUBSIDY * B + P * i + p] == 0
+    if not s8[SUBSIDY * B + P * i + p]:
+        out[n] = A.SUBSIDY
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _mask_row(s8, s16, t, B, i, out, o, legal):
+    """Write game ``i``'s legal-action mask into ``out[o:o + 314]`` (all False once over); ``legal`` is scratch.
+
+    Loops index slices from 0, never ``out[o + a]``: numba wraps negative indices around, and an index it
+    cannot prove non-negative costs a test per element and keeps LLVM from vectorizing (here: a memset).
+    """
+    row = out[o : o + NA]
+    row[:] = False
+    for j in range(_legal_actions(s8, s16, t, B, i, legal)):
+        row[legal[j]] = True
 
 
 @njit(cache=True)
@@ -569,24 +636,52 @@ def _apply(s8, s16, s64, r32, t, B, i, a):
 
 
 # ---------------------------------------------------------------------------------------------- batch ranges
+@intrinsic
+def _address(typingctx, src):
+    """An integer address as a void pointer (for ``carray``)."""
+
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return types.voidptr(src), codegen
+
+
+@njit(cache=True)
+def _raw(a):
+    """The 1-D array ``a`` seen without numba's reference count (``carray`` of its data). Array arguments of the
+    per-game helpers are reference counted at every call, an atomic add and subtract each, which cost more than
+    the rules; views without a count cost nothing. The caller keeps ``a`` alive while the view is used."""
+    return carray(_address(a.ctypes.data), (a.size,), a.dtype)
+
+
 @njit(cache=True)
 def _views(buf, B):
-    """The typed views of a State buffer of B games: int8, int16, int64 (seeds), float32 (rewards)."""
-    return buf.view(np.int8), buf.view(np.int16), buf[: 8 * B].view(np.int64), buf.view(np.float32)
+    """The typed views of a State buffer of B games: int8, int16, int64 (seeds), float32 (rewards), uncounted."""
+    at = _address(buf.ctypes.data)
+    n = buf.size
+    return (carray(at, (n,), np.int8), carray(at, (n // 2,), np.int16), carray(at, (B,), np.int64),
+            carray(at, (n // 4,), np.float32))  # fmt: skip
 
 
 @njit(cache=True)
 def mask_range(buf, B, t, out, lo, hi):
     """Legal-action masks of games ``lo:hi`` into ``out`` (bool[B * 314], row-major)."""
     s8, s16, _, _ = _views(buf, B)
+    t, out = _raw(t), _raw(out)
+    scratch = np.empty(_MAX_LEGAL, np.int64)
+    legal = _raw(scratch)
     for i in range(lo, hi):
-        _mask_row(s8, s16, t, B, i, out, i * NA)
+        _mask_row(s8, s16, t, B, i, out, i * NA, legal)
+    scratch[0] = 0  # alive until here
 
 
 @njit(cache=True)
 def check_range(buf, B, t, actions, mask, use_mask, legal, lo, hi):
     """legal[i] for games ``lo:hi``: is ``actions[i]`` legal (True for finished games)? Returns the illegal count."""
     s8, s16, _, _ = _views(buf, B)
+    t = _raw(t)
+    owner = np.empty(_MAX_LEGAL, np.int64)
+    scratch = _raw(owner)
     bad = 0
     for i in range(lo, hi):
         a = actions[i]
@@ -595,9 +690,10 @@ def check_range(buf, B, t, actions, mask, use_mask, legal, lo, hi):
         elif use_mask:
             ok = _of_phase(s8[PHASE * B + i], a) and mask[i * NA + a]
         else:
-            ok = _is_legal(s8, s16, t, B, i, a)
+            ok = _is_legal(s8, s16, t, B, i, a, scratch)
         legal[i] = ok
         bad += not ok
+    owner[0] = 0  # alive until here
     return bad
 
 
@@ -606,6 +702,9 @@ def apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, lo, h
     """Step games ``lo:hi``: rewards zeroed, illegal live games penalized, legal live games played; then
     (``write_next``) each game's new legal-action mask into ``next_mask``."""
     s8, s16, s64, r32 = _views(buf, B)
+    t, next_mask = _raw(t), _raw(next_mask)
+    owner = np.empty(_MAX_LEGAL, np.int64)
+    scratch = _raw(owner)
     for i in range(lo, hi):
         for q in range(P):
             r32[REWARDS * B + P * i + q] = 0.0
@@ -620,63 +719,80 @@ def apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, lo, h
                 r32[REWARDS * B + P * i + q] = penalty if q == fault else -penalty
             s8[TERMINATED * B + i] = 1
         if write_next:
-            _mask_row(s8, s16, t, B, i, next_mask, i * NA)
+            _mask_row(s8, s16, t, B, i, next_mask, i * NA, scratch)
+    owner[0] = 0  # alive until here
 
 
 @njit(cache=True)
-def _pick(row, o, u, weights, use_weights):
-    """The legal action of ``row[o:o + 314]`` that ``u`` in [0, 1) selects: uniformly (``sample_legal``'s
-    rule: the ``floor(u * count)``-th legal one), or by the cumulative ``weights`` (``verify._sample``'s
-    rule: the first whose cumulative weight exceeds ``u`` times the total); 0 if none is legal."""
-    if use_weights:
-        total = 0.0
-        for a in range(NA):
-            if row[o + a]:
-                total += weights[a]
-        x = u * total
-        cum = 0.0
-        for a in range(NA):
-            if row[o + a]:
-                cum += weights[a]
-            if cum > x:
-                return a
-        return 0
+def _pick(row, u):
+    """The legal action of the mask row ``row`` (bool[314]) that ``u`` in [0, 1) selects (``sample_legal``'s
+    rule: the ``floor(u * count)``-th legal one); 0 if none is legal."""
     count = 0
     for a in range(NA):
-        count += row[o + a]
+        count += row[a]
     k = np.int64(u * count)
-    for a in range(NA):
-        if row[o + a]:
-            if k == 0:
-                return a
-            k -= 1
+    c = 0
+    a = 0
+    while a + 32 <= NA:  # skip whole blocks of 32 (each summed without a branch), then find it in its block
+        block = 0
+        for j in range(32):
+            block += row[a + j]
+        if c + block > k:
+            break
+        c += block
+        a += 32
+    for b in range(a, NA):
+        c += row[b]
+        if c > k:
+            return b
+    return 0
+
+
+@njit(cache=True)
+def _pick_listed(legal, n, u, weights, use_weights):
+    """The action of ``legal[:n]`` (increasing) that ``u`` selects: the ``floor(u * n)``-th, or (``use_weights``,
+    ``verify._sample``'s rule) the first whose cumulative weight exceeds ``u`` times the total."""
+    if not use_weights:
+        return legal[np.int64(u * n)]
+    total = 0.0
+    for j in range(n):
+        total += weights[legal[j]]
+    x = u * total
+    cum = 0.0
+    for j in range(n):
+        cum += weights[legal[j]]
+        if cum > x:
+            return legal[j]
     return 0
 
 
 @njit(cache=True)
 def sample_range(mask, u, out, lo, hi):
     """``sample_legal`` for rows ``lo:hi`` of ``mask`` (bool[B * 314]) with the uniform draws ``u``."""
-    dummy = np.empty(0, np.float64)
+    m = _raw(mask)
     for i in range(lo, hi):
-        out[i] = _pick(mask, i * NA, u[i], dummy, False)
+        out[i] = _pick(m[i * NA : (i + 1) * NA], u[i])
 
 
 @njit(cache=True)
 def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi):
     """Play games ``lo:hi`` for up to ``max_steps`` decisions each, or to their end (see the module docstring)."""
     s8, s16, s64, r32 = _views(buf, B)
-    row = np.empty(NA, np.bool_)
+    t, weights = _raw(t), _raw(weights)
+    owner = np.empty(_MAX_LEGAL, np.int64)
+    legal = _raw(owner)
     for i in range(lo, hi):
         for q in range(P):
             r32[REWARDS * B + P * i + q] = 0.0
         k = 0
         while k < max_steps and not s8[TERMINATED * B + i]:
-            _mask_row(s8, s16, t, B, i, row, 0)
+            n = _legal_actions(s8, s16, t, B, i, legal)
             h = _key(s64[SEED * B + i], _key(key, 3, i), k)
             u = np.float64(h >> _U64(11)) * (1.0 / 9007199254740992.0)
-            _apply(s8, s16, s64, r32, t, B, i, _pick(row, 0, u, weights, use_weights))
+            _apply(s8, s16, s64, r32, t, B, i, _pick_listed(legal, n, u, weights, use_weights))
             k += 1
         steps[i] = k
+    owner[0] = 0  # alive until here
 
 
 # ---------------------------------------------------------------------------------------------- parallel entries
