@@ -18,8 +18,9 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e .
 	touch $@
 
+# The tests train a few thousand MaskablePPO steps, so they need the train extra too (torch==2.13.0, CPU).
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(PIP) install --quiet -e '.[dev]'
+	$(PIP) install --quiet -e '.[dev,train]'
 	touch $@
 
 install: $(VENV)/.installed
