@@ -213,7 +213,8 @@ def _sketch_position(game: Game) -> dict[str, list[tuple]]:
         _sketch_player(k, game, p, scores[p], p in winners, p == cur)
     k.region = "status"
     if s.lot >= 0:
-        bid = f"highest bid {s.high_bid} Talers by player {s.high_bidder}" if s.high_bidder >= 0 else "no bid yet"
+        talers = "Taler" if s.high_bid == 1 else "Talers"
+        bid = f"highest bid {s.high_bid} {talers} by player {s.high_bidder}" if s.high_bidder >= 0 else "no bid yet"
         k.text(10, HEIGHT - 44, f"On auction: {b.field_label(s.lot)} (auctioneer: player {s.auctioneer})  —  {bid}",
                fontsize=10, ha="left", weight="bold", color=_RED)  # fmt: skip
     from .render import describe_decision
