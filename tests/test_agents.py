@@ -167,6 +167,8 @@ def test_bad_inputs_are_refused_never_a_made_up_action() -> None:
             agent.act(game)
         with pytest.raises(AgentInputError, match="mask is required"):
             agent.act(obs)
+        with pytest.raises(AgentInputError, match=r"observation must have shape \[675\]"):
+            agent.act(mask)  # the old RandomAgent.act(mask) call
         with pytest.raises(AgentInputError, match="no legal action"):
             agent.act(obs, np.zeros(A.NUM_ACTIONS, bool))
         with pytest.raises(AgentInputError, match=r"shape \[314\]"):
