@@ -70,7 +70,9 @@ _REGIONS = {
     "status": (0, HEIGHT - 64, WIDTH, HEIGHT),
 }  # fmt: skip
 
-_CACHE_PER_REGION = 24  # drawn regions kept for reuse (at most about 9 MB for the whole picture)
+# Drawn regions kept for reuse: the players' boxes and the status lines come back to earlier looks during bidding
+# (measured: 40% of their redraws); the board rows and the header hardly ever do. At most about 12 MB.
+_CACHED_REGIONS = {r: 16 for r in _REGIONS if r.startswith("player") or r == "status"}
 _lock = threading.RLock()
 _canvases: dict[int, _Canvas] = {}
 
@@ -269,7 +271,7 @@ class _Canvas:
         self.frame = np.zeros(PICTURE_SHAPE, np.uint8)  # the last RGB frame
         self.drawn: dict[str, tuple] = {}  # region -> primitives shown in self.frame
         # region -> recently drawn primitives -> their pixels (a bidder's box comes back to the same look often)
-        self.cache: dict[str, OrderedDict[tuple, np.ndarray]] = {r: OrderedDict() for r in _REGIONS}
+        self.cache: dict[str, OrderedDict[tuple, np.ndarray]] = {r: OrderedDict() for r in _CACHED_REGIONS}
 
     def _make(self, spec: tuple) -> Any:
         """Add one primitive to the axes as a matplotlib artist and return it."""
@@ -298,7 +300,7 @@ class _Canvas:
             key = sketch.get(r, ())
             if key == self.drawn.get(r, ()):
                 continue
-            if key in self.cache[r]:
+            if key in self.cache.get(r, ()):
                 self.cache[r].move_to_end(key)
                 self.frame[y0:y1, x0:x1] = self.cache[r][key]
                 self.drawn[r] = key
@@ -315,20 +317,22 @@ class _Canvas:
                 x0, y0, x1, y1 = _REGIONS[r]
                 self.frame[y0:y1, x0:x1] = buf[y0:y1, x0:x1, :3]
                 key = self.drawn[r] = sketch.get(r, ())
-                self.cache[r][key] = self.frame[y0:y1, x0:x1].copy()
-                if len(self.cache[r]) > _CACHE_PER_REGION:
-                    self.cache[r].popitem(last=False)
+                if r in self.cache:
+                    self.cache[r][key] = self.frame[y0:y1, x0:x1].copy()
+                    if len(self.cache[r]) > _CACHED_REGIONS[r]:
+                        self.cache[r].popitem(last=False)
             for a in artists:
                 a.remove()
         return self.frame.copy()
 
-    def svg(self, game: Game) -> str:
+    def svg(self, game: Game, text_as_paths: bool = False) -> str:
         """The position as an SVG document: every primitive drawn, text kept as text."""
         matplotlib = _matplotlib()[0]
         artists = [self._make(spec) for specs in _sketch_position(game).values() for spec in specs]
         buf = io.StringIO()
         try:
-            with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "industry_env"}):
+            fonttype = "path" if text_as_paths else "none"
+            with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "industry_env"}):
                 self.fig.savefig(buf, format="svg", metadata={"Date": None})
         finally:
             for a in artists:
@@ -349,10 +353,14 @@ def to_rgb_array(game: Game) -> np.ndarray:
         return _canvas(game).rgb(game)
 
 
-def to_svg(game: Game) -> str:
-    """The same picture as an SVG document (12.8 x 8 inches; text kept as text, so it is searchable and small)."""
+def to_svg(game: Game, text_as_paths: bool = False) -> str:
+    """The same picture as an SVG document, 12.8 x 8 inches.
+
+    Text is kept as text (searchable, small; shown in the viewer's DejaVu Sans or its fallback) unless
+    ``text_as_paths``: then every letter is an outline, identical everywhere, for a paper's figure.
+    """
     with _lock:
-        return _canvas(game).svg(game)
+        return _canvas(game).svg(game, text_as_paths)
 
 
 def save_png(game: Game, path: str | os.PathLike[str]) -> None:
@@ -362,9 +370,9 @@ def save_png(game: Game, path: str | os.PathLike[str]) -> None:
     Image.fromarray(to_rgb_array(game)).save(os.fspath(path), format="PNG")
 
 
-def save_svg(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers)."""
-    text = to_svg(game)
+def save_svg(game: Game, path: str | os.PathLike[str], text_as_paths: bool = False) -> None:
+    """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers; see :func:`to_svg`)."""
+    text = to_svg(game, text_as_paths)
     with open(os.fspath(path), "w", encoding="utf-8") as fh:
         fh.write(text)
 

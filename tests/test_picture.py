@@ -127,3 +127,24 @@ def test_the_core_imports_without_matplotlib() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "auction"
+
+
+def test_svg_with_text_as_paths_has_no_text_elements() -> None:
+    root = ET.fromstring(picture.to_svg(Game(3, seed=2), text_as_paths=True))
+    assert root.tag.endswith("svg") and not [t for t in root.iter() if t.tag.endswith("}text")]
+
+
+def test_show_in_a_notebook_displays_the_svg(monkeypatch) -> None:
+    import types
+
+    shown = []
+    ipython = types.ModuleType("IPython")
+    ipython.get_ipython = lambda: types.SimpleNamespace(kernel=object())
+    display = types.ModuleType("IPython.display")
+    display.SVG = lambda data: ("svg", data)
+    display.display = shown.append
+    monkeypatch.setitem(sys.modules, "IPython", ipython)
+    monkeypatch.setitem(sys.modules, "IPython.display", display)
+    game = Game(4, seed=3)
+    assert picture.show(game) is True
+    assert shown == [("svg", picture.to_svg(game))]
