@@ -122,7 +122,17 @@ def test_same_seed_same_moves() -> None:
 
 
 def test_batched_heuristic_chooses_as_its_readable_twin() -> None:
-    s = engine.concat([_positions(seed) for seed in (0, 1)])
+    _compare_with_twin(engine.concat([_positions(seed) for seed in (0, 1)]))
+
+
+@pytest.mark.slow
+def test_batched_heuristic_chooses_as_its_readable_twin_long() -> None:
+    for seed in range(2, 42):
+        _compare_with_twin(_positions(seed, batch=32, every=3, explore=0.1 + 0.02 * (seed % 20)))
+
+
+def _compare_with_twin(s: engine.State) -> None:
+    """heuristic_actions on ``s``, the agent on its observations, and the readable twin on its Games agree."""
     assert set(np.unique(s.phase).tolist()) == set(range(5)), "every decision phase is tested"
     assert set(np.unique(s.num_players).tolist()) == {3, 4}
     seeds = np.arange(s.batch_size) % 3 * 1_000_003  # agents of several seeds
