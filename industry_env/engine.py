@@ -97,7 +97,7 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 import numpy as np
 
@@ -191,6 +191,10 @@ class State:
     @property
     def current_player(self) -> np.ndarray:
         """int8[B]: the player whose decision is awaited, -1 once the game is over (or ended by a penalty)."""
+        if _backend == "numba":
+            from . import observe_kernel
+
+            return observe_kernel.current_player(self)
         ph = self.phase
         out = np.where(ph == BID, self.bidder, self.auctioneer)
         out = np.where(ph >= DEVELOP, self.developer, out)
@@ -292,6 +296,19 @@ def set_backend(name: str) -> None:
     """Switch the backend of this process ('numpy' or 'numba'; the default comes from ``INDUSTRY_ENV_BACKEND``)."""
     global _backend
     _backend = _check_backend(name, "backend")
+
+
+def _kernel() -> ModuleType:
+    """:mod:`industry_env.kernel`, imported once (an import statement per call costs a microsecond at batch 1)."""
+    global _kernel_module
+    if _kernel_module is None:
+        from . import kernel
+
+        _kernel_module = kernel
+    return _kernel_module
+
+
+_kernel_module = None
 
 
 @contextlib.contextmanager
@@ -949,9 +966,7 @@ _AT_MOST = np.arange(1, MAX_BID + 1)[None, :] <= np.arange(MAX_BID + 1)[:, None]
 def legal_action_mask(state: State) -> np.ndarray:
     """bool[B, NUM_ACTIONS]: the legal actions of each game's player to move (all False once over)."""
     if _backend == "numba":
-        from . import kernel
-
-        return kernel.legal_action_mask(state)
+        return _kernel().legal_action_mask(state)
     s = state
     B = s.batch_size
     mask = np.zeros((B, A.NUM_ACTIONS), bool)
@@ -1109,9 +1124,7 @@ def step(
         raise ValueError(f"mask must be bool[{state.batch_size}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
     _check_next_mask(next_mask, state.batch_size)
     if _backend == "numba":
-        from . import kernel
-
-        return kernel.step(state, a_all, on_illegal == "raise", penalty, inplace, mask, next_mask)
+        return _kernel().step(state, a_all, on_illegal == "raise", penalty, inplace, mask, next_mask)
     s = _numpy_step(state, a_all, on_illegal, penalty, inplace, mask)
     if next_mask is not None:
         next_mask[...] = legal_action_mask(s)
@@ -1195,10 +1208,17 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
     """
     s = state
     B = s.batch_size
+    if _backend == "numba":
+        from . import observe_kernel
+
+        return observe_kernel.observe(s, player)
     if player is None:
         obs_p = np.maximum(s.current_player, 0).astype(np.int64)
     else:
-        obs_p = np.broadcast_to(np.asarray(player, dtype=np.int64), (B,)).copy()
+        raw = np.asarray(player)
+        if not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (raw.ndim == 1 and raw.size != B):
+            raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
+        obs_p = np.broadcast_to(raw.astype(np.int64), (B,)).copy()
     n = s.num_players.astype(np.int64)
     if B and ((obs_p < 0) | (obs_p >= n)).any():
         raise ValueError("observer must be a player of the game (0 .. num_players - 1)")
@@ -1377,9 +1397,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     call). Both backends draw ``rng.random(B)`` and pick the ``floor(u * count)``-th legal action of each row.
     """
     if _backend == "numba":
-        from . import kernel
-
-        return kernel.sample_legal(mask, rng)
+        return _kernel().sample_legal(mask, rng)
     B, n_actions = mask.shape
     flat = mask.reshape(-1).nonzero()[0]  # row-major: row b's legal actions are contiguous, count[b] of them
     count = np.bincount(flat // n_actions, minlength=B)
@@ -1415,9 +1433,7 @@ def rollout(
             raise ValueError(f"weights must be {A.NUM_ACTIONS} finite numbers >= 0, one per action, got "
                              f"shape {list(weights.shape)}")  # fmt: skip
     if _backend == "numba":
-        from . import kernel
-
-        return kernel.rollout(state, int(max_steps), weights, int(key), inplace)
+        return _kernel().rollout(state, int(max_steps), weights, int(key), inplace)
     s = _writable(state, inplace)
     B = s.batch_size
     steps = np.zeros(B, np.int64)

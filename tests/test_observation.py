@@ -77,3 +77,29 @@ def test_three_player_game_leaves_seat_three_empty() -> None:
     assert v["seat_present"].tolist() == [1, 1, 1, 0]
     assert v["money"][3] == 0 and not v["owner"][:, 3].any() and not v["jokers"][3].any()
     assert "money" in O.describe(E.observe(s, 1)[0])
+
+
+def test_compiled_observe_and_player_to_move_equal_the_numpy_ones() -> None:
+    """The compiled backend's observe (industry_env.observe_kernel) writes exactly numpy's floats."""
+    import pytest
+
+    pytest.importorskip("numba")
+    from industry_env import engine as E
+
+    s = E.init(64, num_players=np.arange(64) % 2 + 3, seed=7)
+    rng = np.random.default_rng(0)
+    for _ in range(250):
+        for player in (None, 0, 2, np.arange(64) % 3):
+            with E.use_backend("numpy"):
+                want, want_p = E.observe(s, player), s.current_player
+            with E.use_backend("numba"):
+                got, got_p = E.observe(s, player), s.current_player
+            np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(got_p, want_p)
+            assert got_p.dtype == want_p.dtype == np.int8
+        s = E.step(s, E.sample_legal(E.legal_action_mask(s), rng))
+    for backend in ("numpy", "numba"):
+        with E.use_backend(backend):
+            for bad in (3, -1, 1.5, np.array([0, 1])):
+                with pytest.raises(ValueError):
+                    E.observe(s, bad)

@@ -155,7 +155,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     def _refresh(self) -> None:
         """Cache the legal-action mask and move ``agent_selection`` to the player the rules call on next."""
         self._mask = E.legal_action_mask(self.state_)[0]
-        p = int(self.state_.current_player[0])
+        self._to_move = p = int(self.state_.current_player[0])
         if p >= 0:
             self.agent_selection = self.possible_agents[p]
         elif self.agents:  # over: the dead agents are stepped with None in turn, as PettingZoo expects
@@ -167,7 +167,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         k = self.agent_name_mapping[agent]
         obs = E.observe(self.state_, k)[0]  # a new array every call
         mask = np.zeros(A.NUM_ACTIONS, np.int8)
-        if int(self.state_.current_player[0]) == k:
+        if self._to_move == k:
             mask[self._mask] = 1
         return {"observation": obs, "action_mask": mask}
 

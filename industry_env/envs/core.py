@@ -63,6 +63,8 @@ class LearnerGames:
         self.seat = np.zeros(self.num_envs, np.int64)
         self.mask = np.zeros((self.num_envs, E.A.NUM_ACTIONS), bool)
         self.won = np.zeros(self.num_envs, bool)  # the learner won its last finished game
+        self.learner_steps = 0  # game steps made by the learner and by the opponents (for throughput figures)
+        self.opponent_steps = 0
 
     def _new_seeds(self, k: int) -> np.ndarray:
         return self.rng.integers(0, 2**63 - 1, size=k, dtype=np.int64)
@@ -106,6 +108,7 @@ class LearnerGames:
         illegal[rows] = ~(in_range[rows] & self.mask[rows, np.clip(a[rows], 0, E.A.NUM_ACTIONS - 1)])
         was_over = self.state.terminated.copy()
         rewards = step_rows(self.state, rows, a, self.mask, on_illegal="penalize", penalty=self.illegal_reward)
+        self.learner_steps += int(rows.sum())
         reward = self._learner_reward(rewards, rows)
         reward += self._play_opponents(rows & ~self.state.terminated)
         terminated = self.state.terminated & ~was_over
@@ -136,6 +139,7 @@ class LearnerGames:
             relative = (cur - self.seat) % self.num_players
             actions = self.opponents.act(self.state, theirs, relative, self.mask)
             rewards = step_rows(self.state, theirs, actions, self.mask)
+            self.opponent_steps += int(theirs.sum())
             reward += self._learner_reward(rewards, theirs)
 
     # ------------------------------------------------------------------------------------------ views
