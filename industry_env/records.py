@@ -99,7 +99,7 @@ class Record:
         }
 
     def to_json(self) -> str:
-        """The record as JSON text: one line of options, then the actions, compact but diff-friendly."""
+        """The record as compact JSON text on one line (about 1.5 kB for a whole game)."""
         return json.dumps(self.to_dict(), separators=(",", ":")) + "\n"
 
     @classmethod
