@@ -191,17 +191,17 @@ def test_cli_replay_prints_moves_and_writes_a_gif_and_pngs(tmp_path, capsys) -> 
     pytest.importorskip("matplotlib")
     from PIL import Image
 
-    game, rec = random_game(4, seed=3, moves=30)
+    game, rec = random_game(4, seed=3, moves=12)
     rec.save(tmp_path / "g.json")
     code = main(["replay", str(tmp_path / "g.json"), "--gif", str(tmp_path / "g.gif"),
                  "--png-dir", str(tmp_path / "png"), "--frames", "decision"])  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0
-    assert "   1  player" in out and "  30  player" in out and "ends before the game does" in out
+    assert "   1  player" in out and "  12  player" in out and "ends before the game does" in out
     pngs = sorted((tmp_path / "png").glob("move-*.png"))
-    assert [p.name for p in pngs[:2]] == ["move-0000.png", "move-0001.png"] and len(pngs) == 31
+    assert [p.name for p in pngs[:2]] == ["move-0000.png", "move-0001.png"] and len(pngs) == 13
     with Image.open(tmp_path / "g.gif") as im:
-        assert im.size == (1280, 800) and 2 <= im.n_frames <= 31  # identical pictures share a frame
+        assert im.size == (1280, 800) and 2 <= im.n_frames <= 13  # identical pictures share a frame
     with Image.open(pngs[-1]) as im:
         assert im.size == (1280, 800)
 
