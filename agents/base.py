@@ -15,6 +15,7 @@ from industry_env import observation as O
 from industry_env.actions import NUM_ACTIONS
 
 if TYPE_CHECKING:
+    from industry_env import engine
     from industry_env.reference import Game
 
 _PHASE_OVER = 5  # index of "over" in the observation's phase one-hot
@@ -43,6 +44,14 @@ def check_batch(observations: Any, action_masks: Any) -> tuple[np.ndarray, np.nd
     if obs.shape[0] != mask.shape[0]:
         raise AgentInputError(f"{obs.shape[0]} observations but {mask.shape[0]} action masks")
     return _observation(obs, "observations"), _mask(mask, "action_masks")
+
+
+def check_masks(action_masks: Any, batch_size: int) -> np.ndarray:
+    """bool[B, 314] legal-action masks for a batch of ``batch_size`` games, checked."""
+    mask = _mask(_array(action_masks, "action_masks", (NUM_ACTIONS,), batched=True), "action_masks")
+    if mask.shape[0] != batch_size:
+        raise AgentInputError(f"{mask.shape[0]} action masks for {batch_size} games")
+    return mask
 
 
 def check_one(observation: Any, action_mask: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -92,6 +101,8 @@ class Agent:
       (float32[675], :mod:`industry_env.observation`) and the legal-action mask (bool or int8[314]).
     - ``act_batch(observations, action_masks) -> int64[B]``: the same for B games at once; row b of the result
       is what ``act`` would choose for row b (for agents with no inner state the very same action).
+    - ``act_state(state, mask=None) -> int64[B]``: the same on an engine State (for vector environments);
+      by default ``act_batch`` on ``engine.observe(state)``.
     - Only what the seat observes is used: the whole table but the order of the bag.
     - Seeded: ``make_agent(name, seed=s)`` twice gives the same moves for the same inputs.
     - Refused with :class:`AgentInputError` (a ValueError): a wrong type (a Game, a list), a wrong shape or
@@ -123,6 +134,23 @@ class Agent:
         if game.is_over:
             raise AgentInputError("act_game: the game is over, there is no action to choose")
         return self.act(observe_game(game, game.current_player), game.legal_action_mask())
+
+    def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
+        """int64[B]: the action of the player to move in every game of an engine State (running games only).
+
+        For vector environments that hold a State: by default ``act_batch`` on what each mover observes; an
+        agent that reads the arrays directly overrides it to skip the round trip (the heuristics do), reading
+        only what the mover observes. ``mask``: ``engine.legal_action_mask(state)`` if the caller has it.
+        """
+        from industry_env import engine as E
+
+        if not isinstance(state, E.State):
+            raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
+        over = state.current_player < 0
+        if over.any():
+            raise AgentInputError(f"act_state: game(s) {np.flatnonzero(over)[:5].tolist()} are over; "
+                                  f"pass the running games only (engine.take)")  # fmt: skip
+        return self.act_batch(E.observe(state), E.legal_action_mask(state) if mask is None else mask)
 
     def _checked(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         actions = np.asarray(self._choose(obs, mask))

@@ -21,7 +21,7 @@ from industry_env.board import Board
 from industry_env.reference import Game
 from industry_env.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY
 
-from .base import Agent, AgentInputError, check_seed, refuse_finished_or_other_seat
+from .base import Agent, AgentInputError, check_masks, check_seed, refuse_finished_or_other_seat
 from .heuristic_v0 import (
     BONUS_FIELD_VALUE,
     JOKER_VALUE,
@@ -188,6 +188,17 @@ class HeuristicV0Agent(Agent):
         refuse_finished_or_other_seat(observations)
         state = engine.from_observation(observations, self.rng)
         return heuristic_actions(state, self.seed, masks, self.greed)
+
+    def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
+        """int64[B]: :func:`heuristic_actions` on the State itself (no observation round trip; the same actions)."""
+        if not isinstance(state, engine.State):
+            raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
+        if mask is not None:
+            mask = check_masks(mask, state.batch_size)
+        try:
+            return heuristic_actions(state, self.seed, mask, self.greed)
+        except ValueError as exc:
+            raise AgentInputError(str(exc)) from None
 
     def act_game(self, game: Game) -> int:
         """The action for the player to move in a reference Game, by the readable twin (the same action as

@@ -153,6 +153,22 @@ def _compare_with_twin(s: engine.State) -> None:
     assert counts.min() >= 20, counts
 
 
+def test_act_state_equals_act_batch_on_the_observations() -> None:
+    s = _positions(5, batch=8, every=11)
+    mask = engine.legal_action_mask(s)
+    for name in AGENTS:
+        direct = make_agent(name, seed=3).act_state(s, mask)
+        np.testing.assert_array_equal(direct, make_agent(name, seed=3).act_batch(engine.observe(s), mask), name)
+        np.testing.assert_array_equal(direct, make_agent(name, seed=3).act_state(s), name)
+    over = engine.init(1, seed=0)
+    over.terminated[:] = True
+    for name in AGENTS:
+        with pytest.raises(AgentInputError, match="are over"):
+            make_agent(name, seed=0).act_state(over)
+    with pytest.raises(AgentInputError, match="engine State"):
+        make_agent("heuristic", seed=0).act_state(Game(4, seed=0))
+
+
 def test_act_game_equals_act_on_the_observation() -> None:
     game, agent = Game(3, seed=4), HeuristicAgent(9)
     rng = np.random.default_rng(0)
