@@ -237,6 +237,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     png_dir = Path(args.png_dir) if args.png_dir else None
     problems = [p for p in (gif and _output_folder("--gif", gif, create=False),
                             png_dir and _output_folder("--png-dir", png_dir, create=True)) if p]  # fmt: skip
+    if args.frame_ms < 10:
+        problems.append(f"--frame-ms {args.frame_ms}: a frame shows for at least 10 ms")
+    if not 0.1 <= args.gif_scale <= 1.0:
+        problems.append(f"--gif-scale {args.gif_scale}: must be from 0.1 to 1")
     if problems:
         for p in problems:
             print(f"error: {p}", file=sys.stderr)

@@ -394,6 +394,8 @@ class GifWriter:
         _matplotlib()  # Pillow comes with matplotlib: the same extra
         if not 0.1 <= scale <= 1.0:
             raise ValueError(f"scale={scale!r}: must be from 0.1 to 1.0")
+        if frame_ms < 10 or last_ms < 10:
+            raise ValueError(f"frame_ms={frame_ms!r}, last_ms={last_ms!r}: a frame shows for at least 10 ms")
         self.path, self.frame_ms, self.last_ms, self.scale = os.fspath(path), int(frame_ms), int(last_ms), scale
         self.size = (round(WIDTH * scale), round(HEIGHT * scale))
         self._fh = open(self.path, "wb")  # closed by close()
