@@ -1,25 +1,35 @@
-"""Benchmark of the batched engine: random legal play at several batch sizes, against the reference engine.
+"""Benchmark of the batched engine: both backends and the reference engine, side by side in one run.
 
 ``industry-env bench`` (or ``python -m industry_env.bench``) measures env steps per second of random legal
-play (legal-action mask computed, one action sampled uniformly from it, step; finished games reset in place),
-at batch sizes 1, 64, 1024, 4096 and 16384; games per second (steps/s divided by the mean length of a random
-game: the games of a batch start together and finish in waves, so counting those that end in a few seconds
-measures the window, not the engine); bytes of state per game; peak memory;
-and the reference engine doing the same work one game at a time, with the ratios. Figures go to a JSON file
-(``bench-results.json`` unless ``--output``). ``--quick`` runs a short smoke version.
+play (legal-action mask, one action sampled uniformly from it, step; finished games reset in place), at batch
+sizes 1, 64, 1024, 4096 and 16384, for each backend of the batched engine (``numpy``, and ``numba`` where it is
+installed), with the ratios between them and to the reference engine doing the same work one game at a time,
+all measured in the same run; games per second (steps/s divided by the mean length of a random game: the games
+of a batch start together and finish in waves, so counting those that end in a few seconds measures the window,
+not the engine); ``rollout`` (whole random games played inside one call) at batch 1024 and 4096; bytes of state
+per game; peak memory; and, for the compiled backend, the start-up from its disk cache to the first step (a
+fresh process) and, with ``--cold``, the cold compile. Figures go to a JSON file (``bench-results.json`` unless
+``--output``). ``--quick`` runs a short smoke version.
 
-The engine runs its fast path, as a training loop would: ``step(state, actions, inplace=True, mask=mask)``
-(the batch updated in place, no copy a step; the actions checked against the mask just computed to sample
-them instead of re-derived from the rules) and ``reset(..., inplace=True)``. ``--copy`` measures the
-functional API instead: ``step(state, actions)`` and ``reset(state, done)`` return new States.
+Each backend runs its fast path, as a training loop would: ``step(state, actions, inplace=True, mask=mask)``
+(the batch updated in place, no copy a step; the actions checked against the mask they were sampled from) and
+``reset(..., inplace=True)``. The numpy backend computes ``legal_action_mask`` each step; the compiled one
+writes the next mask in the step itself (``next_mask=mask``), re-deriving only the rows of reset games.
+``--copy`` measures the functional API instead: ``step(state, actions)`` and ``reset(state, done)`` return new
+States, and every step re-derives legality.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import platform
 import resource
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 
@@ -30,35 +40,53 @@ from .outputs import check_output_file
 from .reference import Game
 
 BATCH_SIZES = (1, 64, 1024, 4096, 16384)
+ROLLOUT_SIZES = (1024, 4096)
+
+
+def available_backends() -> tuple[str, ...]:
+    """The engine backends this install can run: numpy, and numba if it is installed."""
+    return ("numpy", "numba") if importlib.util.find_spec("numba") is not None else ("numpy",)
 
 
 def bench_engine(
-    batch_size: int, seconds: float, num_players: int = 4, seed: int = 0, fast: bool = True
+    batch_size: int, seconds: float, num_players: int = 4, seed: int = 0, fast: bool = True, backend: str = "numpy"
 ) -> dict[str, float]:
     """Random legal play in one batch for about ``seconds``: steps/s, games/s, time per step and per game-step.
 
-    ``fast``: the fast path, ``step(..., inplace=True, mask=mask)`` and ``reset(..., inplace=True)``; ``False``
-    measures the functional API (a new State every step, legality re-derived from the rules).
+    ``fast``: the fast path (see the module docstring); ``False`` measures the functional API (a new State
+    every step, legality re-derived from the rules).
     """
-    state = E.init(batch_size, num_players=num_players, seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(3):  # warm-up (first calls build the board tables)
-        state = E.step(state, E.sample_legal(E.legal_action_mask(state), rng), inplace=fast)
-    steps = games = calls = 0
-    t0 = time.perf_counter()
-    while True:
+    with E.use_backend(backend):
+        fused = fast and backend == "numba"
+        state = E.init(batch_size, num_players=num_players, seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(3):  # warm-up (first calls build the board tables, load compiled code)
+            state = E.step(state, E.sample_legal(E.legal_action_mask(state), rng), inplace=fast)
         mask = E.legal_action_mask(state)
-        state = E.step(state, E.sample_legal(mask, rng), inplace=fast, mask=mask if fast else None)
-        steps += batch_size
-        calls += 1
-        done = state.terminated
-        if done.any():
-            games += int(done.sum())
-            state = E.reset(state, done, inplace=fast)
-        elapsed = time.perf_counter() - t0
-        if elapsed >= seconds and calls >= 3:
-            break
+        steps = games = calls = 0
+        t0 = time.perf_counter()
+        while True:
+            if not fused:
+                mask = E.legal_action_mask(state)
+            actions = E.sample_legal(mask, rng)
+            if fused:
+                E.step(state, actions, inplace=True, mask=mask, next_mask=mask)
+            else:
+                state = E.step(state, actions, inplace=fast, mask=mask if fast else None)
+            steps += batch_size
+            calls += 1
+            done = state.terminated.copy()  # a view would see the reset
+            if done.any():
+                games += int(done.sum())
+                state = E.reset(state, done, inplace=fast)
+                if fused:  # the new games' masks
+                    rows = np.flatnonzero(done)
+                    mask[rows] = E.legal_action_mask(E.take(state, rows))
+            elapsed = time.perf_counter() - t0
+            if elapsed >= seconds and calls >= 3:
+                break
     return {
+        "backend": backend,
         "batch_size": batch_size,
         "steps_per_second": steps / elapsed,
         "games_per_second": games / elapsed,
@@ -66,6 +94,26 @@ def bench_engine(
         "nanoseconds_per_game_step": 1e9 * elapsed / steps,
         "state_bytes_per_game": state.state_bytes_per_game,
     }
+
+
+def bench_rollout(batch_size: int, seconds: float, backend: str, num_players: int = 4) -> dict[str, float]:
+    """``engine.rollout``: whole random games from new, repeated for about ``seconds``; steps/s and games/s."""
+    with E.use_backend(backend):
+        E.rollout(E.init(2, num_players=num_players), 10)  # warm-up
+        steps = games = 0
+        key = 0
+        t0 = time.perf_counter()
+        while True:
+            state = E.init(batch_size, num_players=num_players, seed=key * batch_size)
+            state, played = E.rollout(state, 10_000, key=key, inplace=True)
+            steps += int(played.sum())
+            games += int(state.terminated.sum())
+            key += 1
+            elapsed = time.perf_counter() - t0
+            if elapsed >= seconds:
+                break
+    return {"backend": backend, "batch_size": batch_size, "steps_per_second": steps / elapsed,
+            "games_per_second": games / elapsed, "nanoseconds_per_game_step": 1e9 * elapsed / steps}  # fmt: skip
 
 
 def bench_reference(seconds: float, num_players: int = 4, seed: int = 0) -> dict[str, float]:
@@ -89,17 +137,43 @@ def bench_reference(seconds: float, num_players: int = 4, seed: int = 0) -> dict
             "microseconds_per_step": 1e6 * elapsed / steps, "steps_per_game": steps / max(games, 1)}  # fmt: skip
 
 
-def peak_step_memory(batch_size: int) -> int:
+def peak_step_memory(batch_size: int, backend: str = "numpy") -> int:
     """Peak bytes numpy allocates during one mask + sample + step of a batch (tracemalloc)."""
-    state = E.init(batch_size, seed=0)
-    rng = np.random.default_rng(0)
-    tracemalloc.start()
-    tracemalloc.reset_peak()
-    base = tracemalloc.get_traced_memory()[0]
-    E.step(state, E.sample_legal(E.legal_action_mask(state), rng))
-    peak = tracemalloc.get_traced_memory()[1] - base
-    tracemalloc.stop()
+    with E.use_backend(backend):
+        state = E.init(batch_size, seed=0)
+        rng = np.random.default_rng(0)
+        E.step(state, E.sample_legal(E.legal_action_mask(state), rng))  # warm-up
+        tracemalloc.start()
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        E.step(state, E.sample_legal(E.legal_action_mask(state), rng))
+        peak = tracemalloc.get_traced_memory()[1] - base
+        tracemalloc.stop()
     return int(peak)
+
+
+_START = """
+import time
+t0 = time.perf_counter()
+import numpy as np
+from industry_env import engine as E
+s = E.init(1)
+E.step(s, E.sample_legal(E.legal_action_mask(s), np.random.default_rng(0)), inplace=True)
+print(time.perf_counter() - t0)
+"""
+
+
+def start_up_seconds(cold: bool) -> float:
+    """Seconds from ``import industry_env.engine`` to the first compiled step, in a fresh process: from numba's
+    disk cache (``cold=False``; run once before so that the cache is there), or compiling into an empty cache."""
+    env = dict(os.environ, INDUSTRY_ENV_BACKEND="numba")
+    with tempfile.TemporaryDirectory() as cache:
+        if cold:
+            env["NUMBA_CACHE_DIR"] = cache
+        else:
+            subprocess.run([sys.executable, "-c", _START], env=env, check=True, capture_output=True)
+        out = subprocess.run([sys.executable, "-c", _START], env=env, check=True, capture_output=True, text=True)
+    return float(out.stdout.split()[-1])
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -108,6 +182,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per batch size (default 3)")
     parser.add_argument("--players", type=int, default=4, choices=(3, 4), help="players per game (default 4)")
     parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
+    parser.add_argument("--backend", choices=("numpy", "numba"), action="append", default=None,
+                        help="measure only this backend (repeatable; default: every installed one)")  # fmt: skip
+    parser.add_argument("--cold", action="store_true",
+                        help="also time the compiled backend's cold compile (into an empty cache: ~30 s)")
     parser.add_argument("--copy", action="store_true",
                         help="measure the functional API (step and reset return a new State, step re-derives "
                              "legality) instead of the fast path (step(..., inplace=True, mask=mask), "
@@ -119,50 +197,86 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.output)  # before the run, not after it: the figures must not be lost
     if not args.seconds > 0:
         raise ValueError(f"--seconds {args.seconds}: must be more than 0")
+    backends = tuple(dict.fromkeys(args.backend or available_backends()))
+    for b in backends:
+        E._check_backend(b, "--backend")
     sizes = (1, 64) if args.quick else BATCH_SIZES
     seconds = 0.3 if args.quick else args.seconds
     fast = not args.copy
     ref = bench_reference(max(seconds, 2.0), args.players)  # long enough to finish several games
     if fast:
-        print("engine fast path: step(state, actions, inplace=True, mask=mask), reset(..., inplace=True) "
-              "(--copy: the functional API)")  # fmt: skip
+        print("fast path: step(state, actions, inplace=True, mask=mask), reset(..., inplace=True); numba also "
+              "writes the next mask in the step (next_mask=mask)  (--copy: the functional API)")  # fmt: skip
     else:
-        print("engine functional API: step(state, actions) and reset(state, done) return a new State")
+        print("functional API: step(state, actions) and reset(state, done) return a new State")
     print(f"reference engine: {ref['steps_per_second']:,.0f} steps/s, {ref['games_per_second']:,.1f} games/s "
           f"({ref['microseconds_per_step']:.1f} us a step)")  # fmt: skip
     print(f"games/s = steps/s / {ref['steps_per_game']:.0f} steps (the mean length of a random game)")
-    print(f"{'batch':>6} {'steps/s':>12} {'games/s':>10} {'us/batch step':>14} {'ns/game step':>13} "
-          f"{'x reference':>12} {'step peak MB':>13}")  # fmt: skip
-    rows = []
-    for b in sizes:
-        r = bench_engine(b, seconds, args.players, fast=fast)
-        r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
-        # Steady-state games/s is steps/s over the mean game length: the games of a batch start together and
-        # end in waves, so counting the games that end inside a few seconds says more about the window.
-        r["games_finished_in_window_per_second"] = r["games_per_second"]
-        r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
-        r["step_peak_bytes"] = peak_step_memory(b)
-        rows.append(r)
-        print(f"{b:>6} {r['steps_per_second']:>12,.0f} {r['games_per_second']:>10,.1f} "
-              f"{r['microseconds_per_batch_step']:>14,.1f} {r['nanoseconds_per_game_step']:>13,.0f} "
-              f"{r['speedup_vs_reference']:>12,.1f} {r['step_peak_bytes'] / 2**20:>13.1f}", flush=True)  # fmt: skip
+    head = "".join(f" {b + ' steps/s':>16} {'ns/step':>8}" for b in backends)
+    ratio = f" {'numba/numpy':>12}" if len(backends) == 2 else ""
+    print(f"{'batch':>6}{head}{ratio} {'x reference':>12} {'games/s':>10} {'step peak MB':>13}")
+    rows: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
+    for size in sizes:
+        line = f"{size:>6}"
+        for b in backends:
+            r = bench_engine(size, seconds, args.players, fast=fast, backend=b)
+            r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
+            # Steady-state games/s is steps/s over the mean game length (see the module docstring).
+            r["games_finished_in_window_per_second"] = r["games_per_second"]
+            r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
+            r["step_peak_bytes"] = peak_step_memory(size, b)
+            rows[b].append(r)
+            line += f" {r['steps_per_second']:>16,.0f} {r['nanoseconds_per_game_step']:>8,.0f}"
+        last = rows[backends[-1]][-1]
+        if len(backends) == 2:
+            last["speedup_vs_numpy"] = last["steps_per_second"] / rows["numpy"][-1]["steps_per_second"]
+            line += f" {last['speedup_vs_numpy']:>12.1f}"
+        line += f" {last['speedup_vs_reference']:>12,.1f} {last['games_per_second']:>10,.1f}"
+        print(line + f" {last['step_peak_bytes'] / 2**20:>13.1f}", flush=True)
+    rollouts: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
+    for size in (64,) if args.quick else ROLLOUT_SIZES:
+        line = f"rollout, batch {size}:"
+        for b in backends:
+            r = bench_rollout(size, seconds, b, args.players)
+            rollouts[b].append(r)
+            line += f"  {b} {r['steps_per_second']:,.0f} steps/s ({r['nanoseconds_per_game_step']:.0f} ns/step)"
+        if len(backends) == 2:
+            ratio_r = rollouts["numba"][-1]["steps_per_second"] / rollouts["numpy"][-1]["steps_per_second"]
+            line += f"  numba/numpy {ratio_r:.1f}"
+        print(line, flush=True)
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
-    bytes_per_game = rows[0]["state_bytes_per_game"]
+    bytes_per_game = rows[backends[0]][0]["state_bytes_per_game"]
     print(f"state: {bytes_per_game} bytes per game; peak memory (process RSS): {peak_rss / 2**20:.0f} MiB")
-    big = [r for r in rows if r["batch_size"] >= 1024]
-    if big:
-        ns = [r["nanoseconds_per_game_step"] for r in big]
-        print(f"per-game cost from batch {big[0]['batch_size']} to {big[-1]['batch_size']}: "
-              f"{min(ns):.0f}-{max(ns):.0f} ns a game step (max/min {max(ns) / min(ns):.2f})")  # fmt: skip
+    for b in backends:
+        big = [r for r in rows[b] if r["batch_size"] >= 1024]
+        if big:
+            ns = [r["nanoseconds_per_game_step"] for r in big]
+            print(f"{b}: per-game cost from batch {big[0]['batch_size']} to {big[-1]['batch_size']}: "
+                  f"{min(ns):.0f}-{max(ns):.0f} ns a game step (max/min {max(ns) / min(ns):.2f})")  # fmt: skip
+    start = {}
+    if "numba" in backends:
+        start["warm_start_seconds"] = start_up_seconds(cold=False)
+        print(f"numba: import to first step from the disk cache: {start['warm_start_seconds']:.2f} s")
+        if args.cold:
+            start["cold_compile_seconds"] = start_up_seconds(cold=True)
+            print(f"numba: import to first step, compiling cold: {start['cold_compile_seconds']:.1f} s")
     out = {
-        "machine": {"platform": platform.platform(), "processor": platform.processor(), "python":
-                    platform.python_version(), "numpy": np.__version__},  # fmt: skip
-        "settings": {"seconds": seconds, "players": args.players, "quick": bool(args.quick), "fast_path": fast},
+        "machine": {"platform": platform.platform(), "processor": platform.processor(), "cpus": os.cpu_count(),
+                    "python": platform.python_version(), "numpy": np.__version__},  # fmt: skip
+        "settings": {"seconds": seconds, "players": args.players, "quick": bool(args.quick), "fast_path": fast,
+                     "backends": list(backends)},  # fmt: skip
         "reference": ref,
         "engine": rows,
+        "rollout": rollouts,
+        "start_up": start,
         "state_bytes_per_game": bytes_per_game,
         "peak_rss_bytes": peak_rss,
     }
+    if "numba" in backends:
+        import numba
+
+        out["machine"]["numba"] = numba.__version__
+        out["machine"]["numba_threads"] = numba.get_num_threads()
     with open(args.output, "w", encoding="utf-8") as fh:
         json.dump(out, fh, indent=2)
     print(f"figures written to {args.output}")

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 
+import numba
 import numpy as np
 from numba import carray, get_num_threads, njit, prange, types
 from numba.core import cgutils
@@ -477,7 +479,8 @@ def _game_over(s8, s16, r32, t, B, i):
         # "In case of a tie, the player with the most Property tokens on the board wins. If there is still a tie,
         # the player with the most money wins."
         sc, tokens = _final_score(s8, s16, t, B, i, q)
-        keys[q] = (np.int64(sc) + 1000) * 1_000_000 + tokens * 1000 + s16[MONEY * B + P * i + q]
+        # the lexicographic key of engine._returns, in bit fields that cannot overlap
+        keys[q] = ((np.int64(sc) + 2**20) << 32) + (np.int64(tokens) << 16) + s16[MONEY * B + P * i + q]
         best = max(best, keys[q])
     winners = 0
     for q in range(n):
@@ -595,13 +598,12 @@ def _legal_actions(s8, s16, t, B, i, out):
 
 
 @njit(cache=True)
-def _mask_row(s8, s16, t, B, i, out, o, legal):
-    """Write game ``i``'s legal-action mask into ``out[o:o + 314]`` (all False once over); ``legal`` is scratch.
+def _mask_row(s8, s16, t, B, i, row, legal):
+    """Write game ``i``'s legal-action mask into ``row`` (bool[314]; all False once over); ``legal`` is scratch.
 
-    Loops index slices from 0, never ``out[o + a]``: numba wraps negative indices around, and an index it
+    Loops index rows from 0, never ``out[o + a]``: numba wraps negative indices around, and an index it
     cannot prove non-negative costs a test per element and keeps LLVM from vectorizing (here: a memset).
     """
-    row = out[o : o + NA]
     row[:] = False
     for j in range(_legal_actions(s8, s16, t, B, i, legal)):
         row[legal[j]] = True
@@ -648,10 +650,10 @@ def _address(typingctx, src):
 
 @njit(cache=True)
 def _raw(a):
-    """The 1-D array ``a`` seen without numba's reference count (``carray`` of its data). Array arguments of the
-    per-game helpers are reference counted at every call, an atomic add and subtract each, which cost more than
-    the rules; views without a count cost nothing. The caller keeps ``a`` alive while the view is used."""
-    return carray(_address(a.ctypes.data), (a.size,), a.dtype)
+    """The C-contiguous array ``a`` seen without numba's reference count (``carray`` of its data). Array
+    arguments of the per-game helpers are reference counted at every call, an atomic add and subtract each,
+    which cost more than the rules; views without a count cost nothing. The caller keeps ``a`` alive."""
+    return carray(_address(a.ctypes.data), a.shape, a.dtype)
 
 
 @njit(cache=True)
@@ -671,7 +673,7 @@ def mask_range(buf, B, t, out, lo, hi):
     scratch = np.empty(_MAX_LEGAL, np.int64)
     legal = _raw(scratch)
     for i in range(lo, hi):
-        _mask_row(s8, s16, t, B, i, out, i * NA, legal)
+        _mask_row(s8, s16, t, B, i, out[i], legal)
     scratch[0] = 0  # alive until here
 
 
@@ -688,7 +690,7 @@ def check_range(buf, B, t, actions, mask, use_mask, legal, lo, hi):
         if s8[TERMINATED * B + i]:
             ok = True
         elif use_mask:
-            ok = _of_phase(s8[PHASE * B + i], a) and mask[i * NA + a]
+            ok = _of_phase(s8[PHASE * B + i], a) and mask[i, a]
         else:
             ok = _is_legal(s8, s16, t, B, i, a, scratch)
         legal[i] = ok
@@ -719,7 +721,7 @@ def apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, lo, h
                 r32[REWARDS * B + P * i + q] = penalty if q == fault else -penalty
             s8[TERMINATED * B + i] = 1
         if write_next:
-            _mask_row(s8, s16, t, B, i, next_mask, i * NA, scratch)
+            _mask_row(s8, s16, t, B, i, next_mask[i], scratch)
     owner[0] = 0  # alive until here
 
 
@@ -771,7 +773,7 @@ def sample_range(mask, u, out, lo, hi):
     """``sample_legal`` for rows ``lo:hi`` of ``mask`` (bool[B * 314]) with the uniform draws ``u``."""
     m = _raw(mask)
     for i in range(lo, hi):
-        out[i] = _pick(m[i * NA : (i + 1) * NA], u[i])
+        out[i] = _pick(m[i], u[i])
 
 
 @njit(cache=True)
@@ -847,10 +849,16 @@ def rollout_parallel(buf, B, t, max_steps, weights, use_weights, key, steps, nc)
 # ---------------------------------------------------------------------------------------------- Python side
 PARALLEL_FROM = 256  # batches at least this large run on all threads; smaller ones on the calling thread
 COLD_COMPILE_SECONDS = 25  # about what the first compile takes on a 2-core machine (the message says so)
-_EMPTY_BOOL = np.zeros(0, np.bool_)
+_NO_MASK = np.zeros((1, NA), np.bool_)
 _EMPTY_F64 = np.zeros(0, np.float64)
 _tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
 _ready = False
+# numba's threads: the OpenMP layer's idle workers spin, which on a busy machine starves the calling thread
+# between steps (a batch-4096 mask took 15 ms instead of 0.4); the workqueue layer sleeps. It is not safe
+# for parallel calls from several threads at once, hence the lock. NUMBA_THREADING_LAYER overrides it.
+if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
+    numba.config.THREADING_LAYER = "workqueue"
+_parallel = threading.Lock()
 
 if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_PER_GAME:
     raise ImportError("industry_env.kernel: the State layout of engine._LAYOUT changed; update the kernel's offsets")
@@ -922,9 +930,10 @@ def _mask(state, parallel: bool) -> np.ndarray:
     out = np.empty((B, NA), np.bool_)
     buf, t = _backed(state), _table(state.board)
     if parallel:
-        mask_parallel(buf, B, t, out.reshape(-1), _chunks(B, 4))
+        with _parallel:
+            mask_parallel(buf, B, t, out, _chunks(B, 4))
     else:
-        mask_range(buf, B, t, out.reshape(-1), 0, B)
+        mask_range(buf, B, t, out, 0, B)
     return out
 
 
@@ -936,16 +945,21 @@ def legal_action_mask(state) -> np.ndarray:
 
 
 def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
-    s = E._writable(state, inplace)
-    buf = _backed(s)
+    s = state if inplace and state._buf is not None else E._writable(state, inplace)  # views of one buffer:
+    buf = _backed(s)  # C-contiguous by construction
     B = s.batch_size
-    acts = np.ascontiguousarray(a_all, dtype=np.int64)
+    acts = a_all if a_all.dtype == np.int64 and a_all.flags.c_contiguous else np.ascontiguousarray(a_all, np.int64)
     legal = np.empty(B, np.bool_)
-    m = _EMPTY_BOOL if mask is None else np.ascontiguousarray(mask).reshape(-1)
-    nm = _EMPTY_BOOL if next_mask is None else next_mask.reshape(-1)
-    fn = step_parallel if parallel else step_serial
-    n_bad = fn(buf, B, _table(s.board), acts, m, mask is not None, legal, raise_, float(penalty), nm,
-               next_mask is not None, _chunks(B, 4))  # fmt: skip
+    m = _NO_MASK if mask is None else mask if mask.flags.c_contiguous else np.ascontiguousarray(mask)
+    nm = _NO_MASK if next_mask is None else next_mask
+    t = _table(s.board)
+    if parallel:
+        with _parallel:
+            n_bad = step_parallel(buf, B, t, acts, m, mask is not None, legal, raise_, float(penalty), nm,
+                                  next_mask is not None, _chunks(B, 4))  # fmt: skip
+    else:
+        n_bad = step_serial(buf, B, t, acts, m, mask is not None, legal, raise_, float(penalty), nm,
+                            next_mask is not None, 1)  # fmt: skip
     if n_bad and raise_:
         bad = np.flatnonzero(~legal)
         raise E.IllegalActionError(E._illegal_message(state, bad, np.asarray(a_all)[bad].astype(np.int64)))
@@ -962,9 +976,10 @@ def step(state, a_all, raise_: bool, penalty: float, inplace: bool, mask, next_m
 def _sample(mask, u, parallel):
     B = mask.shape[0]
     out = np.empty(B, np.int64)
-    flat = np.ascontiguousarray(mask, dtype=np.bool_).reshape(-1)
+    flat = np.ascontiguousarray(mask, dtype=np.bool_)
     if parallel:
-        sample_parallel(flat, u, out, _chunks(B, 4))
+        with _parallel:
+            sample_parallel(flat, u, out, _chunks(B, 4))
     else:
         sample_range(flat, u, out, 0, B)
     return out
@@ -986,7 +1001,8 @@ def _rollout(state, max_steps, weights, key, inplace, parallel):
     steps = np.zeros(B, np.int64)
     w = _EMPTY_F64 if weights is None else weights
     if parallel:
-        rollout_parallel(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, _chunks(B, 32))
+        with _parallel:
+            rollout_parallel(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, _chunks(B, 32))
     else:
         rollout_range(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, 0, B)
     return s, steps

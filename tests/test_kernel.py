@@ -1,0 +1,246 @@
+"""The compiled backend (industry_env.kernel): the same results as the numpy rules and the reference engine.
+
+The differential harness (:func:`industry_env.verify.differential`) checks each backend against the reference
+game by game; the other tests compare the two backends' whole States bit for bit (masks, every field, rewards,
+terminal flags) on the same play, including illegal actions, the parallel path, ``rollout`` and the State's one
+buffer. ``tests/test_engine_differential.py`` runs 2,000 games on the default backend (numba where installed).
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from industry_env import actions as A  # noqa: E402
+from industry_env import engine as E  # noqa: E402
+from industry_env import kernel as K  # noqa: E402
+from industry_env import reference  # noqa: E402
+from industry_env.reference import Game, IllegalActionError  # noqa: E402
+from industry_env.verify import differential  # noqa: E402
+
+
+def assert_same_state(a: E.State, b: E.State) -> None:
+    """Every array of the two States equal (dtype, shape and values)."""
+    for name, x in a.arrays().items():
+        y = getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape, name
+        assert np.array_equal(x, y), f"field {name} differs"
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_backend_agrees_with_the_reference(backend: str) -> None:
+    """Every step of 160 games: mask, player to move, observation, rewards, terminal flags, final positions."""
+    rep = differential(160, first_seed=40_000, backend=backend)
+    assert rep.disagreements == []
+    assert rep.games == 160 and rep.steps > 160 * 300
+
+
+def test_harness_catches_a_kernel_that_disagrees(monkeypatch) -> None:
+    """A planted difference (the reference's subsidy worth 4 Talers) is caught on the compiled backend."""
+    monkeypatch.setattr(reference, "SUBSIDY_MONEY", 4)
+    rep = differential(16, first_seed=0, backend="numba")
+    assert rep.disagreements and all(d.startswith("seed ") for d in rep.disagreements)
+
+
+def _play_both(batch: int, steps: int, seed: int, illegal_every: int = 0) -> None:
+    """Step one batch in both backends with the same actions (some illegal, penalized); compare at every step."""
+    rng = np.random.default_rng(seed)
+    n = np.where(np.arange(batch) % 2 == 0, 3, 4)
+    with E.use_backend("numpy"):
+        slow = E.init(batch, num_players=n, seed=seed, balanced_draws=np.arange(batch) % 3 != 0)
+    fast = E.copy(slow)
+    for t in range(steps):
+        with E.use_backend("numpy"):
+            mask = E.legal_action_mask(slow)
+        with E.use_backend("numba"):
+            assert np.array_equal(E.legal_action_mask(fast), mask), f"mask differs at step {t}"
+        actions = E.sample_legal(mask, rng)
+        if illegal_every and t % illegal_every == 0:
+            actions[rng.integers(batch)] = rng.integers(-2, A.NUM_ACTIONS + 2)  # maybe illegal
+        with E.use_backend("numpy"):
+            slow = E.step(slow, actions, on_illegal="penalize")
+        with E.use_backend("numba"):
+            fast = E.step(fast, actions, on_illegal="penalize")
+        assert_same_state(slow, fast)
+        done = slow.terminated
+        if done.all():
+            break
+        if done.any() and t % 7 == 0:
+            with E.use_backend("numpy"):
+                slow = E.reset(slow, done)
+            fast = E.reset(fast, done)
+
+
+def test_backends_agree_bit_for_bit_with_penalties_and_resets() -> None:
+    _play_both(batch=48, steps=700, seed=3, illegal_every=25)
+
+
+def test_parallel_path_agrees_with_the_serial_path(monkeypatch) -> None:
+    """Batches split over the threads (prange) give the same States as one thread."""
+    serial = E.init(300, seed=11)
+    monkeypatch.setattr(K, "PARALLEL_FROM", 1)
+    parallel = E.copy(serial)
+    rng = np.random.default_rng(0)
+    for _ in range(120):
+        mask = K._mask(serial, False)
+        assert np.array_equal(K._mask(parallel, True), mask)
+        actions = E.sample_legal(mask, rng)
+        serial = K._step(serial, actions, True, -1.0, False, None, None, False)
+        parallel = K._step(parallel, actions, True, -1.0, False, mask, None, True)
+        assert_same_state(serial, parallel)
+    u = rng.random(300)
+    assert np.array_equal(K._sample(mask, u, True), K._sample(mask, u, False))
+
+
+def test_fused_step_writes_the_next_mask() -> None:
+    state = E.init(8, seed=5)
+    mask = E.legal_action_mask(state)
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        E.step(state, E.sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)  # the same array
+        with E.use_backend("numpy"):
+            assert np.array_equal(mask, E.legal_action_mask(state))
+
+
+def test_illegal_action_is_refused_and_the_state_left_unchanged() -> None:
+    state = E.init(5, seed=9)
+    before = E.copy(state)
+    mask = E.legal_action_mask(state)
+    nxt = np.ones_like(mask)
+    actions = E.sample_legal(mask, np.random.default_rng(0))
+    actions[3] = A.SELL  # not a decision of the auction phase
+    for kwargs in ({}, {"inplace": True}, {"inplace": True, "mask": mask, "next_mask": nxt}):
+        with pytest.raises(IllegalActionError, match=r"game 3 \(seed 12\): action 'sell' is not legal"):
+            E.step(state, actions, **kwargs)
+        assert_same_state(state, before)
+    assert nxt.all()  # a refused step writes no mask
+
+
+def test_finished_games_are_ignored_and_penalties_follow_pgx() -> None:
+    state = E.init(3, num_players=3, seed=2)
+    state = E.step(state, [A.SELL, E.sample_legal(E.legal_action_mask(state), np.random.default_rng(0))[1], 0],
+                   on_illegal="penalize", penalty=-2.0)  # fmt: skip
+    fault = int(E.take(E.init(3, num_players=3, seed=2), 0).current_player[0])
+    want = np.full(4, 2.0, np.float32)
+    want[fault], want[3] = -2.0, 0.0
+    assert state.terminated[0] and np.array_equal(state.rewards[0], want)
+    after = E.step(state, [5, E.sample_legal(E.legal_action_mask(state), np.random.default_rng(1))[1], 0],
+                   on_illegal="penalize")  # fmt: skip
+    assert np.array_equal(after.rewards[0], np.zeros(4, np.float32))  # over: ignored, zero rewards
+    assert_same_state(E.take(after, 0).replace(rewards=E.take(state, 0).rewards), E.take(state, 0))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_rollout_is_the_same_in_both_backends(weighted: bool) -> None:
+    weights = np.linspace(0.5, 3.0, A.NUM_ACTIONS) if weighted else None
+    start = E.init(12, num_players=np.where(np.arange(12) < 6, 3, 4), seed=21)
+    with E.use_backend("numpy"):
+        part_np, steps_np = E.rollout(start, 150, weights, key=4)
+        end_np, total_np = E.rollout(part_np, 10_000, weights, key=5)
+    with E.use_backend("numba"):
+        part_nb, steps_nb = E.rollout(start, 150, weights, key=4)
+        end_nb, total_nb = E.rollout(part_nb, 10_000, weights, key=5)
+    assert np.array_equal(steps_np, steps_nb) and (steps_nb == 150).all()
+    assert_same_state(part_np, part_nb)
+    assert np.array_equal(total_np, total_nb)
+    assert_same_state(end_np, end_nb)
+    assert end_nb.terminated.all()
+    for i in range(12):  # the rewards are the reference's returns of the finished position
+        g = E.to_game(end_nb, i)
+        assert list(end_nb.rewards[i, : g.num_players]) == g.returns()
+
+
+def test_rollout_randomness_depends_on_key_and_row_not_on_threads(monkeypatch) -> None:
+    same = E.take(E.init(1, seed=8), [0, 0, 0, 0])
+    a, _ = E.rollout(same, 10_000, key=1)
+    b, _ = E.rollout(same, 10_000, key=1)
+    c, _ = E.rollout(same, 10_000, key=2)
+    assert_same_state(a, b)
+    assert not np.array_equal(a.points, c.points)
+    assert len({tuple(a.points[i]) + tuple(a.money[i]) for i in range(4)}) > 1  # copies of a game differ
+    monkeypatch.setattr(K, "get_num_threads", lambda: 1)
+    d, _ = K._rollout(same, 10_000, None, 1, False, True)
+    assert_same_state(a, d)
+
+
+def test_state_is_one_buffer_through_batch_surgery() -> None:
+    state = E.init(6, seed=1)
+    for s in (state, E.copy(state), E.take(state, [4, 1]), E.concat([state, state]), E.put(state, 2, E.take(state, 0)),
+              E.from_games([Game(4, seed=3), Game(3, seed=4)]), E.reset(state, np.ones(6, bool))):  # fmt: skip
+        assert s._buf is not None and s._buf.nbytes == K.BYTES_PER_GAME * s.batch_size
+        for name, arr in s.arrays().items():
+            assert arr.flags.c_contiguous and np.shares_memory(arr, s._buf), name
+    assert state.state_bytes_per_game == K.BYTES_PER_GAME
+
+
+def test_a_state_built_from_other_arrays_is_adopted_and_stepped() -> None:
+    """States whose arrays are not the buffer's views (replace, pickling, hand-built) step correctly."""
+    state = E.init(4, seed=6)
+    actions = E.sample_legal(E.legal_action_mask(state), np.random.default_rng(2))
+    with E.use_backend("numpy"):
+        want = E.step(state, actions)
+    replaced = state.replace(money=state.money.copy())
+    assert replaced._buf is None
+    assert_same_state(E.step(replaced, actions), want)
+    unpickled = pickle.loads(pickle.dumps(state))
+    assert unpickled._buf is None
+    E.step(unpickled, actions, inplace=True)
+    assert_same_state(unpickled, want)
+    assert unpickled._buf is not None
+
+
+def test_backend_choice(monkeypatch) -> None:
+    assert E.backend() in ("numpy", "numba")
+    with E.use_backend("numpy"):
+        assert E.backend() == "numpy"
+    with pytest.raises(ValueError, match="backend='jax': expected 'numpy' or 'numba'"):
+        E.set_backend("jax")
+    monkeypatch.setenv("INDUSTRY_ENV_BACKEND", "fortran")
+    with pytest.raises(ValueError, match="INDUSTRY_ENV_BACKEND='fortran'"):
+        E._default_backend()
+    monkeypatch.setenv("INDUSTRY_ENV_BACKEND", "numpy")
+    assert E._default_backend() == "numpy"
+    monkeypatch.delenv("INDUSTRY_ENV_BACKEND")
+    assert E._default_backend() == "numba"
+
+
+def test_cold_compile_says_so_once(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(K, "_cached", lambda: False)
+    assert K.warm_up() >= 0
+    err = capsys.readouterr().err
+    assert err.count("compiling the fast engine, once: about") == 1
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"next_mask": np.zeros((2, A.NUM_ACTIONS), bool)}, "next_mask must be a writable C-contiguous bool"),
+        ({"next_mask": np.zeros((3, A.NUM_ACTIONS), np.int8)}, "next_mask must be"),
+        ({"next_mask": np.zeros((A.NUM_ACTIONS, 3), bool).T}, "next_mask must be"),
+    ],
+)
+def test_bad_next_mask_is_refused(kwargs: dict, message: str) -> None:
+    state = E.init(3)
+    before = E.copy(state)
+    with pytest.raises(ValueError, match=message):
+        E.step(state, E.sample_legal(E.legal_action_mask(state), np.random.default_rng(0)), **kwargs)
+    assert_same_state(state, before)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"max_steps": -1}, "max_steps=-1"),
+        ({"max_steps": 2.5}, "max_steps=2.5"),
+        ({"max_steps": 5, "key": -3}, "key=-3"),
+        ({"max_steps": 5, "weights": np.ones(7)}, "weights must be 314 finite numbers"),
+        ({"max_steps": 5, "weights": -np.ones(A.NUM_ACTIONS)}, "weights must be 314 finite numbers"),
+    ],
+)
+def test_bad_rollout_arguments_are_refused(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        E.rollout(E.init(2), **kwargs)
