@@ -211,7 +211,7 @@ def test_play_answers_a_negative_choice_with_the_range() -> None:
 
     from industry_env.cli import build_parser, cmd_play
 
-    args = build_parser().parse_args(["play", "--players", "3", "--seed", "2"])
+    args = build_parser().parse_args(["play", "--record", "none", "--players", "3", "--seed", "2"])
     out = io.StringIO()
     cmd_play(args, stdin=io.StringIO("-1\nquit\n"), stdout=out)
     assert "there is no choice [-1]: pick 0 to" in out.getvalue()

@@ -10,7 +10,7 @@ from industry_env.cli import build_parser, cmd_play, main
 
 
 def play(lines: list[str], *argv: str) -> str:
-    args = build_parser().parse_args(["play", *argv])
+    args = build_parser().parse_args(["play", "--record", "none", *argv])
     out = io.StringIO()
     assert cmd_play(args, stdin=io.StringIO("".join(f"{x}\n" for x in lines)), stdout=out) == 0
     return out.getvalue()
