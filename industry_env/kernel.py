@@ -8,8 +8,9 @@ costs well under a microsecond. Inside, the buffer is seen as ``s8`` (int8 and b
 ``r32`` (rewards) and ``s64`` (seeds); a field of game ``i`` lives at ``FIELD * B + WIDTH * i + k`` of its view.
 
 One function per rule phase, named and ordered as in :mod:`industry_env.reference`, each working on one game;
-the ``_*_range`` functions run a slice of the batch, and the ``*_parallel`` entry points split the batch into
-chunks over the cores (``prange``); small batches call the range functions directly (no thread start-up).
+the ``*_range`` functions run a slice of the batch, and ``run_parallel`` splits the batch into chunks over the
+cores (one ``prange`` loop for every operation: each parallel function costs seconds of compile); small batches
+call the range functions directly (no thread start-up).
 The board arrives as one int32 table (:func:`board_table`).
 
 Randomness of :func:`rollout`: game ``i``'s ``k``-th decision of a call draws ``u`` in [0, 1) from the
@@ -797,32 +798,39 @@ def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi
     owner[0] = 0  # alive until here
 
 
-# ---------------------------------------------------------------------------------------------- parallel entries
-@njit(cache=True, parallel=True)
-def mask_parallel(buf, B, t, out, nc):
-    """:func:`mask_range` over the whole batch, in ``nc`` chunks in parallel."""
-    for c in prange(nc):
-        mask_range(buf, B, t, out, c * B // nc, (c + 1) * B // nc)
+# ---------------------------------------------------------------------------------------------- entries
+OP_MASK, OP_CHECK, OP_APPLY, OP_SAMPLE, OP_ROLLOUT = range(5)
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(buf, B, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next, nc):
-    """Check every game's action; unless some are illegal and ``raise_``, step them all (``nc`` chunks in
-    parallel). Returns the illegal count (the state is untouched when it is nonzero and ``raise_``)."""
+def run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, u, out, weights,
+             use_weights, key, max_steps, steps, nc):  # fmt: skip
+    """Run the range function ``op`` over the batch in ``nc`` chunks on all threads (a ``prange`` loop).
+
+    One parallel entry for every operation: each parallel function costs seconds of compile, so there is one.
+    Returns the illegal count for ``OP_CHECK`` (else 0). Arguments an operation does not use are placeholders.
+    """
     bad = np.zeros(nc, np.int64)
     for c in prange(nc):
-        bad[c] = check_range(buf, B, t, actions, mask, use_mask, legal, c * B // nc, (c + 1) * B // nc)
-    n_bad = bad.sum()
-    if n_bad and raise_:
-        return n_bad
-    for c in prange(nc):
-        apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, c * B // nc, (c + 1) * B // nc)
-    return n_bad
+        lo, hi = c * B // nc, (c + 1) * B // nc
+        if op == OP_MASK:
+            mask_range(buf, B, t, next_mask, lo, hi)
+        elif op == OP_CHECK:
+            bad[c] = check_range(buf, B, t, actions, mask, use_mask, legal, lo, hi)
+        elif op == OP_APPLY:
+            apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, lo, hi)
+        elif op == OP_SAMPLE:
+            sample_range(mask, u, out, lo, hi)
+        else:  # games end at different times: more chunks than threads balance the load
+            rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi)
+    return bad.sum()
 
 
 @njit(cache=True)
-def step_serial(buf, B, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next, nc):
-    """:func:`step_parallel` on one thread (small batches: no thread start-up)."""
+def step_serial(buf, B, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next):
+    """Check every game's action; unless some are illegal and ``raise_``, step them all, on this thread (small
+    batches: no thread start-up). Returns the illegal count (the state is untouched if it is nonzero and
+    ``raise_``)."""
     n_bad = check_range(buf, B, t, actions, mask, use_mask, legal, 0, B)
     if n_bad and raise_:
         return n_bad
@@ -830,27 +838,15 @@ def step_serial(buf, B, t, actions, mask, use_mask, legal, raise_, penalty, next
     return n_bad
 
 
-@njit(cache=True, parallel=True)
-def sample_parallel(mask, u, out, nc):
-    """:func:`sample_range` over the whole batch, in ``nc`` chunks in parallel."""
-    B = out.shape[0]
-    for c in prange(nc):
-        sample_range(mask, u, out, c * B // nc, (c + 1) * B // nc)
-
-
-@njit(cache=True, parallel=True)
-def rollout_parallel(buf, B, t, max_steps, weights, use_weights, key, steps, nc):
-    """:func:`rollout_range` over the whole batch, in ``nc`` chunks in parallel (games end at different times:
-    more chunks than threads balance the load)."""
-    for c in prange(nc):
-        rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, c * B // nc, (c + 1) * B // nc)
-
-
 # ---------------------------------------------------------------------------------------------- Python side
 PARALLEL_FROM = 256  # batches at least this large run on all threads; smaller ones on the calling thread
 COLD_COMPILE_SECONDS = 25  # about what the first compile takes on a 2-core machine (the message says so)
 _NO_MASK = np.zeros((1, NA), np.bool_)
-_EMPTY_F64 = np.zeros(0, np.float64)
+_NO_U8 = np.zeros(0, np.uint8)
+_NO_I32 = np.zeros(0, np.int32)
+_NO_I64 = np.zeros(0, np.int64)
+_NO_BOOL = np.zeros(0, np.bool_)
+_NO_F64 = np.zeros(0, np.float64)
 _tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
 _ready = False
 # numba's threads: the OpenMP layer's idle workers spin, which on a busy machine starves the calling thread
@@ -858,7 +854,7 @@ _ready = False
 # for parallel calls from several threads at once, hence the lock. NUMBA_THREADING_LAYER overrides it.
 if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
     numba.config.THREADING_LAYER = "workqueue"
-_parallel = threading.Lock()
+_launch_lock = threading.Lock()
 
 if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_PER_GAME:
     raise ImportError("industry_env.kernel: the State layout of engine._LAYOUT changed; update the kernel's offsets")
@@ -867,6 +863,15 @@ if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_
 def _chunks(B: int, per_thread: int) -> int:
     """Chunks of a batch for the threads: a few per thread, for balance."""
     return max(1, min(B, per_thread * get_num_threads()))
+
+
+def _parallel_run(op, buf=_NO_U8, B=0, t=_NO_I32, actions=_NO_I64, mask=_NO_MASK, use_mask=False, legal=_NO_BOOL,
+                  penalty=0.0, next_mask=_NO_MASK, write_next=False, u=_NO_F64, out=_NO_I64, weights=_NO_F64,
+                  use_weights=False, key=0, max_steps=0, steps=_NO_I64, per_thread=4) -> int:  # fmt: skip
+    """:func:`run_parallel` with placeholders for the arguments ``op`` does not use (so one compiled version)."""
+    with _launch_lock:
+        return int(run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, u, out,
+                            weights, use_weights, key, max_steps, steps, _chunks(B, per_thread)))  # fmt: skip
 
 
 def _table(board) -> np.ndarray:
@@ -894,7 +899,7 @@ def _backed(state) -> np.ndarray:
 def _cached() -> bool:
     """Is the compiled code in numba's disk cache (so the first calls only load it)?"""
     try:
-        return all(os.path.exists(f._cache._index_path) for f in (step_serial, step_parallel, rollout_parallel))
+        return all(os.path.exists(f._cache._index_path) for f in (step_serial, run_parallel, rollout_range))
     except AttributeError:  # numba internals moved: assume warm rather than print a wrong message
         return True
 
@@ -930,8 +935,7 @@ def _mask(state, parallel: bool) -> np.ndarray:
     out = np.empty((B, NA), np.bool_)
     buf, t = _backed(state), _table(state.board)
     if parallel:
-        with _parallel:
-            mask_parallel(buf, B, t, out, _chunks(B, 4))
+        _parallel_run(OP_MASK, buf, B, t, next_mask=out)
     else:
         mask_range(buf, B, t, out, 0, B)
     return out
@@ -954,12 +958,13 @@ def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
     nm = _NO_MASK if next_mask is None else next_mask
     t = _table(s.board)
     if parallel:
-        with _parallel:
-            n_bad = step_parallel(buf, B, t, acts, m, mask is not None, legal, raise_, float(penalty), nm,
-                                  next_mask is not None, _chunks(B, 4))  # fmt: skip
+        n_bad = _parallel_run(OP_CHECK, buf, B, t, acts, m, mask is not None, legal)
+        if not (n_bad and raise_):
+            _parallel_run(OP_APPLY, buf, B, t, acts, legal=legal, penalty=float(penalty), next_mask=nm,
+                          write_next=next_mask is not None)  # fmt: skip
     else:
         n_bad = step_serial(buf, B, t, acts, m, mask is not None, legal, raise_, float(penalty), nm,
-                            next_mask is not None, 1)  # fmt: skip
+                            next_mask is not None)  # fmt: skip
     if n_bad and raise_:
         bad = np.flatnonzero(~legal)
         raise E.IllegalActionError(E._illegal_message(state, bad, np.asarray(a_all)[bad].astype(np.int64)))
@@ -978,8 +983,7 @@ def _sample(mask, u, parallel):
     out = np.empty(B, np.int64)
     flat = np.ascontiguousarray(mask, dtype=np.bool_)
     if parallel:
-        with _parallel:
-            sample_parallel(flat, u, out, _chunks(B, 4))
+        _parallel_run(OP_SAMPLE, B=B, mask=flat, u=u, out=out)
     else:
         sample_range(flat, u, out, 0, B)
     return out
@@ -999,10 +1003,10 @@ def _rollout(state, max_steps, weights, key, inplace, parallel):
     buf = _backed(s)
     B = s.batch_size
     steps = np.zeros(B, np.int64)
-    w = _EMPTY_F64 if weights is None else weights
+    w = _NO_F64 if weights is None else weights
     if parallel:
-        with _parallel:
-            rollout_parallel(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, _chunks(B, 32))
+        _parallel_run(OP_ROLLOUT, buf, B, _table(s.board), weights=w, use_weights=weights is not None, key=key,
+                      max_steps=max_steps, steps=steps, per_thread=32)  # fmt: skip
     else:
         rollout_range(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, 0, B)
     return s, steps
