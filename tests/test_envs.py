@@ -202,8 +202,9 @@ def test_gymnasium_env_same_seed_same_episode_and_options_checked() -> None:
                 return out
 
     assert episode(3) == episode(3) and episode(3) != episode(4)
-    for kwargs, word in (({"opponents": "nobody"}, "nobody"), ({"learner_seat": 4}, "learner_seat"),
-                         ({"opponents": ["random"] * 2}, "opponents"), ({"illegal_reward": float("nan")}, "illegal")):  # fmt: skip
+    bad = (({"opponents": "nobody"}, "nobody"), ({"learner_seat": 4}, "learner_seat"),
+           ({"opponents": ["random"] * 2}, "opponents"), ({"illegal_reward": float("nan")}, "illegal"))
+    for kwargs, word in bad:
         with pytest.raises(ValueError, match=word):
             IndustryEnv(**kwargs)
 
@@ -279,3 +280,36 @@ def test_vector_env_refuses_bad_actions_and_options() -> None:
         IndustryVectorEnv(2, autoreset_mode="sometimes")
     with pytest.raises(ValueError, match="reset options"):
         env.reset(options={"fast": True})
+
+
+# ---------------------------------------------------------------------------------------------- records
+def test_every_environment_records_its_game_and_the_record_replays() -> None:
+    from industry_env.records import replay
+
+    aec = raw_env(num_players=3)
+    aec.reset(seed=9)
+    rng = np.random.default_rng(0)
+    while aec.agents:
+        agent = aec.agent_selection
+        legal = np.flatnonzero(aec.observe(agent)["action_mask"])
+        aec.step(None if aec.terminations[agent] else int(rng.choice(legal)))
+        if len(aec.actions_played) == 50:
+            assert replay(aec.record()).to_json() == aec.game().to_json()  # a game under way replays too
+    rec = aec.record()
+    assert rec.final_scores is not None and list(replay(rec).scores()) == list(rec.final_scores)
+
+    single = IndustryEnv(opponents="heuristic")
+    obs, info = single.reset(seed=4)
+    while True:
+        obs, r, term, _, info = single.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term:
+            break
+    assert replay(single.record()).scores() == info["scores"]
+
+    vec = IndustryVectorEnv(3, opponents="random", record=True)
+    obs, info = vec.reset(seed=1)
+    for _ in range(30):
+        obs, r, term, _, info = vec.step(E.sample_legal(info["action_mask"], rng))
+    assert replay(vec.record(2)).to_json() == E.to_game(vec.games.state, 2).to_json()
+    with pytest.raises(ValueError, match="record=True"):
+        IndustryVectorEnv(2).record(0)

@@ -25,6 +25,8 @@ game for every agent with -1 to the agent at fault and 0 to the others (``Termin
 warning); out-of-bounds actions and calls out of order are refused. ``raw_env`` itself refuses an illegal
 action with :class:`industry_env.engine.IllegalActionError` and leaves the game unchanged.
 
+Records: ``env.unwrapped.record()`` is the game so far as a replayable :class:`industry_env.records.Record`.
+
 Seeding: ``reset(seed=s)`` plays exactly ``reference.Game(num_players, seed=s)``; ``reset()`` without a seed
 draws the next game's seed from the generator the last seed started (a fresh one at first).
 
@@ -175,10 +177,17 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         """The position as a reference :class:`industry_env.reference.Game` (a copy)."""
         return E.to_game(self.state_, 0)
 
-    def record(self) -> dict[str, Any]:
-        """The game so far as a JSON-ready record: options, seed and the actions played (replays exactly)."""
-        return {"num_players": self.num_players, "balanced_draws": self.balanced_draws, "seed": self.game_seed,
-                "actions": list(self.actions_played)}  # fmt: skip
+    def record(self):
+        """The game so far as a :class:`industry_env.records.Record` (``.save(path)``; ``industry-env replay``)."""
+        from ..records import Recorder
+
+        if self.state_ is None:
+            raise RuntimeError("record() before reset()")
+        rec = Recorder(self.num_players, self.game_seed, self.balanced_draws, self.board)
+        for a in self.actions_played:
+            rec.append(a)
+        over = bool(self.state_.phase[0] == E.OVER)
+        return rec.record(E.scores(self.state_)[0, : self.num_players].tolist() if over else None)
 
     def render(self) -> str | np.ndarray | None:
         """``ansi``: the text board; ``rgb_array``: uint8[H, W, 3]; ``human``: the picture shown."""

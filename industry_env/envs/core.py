@@ -39,6 +39,7 @@ class LearnerGames:
         board: Board | str | Path | None = None,
         illegal_reward: float = ILLEGAL_REWARD,
         seed: int | None = None,
+        record: bool = False,
     ) -> None:
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: must be a whole number >= 1")
@@ -63,6 +64,8 @@ class LearnerGames:
         self.seat = np.zeros(self.num_envs, np.int64)
         self.mask = np.zeros((self.num_envs, E.A.NUM_ACTIONS), bool)
         self.won = np.zeros(self.num_envs, bool)  # the learner won its last finished game
+        # every action of every game since its start, if ``record`` (a loop over the games: for small batches)
+        self.actions: list[list[int]] | None = [[] for _ in range(self.num_envs)] if record else None
         self.learner_steps = 0  # game steps made by the learner and by the opponents (for throughput figures)
         self.opponent_steps = 0
 
@@ -83,6 +86,9 @@ class LearnerGames:
         seeds = np.zeros(self.num_envs, np.int64)
         seeds[idx] = self._new_seeds(idx.size) if game_seeds is None else np.asarray(game_seeds, np.int64)[idx]
         E.reset(self.state, idx, seeds=seeds, inplace=True)
+        if self.actions is not None:
+            for i in idx.tolist():
+                self.actions[i] = []
         if self.learner_seat == "random":
             self.seat[idx] = self.rng.integers(0, self.num_players, size=idx.size)
         else:
@@ -107,7 +113,9 @@ class LearnerGames:
         illegal = rows.copy()
         illegal[rows] = ~(in_range[rows] & self.mask[rows, np.clip(a[rows], 0, E.A.NUM_ACTIONS - 1)])
         was_over = self.state.terminated.copy()
+        legal_rows = rows & ~illegal  # an illegal action ends the game unplayed: it is not part of the record
         rewards = step_rows(self.state, rows, a, self.mask, on_illegal="penalize", penalty=self.illegal_reward)
+        self._note(legal_rows, a)
         self.learner_steps += int(rows.sum())
         reward = self._learner_reward(rewards, rows)
         reward += self._play_opponents(rows & ~self.state.terminated)
@@ -139,8 +147,27 @@ class LearnerGames:
             relative = (cur - self.seat) % self.num_players
             actions = self.opponents.act(self.state, theirs, relative, self.mask)
             rewards = step_rows(self.state, theirs, actions, self.mask)
+            self._note(theirs, actions)
             self.opponent_steps += int(theirs.sum())
             reward += self._learner_reward(rewards, theirs)
+
+    def _note(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        if self.actions is not None:
+            for i in np.flatnonzero(rows).tolist():
+                self.actions[i].append(int(actions[i]))
+
+    def record(self, i: int):
+        """Game ``i`` since its start as a :class:`industry_env.records.Record` (needs ``record=True``)."""
+        from ..records import Recorder
+
+        if self.actions is None:
+            raise ValueError("these games are not recorded: create the environment with record=True")
+        s = self.state
+        rec = Recorder(int(s.num_players[i]), int(s.seed[i]), bool(s.balanced_draws[i]), self.board)
+        for a in self.actions[i]:
+            rec.append(a)
+        over = bool(s.phase[i] == E.OVER)
+        return rec.record(E.scores(E.take(s, i))[0, : int(s.num_players[i])].tolist() if over else None)
 
     # ------------------------------------------------------------------------------------------ views
     def observe(self) -> np.ndarray:

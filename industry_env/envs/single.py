@@ -26,6 +26,9 @@ Seeding: ``reset(seed=s)`` plays ``reference.Game(num_players, seed=s)`` exactly
 draws the learner's seats, the next games' seeds and the opponents' seeds; the same seed and the same actions
 replay the same episodes. ``reset()`` without a seed plays the generator's next game.
 
+Records: ``env.unwrapped.record()`` is the episode's game (every seat's moves) as a replayable
+:class:`industry_env.records.Record`.
+
 Runs on the batched engine with a batch of one (:mod:`.core`); for many games at once use the vector env.
 
 Version history: v0 (this one).
@@ -69,7 +72,7 @@ class IndustryEnv(gymnasium.Env):
         self.action_space = action_space()
         self._spec = dict(num_players=num_players, opponents=opponents, learner_seat=learner_seat, reward=reward,
                           balanced_draws=balanced_draws, board=board, illegal_reward=illegal_reward)  # fmt: skip
-        self.games = LearnerGames(1, **self._spec)
+        self.games = LearnerGames(1, **self._spec, record=True)
         self._done = True
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -77,7 +80,7 @@ class IndustryEnv(gymnasium.Env):
         if options:
             raise ValueError(f"reset options {sorted(options)} unknown: this environment takes none")
         if seed is not None:  # the game is Game(num_players, seed); seats and opponents are seeded by it too
-            self.games = LearnerGames(1, **self._spec, seed=int(seed))
+            self.games = LearnerGames(1, **self._spec, seed=int(seed), record=True)
             self.games.reset(np.ones(1, bool), np.array([int(seed)]))
         else:
             self.games.reset(np.ones(1, bool))
@@ -106,6 +109,10 @@ class IndustryEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """bool[314]: the learner's legal actions now (sb3-contrib's MaskablePPO calls this)."""
         return self.games.mask[0].copy()
+
+    def record(self):
+        """This episode's game, every seat's moves, as a :class:`industry_env.records.Record` (replays exactly)."""
+        return self.games.record(0)
 
     def game(self):
         """The position as a reference :class:`industry_env.reference.Game` (a copy)."""

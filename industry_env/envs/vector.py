@@ -21,6 +21,9 @@ Info                   ``action_mask``; ``illegal_action`` (bool[N]); at the end
                        sub-envs they are for (Gymnasium's vector info convention)
 =====================  ==========================================================================================
 
+Records: with ``record=True``, ``env.record(i)`` is sub-env ``i``'s game so far as a replayable
+:class:`industry_env.records.Record` (a short loop over the games each step: meant for evaluation, not training).
+
 Seeding: ``reset(seed=s)`` plays ``reference.Game(num_players, seed=s + i)`` in sub-env ``i`` (as
 ``engine.init``) and seeds the generator of the learner's seats, the following games and the opponents.
 """
@@ -57,6 +60,7 @@ class IndustryVectorEnv(VectorEnv):
         illegal_reward: float = ILLEGAL_REWARD,
         autoreset_mode: str | AutoresetMode = "next_step",
         render_mode: str | None = None,
+        record: bool = False,
     ) -> None:
         mode = _MODES.get(autoreset_mode, autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
         if mode not in _MODES.values():
@@ -65,7 +69,8 @@ class IndustryVectorEnv(VectorEnv):
         self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi"]}
         self.render_mode = render_mode
         self._spec = dict(num_players=num_players, opponents=opponents, learner_seat=learner_seat, reward=reward,
-                          balanced_draws=balanced_draws, board=board, illegal_reward=illegal_reward)  # fmt: skip
+                          balanced_draws=balanced_draws, board=board, illegal_reward=illegal_reward,
+                          record=bool(record))  # fmt: skip
         self.games = LearnerGames(num_envs, **self._spec)
         self.num_envs = self.games.num_envs
         self.single_observation_space = observation_space()
@@ -134,6 +139,10 @@ class IndustryVectorEnv(VectorEnv):
             full = np.zeros((self.num_envs, *value.shape[1:]), value.dtype)
             full[rows] = value
             info[key], info[f"_{key}"] = full, ended.copy()
+
+    def record(self, i: int):
+        """Sub-env ``i``'s game since its start as a :class:`industry_env.records.Record` (``record=True``)."""
+        return self.games.record(i)
 
     def action_masks(self) -> np.ndarray:
         """bool[N, 314]: each sub-env's legal actions for the learner now (a copy)."""
