@@ -313,3 +313,33 @@ def test_every_environment_records_its_game_and_the_record_replays() -> None:
     assert replay(vec.record(2)).to_json() == E.to_game(vec.games.state, 2).to_json()
     with pytest.raises(ValueError, match="record=True"):
         IndustryVectorEnv(2).record(0)
+
+
+def test_opponent_pool_deals_each_game_its_opponents_and_takes_new_members() -> None:
+    from industry_env.envs import OpponentPool
+
+    calls = {"first": 0, "last": 0}
+
+    def first(obs, mask):
+        calls["first"] += 1
+        return int(np.flatnonzero(mask)[0])
+
+    def last(obs, mask):
+        calls["last"] += 1
+        return int(np.flatnonzero(mask)[-1])
+
+    pool = OpponentPool([first], seed=0)
+    env = IndustryVectorEnv(8, opponents=pool, learner_seat=0)
+    obs, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        obs, r, term, _, info = env.step(E.sample_legal(info["action_mask"], rng))
+    assert calls["first"] > 0 and calls["last"] == 0
+    pool.add(last, weight=1000.0)  # games that start from now on meet it
+    env.reset()
+    assert (env.games.opponents.assign == 1).mean() > 0.9
+    for _ in range(20):
+        obs, r, term, _, info = env.step(E.sample_legal(info["action_mask"], rng))
+    assert calls["last"] > 0
+    with pytest.raises(ValueError, match="weights"):
+        OpponentPool(["random"], weights=[-1.0])

@@ -17,6 +17,15 @@ from __future__ import annotations
 ENV_ID = "industry_env/Industry-v0"
 
 
+def __getattr__(name: str):
+    """``OpponentPool`` (a league of opponents for the learner envs), imported on first use."""
+    if name == "OpponentPool":
+        from .common import OpponentPool
+
+        return OpponentPool
+    raise AttributeError(f"module 'industry_env.envs' has no attribute {name!r}")
+
+
 def register() -> None:
     """Register ``industry_env/Industry-v0`` (single and vector entry points) with Gymnasium, once."""
     import gymnasium

@@ -104,34 +104,81 @@ def step_rows(state: E.State, rows: np.ndarray, actions: np.ndarray, mask: np.nd
     return np.where(rows[:, None], state.rewards, 0.0).astype(np.float32)
 
 
+class OpponentPool:
+    """A league of opponents: each game draws, when it starts, one member for each of its opponent seats.
+
+    ``members``: agents given as in :class:`Opponents` (names, Agents, functions); ``weights``: their relative
+    chances (default equal). :meth:`add` puts a new member in (e.g. a frozen snapshot of the learner), for the
+    games that start afterwards. Pass it as ``opponents=`` to any learner environment.
+    """
+
+    def __init__(self, members: Sequence[Any], weights: Sequence[float] | None = None, seed: int | None = None) -> None:
+        from ..agents import as_agent
+
+        if not members:
+            raise ValueError("OpponentPool needs at least one member")
+        self._seed = seed
+        self.agents = [as_agent(m, seed=self._member_seed(k)) for k, m in enumerate(members)]
+        self.weights = [1.0] * len(self.agents) if weights is None else [float(w) for w in weights]
+        self._check()
+
+    def _member_seed(self, k: int) -> int | None:
+        return None if self._seed is None else (int(self._seed) * 104729 + k) % 2**63
+
+    def _check(self) -> None:
+        if len(self.weights) != len(self.agents) or any(not (w >= 0 and np.isfinite(w)) for w in self.weights) or \
+                sum(self.weights) <= 0:  # fmt: skip
+            raise ValueError(f"OpponentPool weights {self.weights}: one finite weight >= 0 per member, not all 0")
+
+    def add(self, member: Any, weight: float = 1.0) -> None:
+        """A new member, drawn by the games that start from now on."""
+        from ..agents import as_agent
+
+        self.agents.append(as_agent(member, seed=self._member_seed(len(self.agents))))
+        self.weights.append(float(weight))
+        self._check()
+
+    def draw(self, rng: np.random.Generator, size: tuple[int, ...]) -> np.ndarray:
+        """Member indices of the given shape, drawn by weight."""
+        p = np.asarray(self.weights, float)
+        return rng.choice(len(self.agents), size=size, p=p / p.sum())
+
+
 class Opponents:
     """The agents that play the seats other than the learner's, in batch (no loop over games).
 
     ``spec``: one agent for every other seat, or a list of ``num_players - 1``, the first for the seat to the
-    learner's left. Each is a name of :data:`industry_env.agents.AGENTS` (``"random"``, ``"heuristic"``, ...),
-    an :class:`industry_env.agents.Agent`, or a function ``(observation, action_mask) -> action``.
+    learner's left; each a name of :data:`industry_env.agents.AGENTS` (``"random"``, ``"heuristic"``, ...), an
+    :class:`industry_env.agents.Agent`, or a function ``(observation, action_mask) -> action``. Or an
+    :class:`OpponentPool`: each game then draws its opponents from the pool when it starts (:meth:`deal`).
     """
 
-    def __init__(self, spec: Any, num_players: int, seed: int | None) -> None:
+    def __init__(self, spec: Any, num_players: int, seed: int | None, num_games: int) -> None:
         from ..agents import as_agent
 
+        self.pool = spec if isinstance(spec, OpponentPool) else None
+        self.assign = np.zeros((num_games, num_players - 1), np.int64)  # [game, seat from the learner's left - 1]
+        if self.pool is not None:
+            self.members = self.pool.agents  # shared: members the pool gains later are seen here
+            return
         specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (num_players - 1)
         if len(specs) != num_players - 1:
             raise ValueError(f"opponents: {len(specs)} given for the {num_players - 1} other seats of a "
                              f"{num_players}-player game")  # fmt: skip
-        by_name: dict[str, Any] = {}
-        self.agents = []  # the agent of each seat to the learner's left: seat 1, 2, ...
+        by_key: dict[Any, int] = {}
+        self.members = []
         for k, s in enumerate(specs):
-            if isinstance(s, str):  # a name repeated is one agent playing those seats (one batched call)
-                if s not in by_name:
-                    by_name[s] = as_agent(s, seed=None if seed is None else (int(seed) * 7919 + k) % 2**63)
-                self.agents.append(by_name[s])
-            else:
-                self.agents.append(as_agent(s))
-        self._groups: list[tuple[Any, np.ndarray]] = []  # (agent, the relative seats it plays)
-        for agent in {id(a): a for a in self.agents}.values():
-            seats = [k + 1 for k, a in enumerate(self.agents) if a is agent]
-            self._groups.append((agent, np.array(seats)))
+            key = s if isinstance(s, str) else id(s)  # a name repeated is one agent for those seats: one call
+            if key not in by_key:
+                by_key[key] = len(self.members)
+                seed_k = None if seed is None else (int(seed) * 7919 + k) % 2**63
+                self.members.append(as_agent(s, seed=seed_k) if isinstance(s, str) else as_agent(s))
+            self.assign[:, k] = by_key[key]
+
+    def deal(self, rows: np.ndarray, rng: np.random.Generator) -> None:
+        """New games in ``rows`` (int indices) draw their opponents from the pool (nothing to do otherwise)."""
+        if self.pool is not None and rows.size:
+            self.assign[rows] = self.pool.draw(rng, (rows.size, self.assign.shape[1]))
 
     def act(self, state: E.State, rows: np.ndarray, relative_seat: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64[B]: the opponents' actions in the games ``rows`` (bool[B]) where one is to move; 0 elsewhere.
@@ -141,9 +188,10 @@ class Opponents:
         given the games themselves; any other is given their observations (``act_batch``).
         """
         out = np.zeros(state.batch_size, np.int64)
+        member = self.assign[np.arange(state.batch_size), np.clip(relative_seat - 1, 0, self.assign.shape[1] - 1)]
         obs = None
-        for agent, seats in self._groups:
-            sel = np.flatnonzero(rows & np.isin(relative_seat, seats))
+        for m, agent in enumerate(self.members):
+            sel = np.flatnonzero(rows & (member == m))
             if sel.size == 0:
                 continue
             fast: Callable[..., np.ndarray] | None = getattr(agent, "act_state", None)

@@ -24,7 +24,8 @@ class LearnerGames:
     """B games in which the learner plays one seat; see the module docstring.
 
     ``learner_seat``: a seat number (0 .. n-1) or ``"random"`` (drawn per game from the seeded generator).
-    ``opponents``: see :class:`industry_env.envs.common.Opponents`. After :meth:`reset` and :meth:`step`, every
+    ``opponents``: see :class:`industry_env.envs.common.Opponents` (fixed agents, or an ``OpponentPool`` league
+    from which each game draws its opponents when it starts). After :meth:`reset` and :meth:`step`, every
     running game has the learner to move.
     """
 
@@ -57,7 +58,7 @@ class LearnerGames:
         self.balanced_draws = bool(balanced_draws)
         self.board = resolve_board(board)
         self.illegal_reward = float(illegal_reward)
-        self.opponents = Opponents(opponents, self.num_players, seed)
+        self.opponents = Opponents(opponents, self.num_players, seed, self.num_envs)
         self.rng = np.random.default_rng(seed)
         self.state = E.init(self.num_envs, self.num_players, seed=self._new_seeds(self.num_envs), board=self.board,
                             balanced_draws=self.balanced_draws)  # fmt: skip
@@ -93,6 +94,7 @@ class LearnerGames:
             self.seat[idx] = self.rng.integers(0, self.num_players, size=idx.size)
         else:
             self.seat[idx] = int(self.learner_seat)
+        self.opponents.deal(idx, self.rng)
         self._play_opponents(rows)
 
     # ------------------------------------------------------------------------------------------ step
