@@ -14,7 +14,7 @@ fresh process) and, with ``--cold``, the cold compile. Figures go to a JSON file
 Each backend runs its fast path, as a training loop would: ``step(state, actions, inplace=True, mask=mask)``
 (the batch updated in place, no copy a step; the actions checked against the mask they were sampled from) and
 ``reset(..., inplace=True)``. The numpy backend computes ``legal_action_mask`` each step; the compiled one
-writes the next mask in the step itself (``next_mask=mask``), re-deriving only the rows of reset games.
+writes the next mask in the step itself (``next_mask=mask``), and ``reset`` the masks of the new games.
 ``--copy`` measures the functional API instead: ``step(state, actions)`` and ``reset(state, done)`` return new
 States, and every step re-derives legality.
 """
@@ -75,13 +75,10 @@ def bench_engine(
                 state = E.step(state, actions, inplace=fast, mask=mask if fast else None)
             steps += batch_size
             calls += 1
-            done = state.terminated.copy()  # a view would see the reset
+            done = state.terminated
             if done.any():
                 games += int(done.sum())
-                state = E.reset(state, done, inplace=fast)
-                if fused:  # the new games' masks
-                    rows = np.flatnonzero(done)
-                    mask[rows] = E.legal_action_mask(E.take(state, rows))
+                state = E.reset(state, done, inplace=fast, next_mask=mask if fused else None)  # new games' masks
             elapsed = time.perf_counter() - t0
             if elapsed >= seconds and calls >= 3:
                 break
@@ -184,6 +181,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
     parser.add_argument("--backend", choices=("numpy", "numba"), action="append", default=None,
                         help="measure only this backend (repeatable; default: every installed one)")  # fmt: skip
+    parser.add_argument("--no-envs", action="store_true",
+                        help="skip the environments section (AEC env against connect four, the Gymnasium and "
+                             "vector envs against the raw engine)")  # fmt: skip
     parser.add_argument("--cold", action="store_true",
                         help="also time the compiled backend's cold compile (into an empty cache: ~30 s)")
     parser.add_argument("--copy", action="store_true",
@@ -260,6 +260,12 @@ def run(args: argparse.Namespace) -> int:
         if args.cold:
             start["cold_compile_seconds"] = start_up_seconds(cold=True)
             print(f"numba: import to first step, compiling cold: {start['cold_compile_seconds']:.1f} s")
+    envs = None
+    if not args.no_envs:
+        from .envs.bench import bench_envs, print_envs
+
+        envs = bench_envs(seconds, num_envs=64 if args.quick else 4096)
+        print_envs(envs)
     out = {
         "machine": {"platform": platform.platform(), "processor": platform.processor(), "cpus": os.cpu_count(),
                     "python": platform.python_version(), "numpy": np.__version__},  # fmt: skip
@@ -269,6 +275,7 @@ def run(args: argparse.Namespace) -> int:
         "engine": rows,
         "rollout": rollouts,
         "start_up": start,
+        "environments": envs,
         "state_bytes_per_game": bytes_per_game,
         "peak_rss_bytes": peak_rss,
     }

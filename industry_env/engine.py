@@ -218,7 +218,8 @@ class State:
     _buf = None
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name in _ARRAY_FIELD_SET:
+        # ``state.money += 1`` sets the same array back: the buffer still backs it
+        if name in _ARRAY_FIELD_SET and value is not self.__dict__.get(name):
             object.__setattr__(self, "_buf", None)
         object.__setattr__(self, name, value)
 
@@ -260,6 +261,10 @@ def _layout() -> tuple[dict[str, int], int]:
 
 
 _LAYOUT, _BYTES_PER_GAME = _layout()
+# (name, byte offset per game, dtype, shape per game, bytes per game) of each field, for _from_buffer
+_VIEWS = tuple((name, off, np.dtype(_DTYPES[name]), _SHAPES.get(name, ()),
+                np.dtype(_DTYPES[name]).itemsize * int(np.prod(_SHAPES.get(name, ()))))
+               for name, off in _LAYOUT.items())  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------- backends
@@ -325,11 +330,9 @@ def use_backend(name: str | None) -> Iterator[str]:
 def _from_buffer(buf: np.ndarray, batch_size: int, board: Board) -> State:
     """The State whose arrays are the views of ``buf`` (uint8[B * bytes per game]) laid out by ``_LAYOUT``."""
     arrays = {}
-    for name, off in _LAYOUT.items():
-        dt = np.dtype(_DTYPES[name])
-        shape = _SHAPES.get(name, ())
+    for name, off, dt, shape, nbytes in _VIEWS:
         lo = off * batch_size
-        arrays[name] = buf[lo:lo + batch_size * dt.itemsize * int(np.prod(shape))].view(dt).reshape(batch_size, *shape)
+        arrays[name] = buf[lo:lo + batch_size * nbytes].view(dt).reshape(batch_size, *shape)
     s = State(board=board, **arrays)
     object.__setattr__(s, "_buf", buf)
     return s
@@ -480,8 +483,15 @@ def _rows_of(done: np.ndarray | Sequence[int] | Sequence[bool], batch_size: int)
     return np.unique(d.astype(np.int64))
 
 
-def _new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray) -> None:
-    """Preparing the Game, in place, for the games ``rows`` of ``s`` (then the first round begins)."""
+def _new_games(
+    s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
+    next_mask: np.ndarray | None = None,
+) -> None:
+    """Preparing the Game, in place, for the games ``rows`` of ``s`` (then the first round begins); their
+    legal-action masks into the rows of ``next_mask`` if given."""
+    if _backend == "numba":
+        _kernel().new_games(s, rows, seeds, n, balanced, next_mask)
+        return
     for name in _ARRAY_FIELDS:
         getattr(s, name)[rows] = _FILL.get(name, 0)
     s.seed[rows] = seeds
@@ -493,6 +503,8 @@ def _new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, bal
     # "Place the Column tokens in the bag and mix them."
     s.bag[rows] = chance.bag_order(seeds, 0)
     _begin_round(s, rows)
+    if next_mask is not None and rows.size:
+        next_mask[rows] = legal_action_mask(take(s, rows))
 
 
 def init(
@@ -523,7 +535,10 @@ def init(
     return s
 
 
-def reset(state: State, done: np.ndarray, seeds: np.ndarray | None = None, inplace: bool = False) -> State:
+def reset(
+    state: State, done: np.ndarray, seeds: np.ndarray | None = None, inplace: bool = False,
+    next_mask: np.ndarray | None = None,
+) -> State:
     """A new State where the games in rows ``done`` start afresh; the others are copied unchanged.
 
     ``done`` is a bool mask of length B or an array of integer row indices; anything else (a mask of another
@@ -531,16 +546,18 @@ def reset(state: State, done: np.ndarray, seeds: np.ndarray | None = None, inpla
 
     ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``. Number of players and
     draw variant are kept per row. Rewards of the reset rows are zero. ``inplace=True`` resets the rows of
-    ``state`` itself and returns it (no copy of the batch).
+    ``state`` itself and returns it (no copy of the batch). ``next_mask`` (as in :func:`step`): its rows of
+    the reset games receive their legal-action masks, the other rows are left as they are.
     """
     rows = _rows_of(done, state.batch_size)
     if rows.size and seeds is None and (state.seed[rows] > _MAX_SEED - state.batch_size).any():
         raise ValueError("reset: the default new seed (old seed + batch size) is beyond 2**63 - 1; pass seeds")
     new = None if seeds is None else _seeds(state.batch_size, seeds)  # checked before anything is written
+    _check_next_mask(next_mask, state.batch_size)
     s = _writable(state, inplace)
     if rows.size:
         new = s.seed + s.batch_size if new is None else new
-        _new_games(s, rows, new[rows], s.num_players[rows].copy(), s.balanced_draws[rows].copy())
+        _new_games(s, rows, new[rows], s.num_players[rows].copy(), s.balanced_draws[rows].copy(), next_mask)
     return s
 
 

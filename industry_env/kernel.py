@@ -25,7 +25,6 @@ import sys
 import threading
 import time
 
-import numba
 import numpy as np
 from numba import carray, get_num_threads, njit, prange, types
 from numba.core import cgutils
@@ -51,6 +50,7 @@ from .rules import (
     NUM_JOKER_KINDS,
     NUM_RESOURCES,
     RESOURCE_PRICE,
+    STARTING_MONEY,
     SUBSIDY_MONEY,
     SUBSIDY_POINTS,
     TALERS_PER_POINT,
@@ -598,6 +598,50 @@ def _legal_actions(s8, s16, t, B, i, out):
     return n
 
 
+# Every field of a game with its start value: (offset, width in its view, fill), the int8 view's fields.
+_START_BYTES = (
+    (NUM_PLAYERS, 1, 0), (BALANCED, 1, 0), (ERA, 1, 0), (ROUND, 1, 0), (STARTING, 1, 0), (BAG, NC, 0),
+    (BAG_POS, 1, 0), (FACE_UP, NC, 0), (CLAIMED, NF, 0), (OWNER, NF, -1), (DEVELOPED, NF, 0), (JOKERS, P * NJ, 0),
+    (SUBSIDY, P, 0), (PHASE, 1, 0), (AUCTIONEER, 1, 0), (LOT, 1, -1), (BIDDER, 1, -1), (HIGH_BIDDER, 1, -1),
+    (DEVELOPER, 1, -1), (DEVELOPMENTS, 1, 0), (DEV_TURNS, 1, 0), (DEVELOPING, 1, -1), (PENDING, 2, -1),
+    (PRODUCES, P * NR, 0), (DISCOUNT, P, 0), (TERMINATED, 1, 0),
+)  # fmt: skip
+
+
+@njit(cache=True)
+def _new_game(s8, s16, s64, r32, t, B, i, seed, n, balanced):
+    """Preparing the Game in row ``i`` (``engine._new_games``), then the first round begins."""
+    for off, width, fill in _START_BYTES:
+        s8[off * B + width * i : off * B + width * (i + 1)] = fill
+    for q in range(P):
+        s16[MONEY * B + P * i + q] = STARTING_MONEY if q < n else 0  # "Give each player 4 Talers"
+        s16[POINTS * B + P * i + q] = 0
+        r32[REWARDS * B + P * i + q] = 0.0
+    s16[HIGH_BID * B + i] = 0
+    s64[SEED * B + i] = seed
+    s8[NUM_PLAYERS * B + i] = n
+    s8[BALANCED * B + i] = balanced
+    # "Randomly decide which player takes the Starting Player marker" (chance.starting_player)
+    s8[STARTING * B + i] = np.int64(_key(seed, 1, 0) % _U64(n))
+    _bag_order(s8, s64, B, i)  # "Place the Column tokens in the bag and mix them." (era 0)
+    _begin_round(s8, s16, t, B, i)
+
+
+@njit(cache=True)
+def new_games_rows(buf, B, t, rows, seeds, n, balanced, next_mask, write_next):
+    """New games in the rows ``rows`` (seeds, players, draw variant per row); their masks into ``next_mask``."""
+    s8, s16, s64, r32 = _views(buf, B)
+    t = _raw(t)
+    owner = np.empty(_MAX_LEGAL, np.int64)
+    scratch = _raw(owner)
+    for j in range(rows.size):
+        i = rows[j]
+        _new_game(s8, s16, s64, r32, t, B, i, seeds[j], n[j], balanced[j])
+        if write_next:
+            _mask_row(s8, s16, t, B, i, next_mask[i], scratch)
+    owner[0] = 0  # alive until here
+
+
 @njit(cache=True)
 def _mask_row(s8, s16, t, B, i, row, legal):
     """Write game ``i``'s legal-action mask into ``row`` (bool[314]; all False once over); ``legal`` is scratch.
@@ -849,11 +893,8 @@ _NO_BOOL = np.zeros(0, np.bool_)
 _NO_F64 = np.zeros(0, np.float64)
 _tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
 _ready = False
-# numba's threads: the OpenMP layer's idle workers spin, which on a busy machine starves the calling thread
-# between steps (a batch-4096 mask took 15 ms instead of 0.4); the workqueue layer sleeps. It is not safe
-# for parallel calls from several threads at once, hence the lock. NUMBA_THREADING_LAYER overrides it.
-if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
-    numba.config.THREADING_LAYER = "workqueue"
+# Parallel launches one at a time: numba's workqueue threading layer (NUMBA_THREADING_LAYER=workqueue, or
+# where neither OpenMP nor TBB is found) is not safe for launches from several threads at once.
 _launch_lock = threading.Lock()
 
 if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_PER_GAME:
@@ -899,7 +940,7 @@ def _backed(state) -> np.ndarray:
 def _cached() -> bool:
     """Is the compiled code in numba's disk cache (so the first calls only load it)?"""
     try:
-        return all(os.path.exists(f._cache._index_path) for f in (step_serial, run_parallel, rollout_range))
+        return all(os.path.exists(f._cache._index_path) for f in (step_serial, run_parallel, new_games_rows))
     except AttributeError:  # numba internals moved: assume warm rather than print a wrong message
         return True
 
@@ -1017,3 +1058,16 @@ def rollout(state, max_steps: int, weights, key: int, inplace: bool):
     if not _ready:
         warm_up()
     return _rollout(state, max_steps, weights, key, inplace, state.batch_size >= 2 * get_num_threads())
+
+
+def new_games(state, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
+              next_mask: np.ndarray | None = None) -> None:  # fmt: skip
+    """``engine._new_games`` by the kernel: new games in ``rows`` of ``state`` (in place), masks optionally."""
+    if not _ready:
+        warm_up()
+    buf = _backed(state)
+    B = state.batch_size
+    new_games_rows(buf, B, _table(state.board), np.ascontiguousarray(rows, np.int64),
+                   np.ascontiguousarray(seeds, np.int64), np.ascontiguousarray(n, np.int8),
+                   np.ascontiguousarray(balanced, np.bool_), _NO_MASK if next_mask is None else next_mask,
+                   next_mask is not None)  # fmt: skip

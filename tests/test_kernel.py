@@ -79,6 +79,25 @@ def test_backends_agree_bit_for_bit_with_penalties_and_resets() -> None:
     _play_both(batch=48, steps=700, seed=3, illegal_every=25)
 
 
+def test_new_games_are_the_same_in_both_backends() -> None:
+    n = np.where(np.arange(40) % 3 == 0, 3, 4)
+    bal = np.arange(40) % 2 == 0
+    seeds = np.arange(40) * 7_919 + 2**40
+    with E.use_backend("numpy"):
+        want = E.init(40, num_players=n, seed=seeds, balanced_draws=bal)
+        want_reset = E.reset(E.step(want, E.sample_legal(E.legal_action_mask(want), np.random.default_rng(0))),
+                             np.arange(40) % 4 == 1)  # fmt: skip
+    got = E.init(40, num_players=n, seed=seeds, balanced_draws=bal)
+    assert_same_state(got, want)
+    stepped = E.step(got, E.sample_legal(E.legal_action_mask(got), np.random.default_rng(0)))
+    mask = np.zeros((40, A.NUM_ACTIONS), bool)
+    got_reset = E.reset(stepped, np.arange(40) % 4 == 1, next_mask=mask)
+    assert_same_state(got_reset, want_reset)
+    with E.use_backend("numpy"):
+        assert np.array_equal(mask[1::4], E.legal_action_mask(want_reset)[1::4])
+    assert not mask[0::4].any()  # rows not reset are left as they were
+
+
 def test_parallel_path_agrees_with_the_serial_path(monkeypatch) -> None:
     """Batches split over the threads (prange) give the same States as one thread."""
     serial = E.init(300, seed=11)
