@@ -28,12 +28,14 @@ from typing import Any
 from .base import Agent, AgentInputError, CallableAgent
 from .heuristic import HeuristicAgent, HeuristicV0Agent, field_values, heuristic_actions
 from .heuristic_v0 import ReferenceHeuristicV0, tie_noise
+from .ppo import PPOAgent
 from .random_agent import RandomAgent
 
 AGENTS: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "heuristic-v0": HeuristicV0Agent,
+    "ppo": PPOAgent,  # the shipped MaskablePPO policy (or path=...); torch is imported when one is made
 }
 
 
@@ -99,6 +101,6 @@ def _import(name: str) -> Any:
 
 
 __all__ = [
-    "AGENTS", "Agent", "AgentInputError", "CallableAgent", "HeuristicAgent", "HeuristicV0Agent", "RandomAgent",
-    "ReferenceHeuristicV0", "as_agent", "field_values", "heuristic_actions", "make_agent", "tie_noise",
+    "AGENTS", "Agent", "AgentInputError", "CallableAgent", "HeuristicAgent", "HeuristicV0Agent", "PPOAgent",
+    "RandomAgent", "ReferenceHeuristicV0", "as_agent", "field_values", "heuristic_actions", "make_agent", "tie_noise",
 ]  # fmt: skip

@@ -371,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play against random or heuristic opponents in the terminal")
     _game_options(p)
     p.add_argument("--seat", type=int, default=None, help="your seat, 0 to players-1 (default 0)")
-    p.add_argument("--opponents", choices=("random", "heuristic"), default="random",
+    p.add_argument("--opponents", choices=("random", "heuristic", "ppo"), default="random",
                    help="who plays the other seats (default random)")  # fmt: skip
     p.add_argument("--record", metavar="PATH", default=None,
                    help="save the game as a record here ('none': don't; default: industry-game-<seed>.json in the "
@@ -408,6 +408,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("arena", help="a tournament between agents: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)
+
+    p = sub.add_parser("train", help="train a MaskablePPO policy by self-play against a league (needs the train extra)")
+    _delegate("train.ppo")(p)
 
     for name, help_text in (("bench", "benchmark the batched engine against the reference engine"),
                             ("verify", "long differential check of the batched engine against the reference")):

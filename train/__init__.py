@@ -1,2 +1,26 @@
-"""Training scripts for Industry agents, installed as ``industry_env.train`` (none yet: they come with the
-training issue, once the Gymnasium and PettingZoo environments exist)."""
+"""Training Industry agents, installed as ``industry_env.train`` (needs the ``train`` extra for the run itself).
+
+``industry-env train --config FILE [--set key=value ...]`` or, in Python::
+
+    from industry_env.train import load_config, train
+    result = train(load_config("my.toml", ["total_timesteps=200000"]))
+
+:mod:`.config` holds the configuration (every key, its default and its meaning); :mod:`.ppo` the MaskablePPO
+self-play loop. The configuration module imports without torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .config import ConfigError, TrainConfig, load_config, to_toml
+
+
+def train(cfg: TrainConfig) -> Any:
+    """Run a training (see :func:`industry_env.train.ppo.train`); returns its ``TrainResult``."""
+    from .ppo import train as _train
+
+    return _train(cfg)
+
+
+__all__ = ["ConfigError", "TrainConfig", "load_config", "to_toml", "train"]

@@ -1,0 +1,327 @@
+"""Self-play training with sb3-contrib's MaskablePPO on the batched engine: ``industry-env train --config FILE``.
+
+The learner plays N games at once through the SB3 VecEnv of the batched engine (:func:`industry_env.sb3.make_vec_env`,
+no Python loop over single games), in a seat drawn at random each game. Its opponents come from an
+:class:`industry_env.envs.OpponentPool`: each opponent seat of each game draws, when the game starts, one of the
+starting agents (random, heuristic) or one of the frozen snapshots of the learner added as it improves (a
+:class:`industry_env.agents.PPOAgent` of the policy at that time, sampling, run batched over every game where it is
+to move). Every ``eval_every`` decisions the learner (deterministic) plays ``eval_games`` arena games against
+``eval_opponent`` in every other seat; the win rate and its 95% Wilson interval go to TensorBoard and to the
+console, and a snapshot joins the pool when the win rate beats the best so far.
+
+The run folder holds ``config.toml`` (the full configuration), ``tb/`` (TensorBoard), ``checkpoints/step_N.zip``
+with ``step_N.league.json`` (the pool's snapshots, for resuming), ``snapshots/`` (their weights), ``evals.json``
+and ``final.zip``. Timing: the VecEnv's time is split into the opponents' (inside their act calls) and the rest
+(the engine and its glue); the learner's is what remains (its inference during rollouts and the updates);
+evaluations are timed apart and excluded from the throughput.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .config import TrainConfig, field_docs, load_config, to_toml
+
+
+class Timer:
+    """Seconds spent in the VecEnv (engine and opponents together) and in the opponents' act calls."""
+
+    def __init__(self) -> None:
+        self.env = 0.0
+        self.opponents = 0.0
+        self.eval = 0.0
+
+
+def _timed_agent(agent: Any, timer: Timer) -> Any:
+    """``agent`` with its act calls timed into ``timer.opponents`` (same moves, same seeds)."""
+    from industry_env.agents import Agent
+
+    class Timed(Agent):
+        name = agent.name
+
+        def act_state(self, state: Any, mask: np.ndarray | None = None) -> np.ndarray:
+            t = time.perf_counter()
+            try:
+                return agent.act_state(state, mask)
+            finally:
+                timer.opponents += time.perf_counter() - t
+
+        def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+            t = time.perf_counter()
+            try:
+                return agent.act_batch(observations, action_masks)
+            finally:
+                timer.opponents += time.perf_counter() - t
+
+        def __repr__(self) -> str:
+            return f"Timed({agent!r})"
+
+    return Timed()
+
+
+def _timed_vec_env(venv: Any, timer: Timer) -> Any:
+    """A VecEnvWrapper adding the time of ``reset`` and ``step_wait`` to ``timer.env``."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class TimedVecEnv(VecEnvWrapper):
+        def reset(self) -> np.ndarray:
+            t = time.perf_counter()
+            try:
+                return self.venv.reset()
+            finally:
+                timer.env += time.perf_counter() - t
+
+        def step_wait(self) -> Any:
+            t = time.perf_counter()
+            try:
+                return self.venv.step_wait()
+            finally:
+                timer.env += time.perf_counter() - t
+
+    return TimedVecEnv(venv)
+
+
+@dataclass
+class TrainResult:
+    """What a run produced and how fast: the final model, the evaluations, throughput and time shares."""
+
+    run_dir: Path
+    final: Path
+    timesteps: int
+    seconds: float
+    steps_per_second: float
+    opponent_moves_per_second: float
+    shares: dict[str, float]
+    evals: list[dict[str, float]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """A few lines for the console and the docs."""
+        s = self.shares
+        return (f"{self.timesteps:,} learner steps in {self.seconds:.0f} s (evaluations excluded): "
+                f"{self.steps_per_second:,.0f} learner steps/s, opponents included "
+                f"({self.opponent_moves_per_second:,.0f} opponent moves/s besides)\n"
+                f"time: engine {100 * s['engine']:.0f}%, opponents {100 * s['opponents']:.0f}%, "
+                f"learner {100 * s['learner']:.0f}% (rollout inference and updates); "
+                f"evaluations {s['eval_seconds']:.0f} s apart\nfinal model: {self.final}")  # fmt: skip
+
+
+def _seed_everything(cfg: TrainConfig) -> None:
+    import torch
+
+    torch.set_num_threads(cfg.torch_threads)
+    torch.manual_seed(cfg.seed)
+    np.random.seed(cfg.seed % 2**32)
+    random.seed(cfg.seed)
+
+
+def _league_seed(cfg: TrainConfig, k: int) -> int:
+    return (cfg.seed * 1_000_003 + 7919 * k + 17) % 2**63
+
+
+def evaluate(agent: Any, cfg: TrainConfig, games: int | None = None) -> dict[str, float]:
+    """Arena games of ``agent`` against ``cfg.eval_opponent`` in every other seat: its win rate with 95% CI."""
+    import warnings
+
+    from industry_env.arena import Arena
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # games rounded up to whole deals
+        n = games or cfg.eval_games
+        arena = Arena([agent] + [cfg.eval_opponent] * (cfg.num_players - 1), num_players=cfg.num_players, games=n,
+                      seed=cfg.seed, batch_size=min(1024, n + cfg.num_players))  # fmt: skip
+    row = arena.run().table()[0]
+    return {"win_rate": row["win_rate"], "win_ci_low": row["win_ci_low"], "win_ci_high": row["win_ci_high"],
+            "mean_points": row["mean_points"], "games": row["games"]}  # fmt: skip
+
+
+def train(cfg: TrainConfig) -> TrainResult:
+    """Run the training described by ``cfg`` (see the module docstring); returns where the model is and figures."""
+    _seed_everything(cfg)
+    from industry_env.agents import PPOAgent, make_agent
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from industry_env.envs import OpponentPool
+    from industry_env.sb3 import make_vec_env
+
+    run = Path(cfg.run_dir)
+    for sub in ("checkpoints", "snapshots", "tb"):
+        (run / sub).mkdir(parents=True, exist_ok=True)
+    (run / "config.toml").write_text(to_toml(cfg), encoding="utf-8")
+    timer = Timer()
+    starters = [_timed_agent(make_agent(n, seed=_league_seed(cfg, k)), timer) for k, n in enumerate(cfg.opponents)]
+    pool = OpponentPool(starters, weights=cfg.opponent_weights, seed=cfg.seed)
+    base = make_vec_env(cfg.num_envs, num_players=cfg.num_players, opponents=pool, seed=cfg.seed, monitor=False,
+                        learner_seat="random", reward=cfg.reward)  # fmt: skip
+    env = VecMonitor(_timed_vec_env(base, timer))
+    league: dict[str, Any] = {"snapshots": [], "best": -1.0, "evals": []}
+    if cfg.resume:
+        model = MaskablePPO.load(cfg.resume, env=env, device="cpu")
+        model.set_random_seed(cfg.seed + model.num_timesteps)
+        side = Path(cfg.resume).with_suffix(".league.json")
+        if side.is_file():
+            league = json.loads(side.read_text(encoding="utf-8"))
+        for snap in league["snapshots"]:
+            agent = PPOAgent(seed=snap["seed"], path=run / "snapshots" / snap["file"], deterministic=False)
+            agent.name = snap["name"]
+            pool.add(_timed_agent(agent, timer), snap["weight"])
+        start = model.num_timesteps
+    else:
+        arch = list(cfg.net_arch)
+        model = MaskablePPO("MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+                            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+                            gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+                            vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
+                            policy_kwargs={"net_arch": {"pi": arch, "vf": arch}}, tensorboard_log=str(run / "tb"),
+                            seed=cfg.seed, device="cpu", verbose=0)  # fmt: skip
+        start = 0
+    remaining = max(0, cfg.total_timesteps - start)
+
+    bar = None
+    if cfg.progress:
+        try:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=cfg.total_timesteps, initial=start, unit="step", dynamic_ncols=True, desc="train",
+                       mininterval=1.0)
+        except ImportError:
+            bar = None
+
+    def snapshot_members() -> list[int]:
+        return [k for k, a in enumerate(pool.agents) if getattr(a, "name", "").startswith("snapshot-")]
+
+    class League(BaseCallback):
+        """Evaluations, snapshots into the pool, checkpoints, the progress bar and the timing figures."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            every = [cfg.eval_every, cfg.checkpoint_every]
+            self.next = [((start // e) + 1) * e if e else None for e in every]
+            self.last = start
+
+        def _on_step(self) -> bool:
+            n = self.num_timesteps
+            if bar is not None:
+                bar.update(n - self.last)
+            self.last = n
+            if self.next[0] is not None and n >= self.next[0]:
+                self.next[0] = (n // cfg.eval_every + 1) * cfg.eval_every
+                self._evaluate(n)
+            if self.next[1] is not None and n >= self.next[1]:
+                self.next[1] = (n // cfg.checkpoint_every + 1) * cfg.checkpoint_every
+                self._checkpoint(n)
+            if cfg.time_limit_minutes and time.perf_counter() - t0 > 60 * cfg.time_limit_minutes:
+                (bar.write if bar is not None else print)(f"time limit of {cfg.time_limit_minutes:g} minutes: "
+                                                          f"stopping at step {n:,}")  # fmt: skip
+                return False
+            return True
+
+        def _evaluate(self, n: int) -> None:
+            t = time.perf_counter()
+            result = evaluate(PPOAgent.from_policy(self.model.policy, name="learner"), cfg)
+            timer.eval += time.perf_counter() - t
+            for key in ("win_rate", "win_ci_low", "win_ci_high", "mean_points"):
+                self.logger.record(f"eval/{key}", result[key])
+            league["evals"].append({"timesteps": n, **result})
+            if cfg.max_snapshots and result["win_rate"] >= league["best"] + cfg.snapshot_margin:
+                self._snapshot(n)
+            league["best"] = max(league["best"], result["win_rate"])
+            self.logger.record("league/snapshots", len(league["snapshots"]))
+            self._log_times()
+            self.logger.dump(n)
+            msg = (f"step {n:,}: win rate against {cfg.eval_opponent} {100 * result['win_rate']:.1f}% "
+                   f"[{100 * result['win_ci_low']:.1f}, {100 * result['win_ci_high']:.1f}] "
+                   f"over {result['games']} games; {len(league['snapshots'])} snapshots in the pool")  # fmt: skip
+            (bar.write if bar is not None else print)(msg)
+            (run / "evals.json").write_text(json.dumps(league["evals"], indent=1), encoding="utf-8")
+
+        def _snapshot(self, n: int) -> None:
+            seed = _league_seed(cfg, 1000 + n)
+            agent = PPOAgent.from_policy(self.model.policy, name=f"snapshot-{n}", seed=seed, deterministic=False)
+            file = f"snapshot_{n}.pt"
+            agent.save(run / "snapshots" / file)
+            pool.add(_timed_agent(agent, timer), cfg.snapshot_weight)
+            league["snapshots"].append({"name": agent.name, "file": file, "seed": seed, "weight": cfg.snapshot_weight})
+            live = [s for s in league["snapshots"] if s["weight"] > 0]
+            if len(live) > cfg.max_snapshots:  # the oldest retires: no new game draws it
+                live[0]["weight"] = 0.0
+                pool.weights[snapshot_members()[league["snapshots"].index(live[0])]] = 0.0
+
+        def _checkpoint(self, n: int) -> None:
+            path = run / "checkpoints" / f"step_{n}.zip"
+            self.model.save(path)
+            path.with_suffix(".league.json").write_text(json.dumps(league, indent=1), encoding="utf-8")
+
+        def _log_times(self) -> None:
+            figures = timing()
+            self.logger.record("time/learner_steps_per_second", figures["steps_per_second"])
+            for key in ("engine", "opponents", "learner"):
+                self.logger.record(f"time/share_{key}", figures["shares"][key])
+
+    t0 = time.perf_counter()
+
+    def timing() -> dict[str, Any]:
+        wall = max(time.perf_counter() - t0 - timer.eval, 1e-9)
+        learner = max(wall - timer.env, 0.0)
+        engine = max(timer.env - timer.opponents, 0.0)
+        steps = model.num_timesteps - start
+        return {"seconds": wall, "steps_per_second": steps / wall,
+                "opponent_moves_per_second": base.games.opponent_steps / wall,
+                "shares": {"engine": engine / wall, "opponents": timer.opponents / wall, "learner": learner / wall,
+                           "eval_seconds": timer.eval}}  # fmt: skip
+
+    try:
+        model.learn(remaining, callback=League(), reset_num_timesteps=not cfg.resume, tb_log_name="ppo")
+    finally:
+        if bar is not None:
+            bar.close()
+    final = run / "final.zip"
+    model.save(final)
+    (run / "final.league.json").write_text(json.dumps(league, indent=1), encoding="utf-8")
+    figures = timing()
+    result = TrainResult(run_dir=run, final=final, timesteps=model.num_timesteps, seconds=figures["seconds"],
+                         steps_per_second=figures["steps_per_second"],
+                         opponent_moves_per_second=figures["opponent_moves_per_second"], shares=figures["shares"],
+                         evals=league["evals"])  # fmt: skip
+    (run / "result.json").write_text(json.dumps({**asdict(result), "run_dir": str(run), "final": str(final)},
+                                                indent=1), encoding="utf-8")  # fmt: skip
+    return result
+
+
+# ---------------------------------------------------------------------------------------------- command line
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of ``industry-env train``."""
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="a TOML file of key = value lines (any keys; the rest keep their defaults)")  # fmt: skip
+    parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
+                        help="override one key (repeatable), e.g. --set total_timesteps=100000")  # fmt: skip
+    parser.add_argument("--show-config", action="store_true",
+                        help="print the resulting configuration with each key's meaning, and stop")  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the configuration, train, print the throughput and where the model is."""
+    cfg = load_config(args.config, args.set)
+    if args.show_config:
+        docs = field_docs()
+        for line in to_toml(cfg).splitlines():
+            print(f"{line:<48} # {docs.get(line.split(' = ')[0], '')}")
+        return 0
+    try:
+        import sb3_contrib  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(f"industry-env train needs the train extra: pip install 'industry_env[train]' ({exc})"
+                         ) from None  # fmt: skip
+    result = train(cfg)
+    print(result.summary())
+    return 0
