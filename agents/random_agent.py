@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from industry_env import engine
+from industry_env.actions import NUM_ACTIONS
 from industry_env.engine import sample_legal
 
-from .base import Agent, check_seed
+from .base import Agent, AgentInputError, check_seed
 
 
 class RandomAgent(Agent):
@@ -24,3 +26,18 @@ class RandomAgent(Agent):
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return sample_legal(masks, self.rng)
+
+    def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
+        """int64[B]: a uniform legal action in every running game of an engine State (reads only the mask)."""
+        if not isinstance(state, engine.State):
+            raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
+        if mask is None:
+            mask = engine.legal_action_mask(state)
+        elif mask.shape != (state.batch_size, NUM_ACTIONS) or mask.dtype != bool:
+            raise AgentInputError(f"mask must be bool[{state.batch_size}, {NUM_ACTIONS}], got {mask.dtype}"
+                                  f"{list(mask.shape)}")  # fmt: skip
+        over = state.current_player < 0
+        if over.any():
+            raise AgentInputError(f"act_state: game(s) {np.flatnonzero(over)[:5].tolist()} are over; "
+                                  f"pass the running games only")  # fmt: skip
+        return sample_legal(mask, self.rng)

@@ -96,7 +96,7 @@ def step_rows(state: E.State, rows: np.ndarray, actions: np.ndarray, mask: np.nd
     engine's ``rewards`` array holds only the last step's.
     """
     held = state.terminated.copy()
-    state.terminated |= ~rows
+    np.logical_or(held, ~rows, out=state.terminated)  # in place: the State's arrays stay views of its buffer
     try:
         E.step(state, actions, on_illegal=on_illegal, penalty=penalty, inplace=True, mask=mask)
     finally:
@@ -196,7 +196,8 @@ class Opponents:
                 continue
             fast: Callable[..., np.ndarray] | None = getattr(agent, "act_state", None)
             if fast is not None:
-                out[sel] = fast(E.take(state, sel), mask[sel])
+                whole = sel.size == state.batch_size  # every game: no copy of the batch needed
+                out[sel] = fast(state if whole else E.take(state, sel), mask if whole else mask[sel])
             else:
                 if obs is None:
                     obs = E.observe(state)  # each game seen from its player to move
