@@ -356,9 +356,7 @@ def _resolve(spec: Any, slot: int, seed: int) -> tuple[Any, str]:
                     raise
                 agent = make_agent(spec)  # a user's agent object or plain function: used as given, unseeded
         except (KeyError, ValueError, ImportError, AttributeError, TypeError) as exc:
-            known = ", ".join(getattr(agents, "AGENTS", ()))
-            raise ArenaError(f"agent {slot} {spec!r}: {exc}" + (f" (known: {known}, or module:callable)"
-                                                                  if known else "")) from exc  # fmt: skip
+            raise ArenaError(f"agent {slot} {spec!r}: {exc}") from exc  # make_agent's message lists the names
         return agent, spec
     if not (callable(getattr(spec, "act_batch", None)) or callable(getattr(spec, "act", None))) and callable(spec):
         from .agents import CallableAgent
