@@ -343,3 +343,36 @@ def test_opponent_pool_deals_each_game_its_opponents_and_takes_new_members() -> 
     assert calls["last"] > 0
     with pytest.raises(ValueError, match="weights"):
         OpponentPool(["random"], weights=[-1.0])
+
+
+def test_rgb_array_render_is_the_board_picture() -> None:
+    pytest.importorskip("matplotlib")
+    env = raw_env(render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    single = IndustryEnv(render_mode="rgb_array")
+    single.reset(seed=0)
+    assert single.render().shape == frame.shape
+
+
+def test_sb3_vec_env_sub_env_i_plays_the_reference_game_of_seed_plus_i() -> None:
+    pytest.importorskip("stable_baselines3")
+    from industry_env.sb3 import make_vec_env
+
+    env = make_vec_env(3, num_players=3, opponents=first_legal, seed=70, monitor=False, learner_seat=0)
+    env.reset()
+    rng = np.random.default_rng(5)
+    played: list[list[int]] = [[] for _ in range(3)]
+    finals: dict[int, list[int]] = {}
+    while len(finals) < 3:
+        a = np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
+        for i in range(3):
+            if i not in finals:
+                played[i].append(int(a[i]))
+        env.step_async(a)
+        _, _, done, infos = env.step_wait()
+        for i in np.flatnonzero(done):
+            finals.setdefault(int(i), infos[i]["scores"])
+    for i in range(3):
+        assert finals[i] == _replay(3, 70 + i, 0, played[i]).scores()
