@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 
+import numba
 import numpy as np
 from numba import carray, get_num_threads, njit, prange, types
 from numba.core import cgutils
@@ -280,10 +281,9 @@ def _others_make(s8, B, i, p):
     """Bit r set: a player other than ``p`` has a developed Factory making resource ``r``."""
     bits = 0
     prod = s8[PRODUCES * B + P * NR * i : PRODUCES * B + P * NR * (i + 1)]
-    for q in range(P):
-        if q != p:
-            for r in range(NR):
-                bits |= np.int64(prod[NR * q + r] != 0) << r
+    for r in range(NR):  # producers of r among all players, less p himself
+        count = prod[r] + prod[NR + r] + prod[2 * NR + r] + prod[3 * NR + r] - prod[NR * p + r]
+        bits |= np.int64(count > 0) << r
     return bits
 
 
@@ -883,7 +883,11 @@ def step_serial(buf, B, t, actions, mask, use_mask, legal, raise_, penalty, next
 
 
 # ---------------------------------------------------------------------------------------------- Python side
-PARALLEL_FROM = 256  # batches at least this large run on all threads; smaller ones on the calling thread
+# Batches at least this large run on all of numba's threads (NUMBA_NUM_THREADS), smaller ones on the calling
+# thread. A launch costs about 10 us on a quiet machine, but on a busy one (more runnable processes than cores)
+# the threads wait for each other and the parallel path can be several times slower than one thread: there,
+# set NUMBA_NUM_THREADS=1.
+PARALLEL_FROM = 2048
 COLD_COMPILE_SECONDS = 25  # about what the first compile takes on a 2-core machine (the message says so)
 _NO_MASK = np.zeros((1, NA), np.bool_)
 _NO_U8 = np.zeros(0, np.uint8)
@@ -893,8 +897,13 @@ _NO_BOOL = np.zeros(0, np.bool_)
 _NO_F64 = np.zeros(0, np.float64)
 _tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
 _ready = False
-# Parallel launches one at a time: numba's workqueue threading layer (NUMBA_THREADING_LAYER=workqueue, or
-# where neither OpenMP nor TBB is found) is not safe for launches from several threads at once.
+# numba's threads: the workqueue layer unless NUMBA_THREADING_LAYER says otherwise. OpenMP's idle workers spin
+# after each launch; on a busy machine (more runnable processes than cores) they starve the calling thread, and
+# batch steps took 5 to 100 times longer than with the workqueue's sleeping workers (measured here: batch 1024,
+# 62,000 ns a game step against 700). The workqueue is not safe for launches from several threads at once,
+# hence the lock.
+if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
+    numba.config.THREADING_LAYER = "workqueue"
 _launch_lock = threading.Lock()
 
 if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_PER_GAME:
@@ -982,11 +991,16 @@ def _mask(state, parallel: bool) -> np.ndarray:
     return out
 
 
+def _threads(batch_size: int) -> bool:
+    """Run a batch of this size on all threads?"""
+    return batch_size >= PARALLEL_FROM and get_num_threads() > 1
+
+
 def legal_action_mask(state) -> np.ndarray:
     """``engine.legal_action_mask`` by the kernel."""
     if not _ready:
         warm_up()
-    return _mask(state, state.batch_size >= PARALLEL_FROM)
+    return _mask(state, _threads(state.batch_size))
 
 
 def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
@@ -999,7 +1013,10 @@ def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
     nm = _NO_MASK if next_mask is None else next_mask
     t = _table(s.board)
     if parallel:
-        n_bad = _parallel_run(OP_CHECK, buf, B, t, acts, m, mask is not None, legal)
+        if mask is None:  # legality derived from the rules: worth the threads
+            n_bad = _parallel_run(OP_CHECK, buf, B, t, acts, m, False, legal)
+        else:  # a lookup in the mask a game: cheaper than a launch
+            n_bad = check_range(buf, B, t, acts, m, True, legal, 0, B)
         if not (n_bad and raise_):
             _parallel_run(OP_APPLY, buf, B, t, acts, legal=legal, penalty=float(penalty), next_mask=nm,
                           write_next=next_mask is not None)  # fmt: skip
@@ -1016,7 +1033,7 @@ def step(state, a_all, raise_: bool, penalty: float, inplace: bool, mask, next_m
     """``engine.step`` by the kernel (its arguments already checked by the engine)."""
     if not _ready:
         warm_up()
-    return _step(state, a_all, raise_, penalty, inplace, mask, next_mask, state.batch_size >= PARALLEL_FROM)
+    return _step(state, a_all, raise_, penalty, inplace, mask, next_mask, _threads(state.batch_size))
 
 
 def _sample(mask, u, parallel):
@@ -1036,7 +1053,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         warm_up()
     if mask.ndim != 2 or mask.shape[1] != NA:
         raise ValueError(f"mask must be bool[B, {NA}], got shape {list(mask.shape)}")
-    return _sample(mask, rng.random(mask.shape[0]), mask.shape[0] >= PARALLEL_FROM)
+    return _sample(mask, rng.random(mask.shape[0]), _threads(mask.shape[0]))
 
 
 def _rollout(state, max_steps, weights, key, inplace, parallel):
@@ -1057,7 +1074,7 @@ def rollout(state, max_steps: int, weights, key: int, inplace: bool):
     """``engine.rollout`` by the kernel (arguments checked by the engine): the games played in compiled code."""
     if not _ready:
         warm_up()
-    return _rollout(state, max_steps, weights, key, inplace, state.batch_size >= 2 * get_num_threads())
+    return _rollout(state, max_steps, weights, key, inplace, state.batch_size >= 2 and get_num_threads() > 1)
 
 
 def new_games(state, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
