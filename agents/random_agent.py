@@ -27,6 +27,18 @@ class RandomAgent(Agent):
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return sample_legal(masks, self.rng)
 
+    def act_masks(self, masks: np.ndarray) -> np.ndarray:
+        """int64[B]: a uniform legal action of each row of ``masks`` (bool[B, 314]); the random agent needs
+        nothing else, so environments call this instead of building observations or copying games."""
+        if not isinstance(masks, np.ndarray) or masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
+            raise AgentInputError(f"masks must be bool[B, {NUM_ACTIONS}], got {type(masks).__name__} "
+                                  f"{list(getattr(masks, 'shape', []))}")  # fmt: skip
+        if masks.dtype != bool:
+            masks = masks != 0
+        if masks.shape[0] and not masks.any(axis=1).all():
+            raise AgentInputError(f"row(s) {np.flatnonzero(~masks.any(axis=1))[:5].tolist()} have no legal action")
+        return sample_legal(masks, self.rng)
+
     def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
         """int64[B]: a uniform legal action in every running game of an engine State (reads only the mask)."""
         if not isinstance(state, engine.State):

@@ -227,6 +227,9 @@ def test_vector_env_sub_env_i_plays_the_reference_game_of_seed_plus_i() -> None:
     done = np.zeros(4, bool)
     finals: dict[int, tuple] = {}
     while not done.all():
+        live = ~env.games.state.terminated  # the masks given are the engine's, for the learner to move
+        assert (env.games.state.current_player[live] == 2).all()
+        np.testing.assert_array_equal(info["action_mask"][live], E.legal_action_mask(env.games.state)[live])
         a = E.sample_legal(info["action_mask"], rng)
         for i in np.flatnonzero(~done):
             played[i].append(int(a[i]))
@@ -376,3 +379,18 @@ def test_sb3_vec_env_sub_env_i_plays_the_reference_game_of_seed_plus_i() -> None
             finals.setdefault(int(i), infos[i]["scores"])
     for i in range(3):
         assert finals[i] == _replay(3, 70 + i, 0, played[i]).scores()
+
+
+def test_vector_env_masks_are_the_engines_at_every_step_with_a_long_batch() -> None:
+    """Big batches play the opponents' long runs apart (core._APART_FROM): masks and games stay exact."""
+    env = IndustryVectorEnv(300, num_players=4, opponents="random", learner_seat="random")
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        state = env.games.state
+        np.testing.assert_array_equal(info["action_mask"], E.legal_action_mask(state))
+        live = ~state.terminated  # the others ended on the last step and start anew on this one (NEXT_STEP)
+        assert (state.current_player[live] == env.games.seat[live]).all()
+        np.testing.assert_array_equal(obs, E.observe(state, env.games.seat))
+        obs, reward, terminated, truncated, info = env.step(E.sample_legal(info["action_mask"], rng))
+        assert not info["illegal_action"].any()

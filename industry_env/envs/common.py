@@ -87,21 +87,32 @@ def terminal_rewards(state: E.State, rows: np.ndarray, reward: str) -> np.ndarra
 
 
 def step_rows(state: E.State, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray, on_illegal: str = "raise",
-              penalty: float = ILLEGAL_REWARD) -> np.ndarray:  # fmt: skip
+              penalty: float = ILLEGAL_REWARD, next_mask: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
     """Step only the games ``rows`` (bool[B]) of ``state`` in place; the others stay exactly as they are.
 
     The engine steps every running game; the games not in ``rows`` are set aside by marking them finished for
     this one step (a finished game is never changed, its action ignored: the engine's documented convention)
     and restored after. Returns the rewards of this step (float32[B, 4], zero outside ``rows``), since the
-    engine's ``rewards`` array holds only the last step's.
+    engine's ``rewards`` array holds only the last step's. ``next_mask`` (bool[B, 314], may be ``mask``)
+    receives the legal actions after the step in the rows stepped (all False in the others), in the same pass.
     """
     held = state.terminated.copy()
     np.logical_or(held, ~rows, out=state.terminated)  # in place: the State's arrays stay views of its buffer
     try:
-        E.step(state, actions, on_illegal=on_illegal, penalty=penalty, inplace=True, mask=mask)
+        E.step(state, actions, on_illegal=on_illegal, penalty=penalty, inplace=True, mask=mask, next_mask=next_mask)
     finally:
         state.terminated[:] = held | (state.terminated & rows)
     return np.where(rows[:, None], state.rewards, 0.0).astype(np.float32)
+
+
+def masks_of(state: E.State, rows: np.ndarray) -> np.ndarray:
+    """bool[B, 314]: the legal actions in the games ``rows`` (bool[B]), all False in the others (not computed)."""
+    held = state.terminated.copy()
+    np.logical_or(held, ~rows, out=state.terminated)
+    try:
+        return E.legal_action_mask(state)
+    finally:
+        state.terminated[:] = held
 
 
 class OpponentPool:
@@ -180,22 +191,29 @@ class Opponents:
         if self.pool is not None and rows.size:
             self.assign[rows] = self.pool.draw(rng, (rows.size, self.assign.shape[1]))
 
-    def act(self, state: E.State, rows: np.ndarray, relative_seat: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def act(self, state: E.State, rows: np.ndarray, relative_seat: np.ndarray, mask: np.ndarray,
+            games: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
         """int64[B]: the opponents' actions in the games ``rows`` (bool[B]) where one is to move; 0 elsewhere.
 
-        ``relative_seat`` (int[B]): seat of the player to move, counted from the learner's left (1 .. n-1). An
+        ``relative_seat`` (int[B]): seat of the player to move, counted from the learner's left (1 .. n-1);
+        ``games``: which learner games the rows of ``state`` are (default: the same rows). An
         agent with ``act_state(state, mask)`` (acting on engine arrays, reading only what its seat observes) is
-        given the games themselves; any other is given their observations (``act_batch``).
+        given the games themselves, one with ``act_masks(masks)`` (reading only the legal actions) their masks;
+        any other is given their observations (``act_batch``).
         """
         out = np.zeros(state.batch_size, np.int64)
-        member = self.assign[np.arange(state.batch_size), np.clip(relative_seat - 1, 0, self.assign.shape[1] - 1)]
+        games = np.arange(state.batch_size) if games is None else games  # the learner games these rows are
+        member = self.assign[games, np.clip(relative_seat - 1, 0, self.assign.shape[1] - 1)]
         obs = None
         for m, agent in enumerate(self.members):
             sel = np.flatnonzero(rows & (member == m))
             if sel.size == 0:
                 continue
+            by_mask: Callable[..., np.ndarray] | None = getattr(agent, "act_masks", None)
             fast: Callable[..., np.ndarray] | None = getattr(agent, "act_state", None)
-            if fast is not None:
+            if by_mask is not None:  # an agent that reads only the legal actions (the random agent)
+                out[sel] = by_mask(mask[sel])
+            elif fast is not None:
                 whole = sel.size == state.batch_size  # every game: no copy of the batch needed
                 out[sel] = fast(state if whole else E.take(state, sel), mask if whole else mask[sel])
             else:

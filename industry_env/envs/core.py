@@ -15,9 +15,12 @@ import numpy as np
 
 from .. import engine as E
 from ..board import Board
-from .common import ILLEGAL_REWARD, Opponents, check_options, resolve_board, step_rows, terminal_rewards
+from .common import ILLEGAL_REWARD, Opponents, check_options, masks_of, resolve_board, step_rows, terminal_rewards
 
 LEARNER_SEATS = ("random",)  # or a seat number
+# Opponents' rounds go on in a batch of their own once fewer than 1/_APART_SHARE of the games still wait for an
+# opponent, in batches of at least _APART_FROM games (below it a round costs little anyway).
+_APART_FROM, _APART_SHARE = 256, 8
 
 
 class LearnerGames:
@@ -116,47 +119,78 @@ class LearnerGames:
         illegal[rows] = ~(in_range[rows] & self.mask[rows, np.clip(a[rows], 0, E.A.NUM_ACTIONS - 1)])
         was_over = self.state.terminated.copy()
         legal_rows = rows & ~illegal  # an illegal action ends the game unplayed: it is not part of the record
-        rewards = step_rows(self.state, rows, a, self.mask, on_illegal="penalize", penalty=self.illegal_reward)
+        after = np.empty_like(self.mask)  # the next legal actions, written by the same pass as the step
+        rewards = step_rows(self.state, rows, a, self.mask, on_illegal="penalize", penalty=self.illegal_reward,
+                            next_mask=after)  # fmt: skip
         self._note(legal_rows, a)
         self.learner_steps += int(rows.sum())
-        reward = self._learner_reward(rewards, rows)
-        reward += self._play_opponents(rows & ~self.state.terminated)
+        reward = self._learner_reward(self.state, rewards, rows)
+        self.mask[rows] = after[rows]  # the learner's next legal actions, where it is to move again at once
+        reward += self._play_opponents(rows & ~self.state.terminated, after)
         terminated = self.state.terminated & ~was_over
         return reward, terminated, illegal
 
-    def _learner_reward(self, step_rewards: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """float32[B]: the learner's reward in the games of ``rows`` that ended on this engine step."""
-        ended = np.flatnonzero(rows & self.state.terminated)
+    def _learner_reward(self, state: E.State, step_rewards: np.ndarray, rows: np.ndarray,
+                        games: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+        """float32[B]: the learner's reward in the games of ``rows`` that ended on this engine step.
+
+        ``state`` is ``self.state``, or (``games``: their rows in it) a few of its games taken apart.
+        """
+        ended = np.flatnonzero(rows & state.terminated)
         out = np.zeros(self.num_envs, np.float32)
         if ended.size:
-            seat = self.seat[ended]
-            r = terminal_rewards(self.state, ended, self.reward)
-            out[ended] = r[np.arange(ended.size), seat]
-            # kept for info(): the engine's rewards hold only the last step's
+            full = ended if games is None else games[ended]
+            seat = self.seat[full]
+            r = terminal_rewards(state, ended, self.reward)
+            out[full] = r[np.arange(ended.size), seat]
+            # kept for final_info(): the engine's rewards hold only the last step's
             full_tie = (step_rewards[ended] == 0).all(axis=1)  # everyone tied: all are winners (Game.winners)
-            self.won[ended] = ((step_rewards[ended, seat] > 0) | full_tie) & (self.state.phase[ended] == E.OVER)
+            self.won[full] = ((step_rewards[ended, seat] > 0) | full_tie) & (state.phase[ended] == E.OVER)
         return out
 
-    def _play_opponents(self, rows: np.ndarray) -> np.ndarray:
-        """Opponents' moves in ``rows`` until the learner is to move or the game is over; the learner's rewards."""
-        reward = np.zeros(self.num_envs, np.float32)
-        while True:
-            cur = self.state.current_player.astype(np.int64)
-            self.mask = E.legal_action_mask(self.state)
-            theirs = rows & ~self.state.terminated & (cur != self.seat) & (cur >= 0)
-            if not theirs.any():
-                return reward
-            relative = (cur - self.seat) % self.num_players
-            actions = self.opponents.act(self.state, theirs, relative, self.mask)
-            rewards = step_rows(self.state, theirs, actions, self.mask)
-            self._note(theirs, actions)
-            self.opponent_steps += int(theirs.sum())
-            reward += self._learner_reward(rewards, theirs)
+    def _play_opponents(self, rows: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Opponents' moves in ``rows`` until the learner is to move or the game is over; the learner's rewards.
 
-    def _note(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        ``mask``: the legal actions of the games of ``rows``, if at hand. Each round computes and steps only the
+        games still waiting for an opponent (the others set aside); once they are few (a development phase can
+        take a dozen opponents' decisions in a row), they go on as a small batch of their own, written back at
+        the end, so the long tail of rounds costs what those games cost. Then the learner's legal actions are
+        computed once for the whole batch.
+        """
+        reward = np.zeros(self.num_envs, np.float32)
+        state, games, seat = self.state, None, self.seat  # games: the rows of self.state of a taken-apart batch
+        cur = state.current_player.astype(np.int64)
+        theirs = rows & ~state.terminated & (cur != seat) & (cur >= 0)
+        if mask is None:  # (a reset) every game of rows: the learner's or the opponent's legal actions
+            mask = masks_of(state, rows)
+            self.mask[rows] = mask[rows]
+        while theirs.any():
+            if games is None and self.num_envs >= _APART_FROM and theirs.sum() * _APART_SHARE < self.num_envs:
+                games = np.flatnonzero(theirs)
+                state, mask, seat = E.take(self.state, games), mask[games], self.seat[games]
+                cur, theirs = cur[games], np.ones(games.size, bool)
+            relative = (cur - seat) % self.num_players
+            actions = self.opponents.act(state, theirs, relative, mask, games)
+            rewards = step_rows(state, theirs, actions, mask, next_mask=mask)
+            self._note(theirs, actions, games)
+            self.opponent_steps += int(theirs.sum())
+            reward += self._learner_reward(state, rewards, theirs, games)
+            cur = state.current_player.astype(np.int64)
+            now_learner = theirs & ~state.terminated & (cur == seat)  # their next legal actions are the learner's
+            full = np.flatnonzero(now_learner) if games is None else games[now_learner]
+            self.mask[full] = mask[now_learner]
+            over = theirs & state.terminated
+            self.mask[np.flatnonzero(over) if games is None else games[over]] = False
+            theirs &= ~state.terminated & (cur != seat)
+        if games is not None:  # write the games taken apart back into the batch (in place: the buffer stays)
+            for name in E._ARRAY_FIELDS:
+                getattr(self.state, name)[games] = getattr(state, name)
+        return reward
+
+    def _note(self, rows: np.ndarray, actions: np.ndarray, games: np.ndarray | None = None) -> None:
         if self.actions is not None:
             for i in np.flatnonzero(rows).tolist():
-                self.actions[i].append(int(actions[i]))
+                self.actions[i if games is None else int(games[i])].append(int(actions[i]))
 
     def record(self, i: int):
         """Game ``i`` since its start as a :class:`industry_env.records.Record` (needs ``record=True``)."""
