@@ -28,6 +28,7 @@ from typing import Any
 from .base import Agent, AgentInputError, CallableAgent
 from .heuristic import HeuristicAgent, HeuristicV0Agent, field_values, heuristic_actions
 from .heuristic_v0 import ReferenceHeuristicV0, tie_noise
+from .mcts import MCTSAgent
 from .ppo import PPOAgent
 from .random_agent import RandomAgent
 
@@ -35,6 +36,7 @@ AGENTS: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "heuristic-v0": HeuristicV0Agent,
+    "mcts": MCTSAgent,  # determinized UCT over the batched engine (agents/mcts.py)
     "ppo": PPOAgent,  # the shipped MaskablePPO policy (or path=...); torch is imported when one is made
 }
 

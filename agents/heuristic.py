@@ -31,6 +31,7 @@ from .heuristic_v0 import (
     ReferenceHeuristicV0,
     tie_noise,
 )
+from .strong_heuristic import StrongParams, strong_actions
 
 
 @lru_cache(maxsize=8)
@@ -208,12 +209,55 @@ class HeuristicV0Agent(Agent):
         return self._twin.act(game)
 
 
-class HeuristicAgent(HeuristicV0Agent):
-    """The project's heuristic player ("heuristic"). For now it plays exactly as heuristic v0; the agents issue
-    makes it stronger (valuing what a field adds by the end, bidding within a budget, taking the subsidy when it
-    pays), and ``heuristic-v0`` stays as the baseline it is measured against."""
+class HeuristicAgent(Agent):
+    """The project's strong heuristic ("heuristic"): :func:`~.strong_heuristic.strong_actions` from observations.
+
+    It values a field by what it adds by the end of the game, bids towards that value within a budget that
+    keeps the development costs ahead, keeps as auctioneer when the best bid is below its value, develops
+    what pays most, pays the cheapest way and takes the subsidy when it wins more than 5 points. Parameters:
+    :class:`~.strong_heuristic.StrongParams` (``docs/agents.md``). Seeded: the seed keys its auction
+    tie-breaks; the bag order it deals itself when rebuilding a position is never read, so ``act`` on an
+    observation and ``act_state`` on the true State choose the same action.
+    """
 
     name = "heuristic"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        taler_value: float = StrongParams.taler_value,
+        future_share: float = StrongParams.future_share,
+        greed: float = StrongParams.greed,
+        deny: float = StrongParams.deny,
+        keep_margin: float = StrongParams.keep_margin,
+        sell_weight: float = StrongParams.sell_weight,
+    ) -> None:
+        given = {"taler_value": taler_value, "future_share": future_share, "greed": greed, "deny": deny,
+                 "keep_margin": keep_margin, "sell_weight": sell_weight}  # fmt: skip
+        for k, v in given.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) or v < 0:
+                raise AgentInputError(f"{k}={v!r}: a finite number >= 0")
+        if taler_value == 0:
+            raise AgentInputError("taler_value=0: a Taler must be worth something (the bids divide by it)")
+        self.seed = check_seed(seed)
+        self.params = StrongParams(**{k: float(v) for k, v in given.items()})
+        self.rng = np.random.default_rng(self.seed)
+
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        refuse_finished_or_other_seat(observations)
+        state = engine.from_observation(observations, self.rng)
+        return strong_actions(state, self.seed, masks, self.params)
+
+    def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
+        """int64[B]: :func:`strong_actions` on the State itself (no observation round trip; the same actions)."""
+        if not isinstance(state, engine.State):
+            raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
+        if mask is not None:
+            mask = check_masks(mask, state.batch_size)
+        try:
+            return strong_actions(state, self.seed, mask, self.params)
+        except ValueError as exc:
+            raise AgentInputError(str(exc)) from None
 
 
 __all__ = ["HeuristicAgent", "HeuristicV0Agent", "field_values", "heuristic_actions"]
