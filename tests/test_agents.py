@@ -19,6 +19,7 @@ from industry_env.agents import (
     make_agent,
     tie_noise,
 )
+from industry_env.agents.strong_heuristic import strong_actions, strong_values
 
 from industry_env import actions as A
 from industry_env import engine
@@ -65,16 +66,20 @@ def _positions(seed: int, batch: int = 24, every: int = 5, explore: float = 0.3)
     return engine.concat(snaps)
 
 
+_OURS = ("random", "heuristic", "heuristic-v0")  # the fast agents; mcts has tests/test_mcts.py
+
+
 def test_agents_are_made_by_name() -> None:
-    assert set(AGENTS) == {"random", "heuristic", "heuristic-v0"}
-    for name in AGENTS:
+    assert {"random", "heuristic", "heuristic-v0", "mcts"} <= set(AGENTS)
+    for name in (*_OURS, "mcts"):
         agent = make_agent(name, seed=0)
         assert isinstance(agent, Agent) and agent.name == name
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     assert make_agent("heuristic-v0", seed=1, greed=1.5).greed == 1.5
+    assert make_agent("heuristic", seed=1, taler_value=2.0).params.taler_value == 2.0
     assert isinstance(make_agent("industry_env.agents:RandomAgent", seed=2), RandomAgent)
-    with pytest.raises(ValueError, match="unknown agent 'mcts'.*random, heuristic, heuristic-v0"):
-        make_agent("mcts")
+    with pytest.raises(ValueError, match="unknown agent 'alphazero'.*random, heuristic, heuristic-v0"):
+        make_agent("alphazero")
     with pytest.raises(ValueError, match=r"no parameter 'greed' \(it takes: seed\)"):
         make_agent("random", greed=2.0)
     with pytest.raises(ValueError, match="cannot import module 'no_such_module'"):
@@ -156,13 +161,13 @@ def _compare_with_twin(s: engine.State) -> None:
 def test_act_state_equals_act_batch_on_the_observations() -> None:
     s = _positions(5, batch=8, every=11)
     mask = engine.legal_action_mask(s)
-    for name in AGENTS:
+    for name in _OURS:
         direct = make_agent(name, seed=3).act_state(s, mask)
         np.testing.assert_array_equal(direct, make_agent(name, seed=3).act_batch(engine.observe(s), mask), name)
         np.testing.assert_array_equal(direct, make_agent(name, seed=3).act_state(s), name)
     over = engine.init(1, seed=0)
     over.terminated[:] = True
-    for name in AGENTS:
+    for name in (*_OURS, "mcts"):
         with pytest.raises(AgentInputError, match="are over"):
             make_agent(name, seed=0).act_state(over)
     with pytest.raises(AgentInputError, match="engine State"):
@@ -251,3 +256,57 @@ def test_heuristic_beats_random_players() -> None:
         wins += int((returns[:, seat] > 0).sum())
         games += s.batch_size
     assert wins / games > 0.6, f"heuristic won {wins} of {games} against three random players"
+
+
+def test_strong_heuristic_batched_and_one_game_forms_choose_the_same() -> None:
+    s = _positions(8, batch=12, every=4)
+    obs, mask = engine.observe(s), engine.legal_action_mask(s)
+    batched = make_agent("heuristic", seed=4).act_batch(obs, mask)
+    one = make_agent("heuristic", seed=4)
+    assert [one.act(obs[i], mask[i]) for i in range(s.batch_size)] == batched.tolist()
+    assert np.bincount(s.phase, minlength=5).min() >= 5  # every decision phase was compared
+
+
+def test_strong_heuristic_never_reads_the_bag_order_or_the_seed() -> None:
+    s = _positions(9, batch=12, every=4)
+    mask = engine.legal_action_mask(s)
+    other = engine.copy(s)
+    rng = np.random.default_rng(0)
+    for i in range(s.batch_size):  # the tokens still in the bag, dealt in another order; another chance seed
+        pos = int(s.bag_pos[i])
+        other.bag[i, pos:] = rng.permutation(s.bag[i, pos:])
+    other.seed[:] = rng.integers(0, 2**62, s.batch_size)
+    assert (other.bag != s.bag).any()
+    np.testing.assert_array_equal(strong_actions(s, 3, mask), strong_actions(other, 3, mask))
+
+
+def test_strong_heuristic_values_the_fields_it_can_use() -> None:
+    s = engine.init(1, num_players=4, seed=0)
+    base = strong_values(s)[0, 0]
+    assert base[0] == 2.5  # a Joker field
+    rich = engine.copy(s)
+    costly = [28, 29, 31, 32, 40, 41]  # fields with construction costs of 3 and 4
+    rich.owner[0, costly] = 0  # owned, undeveloped: a Bank (19) would save on each
+    assert strong_values(rich)[0, 0, 19] > base[19] + 2
+    assert strong_values(rich)[0, 1, 19] == pytest.approx(base[19], abs=0.5)  # not to another player
+    linked = engine.copy(s)
+    linked.owner[0, 3] = 0  # factory 3 is linked by a road to 4: field 4 gains the 3 link points
+    assert strong_values(linked)[0, 0, 4] > base[4] + 2
+    with pytest.raises(AgentInputError, match="taler_value"):
+        make_agent("heuristic", taler_value=0.0)
+    with pytest.raises(AgentInputError, match="deny"):
+        make_agent("heuristic", deny=-1.0)
+
+
+def test_strong_heuristic_beats_heuristic_v0_and_takes_the_subsidy() -> None:
+    wins, games, subsidies = 0, 0, 0
+    for seat in range(4):
+        agents: list[Agent] = [make_agent("heuristic-v0", seed=10 * seat + q) for q in range(4)]
+        agents[seat] = make_agent("heuristic", seed=seat)
+        s, returns = _play(agents, 3, 4, seed=200 + seat)
+        wins += int((returns[:, seat] > 0).sum())
+        subsidies += int(s.subsidy[:, seat].sum())
+        games += s.batch_size
+        assert not s.subsidy[:, [q for q in range(4) if q != seat]].any()  # heuristic v0 never takes it
+    assert wins / games > 0.6, f"heuristic won {wins} of {games} against three heuristic-v0 players"
+    assert subsidies > 0
