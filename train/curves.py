@@ -1,0 +1,61 @@
+"""Learning curves of a run, read from its TensorBoard scalars: ``plot_curves(run_dir, "curves.png")``.
+
+Three panels: the evaluation win rate against the evaluation opponent with its 95% Wilson interval, the mean
+episode reward of the training games (against the whole league), and the policy's entropy. Needs matplotlib
+(the ``render`` or ``dev`` extra) and tensorboard (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def scalars(run_dir: str | Path) -> dict[str, list[tuple[int, float]]]:
+    """Every scalar of a run's TensorBoard logs as ``{tag: [(step, value), ...]}`` (all of its log folders)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    folders = sorted(p for p in (Path(run_dir) / "tb").iterdir() if p.is_dir())
+    if not folders:
+        raise ValueError(f"{run_dir}: no TensorBoard logs under tb/")
+    out: dict[str, list[tuple[int, float]]] = {}
+    for folder in folders:
+        events = EventAccumulator(str(folder)).Reload()
+        for tag in events.Tags()["scalars"]:
+            out.setdefault(tag, []).extend((e.step, e.value) for e in events.Scalars(tag))
+    return {tag: sorted(dict(points).items()) for tag, points in out.items()}
+
+
+def plot_curves(run_dir: str | Path, path: str | Path | None = None, opponent: str = "heuristic") -> Any:
+    """The run's learning curves as a matplotlib Figure (saved as a small PNG at ``path`` if given)."""
+    import matplotlib
+
+    if path is not None:
+        matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    s = scalars(run_dir)
+    fig, axes = plt.subplots(1, 3, figsize=(10, 2.8), dpi=80)
+    if "eval/win_rate" in s:
+        x = [k for k, _ in s["eval/win_rate"]]
+        axes[0].plot(x, [v for _, v in s["eval/win_rate"]], marker="o", ms=3, label=f"against 3 {opponent}")
+        axes[0].fill_between(x, [v for _, v in s["eval/win_ci_low"]], [v for _, v in s["eval/win_ci_high"]],
+                             alpha=0.3, label="95% CI")  # fmt: skip
+        axes[0].axhline(0.25, ls="--", c="grey", lw=1, label="fair share")
+        axes[0].set_ylim(0, max(0.5, max(v for _, v in s["eval/win_ci_high"]) + 0.05))
+        axes[0].legend(fontsize=7)
+    axes[0].set_title("evaluation win rate", fontsize=9)
+    for ax, tag, title in ((axes[1], "rollout/ep_rew_mean", "training reward (league games)"),
+                           (axes[2], "train/entropy_loss", "entropy loss (- entropy)")):  # fmt: skip
+        if tag in s:
+            ax.plot([k for k, _ in s[tag]], [v for _, v in s[tag]], lw=1)
+        ax.set_title(title, fontsize=9)
+    for ax in axes:
+        ax.set_xlabel("learner steps", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path)
+        plt.close(fig)
+    return fig
