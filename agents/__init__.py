@@ -8,8 +8,9 @@ name              agent
 ``random``        :class:`RandomAgent`: uniform over the legal actions
 ``heuristic-v0``  :class:`HeuristicV0Agent`: the greedy rule-of-thumb player (batched; readable twin in
                   :mod:`.heuristic_v0`)
-``heuristic``     :class:`HeuristicAgent`: the project's heuristic; for now the same player as ``heuristic-v0``
-                  (the agents issue makes it stronger and keeps ``heuristic-v0`` as its baseline)
+``heuristic``     :class:`HeuristicAgent`: the strong heuristic (batched, :mod:`.strong_heuristic`): values a field
+                  by what it adds by the end, bids within a budget, takes the subsidy when it pays
+``mcts``          :class:`MCTSAgent`: determinized max-n UCT over the batched engine (:mod:`.mcts`)
 ``module:attr``   a user's agent, imported: an :class:`Agent` subclass (built with ``seed`` and ``params``), an
                   Agent object, or a plain function ``(observation, action_mask) -> action``
 ================  =============================================================================================
@@ -103,6 +104,7 @@ def _import(name: str) -> Any:
 
 
 __all__ = [
-    "AGENTS", "Agent", "AgentInputError", "CallableAgent", "HeuristicAgent", "HeuristicV0Agent", "PPOAgent",
-    "RandomAgent", "ReferenceHeuristicV0", "as_agent", "field_values", "heuristic_actions", "make_agent", "tie_noise",
+    "AGENTS", "Agent", "AgentInputError", "CallableAgent", "HeuristicAgent", "HeuristicV0Agent", "MCTSAgent",
+    "PPOAgent", "RandomAgent", "ReferenceHeuristicV0", "as_agent", "field_values", "heuristic_actions", "make_agent",
+    "tie_noise",
 ]  # fmt: skip
