@@ -276,7 +276,7 @@ def _check_backend(name: str, where: str) -> str:
     if name not in _BACKENDS:
         raise ValueError(f"{where}={name!r}: expected 'numpy' or 'numba'")
     if name == "numba" and importlib.util.find_spec("numba") is None:
-        raise ImportError(f"{where}='numba' but numba is not installed: pip install 'industry_env[fast]'")
+        raise ValueError(f"{where}='numba' but numba is not installed: pip install 'industry_env[fast]'")
     return name
 
 

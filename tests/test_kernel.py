@@ -227,6 +227,26 @@ def test_backend_choice(monkeypatch) -> None:
     assert E._default_backend() == "numba"
 
 
+def test_numba_backend_refused_without_numba(monkeypatch) -> None:
+    monkeypatch.setattr(E.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ValueError, match=r"numba is not installed: pip install 'industry_env\[fast\]'"):
+        E.set_backend("numba")
+    assert E._default_backend() == "numpy"
+
+
+@pytest.mark.parametrize("batch", [1, 7, 3000])
+def test_sample_legal_is_the_same_in_both_backends(batch: int) -> None:
+    """The same draws ``rng.random(B)`` pick the same actions (rows of 0, 1 or many legal actions)."""
+    rng = np.random.default_rng(batch)
+    mask = rng.random((batch, A.NUM_ACTIONS)) < rng.random((batch, 1)) ** 3
+    mask[::5] = False
+    mask[1::5, :-1] = False
+    with E.use_backend("numpy"):
+        want = E.sample_legal(mask, np.random.default_rng(9))
+    assert np.array_equal(E.sample_legal(mask, np.random.default_rng(9)), want)
+    assert np.array_equal(K._sample(mask, np.random.default_rng(9).random(batch), True), want)
+
+
 def test_cold_compile_says_so_once(monkeypatch, capsys) -> None:
     monkeypatch.setattr(K, "_cached", lambda: False)
     assert K.warm_up() >= 0
