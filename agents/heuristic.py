@@ -5,7 +5,8 @@ readable twin :class:`industry_env.agents.heuristic_v0.ReferenceHeuristicV0` cho
 (the rules of thumb are listed there and in ``docs/agents.md``). The vector environments call it on their
 State directly; :class:`HeuristicV0Agent` is the same player acting from observations: it rebuilds the
 positions with :func:`industry_env.engine.from_observation` (the bag order, which it never reads, dealt at
-random) and acts on them.
+random) and acts on them. :class:`HeuristicAgent` ("heuristic") is the strong heuristic of
+:mod:`industry_env.agents.strong_heuristic`, acting the same way.
 """
 
 from __future__ import annotations
