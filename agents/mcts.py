@@ -84,7 +84,8 @@ class MCTSAgent(Agent):
     Parameters: ``simulations`` per decision (default 128: about 0.35 s a searched decision on one core),
     ``determinizations`` (re-dealt positions a decision, 8), ``batch`` (simulations valued together, 32),
     ``rollout_depth`` (heuristic decisions played from each leaf before it is estimated, 24), ``exploration``
-    (the UCT constant, 0.7), ``temperature`` (points, 6). Seeded: same seed, same moves.
+    (the UCT constant, 0.7), ``temperature`` (points, 6), ``prior`` (0: plain UCT; above 0, PUCT with that prior
+    on the strong heuristic's action). Seeded: same seed, same moves.
     """
 
     name = "mcts"
@@ -98,6 +99,7 @@ class MCTSAgent(Agent):
         rollout_depth: int = 24,
         exploration: float = 0.7,
         temperature: float = 6.0,
+        prior: float = 0.0,
     ) -> None:
         for k, v in {"simulations": simulations, "determinizations": determinizations, "batch": batch}.items():
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
@@ -109,10 +111,12 @@ class MCTSAgent(Agent):
                 raise AgentInputError(f"{k}={v!r}: a finite number >= 0")
         if temperature <= 0:
             raise AgentInputError(f"temperature={temperature!r}: must be above 0")
+        if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0.0 <= prior < 1.0:
+            raise AgentInputError(f"prior={prior!r}: a number from 0 (plain UCT) to below 1")
         self.seed = check_seed(seed)
         self.simulations, self.determinizations, self.batch = int(simulations), int(determinizations), int(batch)
         self.rollout_depth = int(rollout_depth)
-        self.exploration, self.temperature = float(exploration), float(temperature)
+        self.exploration, self.temperature, self.prior = float(exploration), float(temperature), float(prior)
         self.params = StrongParams()
         self.rng = np.random.default_rng(self.seed)
 
@@ -184,7 +188,10 @@ class MCTSAgent(Agent):
                 node.total += v
 
     def _select(self, node: _Node, acts: np.ndarray) -> int:
-        """UCT for the node's player over the legal candidates ``acts`` (an unvisited one first, in order)."""
+        """UCT for the node's player over the legal candidates ``acts`` (an unvisited one first, in order); with
+        ``prior`` > 0, PUCT with the heuristic's action (the node's first candidate) given that prior."""
+        if self.prior > 0:
+            return self._select_prior(node, acts)
         best, best_score = -1, -math.inf
         log_n = math.log(max(node.visits, 1))
         for a in acts.tolist():
@@ -192,6 +199,27 @@ class MCTSAgent(Agent):
             if child is None or child.visits == 0:
                 return a
             score = child.total[node.player] / child.visits + self.exploration * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _select_prior(self, node: _Node, acts: np.ndarray) -> int:
+        """PUCT: ``mean + exploration * p(a) * sqrt(N) / (1 + n)``; p = ``prior`` for the heuristic's action, the
+        rest shared by the others; an unvisited child counts the node's own mean value."""
+        assert node.actions is not None
+        h = int(node.actions[0])
+        k = acts.size
+        has_h = bool((acts == h).any())
+        other = (1.0 - self.prior) / max(k - 1, 1) if has_h else 1.0 / k
+        parent = node.total[node.player] / max(node.visits, 1)
+        root_n = math.sqrt(max(node.visits, 1))
+        best, best_score = -1, -math.inf
+        for a in acts.tolist():
+            child = node.children.get(a)
+            n = child.visits if child is not None else 0
+            q = child.total[node.player] / n if n else parent
+            pa = self.prior if (a == h and has_h) else other
+            score = q + self.exploration * pa * root_n / (1 + n)
             if score > best_score:
                 best, best_score = a, score
         return best

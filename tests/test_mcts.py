@@ -70,6 +70,14 @@ def test_mcts_same_seed_same_moves_and_batched_equals_one_game() -> None:
     np.testing.assert_array_equal(_small(7).act_state(s, mask), batched)
 
 
+def test_mcts_with_a_heuristic_prior_is_legal_and_seeded() -> None:
+    s = _positions(5, 6)
+    obs, mask = engine.observe(s), engine.legal_action_mask(s)
+    first = make_agent("mcts", seed=3, prior=0.5, **SMALL).act_batch(obs, mask)
+    assert mask[np.arange(s.batch_size), first].all()
+    np.testing.assert_array_equal(first, make_agent("mcts", seed=3, prior=0.5, **SMALL).act_batch(obs, mask))
+
+
 def test_mcts_never_uses_the_hidden_bag_order() -> None:
     s = _positions(4, 6)
     other = engine.copy(s)
@@ -107,7 +115,7 @@ def test_candidates_are_few_legal_and_start_with_the_heuristic() -> None:
 def test_mcts_parameters_are_checked() -> None:
     assert "mcts" in AGENTS
     for bad in ({"simulations": 0}, {"determinizations": 1.5}, {"rollout_depth": -1}, {"temperature": 0.0},
-                {"exploration": float("nan")}):  # fmt: skip
+                {"exploration": float("nan")}, {"prior": 1.0}):  # fmt: skip
         with pytest.raises(AgentInputError, match=next(iter(bad))):
             make_agent("mcts", **bad)
     s = _positions(3, 1)
