@@ -3,7 +3,8 @@
 A run is described by a TOML file of ``key = value`` lines (any subset of the fields below, no sections) and
 ``--set key=value`` overrides on the command line; :func:`load_config` merges them over the defaults and refuses
 an unknown key or a value of the wrong type or range, naming it. The defaults are the configuration of the
-shipped policy (``docs/training.md`` says why each value was chosen).
+shipped policy except ``reward`` and ``time_limit_minutes`` (its file is ``train/ppo_industry.toml``;
+``docs/training.md`` says why each value was chosen).
 """
 
 from __future__ import annotations

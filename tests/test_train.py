@@ -1,0 +1,169 @@
+"""Training: a tiny MaskablePPO run saves, reloads as a PPOAgent and plays; configs are checked; runs resume and
+repeat; the shipped policy plays in every environment and in the terminal game."""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+torch = pytest.importorskip("torch")
+
+from industry_env.agents import AGENTS, AgentInputError, PPOAgent, make_agent  # noqa: E402
+from industry_env.train import ConfigError, TrainConfig, load_config, to_toml, train  # noqa: E402
+
+import industry_env  # noqa: E402
+from industry_env.arena import Arena  # noqa: E402
+from industry_env.cli import build_parser, cmd_play, main  # noqa: E402
+
+TINY = ["total_timesteps=1024", "num_envs=8", "n_steps=64", "batch_size=256", "n_epochs=1", "net_arch=32,32",
+        "eval_every=512", "eval_games=8", "eval_opponent=random", "checkpoint_every=512", "progress=false",
+        "max_snapshots=1"]  # fmt: skip
+
+
+def tiny(run_dir, *more: str) -> TrainConfig:
+    return load_config(None, [*TINY, f"run_dir={run_dir}", *more])
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("run")
+    return train(tiny(run_dir)), run_dir
+
+
+def test_a_tiny_run_saves_reloads_as_an_agent_and_plays_an_arena(trained, tmp_path) -> None:
+    result, run_dir = trained
+    assert result.timesteps >= 1024 and result.final.is_file()
+    assert [e["timesteps"] for e in result.evals] == [512, 1024]  # evaluated on schedule, through the arena
+    assert all(0 <= e["win_ci_low"] <= e["win_rate"] <= e["win_ci_high"] <= 1 for e in result.evals)
+    assert result.steps_per_second > 0 and abs(sum(result.shares[k] for k in ("engine", "opponents", "learner"))
+                                               - 1) < 1e-6  # fmt: skip
+    assert sorted(p.name for p in (run_dir / "checkpoints").glob("*.zip")) == ["step_1024.zip", "step_512.zip"]
+    assert load_config(run_dir / "config.toml") == tiny(run_dir)  # the run's config reads back to the same values
+    assert list((run_dir / "tb").rglob("events.out.tfevents.*"))  # TensorBoard logs
+
+    agent = make_agent("ppo", path=result.final)
+    weights = agent.save(tmp_path / "actor.pt")
+    again = PPOAgent(path=weights)
+    obs = industry_env.engine.observe(industry_env.engine.init(16, 4, seed=3))
+    masks = industry_env.engine.legal_action_mask(industry_env.engine.init(16, 4, seed=3))
+    assert np.array_equal(agent.act_batch(obs, masks), again.act_batch(obs, masks))  # zip and weights file agree
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = Arena([agent, "random", "random", "random"], games=8, seed=1).run().table()
+    assert table[0]["games"] == 8 and sum(r["wins"] for r in table) == pytest.approx(8)
+
+
+def test_same_seed_same_run_and_resume_continues(trained, tmp_path) -> None:
+    result, run_dir = trained
+    # same seed, same configuration: the same weights (the evaluations and snapshots included)
+    short = ["eval_every=0", "checkpoint_every=0", "total_timesteps=256", "num_envs=4"]
+    other, third = (train(tiny(tmp_path / name, *short)) for name in ("again", "again2"))
+    a, b = PPOAgent(path=other.final).actor, PPOAgent(path=third.final).actor
+    assert all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values(), strict=True))
+    # resume from the first checkpoint: the step count, the league and the optimizer go on
+    league = json.loads((run_dir / "checkpoints" / "step_512.league.json").read_text())
+    assert len(league["snapshots"]) == 1
+    resumed = train(tiny(run_dir, f"resume={run_dir / 'checkpoints' / 'step_512.zip'}", "total_timesteps=1536"))
+    assert 1536 <= resumed.timesteps < 1536 + 512
+    assert [e["timesteps"] for e in resumed.evals] == [512, 1024, 1536]  # the earlier evaluations are kept
+
+
+@pytest.mark.parametrize(
+    ("override", "named"),
+    [("num_envz=4", "num_envz"), ("num_envs=four", "num_envs"), ("num_envs=0", "num_envs"),
+     ("batch_size=300", "batch_size"), ("reward=points", "reward"), ("opponents=random,nobody", "opponents"),
+     ("opponent_weights=1", "opponent_weights"), ("net_arch=64,x", "net_arch"), ("progress=maybe", "progress"),
+     ("resume=/no/such.zip", "resume"), ("gamma", "gamma")],
+)  # fmt: skip
+def test_bad_keys_and_values_are_refused_by_name(override: str, named: str) -> None:
+    with pytest.raises(ConfigError, match=named):
+        load_config(None, [override])
+
+
+def test_config_file_errors_name_the_file_and_key(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("total_timesteps = 1000\nlearning_rat = 0.1\n")
+    with pytest.raises(ConfigError, match=r"bad\.toml.*learning_rat"):
+        load_config(bad)
+    bad.write_text("n_epochs = 'many'\n")
+    with pytest.raises(ConfigError, match=r"bad\.toml: n_epochs"):
+        load_config(bad)
+    assert main(["train", "--config", str(bad)]) == 2  # the CLI says what is wrong, no traceback
+    assert "n_epochs" in capsys.readouterr().err
+    good = tmp_path / "good.toml"
+    good.write_text(to_toml(TrainConfig()))
+    assert load_config(good, ["seed=7"]) == TrainConfig(seed=7)  # --set wins over the file
+
+
+def test_train_cli_shows_the_configuration_with_each_keys_meaning(capsys) -> None:
+    assert main(["train", "--set", "num_envs=32", "--show-config"]) == 0
+    out = capsys.readouterr().out
+    assert "num_envs = 32" in out and "Games played at once" in out
+
+
+def test_ppo_agent_is_registered_seeded_and_refuses_bad_input(tmp_path) -> None:
+    assert AGENTS["ppo"] is PPOAgent
+    obs = industry_env.engine.observe(industry_env.engine.init(32, 4, seed=5))
+    masks = industry_env.engine.legal_action_mask(industry_env.engine.init(32, 4, seed=5))
+    first = make_agent("ppo", seed=1, deterministic=False).act_batch(obs, masks)
+    assert np.array_equal(first, make_agent("ppo", seed=1, deterministic=False).act_batch(obs, masks))
+    assert masks[np.arange(32), first].all()
+    assert make_agent("ppo").act(obs[0], masks[0]) == make_agent("ppo").act(obs[0], masks[0])
+    with pytest.raises(AgentInputError, match="no such file"):
+        make_agent("ppo", path=tmp_path / "missing.zip")
+    (tmp_path / "junk.pt").write_bytes(b"not a policy")
+    with pytest.raises(AgentInputError, match="junk.pt"):
+        make_agent("ppo", path=tmp_path / "junk.pt")
+
+
+def test_shipped_policy_plays_in_the_aec_and_gymnasium_envs_and_the_terminal() -> None:
+    import gymnasium
+
+    agent = make_agent("ppo")
+    env = industry_env.env(num_players=4)
+    env.reset(seed=0)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else agent.act(obs["observation"], obs["action_mask"]))
+    assert all(env.terminations.values())
+
+    industry_env.envs.register()
+    genv = gymnasium.make("industry_env/Industry-v0", num_players=4, opponents="ppo")
+    obs, info = genv.reset(seed=0)
+    done = False
+    while not done:
+        obs, _, term, trunc, info = genv.step(agent.act(obs, info["action_mask"]))
+        done = term or trunc
+    assert "scores" in info
+
+    args = build_parser().parse_args(["play", "--record", "none", "--opponents", "ppo", "--seed", "1"])
+    out = io.StringIO()
+    assert cmd_play(args, stdin=io.StringIO("0\n" * 3000), stdout=out) == 0
+    assert "game over" in out.getvalue()
+
+
+def test_learning_curves_are_read_from_the_tensorboard_logs(trained, tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    from industry_env.train.curves import plot_curves, scalars
+
+    _, run_dir = trained
+    s = scalars(run_dir)
+    assert [step for step, _ in s["eval/win_rate"]][:2] == [512, 1024]
+    assert {"rollout/ep_rew_mean", "train/entropy_loss", "time/share_engine"} <= set(s)
+    plot_curves(run_dir, tmp_path / "curves.png")
+    assert (tmp_path / "curves.png").stat().st_size > 5_000
+
+
+def test_without_torch_the_ppo_agent_names_the_train_extra(monkeypatch, capsys) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if torch were not installed
+    with pytest.raises(ImportError, match=r"industry_env\[train\]"):
+        make_agent("ppo")
+    assert main(["play", "--record", "none", "--opponents", "ppo"]) == 2  # a clear error, no traceback
+    assert "train" in capsys.readouterr().err
