@@ -49,7 +49,15 @@ from pettingzoo.utils import wrappers
 from .. import actions as A
 from .. import engine as E
 from ..board import Board
-from .common import ILLEGAL_REWARD, action_space, agent_names, check_options, observation_space, resolve_board
+from .common import (
+    ILLEGAL_REWARD,
+    action_space,
+    agent_names,
+    check_options,
+    observation_space,
+    render_game,
+    resolve_board,
+)
 from .common import terminal_rewards as _terminal_rewards
 
 RENDER_MODES = ("ansi", "rgb_array", "human")
@@ -191,23 +199,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def render(self) -> str | np.ndarray | None:
         """``ansi``: the text board; ``rgb_array``: uint8[H, W, 3]; ``human``: the picture shown."""
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called with no render_mode; pass render_mode= to the environment")
-            return None
         if self.state_ is None:
             raise RuntimeError("render() before reset()")
-        from ..render import render_text
-
-        if self.render_mode == "ansi":
-            return render_text(self.game())
-        from .. import picture
-
-        if self.render_mode == "rgb_array":
-            return picture.to_rgb_array(self.game())
-        picture.show(self.game())
-        return None
+        return render_game(self.game(), self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (pictures are drawn on demand)."""

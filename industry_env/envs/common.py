@@ -67,6 +67,26 @@ def action_space() -> spaces.Discrete:
     return spaces.Discrete(A.NUM_ACTIONS)
 
 
+def render_game(game: Any, mode: str | None) -> str | np.ndarray | None:
+    """A position in a render mode: ``ansi`` the text board, ``rgb_array`` the picture as uint8[H, W, 3],
+    ``human`` the picture shown (notebook or window); None (with a warning) when no mode was chosen."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called with no render_mode: pass render_mode= when making the environment")
+        return None
+    if mode == "ansi":
+        from ..render import render_text
+
+        return render_text(game)
+    from .. import picture
+
+    if mode == "rgb_array":
+        return picture.to_rgb_array(game)
+    picture.show(game)
+    return None
+
+
 def terminal_rewards(state: E.State, rows: np.ndarray, reward: str) -> np.ndarray:
     """float32[N, 4]: each player's reward in the finished games ``rows`` (zero in unused seats).
 

@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import engine as E
 from ..board import Board
-from .common import ILLEGAL_REWARD, action_space, check_options, observation_space
+from .common import ILLEGAL_REWARD, action_space, check_options, observation_space, render_game
 from .core import LearnerGames
 
 RENDER_MODES = ("ansi", "rgb_array", "human")
@@ -120,16 +120,4 @@ class IndustryEnv(gymnasium.Env):
 
     def render(self) -> str | np.ndarray | None:
         """``ansi``: the text board; ``rgb_array``: uint8[H, W, 3]; ``human``: the picture shown."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called with no render_mode; pass render_mode= to gymnasium.make")
-            return None
-        from ..render import render_text
-
-        if self.render_mode == "ansi":
-            return render_text(self.game())
-        from .. import picture
-
-        if self.render_mode == "rgb_array":
-            return picture.to_rgb_array(self.game())
-        picture.show(self.game())
-        return None
+        return render_game(self.game(), self.render_mode)
