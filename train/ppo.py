@@ -199,6 +199,9 @@ def train(cfg: TrainConfig) -> TrainResult:
     def snapshot_members() -> list[int]:
         return [k for k, a in enumerate(pool.agents) if getattr(a, "name", "").startswith("snapshot-")]
 
+    def live_snapshots() -> int:
+        return sum(1 for s in league["snapshots"] if s["weight"] > 0)
+
     class League(BaseCallback):
         """Evaluations, snapshots into the pool, checkpoints, the progress bar and the timing figures."""
 
@@ -235,12 +238,12 @@ def train(cfg: TrainConfig) -> TrainResult:
             if cfg.max_snapshots and result["win_rate"] >= league["best"] + cfg.snapshot_margin:
                 self._snapshot(n)
             league["best"] = max(league["best"], result["win_rate"])
-            self.logger.record("league/snapshots", len(league["snapshots"]))
+            self.logger.record("league/snapshots", live_snapshots())
             self._log_times()
             self.logger.dump(n)
             msg = (f"step {n:,}: win rate against {cfg.eval_opponent} {100 * result['win_rate']:.1f}% "
                    f"[{100 * result['win_ci_low']:.1f}, {100 * result['win_ci_high']:.1f}] "
-                   f"over {result['games']} games; {len(league['snapshots'])} snapshots in the pool")  # fmt: skip
+                   f"over {result['games']} games; {live_snapshots()} snapshots in the pool")  # fmt: skip
             (bar.write if bar is not None else print)(msg)
             (run / "evals.json").write_text(json.dumps(league["evals"], indent=1), encoding="utf-8")
 
