@@ -27,19 +27,20 @@ from .rules import JOKER, NUM_ERAS, NUM_FIELDS
 INDUSTRIA_RANGES = {"total": (24, 45), "development": (12, 26), "roads": (3, 15), "tech_links": (0, 12),
                     "bonus": (0, 16), "money": (0, 4)}  # fmt: skip
 INDUSTRIA_TOTALS = {3: (33, 42), 4: (24, 45)}  # final scores by number of players
-POLICIES = ("random", "heuristic")
+POLICIES = ("random", "heuristic-v0", "heuristic")  # uniform random; industry_env.agents by name
 
 
 def play(policy: str, num_players: int, seed: int, board: Board, balanced_draws: bool = True) -> tuple[Game, dict]:
-    """Play one game with every seat taken by ``policy`` ('random' or 'heuristic'); return it and its log.
+    """Play one game with every seat taken by ``policy`` (one of POLICIES); return it and its log.
 
     The log holds each field's auction price, whether its auction drew no bid, the era in which it was developed,
     the first Starting Player and the largest money any player held.
     """
-    from .agents import HeuristicAgent
+    from .agents import make_agent
 
     game = Game(num_players, seed=seed, board=board, balanced_draws=balanced_draws)
-    rng, heur = np.random.default_rng(seed), HeuristicAgent(seed)
+    rng = np.random.default_rng(seed)
+    heur = None if policy == "random" else make_agent(policy, seed=seed)
     log = {"prices": {}, "no_bid": set(), "dev_era": {}, "first_starting_player": game.s.starting_player,
            "max_money": 0}  # fmt: skip
     while not game.is_over:
@@ -213,7 +214,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=200, help="games per policy and player count (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--players", default="3,4", help="comma-separated player counts (default 3,4)")
-    parser.add_argument("--policies", default="random,heuristic", help="comma-separated: random, heuristic")
+    parser.add_argument("--policies", default="random,heuristic",
+                        help="comma-separated: random, heuristic-v0, heuristic (default random,heuristic)")  # fmt: skip
     parser.add_argument("--board", default=None, metavar="PATH", help="a board file (default: the shipped board)")
     parser.add_argument("--output", default=None, metavar="JSON", help="also write the figures to this file")
 
