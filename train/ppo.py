@@ -64,7 +64,18 @@ def _timed_agent(agent: Any, timer: Timer) -> Any:
         def __repr__(self) -> str:
             return f"Timed({agent!r})"
 
-    return Timed()
+    timed = Timed()
+    if hasattr(agent, "act_masks"):  # keep the mask-only fast path (the random agent builds no observation)
+
+        def act_masks(masks: np.ndarray) -> np.ndarray:
+            t = time.perf_counter()
+            try:
+                return agent.act_masks(masks)
+            finally:
+                timer.opponents += time.perf_counter() - t
+
+        timed.act_masks = act_masks
+    return timed
 
 
 def _timed_vec_env(venv: Any, timer: Timer) -> Any:
