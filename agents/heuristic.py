@@ -11,6 +11,7 @@ random) and acts on them. :class:`HeuristicAgent` ("heuristic") is the strong he
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from functools import lru_cache
 from types import SimpleNamespace
 
@@ -169,7 +170,35 @@ def heuristic_actions(
     return out
 
 
-class HeuristicV0Agent(Agent):
+class _StateAgent(Agent, metaclass=ABCMeta):
+    """An agent whose batched rule reads an engine State (``_actions(state, mask)``): from observations it first
+    rebuilds the position (:func:`engine.from_observation`, its own rng dealing the unseen bag, which the rule
+    never reads), and ``act_state`` runs the rule on the State itself, the same actions without the round trip."""
+
+    seed: int
+    rng: np.random.Generator
+
+    @abstractmethod
+    def _actions(self, state: engine.State, mask: np.ndarray | None) -> np.ndarray:
+        """int64[B]: the rule's action in every game of ``state`` (``mask``: its legal actions, if at hand)."""
+
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        refuse_finished_or_other_seat(observations)
+        return self._actions(engine.from_observation(observations, self.rng), masks)
+
+    def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
+        """int64[B]: the rule on the State itself (no observation round trip; the same actions)."""
+        if not isinstance(state, engine.State):
+            raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
+        if mask is not None:
+            mask = check_masks(mask, state.batch_size)
+        try:
+            return self._actions(state, mask)
+        except ValueError as exc:
+            raise AgentInputError(str(exc)) from None
+
+
+class HeuristicV0Agent(_StateAgent):
     """Heuristic v0 ("heuristic-v0") as an :class:`Agent`: today's greedy player, acting from observations.
 
     ``greed`` scales the value it bids up to (1.0: bids its valuation). Seeded: the seed keys its auction
@@ -186,21 +215,8 @@ class HeuristicV0Agent(Agent):
         self.rng = np.random.default_rng(self.seed)
         self._twin = ReferenceHeuristicV0(self.seed, self.greed)
 
-    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        refuse_finished_or_other_seat(observations)
-        state = engine.from_observation(observations, self.rng)
-        return heuristic_actions(state, self.seed, masks, self.greed)
-
-    def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
-        """int64[B]: :func:`heuristic_actions` on the State itself (no observation round trip; the same actions)."""
-        if not isinstance(state, engine.State):
-            raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
-        if mask is not None:
-            mask = check_masks(mask, state.batch_size)
-        try:
-            return heuristic_actions(state, self.seed, mask, self.greed)
-        except ValueError as exc:
-            raise AgentInputError(str(exc)) from None
+    def _actions(self, state: engine.State, mask: np.ndarray | None) -> np.ndarray:
+        return heuristic_actions(state, self.seed, mask, self.greed)
 
     def act_game(self, game: Game) -> int:
         """The action for the player to move in a reference Game, by the readable twin (the same action as
@@ -210,7 +226,7 @@ class HeuristicV0Agent(Agent):
         return self._twin.act(game)
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(_StateAgent):
     """The project's strong heuristic ("heuristic"): :func:`~.strong_heuristic.strong_actions` from observations.
 
     It values a field by what it adds by the end of the game, bids towards that value within a budget that
@@ -244,21 +260,8 @@ class HeuristicAgent(Agent):
         self.params = StrongParams(**{k: float(v) for k, v in given.items()})
         self.rng = np.random.default_rng(self.seed)
 
-    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        refuse_finished_or_other_seat(observations)
-        state = engine.from_observation(observations, self.rng)
-        return strong_actions(state, self.seed, masks, self.params)
-
-    def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
-        """int64[B]: :func:`strong_actions` on the State itself (no observation round trip; the same actions)."""
-        if not isinstance(state, engine.State):
-            raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
-        if mask is not None:
-            mask = check_masks(mask, state.batch_size)
-        try:
-            return strong_actions(state, self.seed, mask, self.params)
-        except ValueError as exc:
-            raise AgentInputError(str(exc)) from None
+    def _actions(self, state: engine.State, mask: np.ndarray | None) -> np.ndarray:
+        return strong_actions(state, self.seed, mask, self.params)
 
     def act_game(self, game: Game) -> int:
         """The action for the player to move in a reference Game: :func:`strong_actions` on
