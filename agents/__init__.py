@@ -11,6 +11,8 @@ name              agent
 ``heuristic``     :class:`HeuristicAgent`: the strong heuristic (batched, :mod:`.strong_heuristic`): values a field
                   by what it adds by the end, bids within a budget, takes the subsidy when it pays
 ``mcts``          :class:`MCTSAgent`: determinized max-n UCT over the batched engine (:mod:`.mcts`)
+``rllib:PATH``    :class:`industry_env.rllib.RLlibAgent`: an RLlib checkpoint's policy (needs the ``rllib`` extra;
+                  ``module=`` picks the module, default ``learner``)
 ``module:attr``   a user's agent, imported: an :class:`Agent` subclass (built with ``seed`` and ``params``), an
                   Agent object, or a plain function ``(observation, action_mask) -> action``
 ================  =============================================================================================
@@ -52,6 +54,8 @@ def make_agent(name: str, seed: int | None = None, **params: Any) -> Agent:
         raise ValueError(f"agent name must be a string, got {type(name).__name__}")
     if name in AGENTS:
         return _build(AGENTS[name], name, seed, params)
+    if name.startswith(RLLIB_PREFIX):
+        return _rllib_agent(name, seed, params)
     if ":" not in name:
         raise ValueError(f"unknown agent {name!r}: known agents are {', '.join(AGENTS)}, "
                          f"or 'module:callable' for your own")  # fmt: skip
@@ -79,6 +83,23 @@ def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = 
     if callable(agent):
         return CallableAgent(agent)
     raise ValueError(f"not an agent: {agent!r} (give a name, an Agent, or a function (observation, action_mask))")
+
+
+RLLIB_PREFIX = "rllib:"  # make_agent("rllib:PATH"): a checkpoint of industry-env train --framework rllib
+
+
+def _rllib_agent(name: str, seed: int | None, params: dict[str, Any]) -> Agent:
+    """``rllib:PATH`` as an agent; the rllib extra is imported only here, so the core never needs Ray."""
+    path = name[len(RLLIB_PREFIX):]
+    if not path:
+        raise ValueError("agent 'rllib:': give the checkpoint folder after the colon, e.g. rllib:runs/rllib/final")
+    if "path" in params:
+        raise ValueError(f"agent {name!r}: the path is the part after 'rllib:'; do not pass path= too")
+    try:
+        from industry_env.rllib.agent import RLlibAgent
+    except ImportError as exc:
+        raise ValueError(f"agent {name!r}: {exc}") from None
+    return _build(RLlibAgent, name, seed, {**params, "path": path})
 
 
 def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any]) -> Agent:

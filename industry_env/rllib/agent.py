@@ -1,0 +1,120 @@
+"""``RLlibAgent``: a policy trained on RLlib (a checkpoint, or a live module) as an Agent of the project.
+
+``make_agent("rllib:PATH")`` builds one: ``PATH`` is an Algorithm checkpoint (``algo.save()``; the run's
+``final/`` or ``checkpoints/iter_N``), from which the module ``module`` (default ``"learner"``) is read, or the
+folder of one RLModule checkpoint (``.../learner_group/learner/rl_module/<module>``). Acting needs torch and
+ray, but no Ray cluster: the module is loaded in the calling process. Deterministic by default (the most
+probable legal action); ``deterministic=False`` samples the masked softmax with the agent's seeded generator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..actions import NUM_ACTIONS
+from ..agents.base import Agent, AgentInputError, check_seed
+
+MODULES_DIR = Path("learner_group") / "learner" / "rl_module"
+
+
+def _imports() -> tuple[Any, Any]:
+    try:
+        import torch
+        from ray.rllib.core.rl_module.rl_module import RLModule
+    except ImportError as exc:
+        raise AgentInputError(f"the 'rllib:' agent needs Ray RLlib and torch: pip install 'industry_env[rllib]' "
+                              f"({exc})") from None  # fmt: skip
+    return torch, RLModule
+
+
+def module_dir(path: str | Path, module: str = "learner") -> Path:
+    """The RLModule checkpoint folder of ``module`` inside an Algorithm checkpoint ``path`` (or ``path`` itself)."""
+    p = Path(path)
+    if not p.is_dir():
+        raise AgentInputError(f"RLlib checkpoint {p}: no such folder")
+    if (p / MODULES_DIR).is_dir():
+        found = sorted(d.name for d in (p / MODULES_DIR).iterdir() if d.is_dir())
+        if module not in found:
+            raise AgentInputError(f"RLlib checkpoint {p}: no module {module!r} (it has {found})")
+        return p / MODULES_DIR / module
+    if (p / "class_and_ctor_args.pkl").is_file() or (p / "module_state.pt").exists():
+        return p
+    raise AgentInputError(f"RLlib checkpoint {p}: neither an Algorithm checkpoint (no {MODULES_DIR}/) nor an "
+                          f"RLModule checkpoint")  # fmt: skip
+
+
+class RLlibAgent(Agent):
+    """An RLlib action-masking policy as an Agent (module docstring). ``threads``: torch threads during calls."""
+
+    name = "rllib"
+
+    def __init__(self, seed: int | None = None, path: str | Path | None = None, module: str = "learner",
+                 deterministic: bool = True, threads: int = 1) -> None:  # fmt: skip
+        if path is None:
+            raise AgentInputError("the 'rllib' agent needs a checkpoint: make_agent('rllib:PATH')")
+        if not isinstance(deterministic, bool):
+            raise AgentInputError(f"deterministic={deterministic!r}: must be True or False")
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise AgentInputError(f"threads={threads!r}: torch threads for the policy, a whole number >= 1")
+        torch, RLModule = _imports()
+        where = module_dir(path, module)
+        try:
+            loaded = RLModule.from_checkpoint(str(where.resolve()))
+        except Exception as exc:
+            raise AgentInputError(f"RLlib checkpoint {where}: cannot load the module ({exc})") from exc
+        self._setup(loaded, seed, deterministic, threads)
+        self.path: Path | None = Path(path)
+        self.name = f"rllib:{path}"
+
+    @classmethod
+    def from_module(cls, rl_module: Any, name: str = "rllib", seed: int | None = None,
+                    deterministic: bool = True) -> RLlibAgent:  # fmt: skip
+        """An agent acting with a live module (e.g. the learner's during training; not copied)."""
+        agent = cls.__new__(cls)
+        agent._setup(rl_module, seed, deterministic, 1)
+        agent.path = None
+        agent.name = name
+        return agent
+
+    def _setup(self, rl_module: Any, seed: int | None, deterministic: bool, threads: int) -> None:
+        from .module import MASK_KEY, OBS_KEY
+
+        self.torch, _ = _imports()
+        space = getattr(rl_module, "observation_space", None)
+        keys = set(getattr(space, "spaces", {}) or {})
+        if keys != {OBS_KEY, MASK_KEY} or getattr(getattr(rl_module, "action_space", None), "n", None) != NUM_ACTIONS:
+            raise AgentInputError(f"{type(rl_module).__name__} is not an Industry policy (expected a Dict observation "
+                                  f"space {{{OBS_KEY!r}, {MASK_KEY!r}}} and {NUM_ACTIONS} actions)")  # fmt: skip
+        self.module = rl_module
+        self.rng = np.random.default_rng(check_seed(seed))
+        self.deterministic = deterministic
+        self.threads = threads
+
+    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """float32[B, 314]: the module's logits, illegal actions at -inf (checked inputs)."""
+        from ray.rllib.core.columns import Columns
+
+        torch, before = self.torch, self.torch.get_num_threads()
+        if before != self.threads:
+            torch.set_num_threads(self.threads)
+        try:
+            with torch.inference_mode():
+                obs = {"observations": torch.from_numpy(np.ascontiguousarray(observations, np.float32)),
+                       "action_mask": torch.from_numpy(masks.astype(np.float32))}  # fmt: skip
+                raw = self.module.forward_inference({Columns.OBS: obs})[Columns.ACTION_DIST_INPUTS].numpy()
+        finally:
+            if before != self.threads:
+                torch.set_num_threads(before)
+        return np.where(masks, raw, -np.inf).astype(np.float32)
+
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        logits = self.logits(observations, masks)
+        if not self.deterministic:  # Gumbel-max: a sample of the masked softmax
+            logits = logits + self.rng.gumbel(size=logits.shape).astype(np.float32)
+        return logits.argmax(axis=1).astype(np.int64)
+
+    def __repr__(self) -> str:
+        return f"RLlibAgent(name={self.name!r})"
