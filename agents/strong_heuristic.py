@@ -196,13 +196,15 @@ def _later_bidders(state: engine.State, rows: np.ndarray, p: np.ndarray) -> np.n
 
 def strong_actions(
     state: engine.State, seed: int | np.ndarray = 0, mask: np.ndarray | None = None,
-    params: StrongParams | None = None,
+    params: StrongParams | None = None, compiled: bool | None = None,
 ) -> np.ndarray:  # fmt: skip
     """int64[B]: the strong heuristic's action for the player to move in every (running) game of ``state``.
 
     ``seed`` keys the auction tie-break noise (as heuristic v0's :func:`tie_noise`), ``mask`` is the legal-action
     mask if the caller has it. Pay-to-player actions are chosen from ``mask``, so a State rebuilt with another
     numbering of the players still gets actions in the mask's numbering. ValueError for a finished game.
+    ``compiled``: run the numba twin (:mod:`.strong_kernel`, same actions; needs numba) or this numpy code;
+    None: the twin when the engine's backend is 'numba'.
     """
     prm = params or StrongParams()
     B = state.batch_size
@@ -214,6 +216,10 @@ def strong_actions(
         mask = engine.legal_action_mask(state)
     elif mask.shape != (B, A.NUM_ACTIONS) or mask.dtype != bool:
         raise ValueError(f"mask must be bool[{B}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
+    if engine.backend() == "numba" if compiled is None else compiled:
+        from .strong_kernel import compiled_actions
+
+        return compiled_actions(state, np.broadcast_to(np.asarray(seed, dtype=np.int64), (B,)), mask, prm)
     t = _tables(state.board)
     a = _assessment(state, prm)
     tv = prm.taler_value
