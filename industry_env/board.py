@@ -158,8 +158,8 @@ class Board:
     ERA: np.ndarray  # int8[60]: 0-4
     COLUMN: np.ndarray  # int8[60]: 0-11
     COST: np.ndarray  # int8[60]: Talers to develop, before discounts
-    NEEDS: np.ndarray  # int8[60, 2]: required resources in payment order, -1 padded
-    NEEDS_MASK: np.ndarray  # bool[60, 11]
+    NEEDS: np.ndarray  # int8[60, 2]: required resources in payment order, -1 padded; a resource may repeat
+    NEEDS_MASK: np.ndarray  # bool[60, 11]: the field needs the resource at least once
     PRODUCES: np.ndarray  # int8[60]: resource a factory produces, -1 none
     POINTS: np.ndarray  # int8[60]: points in the cogwheel
     DISCOUNT: np.ndarray  # int8[60]: Talers off later construction costs (Bank, Stock Exchange)
@@ -184,6 +184,11 @@ class Board:
     def field_label(self, f: int) -> str:
         """``"2E Iron Ore Mine"``: the field's id and name."""
         return f"{field_id(f)} {self.field_names[f]}"
+
+    def need_labels(self, f: int) -> list[str]:
+        """The resources field ``f`` needs, for people: ``["Iron", "Stone"]``, or ``["Glass x2"]`` for two Glass."""
+        needs = [self.resource_names[r] for r in self.NEEDS[f] if r >= 0]
+        return [f"{needs[0]} x2"] if len(needs) == 2 and needs[0] == needs[1] else needs
 
 
 def _blank(value: object) -> bool:
@@ -357,9 +362,6 @@ def parse_board(text: str, path: str = "<string>") -> Board:
         need_list = given.get("needs", [])
         if not isinstance(need_list, list) or len(need_list) > MAX_NEEDS:
             p.fail(where, f"needs must list at most {MAX_NEEDS} resources")
-            need_list = []
-        if len(set(map(str, need_list))) != len(need_list):
-            p.fail(where, "needs lists a resource twice (this schema and both engines take distinct resources)")
             need_list = []
         for i, name_r in enumerate(need_list):
             r = resource(where, "needs", name_r)
@@ -620,7 +622,7 @@ def board_template() -> str:
             ('kind = ""', "factory, technology, bonus or joker"),
             ('name = ""', "optional for bonus and joker fields"),
             ("cost = 0", "Talers printed on the field (factory, bonus)"),
-            ("needs = []", 'resources, e.g. ["Wood"] or ["Iron", "Stone"]'),
+            ("needs = []", 'resources, e.g. ["Wood"], ["Iron", "Stone"], or ["Glass", "Glass"] for two Glass'),
             ('produces = ""', "factory: the resource it makes"),
             ("points = 0", "the cogwheel (factory, technology); 0 if none is printed"),
             ("discount = 0", "1 on the Bank and the Stock Exchange only"),

@@ -93,7 +93,7 @@ def _network_label(name: str) -> str:
 def _describe(board: Board, f: int) -> dict[str, str]:
     b, names = board, board.resource_names
     kind = FIELD_KINDS[int(b.KIND[f])]
-    needs = ", ".join(names[r] for r in b.NEEDS[f] if r >= 0)
+    needs = ", ".join(b.need_labels(f))
     extra = ""
     if b.PRODUCES[f] >= 0:
         extra = f"produces {names[b.PRODUCES[f]]}"

@@ -350,7 +350,6 @@ def _tables(board: Board) -> SimpleNamespace:
          for n in (MIN_PLAYERS, MAX_PLAYERS)], np.int8,
     )  # fmt: skip
     links = [b.ROADS.astype(np.int64), b.TECH_LINKS.astype(np.int64)]
-    assert not ((needs[:, 0] == needs[:, 1]) & (needs[:, 0] >= 0)).any(), "a field's two resources are distinct"
     max_discount = int(np.maximum(b.DISCOUNT, 0).sum())  # a player owning every Bank and Stock Exchange
     return SimpleNamespace(
         KIND=b.KIND.astype(np.int8),
@@ -358,6 +357,10 @@ def _tables(board: Board) -> SimpleNamespace:
         COLUMN=b.COLUMN.astype(np.int64),
         NEED=np.maximum(needs, 0),  # int64[60, 2], -1 replaced by 0 (use with NEED_OK)
         NEED_OK=needs >= 0,
+        # a field needing one resource twice (["Glass", "Glass"]): two payments; its second unit has no joker
+        # of its own unless two are held. TWICE_ANY: the board has such a field (else that work is skipped).
+        NEED_TWICE=(needs[:, 0] == needs[:, 1]) & (needs[:, 0] >= 0),
+        TWICE_ANY=bool(((needs[:, 0] == needs[:, 1]) & (needs[:, 0] >= 0)).any()),
         PRODUCES=b.PRODUCES.astype(np.int64),
         POINTS=b.POINTS.astype(np.int16),
         DISCOUNT=b.DISCOUNT.astype(np.int8),
@@ -749,12 +752,12 @@ def _buyable(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
 def _payable(only_wild: np.ndarray, to_pay: np.ndarray, wild: np.ndarray, money: np.ndarray) -> np.ndarray:
     """Can a field's required resources all be paid with these jokers and Talers?
 
-    ``to_pay``: how many of its resources have neither an own developed factory nor an own joker (a resource
-    with its own joker is paid by it); ``only_wild``: how many of those only the "?" joker can pay (not
-    buyable); ``wild``: "?" jokers held; ``money``: Talers left after the construction cost (arrays broadcast
-    together). This is the reference's exhaustive search (``_can_pay_all``) in closed form, the jokers of
-    distinct resources never competing: the "?" jokers cover the ``only_wild`` ones, and "?" jokers and
-    Talers together cover all.
+    ``to_pay``: how many of its required units have neither an own developed factory nor an own joker (a unit
+    with its own joker is paid by it; a resource needed twice takes two of its jokers); ``only_wild``: how
+    many of those only the "?" joker can pay (not buyable); ``wild``: "?" jokers held; ``money``: Talers left
+    after the construction cost (arrays broadcast together). This is the reference's exhaustive search
+    (``_can_pay_all``) in closed form, a resource's own jokers serving only it: the "?" jokers cover the
+    ``only_wild`` ones, and "?" jokers and Talers together cover all.
     """
     return (only_wild <= wild) & (to_pay <= wild + money)
 
@@ -784,9 +787,18 @@ def _develop_ok(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     to_pay[:, :NUM_RESOURCES] &= ~s.produces.reshape(-1, NUM_RESOURCES).take(rp, axis=0)
     to_pay[:, WILD_JOKER] = False
     only_wild = to_pay.copy()
-    only_wild[:, :NUM_RESOURCES] &= ~_buyable(s, rows, p)
+    buyable = _buyable(s, rows, p)
+    only_wild[:, :NUM_RESOURCES] &= ~buyable
     wild = jok[i, WILD_JOKER]
-    pay = _payable(_count_needs(t, only_wild, i, f), _count_needs(t, to_pay, i, f), wild, money)
+    n_only_wild, n_to_pay = _count_needs(t, only_wild, i, f), _count_needs(t, to_pay, i, f)
+    if t.TWICE_ANY:  # a resource needed twice with one joker of it: the joker pays one unit, the other is due
+        twice = np.flatnonzero(t.NEED_TWICE[f])
+        if twice.size:
+            it, r = i[twice], t.NEED[f[twice], 0]
+            second = (jok[it, r] == 1) & ~s.produces.reshape(-1, NUM_RESOURCES)[rp[it], r]
+            n_to_pay[twice] += second
+            n_only_wild[twice] += second & ~buyable[it, r]
+    pay = _payable(n_only_wild, n_to_pay, wild, money)
     ok.reshape(-1)[candidates] = (money >= 0) & pay
     return ok
 
@@ -848,6 +860,9 @@ def _pay_ways(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     buy2 = _any_player(others2) | (era >= t.BANK_ERA[r2c])
     free2 = (r2 < 0) | (_flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] > 0)
     rest_ok = free2[:, None] | (wild[:, None] > _WILD_SPENT) | (buy2[:, None] & (money[:, None] >= _TALERS_NEEDED))
+    if t.TWICE_ANY:  # the same resource twice: its only joker, spent on the first, cannot pay the second
+        last = (r2 == r) & (_flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] == 1)
+        rest_ok[last, A.PAY_JOKER] = (wild > 0)[last] | (buy2 & (money >= RESOURCE_PRICE))[last]
     return ways & rest_ok
 
 

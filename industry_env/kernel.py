@@ -291,10 +291,10 @@ def _others_make(s8, B, i, p):
 def _developable(s8, s16, t, B, i, p, out):
     """The fields ``p`` may develop now into ``out[:n]`` (increasing); returns n (``engine._develop_ok``).
 
-    The reference searches the ways to pay; the closed form: the jokers of a field's two distinct resources
-    never compete, so a field is payable iff the resources neither his own joker nor his own factory pays that
-    only the "?" joker can pay (not buyable) are at most his "?" jokers, and all of them at most his "?" jokers
-    plus the Talers left after the construction cost.
+    The reference searches the ways to pay; the closed form: a resource's own jokers serve only it, so a field
+    is payable iff the required units neither his own joker nor his own factory pays that only the "?" joker
+    can pay (not buyable) are at most his "?" jokers, and all of them at most his "?" jokers plus the Talers
+    left after the construction cost. A resource needed twice takes two of its jokers.
     """
     era = s8[ERA * B + i]
     money = s16[MONEY * B + P * i + p]
@@ -325,7 +325,9 @@ def _developable(s8, s16, t, B, i, p, out):
         only_wild = 0
         for j in range(2):
             r = t[T_NEED0 + j * NF + f]
-            if r >= 0 and not (free >> r) & 1:
+            # the second of a resource needed twice: his own joker pays it only if he holds two
+            twice = j == 1 and r >= 0 and r == t[T_NEED0 + f] and mine[r] == 0 and jok[r] == 1
+            if r >= 0 and (twice or not (free >> r) & 1):
                 to_pay += 1
                 only_wild += not (buyable >> r) & 1
         if only_wild <= wild and to_pay <= wild + left:
@@ -347,6 +349,7 @@ def _pay_ways(s8, s16, t, B, i, p):
     prod = PRODUCES * B + P * NR * i
     cash = money >= RESOURCE_PRICE
     free2 = r2 < 0 or jok[r2] > 0
+    last = r2 == r and jok[r] == 1  # the same resource twice and one joker of it: spent on the first, not free
     buy2 = r2 >= 0 and (era >= t[T_BANK_ERA + r2] or (others >> r2) & 1 != 0)
     ways = 0
     for way in range(NW):
@@ -363,7 +366,7 @@ def _pay_ways(s8, s16, t, B, i, p):
         # would the second resource (if any) still be payable?
         spent = 1 if way == A.PAY_WILD else 0
         needed = RESOURCE_PRICE * (2 if way >= A.PAY_BANK else 1)
-        if ok and (free2 or wild > spent or (buy2 and money >= needed)):
+        if ok and ((free2 and not (last and way == A.PAY_JOKER)) or wild > spent or (buy2 and money >= needed)):
             ways |= 1 << way
     return ways
 

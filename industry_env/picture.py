@@ -139,7 +139,7 @@ def _sketch_board(board: Board) -> list[tuple]:
             details += [f"{int(b.MULTIPLIER[f])} points per factory", f"on {_NETWORK_OF_BONUS[int(b.BONUS_KIND[f])]}"]
         if b.DISCOUNT[f] > 0:
             details.append(f"-{int(b.DISCOUNT[f])} on costs")
-        needs = [b.resource_names[r] for r in b.NEEDS[f] if r >= 0]
+        needs = b.need_labels(f)  # "Glass x2" for a resource needed twice
         if needs:
             details.append("needs " + " + ".join(needs))
         lines = [line for d in details for line in textwrap.wrap(d, 21)][:3]

@@ -167,7 +167,8 @@ def state_from_dict(doc: Any, board: Board) -> _State:
         raise bad("high_bid", f"a bid of {s.high_bid} with no highest bidder")
     if s.phase == PAY:
         needs = [int(r) for r in board.NEEDS[s.developing] if r >= 0]
-        if any(r not in needs for r in s.pending) or len(set(s.pending)) != len(s.pending):
+        # each pending unit is one of the field's needs, a resource at most as often as the field needs it
+        if any(s.pending.count(r) > needs.count(r) for r in s.pending):
             raise bad("pending", f"resources {s.pending} are not the unpaid needs of field {field_id(s.developing)}")
     if s.phase == OVER and (s.era != NUM_ERAS - 1 or not all(s.claimed)):
         raise bad("phase", "the game is over only once every field of all five eras has been auctioned")

@@ -442,7 +442,11 @@ class Game:
         return undo
 
     def _resources_to_pay(self, p: int, f: int) -> list[int]:
-        """Required resources of ``f`` that ``p`` must pay for: all but those his own developed factories make."""
+        """Required resources of ``f`` that ``p`` must pay for: all but those his own developed factories make.
+
+        A resource the field needs twice is listed twice: two payments, each by its own way (a Joker pays one);
+        his own factory pays both, "automatically regarded as being paid" (ruling 7, docs/rules.md).
+        """
         return [int(r) for r in self.board.NEEDS[f] if r >= 0 and not self._produces(p, int(r))]
 
     def _can_develop(self, p: int, f: int) -> bool:

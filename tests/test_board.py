@@ -87,12 +87,12 @@ def test_board_era1_technologies_need_era1_resources_only():
         assert all(B.PRODUCER_ERA[r] == 0 for r in B.NEEDS[f] if r >= 0), B.field_label(f)
 
 
-def test_board_needs_distinct_at_most_two_and_never_own_product():
+def test_board_needs_at_most_two_and_never_own_product():
     for f in range(NUM_FIELDS):
         need = [int(r) for r in B.NEEDS[f] if r >= 0]
-        assert len(need) == len(set(need)) <= 2
+        assert len(need) <= 2 and (B.NEEDS[f, len(need):] == -1).all()  # -1 padded at the end
         assert B.PRODUCES[f] not in need
-        assert B.NEEDS_MASK[f].sum() == len(need)
+        assert B.NEEDS_MASK[f].sum() == len(set(need))
 
 
 def test_board_at_least_three_ports_worth_two():
@@ -233,8 +233,10 @@ MALFORMED = [
     ("negative cost", _replace_in_field("1D", "cost = 2", "cost = -1"), "field 1D", "cost = -1"),
     ("three needs", _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Wood", "Brick"]'), "field 1H",
      "at most 2"),
-    ("need listed twice", _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Stone"]'), "field 1H",
-     "twice"),
+    ("three needs, one twice", _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Stone", "Stone"]'),
+     "field 1H", "at most 2"),
+    ("needs its own product twice", _replace_in_field("1F", 'needs = ["Wood"]', 'needs = ["Brick", "Brick"]'),
+     "field 1F", "needs the resource it produces"),
     ("needs its own product", _replace_in_field("1F", 'needs = ["Wood"]', 'needs = ["Brick"]'), "field 1F",
      "needs the resource it produces"),
     ("bad network", _replace_in_field("1D", 'networks = ["river"]', 'networks = ["canal"]'), "field 1D", "networks"),
@@ -384,9 +386,17 @@ def test_two_separate_networks_of_one_kind():
         parse_board(_add_to_field("1C", 'networks = ["tracks"]')(BOARD_TEXT))
 
 
-def test_a_field_needing_one_resource_twice_is_refused_with_the_reason():
-    with pytest.raises(BoardError, match="field 1H: needs lists a resource twice .*distinct resources"):
-        parse_board(_replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Stone"]')(BOARD_TEXT))
+def test_a_field_needing_one_resource_twice_loads_as_two_units():
+    # The printed board may show a resource twice on a field: two units, each paid separately (docs/rules.md).
+    b = parse_board(_replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Stone"]')(BOARD_TEXT))
+    f, stone = field_index("1H"), b.resource_names.index("Stone")
+    assert b.NEEDS[f].tolist() == [stone, stone]
+    assert b.NEEDS_MASK[f].tolist() == [r == stone for r in range(len(b.resource_names))]
+    assert b.need_labels(f) == ["Stone x2"] and b.need_labels(field_index("2K")) == ["Iron", "Stone"]
+    # every other field as in the unchanged file
+    base = parse_board(BOARD_TEXT)
+    other = np.arange(NUM_FIELDS) != f
+    assert (b.NEEDS[other] == base.NEEDS[other]).all() and (b.COST == base.COST).all()
 
 
 def _fill_template(template: str, board) -> str:
