@@ -345,6 +345,23 @@ def cmd_board(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    """``train``: the SB3 trainer (industry_env.train.ppo) or the RLlib one (industry_env.rllib.train)."""
+    if args.framework == "sb3":
+        given = [flag for flag, v in (("--num-env-runners", args.num_env_runners), ("--address", args.address))
+                 if v is not None]  # fmt: skip
+        if given:
+            raise ValueError(f"{' and '.join(given)}: options of --framework rllib (the SB3 trainer runs on one "
+                             f"machine)")  # fmt: skip
+        return importlib.import_module("industry_env.train.ppo").run(args)
+    try:
+        trainer = importlib.import_module("industry_env.rllib.train")
+    except ImportError as exc:
+        raise ValueError(f"--framework rllib needs the rllib extra: pip install 'industry_env[rllib]' ({exc})"
+                         ) from None  # fmt: skip
+    return trainer.run(args)
+
+
 def _delegate(module: str):
     """A subcommand whose options and body live in ``industry_env.<module>`` (configure/run)."""
 
@@ -409,8 +426,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("arena", help="a tournament between agents: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)
 
-    p = sub.add_parser("train", help="train a MaskablePPO policy by self-play against a league (needs the train extra)")
+    p = sub.add_parser("train", help="train a PPO policy by self-play against a league (SB3: the train extra; "
+                                     "Ray RLlib: the rllib extra)")  # fmt: skip
     _delegate("train.ppo")(p)
+    p.add_argument("--framework", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: MaskablePPO on one machine (default); rllib: Ray RLlib, on many processes or machines")
+    p.add_argument("--num-env-runners", type=int, default=None, metavar="N",
+                   help="rllib: processes playing games (default 1; 0 plays them in the driver)")  # fmt: skip
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="rllib: join this Ray cluster ('auto' or HOST:6379) instead of starting Ray locally")
+    p.set_defaults(func=cmd_train)
 
     for name, help_text in (("bench", "benchmark the batched engine against the reference engine"),
                             ("verify", "long differential check of the batched engine against the reference")):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 import zlib
 from typing import Any
 
@@ -29,7 +30,7 @@ POLICIES = ("shared", "per_seat")
 RLLIB_KEYS = ("num_env_runners", "policy", "address", "num_learners")
 # Where RLlib's defaults suit better than the SB3 trainer's (a file's or an override's values still win):
 # fewer games per process (RLlib steps them one by one) and a smaller rollout, so that iterations stay short.
-RLLIB_DEFAULTS = {"num_envs": 8, "n_steps": 256, "batch_size": 512, "run_dir": "runs/rllib", "eval_every": 100_000,
+RLLIB_DEFAULTS = {"num_envs": 32, "n_steps": 128, "batch_size": 512, "run_dir": "runs/rllib", "eval_every": 100_000,
                   "checkpoint_every": 200_000}  # fmt: skip
 
 
@@ -128,6 +129,7 @@ def _callback_class() -> type:
             self.best = -1.0
             self.snapshots: list[str] = []
             self.evals: list[dict[str, Any]] = []
+            self.eval_seconds = 0.0
             self.next_eval = cfg.eval_every if cfg is not None and cfg.eval_every else None
 
         def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
@@ -153,7 +155,9 @@ def _callback_class() -> type:
             cfg = self.cfg
             mid = LEARNER if self.policy == "shared" else "seat_0"
             module = algorithm.get_module(mid)
+            t = time.perf_counter()
             ev = evaluate(RLlibAgent.from_module(module, name=mid), cfg)
+            self.eval_seconds += time.perf_counter() - t
             self.evals.append({"learner_steps": steps, **ev})
             out: dict[str, Any] = {f"eval_{k}": v for k, v in ev.items()}
             if self.policy == "shared" and cfg.max_snapshots and ev["win_rate"] >= self.best + cfg.snapshot_margin:

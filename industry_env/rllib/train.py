@@ -1,0 +1,205 @@
+"""``industry-env train --framework rllib``: self-play PPO on Ray RLlib, from the same config file as the SB3 path.
+
+The file's keys mean what they mean for :mod:`industry_env.train.ppo` where RLlib has the same notion:
+``total_timesteps`` (decisions of the learner), ``num_players``, ``seed``, ``reward``, ``learning_rate``,
+``n_steps`` (decisions per game between updates; the rollout is ``n_steps`` times the games of all runners),
+``num_envs`` (games per env runner), ``batch_size`` (minibatch), ``n_epochs``, ``gamma``, ``gae_lambda``,
+``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch``, the league (``opponents``,
+``opponent_weights``, ``snapshot_weight``, ``max_snapshots``, ``snapshot_margin``), the evaluations
+(``eval_every``, ``eval_games``, ``eval_opponent``), ``checkpoint_every``, ``run_dir``, ``time_limit_minutes``,
+``progress`` and ``torch_threads`` (of the driver). ``resume`` is refused. Keys the file leaves out take the
+RLlib path's defaults (:data:`.selfplay.RLLIB_DEFAULTS`, else the SB3 defaults). RLlib-only settings go in an
+``[rllib]`` table or ``--set``: ``num_env_runners``, ``policy`` (shared / per_seat), ``num_learners``,
+``address``; ``--num-env-runners`` and ``--address`` override them.
+
+Without ``address`` a local Ray instance is started (and stopped at the end); with one (``auto`` or
+``HOST:6379``) the run joins that cluster. The run folder holds ``config.toml``, ``checkpoints/step_N/``
+(Algorithm checkpoints), ``final/``, ``evals.json`` and ``result.json``; any checkpoint plays as
+``make_agent("rllib:RUN/final")``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ..train.config import ConfigError, TrainConfig, to_toml
+from .selfplay import RLLIB_KEYS, check_extra, learner_steps, split_overrides
+
+
+def load_settings(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = (),
+                  num_env_runners: int | None = None, address: str | None = None) -> tuple[TrainConfig, dict]:
+    """The TrainConfig and the RLlib-only settings: RLlib defaults, the file, ``--set``, then the flags."""
+    values: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    if path is not None:
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"config {p}: cannot read it ({exc.strerror or exc})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"config {p}: not valid TOML ({exc})") from None
+        table = data.pop("rllib", {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"{p}: 'rllib' must be a table ([rllib]) of {', '.join(RLLIB_KEYS)}")
+        unknown = sorted(set(table) - set(RLLIB_KEYS))
+        if unknown:
+            raise ConfigError(f"{p}: [rllib] has unknown key(s) {unknown}; its keys are {', '.join(RLLIB_KEYS)}")
+        extra.update(table)
+        values.update(data)
+    for item in overrides:
+        key, eq, value = item.partition("=")
+        key = key.strip().removeprefix("rllib.")
+        if not eq:
+            raise ConfigError(f"--set {item!r}: write key=value")
+        if key in RLLIB_KEYS:
+            extra[key] = _extra_value(key, value.strip())
+        else:
+            values[key] = value.strip()
+    if num_env_runners is not None:
+        extra["num_env_runners"] = num_env_runners
+    if address is not None:
+        extra["address"] = address
+    cfg, extra = split_overrides({**values, **extra})
+    return cfg, extra
+
+
+def _extra_value(key: str, text: str) -> Any:
+    if key in ("num_env_runners", "num_learners"):
+        try:
+            return int(text)
+        except ValueError:
+            raise ConfigError(f"--set {key}={text!r}: a whole number >= 0") from None
+    return text
+
+
+def settings_toml(cfg: TrainConfig, extra: dict[str, Any]) -> str:
+    """The run's full configuration as a file this trainer reads back (top keys, then the ``[rllib]`` table)."""
+    lines = [f'{k} = {json.dumps(v)}' for k, v in extra.items()]
+    return to_toml(cfg) + "\n[rllib]\n" + "\n".join(lines) + "\n"
+
+
+def start_ray(address: str, num_env_runners: int) -> bool:
+    """Connect to the cluster at ``address``, or start a local Ray instance; True when this call started one."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    if address:
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=True)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ValueError(f"--address {address!r}: cannot join that Ray cluster ({exc}); start it with "
+                             f"'ray start --head' on the head machine, or omit --address to run locally") from None
+        return True
+    ray.init(include_dashboard=False, log_to_driver=True)
+    cpus = ray.cluster_resources().get("CPU", 0)
+    if num_env_runners > cpus:
+        ray.shutdown()
+        raise ValueError(f"--num-env-runners {num_env_runners}: this machine offers {cpus:g} CPUs to Ray and each "
+                         f"runner takes one; use at most {int(cpus)}, or join a cluster with --address")  # fmt: skip
+    return True
+
+
+def train(cfg: TrainConfig, extra: dict[str, Any]) -> dict[str, Any]:
+    """Train until ``cfg.total_timesteps`` learner decisions (or the time limit); returns the run's figures."""
+    import ray
+    import torch
+
+    from .selfplay import ppo_config
+
+    torch.set_num_threads(cfg.torch_threads)
+    started = start_ray(extra["address"], extra["num_env_runners"])
+    run = Path(cfg.run_dir)
+    (run / "checkpoints").mkdir(parents=True, exist_ok=True)
+    (run / "config.toml").write_text(settings_toml(cfg, extra), encoding="utf-8")
+    try:
+        overrides = {**{k: getattr(cfg, k) for k in cfg.__dataclass_fields__}, **extra}
+        algo = ppo_config(**overrides).build_algo()
+        try:
+            return _loop(algo, cfg, extra, run)
+        finally:
+            algo.stop()
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict[str, Any]:
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+    callback = next(c for c in (algo.callbacks if isinstance(algo.callbacks, list) else [algo.callbacks])
+                    if hasattr(c, "evals"))  # fmt: skip
+    bar = None
+    if cfg.progress:
+        try:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=cfg.total_timesteps, unit="step", dynamic_ncols=True, desc="train", mininterval=1.0)
+        except ImportError:
+            bar = None
+    say = bar.write if bar is not None else print
+    t0 = time.perf_counter()
+    steps = env_steps = 0
+    next_ckpt = cfg.checkpoint_every or None
+    try:
+        while steps < cfg.total_timesteps:
+            result = algo.train()
+            new = learner_steps(result, extra["policy"])
+            if bar is not None:
+                bar.update(new - steps)
+            steps = new
+            env_steps = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED_LIFETIME, env_steps))
+            league = result.get("league", {})
+            if "eval_win_rate" in league:
+                say(f"step {steps:,}: win rate against {cfg.eval_opponent} {100 * league['eval_win_rate']:.1f}% "
+                    f"[{100 * league['eval_win_ci_low']:.1f}, {100 * league['eval_win_ci_high']:.1f}]; "
+                    f"{league['snapshots']} snapshots in the league")  # fmt: skip
+                (run / "evals.json").write_text(json.dumps(callback.evals, indent=1), encoding="utf-8")
+            if next_ckpt is not None and steps >= next_ckpt:
+                next_ckpt = (steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every
+                algo.save(str((run / "checkpoints" / f"step_{steps}").resolve()))
+            if cfg.time_limit_minutes and time.perf_counter() - t0 > 60 * cfg.time_limit_minutes:
+                say(f"time limit of {cfg.time_limit_minutes:g} minutes: stopping at step {steps:,}")
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    wall = max(time.perf_counter() - t0 - callback.eval_seconds, 1e-9)
+    final = run / "final"
+    algo.save(str(final.resolve()))
+    figures = {"run_dir": str(run), "final": str(final), "learner_steps": steps, "env_steps": env_steps,
+               "seconds": wall, "learner_steps_per_second": steps / wall, "env_steps_per_second": env_steps / wall,
+               "eval_seconds": callback.eval_seconds, "num_env_runners": extra["num_env_runners"],
+               "policy": extra["policy"], "evals": callback.evals}  # fmt: skip
+    (run / "result.json").write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    return figures
+
+
+def summary(figures: dict[str, Any]) -> str:
+    """A few lines for the console."""
+    return (f"{figures['learner_steps']:,} learner steps in {figures['seconds']:.0f} s (evaluations excluded) with "
+            f"{figures['num_env_runners']} env runner(s): {figures['learner_steps_per_second']:,.0f} learner steps/s "
+            f"({figures['env_steps_per_second']:,.0f} decisions/s at the table, opponents included)\n"
+            f"final checkpoint: {figures['final']} (play it: industry-env arena --agents "
+            f"rllib:{figures['final']},heuristic,heuristic,heuristic)")  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the settings, train on RLlib, print the throughput and where the final checkpoint is."""
+    runners = getattr(args, "num_env_runners", None)
+    if runners is not None and runners < 0:
+        raise ConfigError(f"--num-env-runners {runners}: a whole number >= 0 (0 samples in the driver)")
+    cfg, extra = load_settings(args.config, args.set, runners, getattr(args, "address", None))
+    check_extra(extra)
+    if args.show_config:
+        print(settings_toml(cfg, extra), end="")
+        return 0
+    figures = train(cfg, extra)
+    print(summary(figures))
+    return 0

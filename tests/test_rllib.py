@@ -1,0 +1,212 @@
+"""Ray RLlib: the MultiAgentEnv passes RLlib's checker, the masking module never picks an illegal action, the league
+maps seats as told, settings are checked, checkpoints play as agents; a tiny self-play run saves, reloads, plays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+torch = pytest.importorskip("torch")
+
+from gymnasium import spaces  # noqa: E402
+from industry_env.agents import make_agent  # noqa: E402
+from industry_env.train.config import ConfigError  # noqa: E402
+from ray.rllib.core.columns import Columns  # noqa: E402
+from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig  # noqa: E402
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
+from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
+
+from industry_env.arena import Arena  # noqa: E402
+from industry_env.cli import main  # noqa: E402
+from industry_env.rllib import AgentModule, LeagueMapping, MaskedPPOModule, RLlibAgent, make_env  # noqa: E402
+from industry_env.rllib.env import rllib_observation_space  # noqa: E402
+from industry_env.rllib.train import load_settings  # noqa: E402
+
+NUM_ACTIONS = 314
+
+
+def random_game(env, seed: int, rng: np.random.Generator) -> tuple[list, dict, dict]:
+    """Play one game with legal random moves; the obs dicts seen, the final rewards and terminations."""
+    obs, infos = env.reset(seed=seed)
+    seen = [obs]
+    while True:
+        ((agent, view),) = obs.items()
+        obs, rewards, terms, truncs, infos = env.step({agent: int(rng.choice(np.flatnonzero(view["action_mask"])))})
+        seen.append(obs)
+        if terms["__all__"]:
+            return seen, rewards, terms
+        assert set(rewards) == set(obs) and all(r == 0.0 for r in rewards.values())
+
+
+# ---------------------------------------------------------------------------------------------- the env
+def test_env_passes_rllibs_checker_and_gives_the_masked_dict_per_agent() -> None:
+    env = make_env({"num_players": 4})
+    check_multiagent_environments(env)  # samples a random action: an illegal one ends the game, as it should
+    assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    space = env.observation_spaces["player_2"]
+    assert space["observations"].shape == (675,) and space["observations"].dtype == np.float32
+    assert space["action_mask"].shape == (NUM_ACTIONS,) and space["action_mask"].dtype == np.float32
+    obs, _ = env.reset(seed=3)
+    assert len(obs) == 1  # only the agent to move
+    ((agent, view),) = obs.items()
+    assert agent == f"player_{env.game_env.state_.current_player[0]}"
+    assert space.contains(view) and set(np.unique(view["action_mask"])) <= {0.0, 1.0} and view["action_mask"].any()
+
+
+def test_env_rewards_come_at_the_end_to_every_agent_with_all_done() -> None:
+    env = make_env({"num_players": 3})
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        seen, rewards, terms = random_game(env, seed, rng)
+        assert all(len(o) == 1 for o in seen[:-1]) and set(seen[-1]) == {"player_0", "player_1", "player_2"}
+        assert terms["__all__"] and all(terms[a] for a in seen[-1])
+        game_rewards = sorted(env.game_env.game().returns())
+        assert sorted(rewards.values()) == game_rewards and max(rewards.values()) == 1.0
+        assert all(not o["action_mask"].any() for o in seen[-1].values())
+
+
+def test_env_ends_the_game_on_an_illegal_action_and_refuses_bad_calls() -> None:
+    env = make_env()
+    obs, _ = env.reset(seed=1)
+    ((agent, view),) = obs.items()
+    illegal = int(np.flatnonzero(view["action_mask"] == 0)[0])
+    _, rewards, terms, _, _ = env.step({agent: illegal})
+    assert terms["__all__"] and rewards[agent] == -1.0 and sum(rewards.values()) == -1.0
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step({agent: 0})
+    obs, _ = env.reset(seed=1)
+    ((agent, _),) = obs.items()
+    other = next(a for a in env.possible_agents if a != agent)
+    with pytest.raises(ValueError, match="agent to move"):
+        env.step({other: 0})
+    with pytest.raises(ValueError, match="not an action"):
+        env.step({agent: 1.5})
+    with pytest.raises(ValueError, match="unknown option"):
+        make_env({"players": 4})
+
+
+# ---------------------------------------------------------------------------------------------- the modules
+def positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of the agents to move in random games (all phases of the game)."""
+    env, rng = make_env(), np.random.default_rng(seed)
+    views, masks = [], []
+    while len(views) < n:
+        obs, _ = env.reset(seed=int(rng.integers(1 << 30)))
+        done = False
+        while not done:
+            ((agent, view),) = obs.items()
+            views.append(view["observations"])
+            masks.append(view["action_mask"])
+            obs, _, terms, _, _ = env.step({agent: int(rng.choice(np.flatnonzero(view["action_mask"])))})
+            done = terms["__all__"]
+    return np.stack(views[:n]), np.stack(masks[:n])
+
+
+def masked_module() -> MaskedPPOModule:
+    space = rllib_observation_space()
+    return RLModuleSpec(module_class=MaskedPPOModule, observation_space=space, action_space=spaces.Discrete(314),
+                        model_config=DefaultModelConfig(fcnet_hiddens=[32], fcnet_activation="tanh")).build()
+
+
+def test_the_masking_module_never_picks_an_illegal_action_exploring_or_greedy() -> None:
+    torch.manual_seed(0)
+    module = masked_module()
+    with torch.no_grad():  # make illegal actions tempting: large random preferences on every action
+        module.pi.net.mlp[-1].bias.copy_(torch.randn(NUM_ACTIONS) * 30)
+    views, masks = positions(600)
+    batch = {Columns.OBS: {"observations": torch.from_numpy(views), "action_mask": torch.from_numpy(masks)}}
+    dist_cls = module.get_exploration_action_dist_cls()
+    with torch.no_grad():
+        logits = module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS]
+        samples = torch.stack([dist_cls.from_logits(logits).sample() for _ in range(10)]).numpy()  # 6,000 draws
+        greedy = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].argmax(-1).numpy()
+        train_logits = module.forward_train(batch)[Columns.ACTION_DIST_INPUTS]
+    rows = np.arange(len(views))
+    assert masks[rows[None, :], samples].all() and masks[rows, greedy].all()
+    raw = views.shape[0] - int(masks[rows, module.pi.net.mlp[-1].bias.argmax().item()].sum())
+    assert raw > 0  # unmasked, the biased head would often choose an illegal action
+    assert torch.equal(train_logits, logits) and bool((train_logits[torch.from_numpy(masks) == 0] < -1e30).all())
+    assert set(batch[Columns.OBS]) == {"observations", "action_mask"}  # the caller's batch is left as it was
+    values = module.compute_values(batch)
+    assert values.shape == (len(views),) and torch.isfinite(values).all()
+
+
+def test_agent_module_plays_the_projects_heuristic() -> None:
+    module = RLModuleSpec(module_class=AgentModule, observation_space=rllib_observation_space(),
+                          action_space=spaces.Discrete(314), model_config={"agent": "heuristic", "seed": 5}).build()
+    views, masks = positions(64, seed=1)
+    out = module.forward_exploration({Columns.OBS: {"observations": torch.from_numpy(views),
+                                                     "action_mask": torch.from_numpy(masks)}})  # fmt: skip
+    expected = make_agent("heuristic", seed=5).act_batch(views, masks > 0)
+    assert np.array_equal(out[Columns.ACTIONS], expected)
+
+
+# ---------------------------------------------------------------------------------------------- league, settings
+def test_league_mapping_puts_the_learner_in_one_seat_and_draws_members_by_weight() -> None:
+    mapping = LeagueMapping(4, [("agent_0", 1.0), ("agent_1", 3.0)], seed=7)
+    agents = [f"player_{k}" for k in range(4)]
+    counts = {"agent_0": 0, "agent_1": 0}
+    seats = []
+    for e in range(400):
+        ids = [mapping(a, f"episode-{e}") for a in agents]
+        assert ids == [mapping(a, f"episode-{e}") for a in agents]  # the same answer every time
+        assert ids.count("learner") == 1
+        seats.append(ids.index("learner"))
+        for m in ids:
+            if m != "learner":
+                counts[m] += 1
+    assert set(seats) == {0, 1, 2, 3}
+    assert 0.65 < counts["agent_1"] / (3 * 400) < 0.85  # weight 3 of 4
+    per_seat = LeagueMapping(4, [], policy="per_seat")
+    assert [per_seat(a, "e") for a in agents] == ["seat_0", "seat_1", "seat_2", "seat_3"]
+    with pytest.raises(ValueError, match="policy"):
+        LeagueMapping(4, [("agent_0", 1.0)], policy="league")
+
+
+def test_settings_read_the_sb3_file_an_rllib_table_and_overrides(tmp_path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text('total_timesteps = 5000\nlearning_rate = 0.001\nopponents = ["random"]\nopponent_weights = [1.0]'
+                    '\n[rllib]\nnum_env_runners = 3\npolicy = "per_seat"\n', encoding="utf-8")  # fmt: skip
+    cfg, extra = load_settings(path, ["gamma=0.99", "rllib.num_learners=0"], num_env_runners=2)
+    assert (cfg.total_timesteps, cfg.learning_rate, cfg.gamma, cfg.num_envs) == (5000, 0.001, 0.99, 32)
+    assert extra == {"num_env_runners": 2, "policy": "per_seat", "address": "", "num_learners": 0}
+    path.write_text("[rllib]\nrunners = 2\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="runners"):
+        load_settings(path)
+    for bad, word in ((["policy=mixed"], "policy"), (["num_env_runners=-1"], "num_env_runners"),
+                      (["nsteps=5"], "nsteps"), (["resume=x.zip"], "resume")):  # fmt: skip
+        with pytest.raises(ConfigError, match=word):
+            load_settings(None, bad)
+
+
+def test_train_command_refuses_mixed_options(capsys) -> None:
+    assert main(["train", "--num-env-runners", "2"]) == 2
+    assert "--framework rllib" in capsys.readouterr().err
+    assert main(["train", "--framework", "rllib", "--num-env-runners", "-1"]) == 2
+    assert "--num-env-runners" in capsys.readouterr().err
+    assert main(["train", "--framework", "rllib", "--set", "policy=mixed"]) == 2
+    assert "policy" in capsys.readouterr().err
+    assert main(["train", "--framework", "rllib", "--show-config", "--num-env-runners", "2"]) == 0
+    shown = capsys.readouterr().out
+    assert "num_env_runners = 2" in shown and "total_timesteps = " in shown
+
+
+# ---------------------------------------------------------------------------------------------- checkpoints
+def test_a_module_checkpoint_plays_as_an_agent_in_the_arena(tmp_path) -> None:
+    module = masked_module()
+    module.save_to_path(str(tmp_path / "m"))
+    agent = make_agent(f"rllib:{tmp_path / 'm'}", seed=0)
+    assert isinstance(agent, RLlibAgent)
+    views, masks = positions(50, seed=2)
+    masks = masks > 0  # the agents' interface takes bool or 0/1 integer masks
+    acts = agent.act_batch(views, masks)
+    assert masks[np.arange(50), acts].all() and acts[7] == agent.act(views[7], masks[7])
+    table = Arena([agent, "random", "random", "random"], num_players=4, games=4, seed=0).run().table()
+    assert table[0]["games"] == 4
+    sampler = make_agent(f"rllib:{tmp_path / 'm'}", seed=0, deterministic=False)
+    assert masks[np.arange(50), sampler.act_batch(views, masks)].all()
+    for bad, word in ((f"rllib:{tmp_path / 'none'}", "no such folder"), ("rllib:", "checkpoint folder"),
+                      (f"rllib:{tmp_path}", "neither")):  # fmt: skip
+        with pytest.raises(ValueError, match=word):
+            make_agent(bad)
