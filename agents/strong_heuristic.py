@@ -132,10 +132,11 @@ def _assessment(state: engine.State, prm: StrongParams) -> SimpleNamespace:
     now = np.where(t.SCORES[None, :] & (t.ERA[None, :] == era[:, None]), t.POINTS[None, :], 0.0)  # [B, 60]
     produces = state.produces.astype(np.float64)  # [B, P, 11]
     jokers = state.jokers.astype(np.float64)
-    # resources obtainable now: anyone makes it, the bank sells it, a joker of it (or "?") in hand
-    obtainable = (state.produces.any(axis=1)[:, None, :] | (t.BANK_ERA[None, None, :] <= era[:, None, None])
-                  | (jokers[:, :, :NUM_RESOURCES] > 0) | (jokers[:, :, WILD_JOKER:] > 0))  # fmt: skip
-    lacks = (t.NEED_R[None, None] * ~obtainable[:, :, None, :]).sum(axis=3) > 0  # [B, P, 60]
+    # units of each resource obtainable now: any number if anyone makes it or the bank sells it, else the
+    # jokers of it and the "?" jokers in hand (a field needing it twice lacks it with only one joker)
+    unlimited = state.produces.any(axis=1)[:, None, :] | (t.BANK_ERA[None, None, :] <= era[:, None, None])
+    obtainable = np.where(unlimited, np.inf, jokers[:, :, :NUM_RESOURCES] + jokers[:, :, WILD_JOKER:])  # [B, P, 11]
+    lacks = (t.NEED_R[None, None] > obtainable[:, :, None, :]).any(axis=3)  # [B, P, 60]
     now_p = now[:, None, :] * np.where(lacks, UNOBTAINABLE, 1.0)
 
     # development cost in Talers: construction after the discount, a Taler per resource not made

@@ -16,7 +16,7 @@ from importlib import resources
 
 import numpy as np
 import pytest
-from conftest import BOARD_TEXT, F, R, hand, legal_names, play, position
+from conftest import BOARD, BOARD_TEXT, F, R, hand, legal_names, play, position
 
 from industry_env import actions as A
 from industry_env import engine as E
@@ -293,3 +293,65 @@ def test_reference_and_both_backends_agree_step_by_step_on_a_board_with_doubled_
                 assert scores[k, : g.num_players].tolist() == g.scores(), (name, k)
                 assert E.to_game(s, k).to_json() == g.to_json(), (name, k)
     assert min(seen.values()) >= 10, seen
+
+
+# ---------------------------------------------------------------- agents value and pay a doubled need
+def test_agents_count_a_doubled_need_as_two_units():
+    from industry_env.agents.heuristic import field_values
+    from industry_env.agents.heuristic_v0 import ReferenceHeuristicV0
+    from industry_env.agents.strong_heuristic import StrongParams, _assessment
+
+    # player 0 makes no Glass, player 2 does (the same position on the rules board and on its Glass x2 copy)
+    def state(board):
+        g = position(4, board=board, era=1, phase="develop", developer=0, starting_player=0, past_owner=3,
+                     owned={"2I": 0, "2G": (2, True)}, money=[5, 5, 5, 5])  # fmt: skip
+        return g, E.from_games([g])
+
+    (g1, s1), (g2, s2) = state(BOARD), state(GLASS2)
+    f = F("2I")
+    for p, extra in ((0, 1.0), (2, 0.0)):  # a Taler more for the second Glass, nothing for its maker
+        v1, v2 = field_values(s1, np.array([p]))[0], field_values(s2, np.array([p]))[0]
+        assert v1[f] - v2[f] == extra
+        assert ReferenceHeuristicV0(0).value(g1, p, f) - ReferenceHeuristicV0(0).value(g2, p, f) == extra
+        d1, d2 = _assessment(s1, StrongParams()).devcost[0, p, f], _assessment(s2, StrongParams()).devcost[0, p, f]
+        assert d2 - d1 == extra
+
+
+def test_strong_heuristic_sees_a_single_joker_short_of_a_doubled_need():
+    # Era 2, nobody makes Glass, the bank does not sell it: the Brewery's 3 points count in full with two Glass
+    # jokers, at the UNOBTAINABLE share with one.
+    from industry_env.agents.strong_heuristic import UNOBTAINABLE, StrongParams, _assessment
+
+    def now(jokers: int) -> float:
+        g = _brewery(money=[5, 5, 5, 5], hand={"Glass": jokers})
+        return float(_assessment(E.from_games([g]), StrongParams()).now[0, 0, F("2I")])
+
+    assert (now(1), now(2)) == (3 * UNOBTAINABLE, 3.0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_agents_play_legal_games_on_a_board_with_doubled_needs(backend: str):
+    """Heuristic v0 (batched, and its readable twin on every 7th position) and the strong heuristic play 24 games
+    to the end on the doubled board; every action they choose is legal."""
+    from industry_env.agents.heuristic import heuristic_actions
+    from industry_env.agents.heuristic_v0 import ReferenceHeuristicV0
+    from industry_env.agents.strong_heuristic import strong_actions
+
+    board = doubled_board()
+    with E.use_backend(backend):
+        s = E.init(24, num_players=np.where(np.arange(24) % 2 == 0, 3, 4), seed=500, board=board)
+        twin, t = ReferenceHeuristicV0(3), 0
+        while not s.terminated.all():
+            live = np.flatnonzero(~s.terminated)
+            sub = E.take(s, live)
+            mask = E.legal_action_mask(sub)
+            v0 = heuristic_actions(sub, 3, mask)
+            strong = strong_actions(sub, 3, mask)
+            for k in range(0, live.size, 7) if t % 7 == 0 else ():
+                assert twin.act(E.to_game(sub, k)) == v0[k]
+            assert mask[np.arange(live.size), v0].all() and mask[np.arange(live.size), strong].all()
+            actions = np.zeros(s.batch_size, np.int64)
+            actions[live] = np.where(live % 2 == 0, v0, strong)
+            s = E.step(s, actions)
+            t += 1
+    assert (E.scores(s) > 0).any(axis=1).all()
