@@ -55,16 +55,24 @@ NJ = NR + 1
 AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY = K.AUCTION, K.BID, K.SELL_OR_KEEP, K.DEVELOP, K.PAY
 COMPILE_SECONDS = 15  # about what the first compile takes (CPU seconds on the 2-core test machine)
 
-# The board as one float64 table (:func:`board_floats`): per-field rows of 60, the [field, resource] tables,
-# the [era, field] table, then the nonzero entries of SYNERGY by column (CSR: 61 pointers, rows, weights).
+# The board as one float64 table (:func:`board_floats`): per-field rows of 60, the needs of each field (up to two
+# resources and how many of each), the [era, field] table, then the nonzero entries of SYNERGY by column (CSR:
+# 61 pointers, then the rows g, then the weights SYNERGY[g, f]).
 F_POINTS, F_COST, F_DISCOUNT, F_ERA, F_SCORES, F_TECH, F_JOKER, F_MAKES = (k * NF for k in range(8))
 F_BANK_ERA = 8 * NF  # 11
-F_NEED = F_BANK_ERA + NR  # [field, resource] 60 * 11
-F_LATER = F_NEED + NF * NR  # [era, field] 5 * 60
-F_SYN = F_LATER + 5 * NF  # CSR pointers (61), then the rows g, then the weights SYNERGY[g, f]
+F_NEEDS = F_BANK_ERA + NR  # [field]: resource, count, resource, count (-1, 0 for none): NEED_R's nonzeros
+F_LATER = F_NEEDS + 4 * NF  # [era, field] 5 * 60
+F_SYN = F_LATER + 5 * NF
 
 # the parameters as one float64 array, in this order
 PARAMS = ("taler_value", "future_share", "greed", "deny", "keep_margin", "sell_weight")
+
+# A game's working arrays: rows of one float64[W_ROWS, 60] (one argument instead of ten)
+W_PROB, W_UND = 0, P  # [P, 60] each: the chance p gets f; 1.0 for p's own fields still to develop
+W_OPEN, W_TMP = 2 * P, 2 * P + 1  # fields still to be auctioned; scratch
+W_FNEED, W_ONEED, W_PER = 2 * P + 2, 3 * P + 2, 3 * P + 3  # [P, 11], [11], [P, 11]: future needs, producer value
+W_UNLIM, W_MISC = 4 * P + 3, 4 * P + 4  # [11]; saved[P], standing[P], pairwise sums[8]
+W_ROWS = 4 * P + 5
 
 
 @lru_cache(maxsize=8)
@@ -76,6 +84,13 @@ def board_floats(board: Board) -> np.ndarray:
     if np.bincount(f, minlength=NF).max() > 1:
         raise ValueError("board_floats: a field makes more than one resource")
     makes[f] = r
+    needs = np.tile([-1.0, 0.0, -1.0, 0.0], (NF, 1))
+    for f in range(NF):
+        rs = np.flatnonzero(t.NEED_R[f])
+        if rs.size > 2:
+            raise ValueError(f"board_floats: field {f} needs more than two resources")
+        for j, r in enumerate(rs):
+            needs[f, 2 * j : 2 * j + 2] = r, t.NEED_R[f, r]
     syn = np.asarray(t.SYNERGY, np.float64)
     ptr, rows, weights = [0], [], []
     for col in range(NF):  # column f: the fields g (increasing) with SYNERGY[g, f] != 0
@@ -83,8 +98,8 @@ def board_floats(board: Board) -> np.ndarray:
         rows += g.tolist()
         weights += syn[g, col].tolist()
         ptr.append(len(rows))
-    parts = [t.POINTS, t.COST, t.DISCOUNT, t.ERA, t.SCORES, t.IS_TECH, t.IS_JOKER, makes, t.BANK_ERA,
-             t.NEED_R.reshape(-1), t.LATER_OK.reshape(-1), ptr, rows, weights]  # fmt: skip
+    parts = [t.POINTS, t.COST, t.DISCOUNT, t.ERA, t.SCORES, t.IS_TECH, t.IS_JOKER, makes, t.BANK_ERA, needs,
+             t.LATER_OK, ptr, rows, weights]  # fmt: skip
     out = np.concatenate([np.asarray(x, np.float64).reshape(-1) for x in parts])
     out.setflags(write=False)
     return out
@@ -100,9 +115,9 @@ def _tie_noise(seed, round_, field):
 
 
 @njit(cache=True)
-def _pairwise60(a):
-    """numpy's sum of 60 float64 (``np.add.reduce``: eight running sums, combined in pairs, then the rest)."""
-    r = np.empty(8)
+def _pairwise60(a, r):
+    """numpy's sum of the 60 float64 of ``a`` (``np.add.reduce``: eight running sums in ``r``, combined in pairs,
+    then the rest), so that the twin's sum is the numpy form's to the last bit."""
     for j in range(8):
         r[j] = a[j]
     i = 8
@@ -118,142 +133,160 @@ def _pairwise60(a):
 
 
 @njit(cache=True)
-def _assess(s8, s16, ft, prm, B, i, value, gross, devcost, und, standing, tmp):
-    """Game ``i``'s assessment (``strong_heuristic._assessment``) into value, gross, devcost [P, 60], und
-    (bool[P, 60]) and standing [P]; ``tmp`` is scratch (float64[>= 60])."""
-    tv, fs, sw = prm[0], prm[1], prm[5]
-    n = np.int64(s8[K.NUM_PLAYERS * B + i])
-    era = np.int64(s8[K.ERA * B + i])
+def _prepare(s8, ft, prm, B, i, era, share, w):
+    """The per-game part of ``strong_heuristic._assessment`` into ``w``: chances, own fields to develop, open
+    fields, resource needs, the producer value per resource, the unlimited resources, the discount's savings."""
+    sw = prm[5]
     own0, dev0, cl0 = K.OWNER * B + NF * i, K.DEVELOPED * B + NF * i, K.CLAIMED * B + NF * i
-    prod0, jok0 = K.PRODUCES * B + P * NR * i, K.JOKERS * B + P * NJ * i
-    share = fs * (MIN_PLAYERS + 1) / n
-    nptr = F_SYN + NF + 1
-    nnz = np.int64(ft[F_SYN + NF])
-    prob = np.empty((P, NF))
-    open_ = np.empty(NF)
+    prod0 = K.PRODUCES * B + P * NR * i
     for f in range(NF):
-        open_[f] = 1.0 if (not s8[cl0 + f] and ft[F_ERA + f] >= era) else 0.0
+        w[W_OPEN, f] = 1.0 if (not s8[cl0 + f] and ft[F_ERA + f] >= era) else 0.0
     for q in range(P):
         for f in range(NF):
             own = s8[own0 + f] == q
             dv = own and s8[dev0 + f] != 0
             u = own and s8[dev0 + f] == 0 and ft[F_LATER + NF * era + f] != 0.0
-            und[q, f] = u
-            prob[q, f] = ((1.0 if dv else 0.0) + OWNED_UNDEVELOPED * (1.0 if u else 0.0)) + share * open_[f]
-    # resource needs: own fields still to develop (per player) and fields still to be auctioned
-    future_need = np.zeros((P, NR))
-    open_need = np.zeros(NR)
-    for f in range(NF):
-        for r in range(NR):
-            nr = ft[F_NEED + NR * f + r]
-            if nr != 0.0:
-                open_need[r] += open_[f] * nr
+            w[W_UND + q, f] = 1.0 if u else 0.0
+            w[W_PROB + q, f] = ((1.0 if dv else 0.0) + OWNED_UNDEVELOPED * (1.0 if u else 0.0)) + share * w[W_OPEN, f]
+    for r in range(NR):
+        w[W_ONEED, r] = 0.0
+        for q in range(P):
+            w[W_FNEED + q, r] = 0.0
+    for f in range(NF):  # own fields still to develop (per player) and fields still to be auctioned: their needs
+        for j in range(2):
+            r = np.int64(ft[F_NEEDS + 4 * f + 2 * j])
+            if r >= 0:
+                nr = ft[F_NEEDS + 4 * f + 2 * j + 1]
+                w[W_ONEED, r] += w[W_OPEN, f] * nr
                 for q in range(P):
-                    if und[q, f]:
-                        future_need[q, r] += nr
-    per_resource = np.empty((P, NR))
+                    w[W_FNEED + q, r] += w[W_UND + q, f] * nr
     for r in range(NR):
         total_need = 0.0
         makers = 0
         for q in range(P):
-            total_need += future_need[q, r]
+            total_need += w[W_FNEED + q, r]
             makers += s8[prod0 + NR * q + r] != 0
         for q in range(P):
-            made = 1.0 if s8[prod0 + NR * q + r] != 0 else 0.0
-            rivals = makers - (1 if made else 0)
-            self_use = future_need[q, r] + share * open_need[r]
-            sales = ((total_need - future_need[q, r]) + (1 - share) * open_need[r]) / (1.0 + rivals)
-            per_resource[q, r] = (self_use + sw * sales) * (1.0 - made)
-    unlimited = np.empty(NR, np.bool_)
-    for r in range(NR):
-        anyone = False
-        for q in range(P):
-            anyone = anyone or s8[prod0 + NR * q + r] != 0
-        unlimited[r] = anyone or ft[F_BANK_ERA + r] <= era
-    for q in range(P):
+            made = s8[prod0 + NR * q + r] != 0
+            self_use = w[W_FNEED + q, r] + share * w[W_ONEED, r]
+            sales = ((total_need - w[W_FNEED + q, r]) + (1 - share) * w[W_ONEED, r]) / (1.0 + (makers - made))
+            w[W_PER + q, r] = (self_use + sw * sales) * (0.0 if made else 1.0)
+        w[W_UNLIM, r] = 1.0 if (makers > 0 or ft[F_BANK_ERA + r] <= era) else 0.0
+    for q in range(P):  # Bank / Stock Exchange: the construction costs it will save
         disc = np.float64(s8[K.DISCOUNT * B + P * i + q])
-        wild = np.float64(s8[jok0 + NJ * q + WILD_JOKER])
-        for f in range(NF):  # Bank / Stock Exchange: the construction costs it will save
-            costly = 1.0 if ft[F_COST + f] > disc else 0.0
-            tmp[f] = costly * ((1.0 if und[q, f] else 0.0) + share * open_[f])
-        saved = _pairwise60(tmp)
-        synsum = 0.0
         for f in range(NF):
-            now = ft[F_POINTS + f] if (ft[F_SCORES + f] != 0.0 and ft[F_ERA + f] == era) else 0.0
-            lacks = False
-            unmade = 0.0
-            for r in range(NR):
-                nr = ft[F_NEED + NR * f + r]
-                if nr != 0.0:
-                    made = s8[prod0 + NR * q + r] != 0
-                    unmade += nr * (0.0 if made else 1.0)
-                    if not unlimited[r] and nr > np.float64(s8[jok0 + NJ * q + r]) + wild:
-                        lacks = True
-            now_p = now * (UNOBTAINABLE if lacks else 1.0)
-            syn = 0.0
-            dsyn = 0.0
-            for k in range(np.int64(ft[F_SYN + f]), np.int64(ft[F_SYN + f + 1])):
-                g = np.int64(ft[nptr + k])
-                w = ft[nptr + nnz + k]
-                syn += prob[q, g] * w
-                if s8[own0 + g] == q and s8[dev0 + g] != 0:
-                    dsyn += w
-            if s8[own0 + f] == q and s8[dev0 + f] != 0:
-                synsum += dsyn
-            m = np.int64(ft[F_MAKES + f])
-            producer = per_resource[q, m] if m >= 0 else 0.0
-            construction = max(ft[F_COST + f] - disc, 0.0)
-            dc = construction + unmade
-            devcost[q, f] = dc
-            gr = (now_p + syn) + tv * (producer + saved * ft[F_DISCOUNT + f])
-            gross[q, f] = gr
-            value[q, f] = JOKER_FIELD_VALUE if ft[F_JOKER + f] != 0.0 else gr - tv * dc
-        if q < n:
-            jsum = 0
-            for k in range(NJ):
-                jsum += s8[jok0 + NJ * q + k]
-            money = np.float64(s16[K.MONEY * B + P * i + q])
-            st = np.float64(s16[K.POINTS * B + P * i + q]) + money / TALERS_PER_POINT
-            st = (st + JOKER_POINTS * jsum) + SUBSIDY_POINTS * (1 if s8[K.SUBSIDY * B + P * i + q] else 0)
-            standing[q] = st + 0.5 * synsum
-        else:
-            standing[q] = -np.inf
+            costly = 1.0 if ft[F_COST + f] > disc else 0.0
+            w[W_TMP, f] = costly * (w[W_UND + q, f] + share * w[W_OPEN, f])
+        w[W_MISC, q] = _pairwise60(w[W_TMP], w[W_MISC, 2 * P : 2 * P + 8])
 
 
 @njit(cache=True)
-def _leader(standing):
-    """The first player of highest standing (``argmax``)."""
-    best = 0
-    for q in range(1, P):
-        if standing[q] > standing[best]:
-            best = q
+def _devcost(s8, ft, B, i, q, f):
+    """Talers ``q`` pays to develop ``f``: construction after his discount, a Taler per resource he does not make."""
+    unmade = 0.0
+    for j in range(2):
+        r = np.int64(ft[F_NEEDS + 4 * f + 2 * j])
+        if r >= 0 and s8[K.PRODUCES * B + P * NR * i + NR * q + r] == 0:
+            unmade += ft[F_NEEDS + 4 * f + 2 * j + 1]
+    return max(ft[F_COST + f] - np.float64(s8[K.DISCOUNT * B + P * i + q]), 0.0) + unmade
+
+
+@njit(cache=True)
+def _gross(s8, ft, prm, B, i, era, w, q, f):
+    """What ``f`` adds for ``q`` (points, before its development cost): ``_assessment``'s ``gross``."""
+    jok0 = K.JOKERS * B + P * NJ * (i) + NJ * q
+    now = ft[F_POINTS + f] if (ft[F_SCORES + f] != 0.0 and ft[F_ERA + f] == era) else 0.0
+    lacks = False
+    for j in range(2):
+        r = np.int64(ft[F_NEEDS + 4 * f + 2 * j])
+        if r >= 0 and w[W_UNLIM, r] == 0.0:
+            lacks |= ft[F_NEEDS + 4 * f + 2 * j + 1] > np.float64(s8[jok0 + r]) + np.float64(s8[jok0 + WILD_JOKER])
+    now_p = now * (UNOBTAINABLE if lacks else 1.0)
+    nptr = F_SYN + NF + 1
+    nnz = np.int64(ft[F_SYN + NF])
+    syn = 0.0
+    for k in range(np.int64(ft[F_SYN + f]), np.int64(ft[F_SYN + f + 1])):
+        syn += w[W_PROB + q, np.int64(ft[nptr + k])] * ft[nptr + nnz + k]
+    m = np.int64(ft[F_MAKES + f])
+    producer = w[W_PER + q, m] if m >= 0 else 0.0
+    return (now_p + syn) + prm[0] * (producer + w[W_MISC, q] * ft[F_DISCOUNT + f])
+
+
+@njit(cache=True)
+def _value(s8, ft, prm, B, i, era, w, q, f):
+    """``V[q, f]``: the points ``f`` is worth to ``q``, net of its development cost (``_assessment``'s ``value``)."""
+    if ft[F_JOKER + f] != 0.0:
+        return JOKER_FIELD_VALUE
+    return _gross(s8, ft, prm, B, i, era, w, q, f) - prm[0] * _devcost(s8, ft, B, i, q, f)
+
+
+@njit(cache=True)
+def _leader(s8, s16, ft, B, i, n):
+    """The first player of highest standing (``argmax`` of ``_assessment``'s rough final score)."""
+    own0, dev0 = K.OWNER * B + NF * i, K.DEVELOPED * B + NF * i
+    nptr = F_SYN + NF + 1
+    nnz = np.int64(ft[F_SYN + NF])
+    best, best_st = 0, -np.inf
+    for q in range(n):
+        synsum = 0.0  # the links and bonuses of his developed fields (whole numbers: any order is exact)
+        for f in range(NF):
+            if s8[own0 + f] == q and s8[dev0 + f] != 0:
+                for k in range(np.int64(ft[F_SYN + f]), np.int64(ft[F_SYN + f + 1])):
+                    g = np.int64(ft[nptr + k])
+                    if s8[own0 + g] == q and s8[dev0 + g] != 0:
+                        synsum += ft[nptr + nnz + k]
+        jsum = 0
+        for k in range(NJ):
+            jsum += s8[K.JOKERS * B + P * NJ * i + NJ * q + k]
+        money = np.float64(s16[K.MONEY * B + P * i + q])
+        st = np.float64(s16[K.POINTS * B + P * i + q]) + money / TALERS_PER_POINT
+        st = (st + JOKER_POINTS * jsum) + SUBSIDY_POINTS * (1 if s8[K.SUBSIDY * B + P * i + q] else 0)
+        st = st + 0.5 * synsum
+        if st > best_st:
+            best, best_st = q, st
     return best
 
 
 @njit(cache=True)
-def _act(s8, s16, t, ft, prm, seed, row, B, i, value, gross, devcost, und, standing, tmp, scratch, copy):
+def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
     """The strong heuristic's action in game ``i`` (``row``: its legal-action mask); -1 if its phase has none."""
     tv, greed, deny, keep_margin = prm[0], prm[2], prm[3], prm[4]
     p = np.int64(K._player(s8, B, i))
     ph = s8[K.PHASE * B + i]
     if p < 0 or ph > PAY:
         return -1
-    _assess(s8, s16, ft, prm, B, i, value, gross, devcost, und, standing, tmp)
-    n = np.int64(s8[K.NUM_PLAYERS * B + i])
-    era = np.int64(s8[K.ERA * B + i])
     money_p = np.float64(s16[K.MONEY * B + P * i + p])
     subsidy_ok = row[A.SUBSIDY]
+    if ph == PAY:  # a Taler before a joker of the resource, the "?" joker last, a joker before the last Taler
+        poor = money_p <= 1
+        best, best_key = 0, np.inf
+        for k in range(A.SUBSIDY - A.PAY):
+            if not row[A.PAY + k]:
+                continue
+            way = k % A.NUM_PAY_WAYS
+            cost = JOKER_POINTS if way == A.PAY_JOKER else (JOKER_POINTS + 0.5 if way == A.PAY_WILD else tv)
+            if way >= A.PAY_BANK and poor:
+                cost = JOKER_POINTS + 1.0
+            key = cost * 1000.0 + k
+            if key < best_key:
+                best, best_key = k, key
+        return A.PAY + best
+    n = np.int64(s8[K.NUM_PLAYERS * B + i])
+    era = np.int64(s8[K.ERA * B + i])
+    share = prm[1] * (MIN_PLAYERS + 1) / n
+    _prepare(s8, ft, prm, B, i, era, share, w)
     if ph == AUCTION:
         rnd = np.int64(s8[K.ROUND * B + i])
         best, best_score = 0, -np.inf
         for f in range(NF):
             if not row[A.AUCTION + f]:
                 continue
-            mine = value[p, f] / tv
             others = -np.inf
             for q in range(n):
                 if q != p:
-                    others = max(others, min(value[q, f] / tv, np.float64(s16[K.MONEY * B + P * i + q])))
+                    v = _value(s8, ft, prm, B, i, era, w, q, f) / tv
+                    others = max(others, min(v, np.float64(s16[K.MONEY * B + P * i + q])))
+            mine = _value(s8, ft, prm, B, i, era, w, p, f) / tv
             score = max(mine, 0.0) + 0.5 * max(others, 0.0)
             noisy = score + _tie_noise(seed, rnd, f)
             if noisy > best_score:
@@ -262,14 +295,15 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, value, gross, devcost, und, stand
     lot = np.int64(s8[K.LOT * B + i])
     if ph == BID:
         high = np.float64(s16[K.HIGH_BID * B + i])
-        leader = _leader(standing)
-        lv = value[leader, lot] if leader != p else 0.0
-        worth = greed * (value[p, lot] + deny * lv) / tv
+        leader = _leader(s8, s16, ft, B, i, n)
+        mine = _value(s8, ft, prm, B, i, era, w, p, lot)
+        lv = _value(s8, ft, prm, B, i, era, w, leader, lot) if leader != p else 0.0
+        worth = greed * (mine + deny * lv) / tv
         reserve = 0.0  # the development costs of own fields whose points expire with this era
         for f in range(NF):
-            if und[p, f] and ft[F_ERA + f] == era and ft[F_SCORES + f] != 0.0:
-                reserve += devcost[p, f]
-        budget = money_p - devcost[p, lot] - reserve
+            if w[W_UND + p, f] != 0.0 and ft[F_ERA + f] == era and ft[F_SCORES + f] != 0.0:
+                reserve += _devcost(s8, ft, B, i, p, f)
+        budget = money_p - _devcost(s8, ft, B, i, p, lot) - reserve
         limit = np.floor(min(worth, budget))
         auct = np.int64(s8[K.AUCTIONEER * B + i])
         until = (auct - p) % n
@@ -277,14 +311,14 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, value, gross, devcost, und, stand
         for q in range(n):
             after = (q - p) % n
             if after > 0 and after <= until:
-                rival = max(rival, min(np.floor(value[q, lot] / tv), np.float64(s16[K.MONEY * B + P * i + q])))
+                v = np.floor(_value(s8, ft, prm, B, i, era, w, q, lot) / tv)
+                rival = max(rival, min(v, np.float64(s16[K.MONEY * B + P * i + q])))
         amount = min(max(rival + 1, high + 1), limit)
         ok = amount > high and amount <= money_p
         action = A.BID + np.int64(min(max(amount, 1.0), np.float64(A.SELL - A.BID))) - 1
-        ok = ok and row[min(max(action, A.BID), A.SELL - 1)]
-        if ok:
+        if ok and row[min(max(action, A.BID), A.SELL - 1)]:
             return action
-        gain = value[p, lot] - tv * (high + 1)
+        gain = mine - tv * (high + 1)
         richer = np.floor(min(worth, budget + SUBSIDY_MONEY))
         if subsidy_ok and richer > high and gain > SUBSIDY_GAIN and high + 1 <= money_p + 3:
             return A.SUBSIDY
@@ -292,53 +326,45 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, value, gross, devcost, und, stand
     if ph == SELL_OR_KEEP:
         high = np.float64(s16[K.HIGH_BID * B + i])
         bidder = np.int64(s8[K.HIGH_BIDDER * B + i])
-        d = deny * value[bidder, lot] if bidder == _leader(standing) else 0.0
-        worth = (value[p, lot] + d) / tv
+        mine = _value(s8, ft, prm, B, i, era, w, p, lot)
+        d = deny * _value(s8, ft, prm, B, i, era, w, bidder, lot) if bidder == _leader(s8, s16, ft, B, i, n) else 0.0
+        worth = (mine + d) / tv
         want = worth > keep_margin * high
         if want and row[A.KEEP]:
             return A.KEEP
-        gain = value[p, lot] + d - tv * high
+        gain = mine + d - tv * high
         if want and subsidy_ok and gain > SUBSIDY_GAIN and high <= money_p + 3:
             return A.SUBSIDY
         return A.SELL
-    if ph == DEVELOP:
-        last = era == 4
-        best, best_score = 0, -np.inf
-        for f in range(NF):
-            expires = ft[F_ERA + f] == era and ft[F_SCORES + f] != 0.0
-            gain = gross[p, f] - tv * devcost[p, f]
-            tmp[f] = gain if (expires or last) else -np.inf  # for the subsidy below
-            if not row[A.DEVELOP + f] or not (expires or last or gain > 0):
-                continue
-            score = (gain + (100.0 if expires else 0.0)) + 10.0 * ft[F_TECH + f]
-            if score > best_score:
-                best, best_score = f, score
-        if best_score > -np.inf:
-            return A.DEVELOP + best
-        if subsidy_ok:  # an own field it cannot afford now, worth more than 5 points, that 3 Talers make legal
-            _game_copy(s8, B, i, copy)
-            c16 = copy.view(np.int16)
-            c16[K.MONEY + p] += SUBSIDY_MONEY
-            top = -np.inf
-            for j in range(K._developable(copy, c16, t, 1, 0, p, scratch)):
-                top = max(top, tmp[scratch[j]])
-            if top > SUBSIDY_GAIN:
-                return A.SUBSIDY
-        return A.DONE
-    # pay: a Taler before a joker of the resource, the "?" joker last, a joker before the last Taler
-    poor = money_p <= 1
-    best, best_key = 0, np.inf
-    for k in range(A.SUBSIDY - A.PAY):
-        if not row[A.PAY + k]:
+    # develop: the legal field of highest gain, expiring ones first; one not paying for itself waits
+    last = era == 4
+    own0, dev0 = K.OWNER * B + NF * i, K.DEVELOPED * B + NF * i
+    best, best_score = 0, -np.inf
+    for f in range(NF):
+        w[W_TMP, f] = -np.inf  # the gain of an urgent field, for the subsidy below
+        if s8[own0 + f] != p or s8[dev0 + f] != 0:
+            continue  # only his undeveloped fields can be legal
+        expires = ft[F_ERA + f] == era and ft[F_SCORES + f] != 0.0
+        gain = _gross(s8, ft, prm, B, i, era, w, p, f) - tv * _devcost(s8, ft, B, i, p, f)
+        if expires or last:
+            w[W_TMP, f] = gain
+        if not row[A.DEVELOP + f] or not (expires or last or gain > 0):
             continue
-        way = k % A.NUM_PAY_WAYS
-        cost = JOKER_POINTS if way == A.PAY_JOKER else (JOKER_POINTS + 0.5 if way == A.PAY_WILD else tv)
-        if way >= A.PAY_BANK and poor:
-            cost = JOKER_POINTS + 1.0
-        key = cost * 1000.0 + k
-        if key < best_key:
-            best, best_key = k, key
-    return A.PAY + best
+        score = (gain + (100.0 if expires else 0.0)) + 10.0 * ft[F_TECH + f]
+        if score > best_score:
+            best, best_score = f, score
+    if best_score > -np.inf:
+        return A.DEVELOP + best
+    if subsidy_ok:  # an own field it cannot afford now, worth more than 5 points, that 3 Talers make legal
+        _game_copy(s8, B, i, copy)
+        c16 = copy.view(np.int16)
+        c16[K.MONEY + p] += SUBSIDY_MONEY
+        top = -np.inf
+        for j in range(K._developable(copy, c16, t, 1, 0, p, scratch)):
+            top = max(top, w[W_TMP, scratch[j]])
+        if top > SUBSIDY_GAIN:
+            return A.SUBSIDY
+    return A.DONE
 
 
 _OFFSETS = np.array([(off, size) for _, off, _, _, size in engine._VIEWS], np.int64)  # byte offset, bytes per game
@@ -357,15 +383,12 @@ def actions_range(buf, B, t, ft, prm, seeds, mask, out, lo, hi):
     """The strong heuristic's actions of games ``lo:hi`` into ``out``; returns how many are not in their mask
     row (or -1: a finished game or no decision)."""
     s8, s16, _, _ = K._views(buf, B)
-    value, gross, devcost = np.empty((P, NF)), np.empty((P, NF)), np.empty((P, NF))
-    und = np.empty((P, NF), np.bool_)
-    standing, tmp = np.empty(P), np.empty(NF)
+    w = np.empty((W_ROWS, NF))
     scratch = np.empty(K._MAX_LEGAL, np.int64)
     copy = np.empty(K.BYTES_PER_GAME, np.int8)
     bad = 0
     for i in range(lo, hi):
-        a = _act(s8, s16, t, ft, prm, seeds[i], mask[i], B, i, value, gross, devcost, und, standing, tmp,
-                 scratch, copy)  # fmt: skip
+        a = _act(s8, s16, t, ft, prm, seeds[i], mask[i], B, i, w, scratch, copy)
         out[i] = a
         bad += a < 0 or not mask[i, a]
     return bad
