@@ -171,7 +171,11 @@ def board_markdown(board: Board) -> str:
                  for f in range(e * NUM_COLUMNS, (e + 1) * NUM_COLUMNS)]  # fmt: skip
         out.append(f"| {e + 1} | " + " | ".join(names) + " |")
     out += ["", "(F factory, T technology, B bonus field, J joker)", ""]
-    out += ["## The 60 fields", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    out += ["## The 60 fields", "",
+            "`needs`: the resources paid to develop the field, in order. A resource the field needs twice is listed "
+            "twice in the file and shown once with its count (\"Glass x2\"); each unit is paid separately, and an "
+            "own factory of that resource pays both (ruling 7 in [rules.md](rules.md)).", "",
+            "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]  # fmt: skip
     out += ["| " + " | ".join(_describe(board, f)[c] for c in cols) + " |" for f in range(NUM_FIELDS)]
 
     interpreted = [f for f in range(NUM_FIELDS)

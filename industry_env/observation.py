@@ -37,7 +37,7 @@ high_bid           590     1       highest bid / 10
 developments       591     1       fields developed in this development turn
 dev_turns          592     1       development turns finished this round
 developing         593     60      one-hot field being paid for
-pending            653     22      [2, 11] one-hot resources still to pay, in order
+pending            653     22      [2, 11] one-hot resources still to pay, in order (owed twice: both rows)
 =================  ======  ======  ==================================================================
 
 ``OBS_DIM = 675``. :func:`views` gives named, shaped views into an observation (or a batch of them).
