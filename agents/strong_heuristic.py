@@ -208,6 +208,10 @@ def strong_actions(
     None: the twin when the engine's backend is 'numba'.
     """
     prm = params or StrongParams()
+    if engine.backend() == "numba" if compiled is None else compiled:
+        from .strong_kernel import compiled_actions  # checks its input as below (same errors)
+
+        return compiled_actions(state, seed, mask, prm)
     B = state.batch_size
     p = state.current_player.astype(np.int64)
     if (p < 0).any():
@@ -217,10 +221,6 @@ def strong_actions(
         mask = engine.legal_action_mask(state)
     elif mask.shape != (B, A.NUM_ACTIONS) or mask.dtype != bool:
         raise ValueError(f"mask must be bool[{B}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
-    if engine.backend() == "numba" if compiled is None else compiled:
-        from .strong_kernel import compiled_actions
-
-        return compiled_actions(state, np.broadcast_to(np.asarray(seed, dtype=np.int64), (B,)), mask, prm)
     t = _tables(state.board)
     a = _assessment(state, prm)
     tv = prm.taler_value

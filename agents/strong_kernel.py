@@ -48,6 +48,7 @@ from .strong_heuristic import (
     UNOBTAINABLE,
     StrongParams,
     _tables,
+    strong_actions,
 )
 
 NF, NR, P, NA = NUM_FIELDS, NUM_RESOURCES, 4, A.NUM_ACTIONS
@@ -425,28 +426,40 @@ def warm_up() -> float:
         print(f"industry_env: compiling the strong heuristic, once: about {COMPILE_SECONDS} s (cached on disk "
               "afterwards; INDUSTRY_ENV_BACKEND=numpy skips it)", file=sys.stderr, flush=True)  # fmt: skip
     s = engine.init(1, seed=0, num_players=4)
-    compiled_actions(s, np.zeros(1, np.int64), engine.legal_action_mask(s), StrongParams())
+    compiled_actions(s, 0, engine.legal_action_mask(s), StrongParams())
     return time.perf_counter() - t0
 
 
-def compiled_actions(state: engine.State, seeds: np.ndarray, mask: np.ndarray, params: StrongParams) -> np.ndarray:
-    """int64[B]: ``strong_actions`` by the kernel; ``seeds`` int64[B] and ``mask`` bool[B, 314] already checked.
+def compiled_actions(state: engine.State, seed: int | np.ndarray, mask: np.ndarray | None,
+                     params: StrongParams) -> np.ndarray:  # fmt: skip
+    """int64[B]: ``strong_actions(state, seed, mask, params)`` computed by the kernel.
 
-    ValueError (the numpy form's message) when an action is not in its mask row.
+    Anything it cannot act on (a finished game, a mask of the wrong shape or type, or one that does not match
+    the state) goes to the numpy form, which raises its own ValueError: the same errors in the same order.
     """
     if not _ready:
         warm_up()
     B = state.batch_size
-    buf = K._backed(state)
-    prm = np.array([getattr(params, k) for k in PARAMS], np.float64)
-    out = np.empty(B, np.int64)
+    if mask is None:
+        mask = engine.legal_action_mask(state)  # all False for a finished game: reported below
+    elif mask.shape != (B, NA) or mask.dtype != np.bool_:
+        return strong_actions(state, seed, mask, params, compiled=False)
     m = mask if mask.flags.c_contiguous else np.ascontiguousarray(mask)
-    sd = seeds if seeds.dtype == np.int64 and seeds.flags.c_contiguous else np.ascontiguousarray(seeds, np.int64)
-    if actions_range(buf, B, K._table(state.board), board_floats(state.board), prm, sd, m, out, 0, B):
-        chosen = (out >= 0) & m[np.arange(B), np.clip(out, 0, NA - 1)]
-        raise ValueError(f"strong_actions: the mask does not match the state in game(s) "
-                         f"{np.flatnonzero(~chosen)[:5].tolist()}")  # fmt: skip
+    if isinstance(seed, (int, np.integer)):
+        seeds = np.full(B, seed, np.int64)
+    else:
+        seeds = np.ascontiguousarray(np.broadcast_to(np.asarray(seed, dtype=np.int64), (B,)))
+    out = np.empty(B, np.int64)
+    if actions_range(K._backed(state), B, K._table(state.board), board_floats(state.board), _param_array(params),
+                     seeds, m, out, 0, B):  # fmt: skip
+        return strong_actions(state, seed, mask, params, compiled=False)
     return out
+
+
+@lru_cache(maxsize=64)
+def _param_array(params: StrongParams) -> np.ndarray:
+    """float64[6]: the parameters in the order of ``PARAMS``."""
+    return np.array([getattr(params, k) for k in PARAMS], np.float64)
 
 
 __all__ = ["board_floats", "compiled_actions", "warm_up"]
