@@ -40,6 +40,7 @@ from .base import Agent, AgentInputError, check_seed, refuse_finished_or_other_s
 from .strong_heuristic import StrongParams, _assessment, strong_actions
 
 P = MAX_PLAYERS
+OPPONENT_MODELS = ("heuristic", "search")  # the other seats: played by the strong heuristic, or searched (max-n)
 
 
 class _Node:
@@ -100,6 +101,7 @@ class MCTSAgent(Agent):
         exploration: float = 0.7,
         temperature: float = 6.0,
         prior: float = 0.0,
+        opponents: str = "heuristic",
     ) -> None:
         for k, v in {"simulations": simulations, "determinizations": determinizations, "batch": batch}.items():
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
@@ -113,12 +115,16 @@ class MCTSAgent(Agent):
             raise AgentInputError(f"temperature={temperature!r}: must be above 0")
         if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0.0 <= prior < 1.0:
             raise AgentInputError(f"prior={prior!r}: a number from 0 (plain UCT) to below 1")
+        if opponents not in OPPONENT_MODELS:
+            raise AgentInputError(f"opponents={opponents!r}: one of {', '.join(OPPONENT_MODELS)}")
         self.seed = check_seed(seed)
+        self.opponents = opponents
         self.simulations, self.determinizations, self.batch = int(simulations), int(determinizations), int(batch)
         self.rollout_depth = int(rollout_depth)
         self.exploration, self.temperature, self.prior = float(exploration), float(temperature), float(prior)
         self.params = StrongParams()
         self.rng = np.random.default_rng(self.seed)
+        self.last_root: _Node | None = None  # the tree of the last searched decision (for inspection)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         refuse_finished_or_other_seat(observations)
@@ -130,24 +136,28 @@ class MCTSAgent(Agent):
     # ------------------------------------------------------------------------------------------ the search
     def _search(self, observation: np.ndarray, mask: np.ndarray) -> int:
         """One decision: the most visited root candidate after the simulations."""
+        self.last_root = None
         D = self.determinizations
         roots = engine.from_observation(np.repeat(observation[None], D, axis=0), self.rng)
-        root_mask = engine.legal_action_mask(engine.take(roots, 0))
-        heuristic = strong_actions(engine.take(roots, 0), self.seed, root_mask, self.params)
+        first = engine.take(roots, 0)
         if int(roots.phase[0]) == engine.PAY:
             # pay-to-player actions name players in the rebuilt numbering: choose from the real mask instead
-            return int(strong_actions(engine.take(roots, 0), self.seed, mask[None], self.params)[0])
+            return int(strong_actions(first, self.seed, mask[None], self.params)[0])
+        heuristic = strong_actions(first, self.seed, engine.legal_action_mask(first), self.params)
         root = _Node()
-        root.player = 0
-        root.actions = candidates(engine.take(roots, 0), mask[None], heuristic)[0]
+        root.player = int(roots.current_player[0])
+        root.actions = candidates(first, mask[None], heuristic)[0]
         if root.actions.size == 1:
             return int(root.actions[0])
-        worlds = [engine.take(roots, d) for d in range(D)]
         done = 0
         while done < self.simulations:
             k = min(self.batch, self.simulations - done)
-            self._simulate_batch(root, worlds, done, k)
+            if self.opponents == "heuristic":
+                self._simulate_modelled(root, engine.take(roots, (done + np.arange(k)) % D))
+            else:
+                self._simulate_batch(root, [engine.take(roots, d) for d in range(D)], done, k)
             done += k
+        self.last_root = root
         visits = np.array([root.children[a].visits if a in root.children else 0 for a in root.actions.tolist()])
         return int(root.actions[int(visits.argmax())])
 
@@ -178,12 +188,65 @@ class MCTSAgent(Agent):
                 node = child
             paths.append(path)
             leaves.append(s)
-        values, acts_of = self._value(leaves)
+        values, acts_of = self._value(engine.concat(leaves))
         for path, v, s, acts in zip(paths, values, leaves, acts_of, strict=True):
             leaf = path[-1]
             if leaf.actions is None and acts is not None:
                 leaf.actions = acts
                 leaf.player = int(s.current_player[0])
+            for node in path:
+                node.total += v
+
+    def _simulate_modelled(self, root: _Node, s: engine.State) -> None:
+        """A simulation per game of ``s`` (its determinizations, stepped in place), in lockstep, the other seats
+        played by the strong heuristic: the tree holds only the searching player's decisions (open loop: a node
+        is his own action sequence, whatever the others did in between); the others' moves are played for all
+        simulations at once, one batched call per ply."""
+        me, k = root.player, s.batch_size
+        nodes = [root] * k
+        paths: list[list[_Node]] = [[root] for _ in range(k)]
+        root.visits += k
+        active = np.ones(k, bool)
+        while active.any():
+            player = s.current_player.astype(np.int64)
+            active &= player >= 0
+            others = active & (player != me)
+            if others.any():  # the other seats move
+                _step_rows(s, others, _heuristic(s, self.seed, self.params))
+                continue
+            rows = np.flatnonzero(active)
+            if rows.size == 0:
+                break
+            legal = engine.legal_action_mask(s)[rows]
+            acts = np.empty(rows.size, np.int64)
+            for r, (j, lg) in enumerate(zip(rows.tolist(), legal, strict=True)):
+                node = nodes[j]
+                cand = node.actions[lg[node.actions]] if node.actions is not None else node.actions
+                if cand is None or cand.size == 0:  # a new leaf, or none of its candidates legal in this world
+                    active[j] = False
+                    acts[r] = -1
+                    continue
+                a = acts[r] = self._select(node, cand)
+                child = node.children.get(a)
+                if child is None:
+                    child = node.children[a] = _Node()
+                    active[j] = False  # the new node is this simulation's leaf
+                child.visits += 1
+                paths[j].append(child)
+                nodes[j] = child
+            go = acts >= 0
+            if go.any():
+                step = np.zeros(k, np.int64)
+                step[rows[go]] = acts[go]
+                on = np.zeros(k, bool)
+                on[rows[go]] = True
+                _step_rows(s, on, step)
+        values, acts_of = self._value(s, me)
+        for path, v, acts in zip(paths, values, acts_of, strict=True):
+            leaf = path[-1]
+            if leaf.actions is None and acts is not None:
+                leaf.actions = acts
+                leaf.player = me
             for node in path:
                 node.total += v
 
@@ -224,15 +287,22 @@ class MCTSAgent(Agent):
                 best, best_score = a, score
         return best
 
-    def _value(self, leaves: list[engine.State]) -> tuple[np.ndarray, list[np.ndarray | None]]:
+    def _value(self, s: engine.State, me: int | None = None) -> tuple[np.ndarray, list[np.ndarray | None]]:
         """float64[K, P] values of the leaves (softmax of estimated final scores) and their candidate actions.
 
-        The leaves are played on together by the strong heuristic for ``rollout_depth`` decisions (or to the
-        end), then valued by :func:`estimate`.
+        With ``me`` (the opponents modelled), the other seats first play on to ``me``'s next decision, whose
+        candidates are the leaf's. The leaves are then played on together by the strong heuristic for
+        ``rollout_depth`` decisions (or to the end), and valued by :func:`estimate`.
         """
-        s = engine.concat(leaves)
         K = s.batch_size
         acts: list[np.ndarray | None] = [None] * K
+        if me is not None:
+            while True:
+                player = s.current_player.astype(np.int64)
+                others = (player >= 0) & (player != me)
+                if not others.any():
+                    break
+                _step_rows(s, others, _heuristic(s, self.seed, self.params))
         live = np.flatnonzero(s.phase != engine.OVER)
         if live.size:
             sl = engine.take(s, live)
@@ -258,6 +328,27 @@ class MCTSAgent(Agent):
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True), acts
+
+
+def _heuristic(state: engine.State, seed: int, params: StrongParams) -> np.ndarray:
+    """int64[B]: the strong heuristic's action in every running game of ``state`` (0 in finished ones)."""
+    running = state.current_player >= 0
+    if running.all():
+        return strong_actions(state, seed, None, params)
+    out = np.zeros(state.batch_size, np.int64)
+    out[running] = strong_actions(engine.take(state, np.flatnonzero(running)), seed, None, params)
+    return out
+
+
+def _step_rows(state: engine.State, rows: np.ndarray, actions: np.ndarray) -> None:
+    """Play ``actions`` in the games ``rows`` (bool[B]) of ``state``, in place; the other games stay as they are
+    (set aside as finished for the one step: the engine ignores a finished game's action)."""
+    held = state.terminated.copy()
+    np.logical_or(held, ~rows, out=state.terminated)
+    try:
+        engine.step(state, actions, inplace=True)
+    finally:
+        state.terminated[:] = held | (state.terminated & rows)
 
 
 def estimate(state: engine.State, params: StrongParams | None = None) -> np.ndarray:

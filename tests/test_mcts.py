@@ -52,11 +52,37 @@ def _positions(seed: int, count: int) -> engine.State:
     return engine.concat(snaps)
 
 
+@pytest.mark.parametrize("opponents", ["heuristic", "search"])
 @pytest.mark.parametrize("num_players", [3, 4])
-def test_mcts_plays_only_legal_actions_to_the_end(num_players: int) -> None:
-    agents: list[Agent] = [_small(1)] + [make_agent("random", seed=q) for q in range(1, num_players)]
+def test_mcts_plays_only_legal_actions_to_the_end(num_players: int, opponents: str) -> None:
+    agents: list[Agent] = [make_agent("mcts", seed=1, opponents=opponents, **SMALL)]
+    agents += [make_agent("random", seed=q) for q in range(1, num_players)]
     s, _ = _play(agents, num_players, seed=5 + num_players)
     assert (s.phase == engine.OVER).all() and s.claimed.all()
+
+
+def _tree_players(node) -> set[int]:
+    """The players to move at the valued nodes of a search tree."""
+    out = {node.player} if node.actions is not None else set()
+    for child in node.children.values():
+        out |= _tree_players(child)
+    return out
+
+
+def test_mcts_models_the_other_seats_or_searches_them() -> None:
+    s = _positions(8, 12)
+    obs, mask = engine.observe(s), engine.legal_action_mask(s)
+    seen = {}
+    for opponents in ("heuristic", "search"):
+        agent = make_agent("mcts", seed=4, opponents=opponents, **SMALL)
+        players: set[int] = set()
+        for i in range(s.batch_size):
+            agent.act(obs[i], mask[i])
+            if agent.last_root is not None:  # a searched decision: the rebuilt state numbers the observer 0
+                players |= _tree_players(agent.last_root)
+        seen[opponents] = players
+    assert seen["heuristic"] == {0}  # only the searching player's decisions are in the tree
+    assert len(seen["search"]) > 1  # max-n: the other seats' decisions are searched too
 
 
 def test_mcts_same_seed_same_moves_and_batched_equals_one_game() -> None:
@@ -115,7 +141,7 @@ def test_candidates_are_few_legal_and_start_with_the_heuristic() -> None:
 def test_mcts_parameters_are_checked() -> None:
     assert "mcts" in AGENTS
     for bad in ({"simulations": 0}, {"determinizations": 1.5}, {"rollout_depth": -1}, {"temperature": 0.0},
-                {"exploration": float("nan")}, {"prior": 1.0}):  # fmt: skip
+                {"exploration": float("nan")}, {"prior": 1.0}, {"opponents": "random"}):  # fmt: skip
         with pytest.raises(AgentInputError, match=next(iter(bad))):
             make_agent("mcts", **bad)
     s = _positions(3, 1)
