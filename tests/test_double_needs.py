@@ -355,3 +355,25 @@ def test_agents_play_legal_games_on_a_board_with_doubled_needs(backend: str):
             s = E.step(s, actions)
             t += 1
     assert (E.scores(s) > 0).any(axis=1).all()
+
+
+@pytest.mark.skipif("numba" not in BACKENDS, reason="the compiled strong heuristic needs numba")
+def test_compiled_strong_heuristic_chooses_as_the_numpy_form_on_a_board_with_doubled_needs():
+    """The numba twin reads the needs as counts too: the same action in every position of 16 games (a third of
+    the moves random, so that many positions are reached)."""
+    from industry_env.agents.strong_heuristic import strong_actions
+
+    with E.use_backend("numba"):
+        s = E.init(16, num_players=np.where(np.arange(16) % 2 == 0, 3, 4), seed=900, board=doubled_board())
+        rng, positions = np.random.default_rng(0), 0
+        while not s.terminated.all():
+            live = np.flatnonzero(~s.terminated)
+            sub = E.take(s, live)
+            mask = E.legal_action_mask(sub)
+            slow = strong_actions(sub, 5, mask, compiled=False)
+            np.testing.assert_array_equal(strong_actions(sub, 5, mask, compiled=True), slow)
+            positions += live.size
+            actions = np.zeros(s.batch_size, np.int64)
+            actions[live] = np.where(rng.random(live.size) < 0.3, E.sample_legal(mask, rng), slow)
+            s = E.step(s, actions)
+    assert positions > 5000
