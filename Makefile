@@ -18,9 +18,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e .
 	touch $@
 
-# The tests train a few thousand MaskablePPO steps, so they need the train extra too (torch==2.13.0, CPU).
+# The tests train a few thousand MaskablePPO steps, so they need the train extra too (torch==2.13.0, CPU), and a
+# few RLlib iterations on a local Ray instance (the rllib extra: ray[rllib]==2.60.0, about 20 s to install).
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(PIP) install --quiet -e '.[dev,train]'
+	$(PIP) install --quiet -e '.[dev,train,rllib]'
 	touch $@
 
 install: $(VENV)/.installed

@@ -210,3 +210,80 @@ def test_a_module_checkpoint_plays_as_an_agent_in_the_arena(tmp_path) -> None:
                       (f"rllib:{tmp_path}", "neither")):  # fmt: skip
         with pytest.raises(ValueError, match=word):
             make_agent(bad)
+
+
+# ---------------------------------------------------------------------------------------------- the smoke run
+TINY = {"num_envs": 4, "n_steps": 64, "batch_size": 128, "n_epochs": 1, "net_arch": [32], "eval_every": 100,
+        "eval_games": 4, "eval_opponent": "random", "max_snapshots": 1, "seed": 3}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def smoke(local_ray, tmp_path_factory):
+    """Three tiny self-play iterations with one env runner; their results and the saved checkpoint."""
+    from industry_env.rllib import ppo_config
+
+    algo = ppo_config(num_env_runners=1, **TINY).build_algo()
+    try:
+        results = [algo.train() for _ in range(3)]
+        modules = set(algo.config.policies)
+        path = algo.save(str(tmp_path_factory.mktemp("rllib") / "ckpt")).checkpoint.path
+    finally:
+        algo.stop()
+    return results, modules, path
+
+
+def test_self_play_iterations_train_the_learner_and_grow_the_league(smoke) -> None:
+    results, modules, _ = smoke
+    league = [r["league"] for r in results]
+    assert league[-1]["learner_steps"] > league[0]["learner_steps"] > 0
+    assert any("eval_win_rate" in g for g in league) and league[-1]["snapshots"] == 1  # the oldest retired
+    assert {"learner", "agent_0", "agent_1"} <= modules and sum(m.startswith("learner_v") for m in modules) == 1
+    assert results[-1]["learners"]["learner"]["num_module_steps_trained"] > 0
+
+
+def test_the_saved_checkpoint_plays_in_the_arena(smoke, capsys) -> None:
+    path = smoke[2]
+    agent = make_agent(f"rllib:{path}", seed=1)
+    table = Arena([agent, "heuristic", "random", "random"], num_players=4, games=4, seed=0).run().table()
+    assert table[0]["agent"] == f"rllib:{path}" and table[0]["games"] == 4
+    assert main(["arena", "--agents", f"rllib:{path},random,random,random", "--games", "8"]) == 0
+    assert f"rllib:{path}" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="no module 'seat_0'"):
+        make_agent(f"rllib:{path}", module="seat_0")
+
+
+@pytest.mark.slow
+def test_ppo_config_with_two_env_runners_trains(local_ray) -> None:
+    from industry_env.rllib import ppo_config
+
+    algo = ppo_config(num_env_runners=2).build()
+    try:
+        result = algo.train()
+    finally:
+        algo.stop()
+    assert result["league"]["learner_steps"] > 1000
+    assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 2 * 32 * 128
+
+
+@pytest.mark.slow
+def test_the_train_command_runs_from_a_config_file_and_writes_a_playable_run(local_ray, tmp_path, capsys) -> None:
+    import json
+
+    run = tmp_path / "run"
+    (tmp_path / "c.toml").write_text(f'total_timesteps = 600\nnum_envs = 4\nn_steps = 64\nbatch_size = 128\n'
+                                     f'eval_every = 300\neval_games = 4\ncheckpoint_every = 300\n'
+                                     f'progress = false\nrun_dir = "{run}"\n', encoding="utf-8")  # fmt: skip
+    assert main(["train", "--framework", "rllib", "--config", str(tmp_path / "c.toml"), "--num-env-runners", "1"]) == 0
+    assert "learner steps/s" in capsys.readouterr().out
+    result = json.loads((run / "result.json").read_text())
+    assert result["learner_steps"] >= 600 and (run / "final").is_dir() and any((run / "checkpoints").iterdir())
+    assert main(["arena", "--agents", f"rllib:{run / 'final'},random,random,random", "--games", "4"]) == 0
