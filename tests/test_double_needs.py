@@ -84,6 +84,16 @@ def test_board_table_shows_a_doubled_need_once_with_its_count():
     assert "| Iron, Stone |" in [line for line in md.splitlines() if line.startswith("| 2K ")][0]
 
 
+def test_picture_writes_a_doubled_need_with_its_count():
+    picture = pytest.importorskip("industry_env.picture")
+    pytest.importorskip("matplotlib")
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(picture.to_svg(Game(4, seed=0, board=GLASS2)))
+    text = " ".join(" ".join(" ".join(t.itertext()) for t in root.iter() if t.tag.endswith("text")).split())
+    assert "needs Glass x2" in text and "needs Iron + Stone" in text
+
+
 # ---------------------------------------------------------------- the rule, on the reference engine
 def _brewery(**kw) -> Game:
     """Era 2, player 0's development turn; he owns the undeveloped Brewery 2I (cost 2, needs Glass twice)."""
