@@ -54,7 +54,7 @@ from .strong_heuristic import (
 NF, NR, P, NA = NUM_FIELDS, NUM_RESOURCES, 4, A.NUM_ACTIONS
 NJ = NR + 1
 AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY = K.AUCTION, K.BID, K.SELL_OR_KEEP, K.DEVELOP, K.PAY
-COMPILE_SECONDS = 15  # about what the first compile takes (CPU seconds on the 2-core test machine)
+COMPILE_SECONDS = 10  # about what the first compile takes (7 s of CPU on the 2-core test machine)
 
 # The board as one float64 table (:func:`board_floats`): per-field rows of 60, the needs of each field (up to two
 # resources and how many of each), the [era, field] table, then the nonzero entries of SYNERGY by column (CSR:
@@ -398,12 +398,37 @@ def actions_range(buf, B, t, ft, prm, seeds, mask, out, lo, hi):
 _ready = False
 
 
+def _dispatchers() -> list:
+    """This module's compiled functions."""
+    return [f for f in globals().values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
+
+
+def _sources() -> list[str]:
+    """The files whose numbers the compiled code holds as constants: this one, the engine kernel (and the State
+    layout), the numpy form and heuristic v0 (the rule-of-thumb constants), the rules and the action numbers."""
+    from . import heuristic_v0, strong_heuristic
+
+    return [m.__file__ for m in (sys.modules[__name__], K, engine, A, strong_heuristic, heuristic_v0)] + [
+        sys.modules["industry_env.rules"].__file__]
+
+
 def _cached() -> bool:
-    """Is the compiled code in numba's disk cache and newer than this file and the engine kernel it calls?"""
+    """Is the compiled code in numba's disk cache, newer than every file it takes constants from?
+
+    numba keys its cache on this file alone; when a file it depends on is newer, the cache is dropped here (an
+    empty index), so the code is compiled afresh.
+    """
     try:
-        newest = max(os.path.getmtime(__file__), os.path.getmtime(K.__file__))
-        index = actions_range._cache._cache_file._index_path
-        return os.path.exists(index) and os.path.getmtime(index) >= newest
+        newest = max(os.path.getmtime(f) for f in _sources())
+        stale = False
+        for f in _dispatchers():
+            index = f._cache._cache_file._index_path
+            if not os.path.exists(index) or os.path.getmtime(index) < newest:
+                stale = True
+        if stale:
+            for f in _dispatchers():
+                f._cache.flush()
+        return not stale
     except (AttributeError, OSError):  # numba internals moved: assume warm rather than print a wrong message
         return True
 
@@ -411,18 +436,12 @@ def _cached() -> bool:
 def warm_up() -> float:
     """Compile (or load from numba's disk cache) the kernel on a tiny batch; returns the seconds taken.
 
-    A cold compile says so once on stderr. The cache is keyed on this file only, so an engine kernel newer than
-    the cache (its ``_developable`` is called from here) drops the cache first, forcing a fresh compile.
+    A cold compile says so once, on stderr.
     """
     global _ready
     t0 = time.perf_counter()
     _ready = True
     if not _cached():
-        try:
-            if os.path.getmtime(K.__file__) > os.path.getmtime(__file__):
-                actions_range._cache.flush()
-        except (AttributeError, OSError):
-            pass
         print(f"industry_env: compiling the strong heuristic, once: about {COMPILE_SECONDS} s (cached on disk "
               "afterwards; INDUSTRY_ENV_BACKEND=numpy skips it)", file=sys.stderr, flush=True)  # fmt: skip
     s = engine.init(1, seed=0, num_players=4)
