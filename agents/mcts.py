@@ -1,13 +1,17 @@
-"""A search player ("mcts"): determinized UCT over the batched engine, max-n backups, batched leaf values.
+"""A search player ("mcts"): determinized UCT over the batched engine, the other seats modelled or searched.
 
 For one decision it rebuilds ``determinizations`` positions from the observation with
 :func:`industry_env.engine.from_observation` (the visible table as observed, the unseen bag order and later
 eras' bags dealt anew from its own generator: it never sees the hidden order), then runs ``simulations``
 simulations of UCT over one shared tree whose nodes are action sequences from the root. Simulation ``k``
-plays in determinization ``k % determinizations``; at each node the player to move (any seat: the other
-players' moves are in the tree) picks the child maximizing his own mean value plus ``exploration * sqrt(ln N /
-n)`` (max-n: every node stores one value per player, each player maximizes his own), among the node's
-candidate actions that are legal in this determinization.
+plays in determinization ``k % determinizations``.
+
+Who is in the tree is ``opponents``: with ``"heuristic"`` (the default) the other seats are modelled as the strong
+heuristic, played for the whole batch of simulations at once between two of the searching player's decisions,
+and the tree holds only his own decisions (open loop); with ``"search"`` every seat's decisions are in the tree,
+max-n: every node stores one value per player, each player maximizes his own. At a node the player to move picks
+the child maximizing his own mean value plus ``exploration * sqrt(ln N / n)``, among the node's candidate
+actions that are legal in this determinization.
 
 Candidate actions (the action space has 314 actions, 112 of them bids) are a few per decision:
 
