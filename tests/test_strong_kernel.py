@@ -1,11 +1,12 @@
 """The compiled strong heuristic (agents/strong_kernel.py) chooses the numpy form's actions.
 
 Positions: 3- and 4-player games played by the heuristic with 30% random moves, in every phase, under the
-default and under other parameters. Both forms compute the same numbers in the same order but one: the
-synergy ``prob @ SYNERGY``, which BLAS sums in its own order and the twin in field order, so the two may differ
-in the last bit and an exact tie may break differently. So the test asserts equality on every position but
-near-ties, a near-tie being a position where the numpy form itself takes the twin's action once the field
-values move by at most 1e-9; and that near-ties are under 0.1% of the positions.
+default and under other parameters, on the shipped board and on one where fields need a resource twice. Both
+forms compute the same numbers in the same order but one: the synergy ``prob @ SYNERGY``, which BLAS sums in
+its own order and the twin in field order, so the two may differ in the last bit and an exact tie may break
+differently. So the test asserts equality on every position but near-ties, a near-tie being a position where
+the numpy form itself takes the twin's action once the field values move by at most 1e-9; and that near-ties
+are under 0.1% of the positions.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 from industry_env.agents import make_agent, strong_heuristic
 from industry_env.agents.strong_heuristic import StrongParams, strong_actions
+from test_double_needs import doubled_board
 
 from industry_env import actions as A
 from industry_env import engine
@@ -23,13 +25,15 @@ from industry_env import engine
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the twin needs numba")
 
 OTHER = StrongParams(taler_value=1.2, future_share=0.5, greed=1.3, deny=0.3, keep_margin=1.5, sell_weight=0.4)
-CONFIGS = [(3, 11, StrongParams()), (4, 12, StrongParams()), (3, 13, OTHER), (4, 14, OTHER)]
+DOUBLED = doubled_board()  # fields needing a resource twice (the shipped board has none)
+CONFIGS = [(3, 11, StrongParams(), None), (4, 12, StrongParams(), None), (3, 13, OTHER, None), (4, 14, OTHER, None),
+           (3, 15, StrongParams(), DOUBLED), (4, 16, OTHER, DOUBLED)]  # fmt: skip
 
 
-def _positions(n: int, seed: int, games: int = 16):
+def _positions(n: int, seed: int, games: int = 14, board=None):
     """Every position of ``games`` games of n players (heuristic moves, 30% random ones): (state, mask) batches."""
     rng = np.random.default_rng(seed)
-    s = engine.init(games, seed=seed, num_players=n)
+    s = engine.init(games, seed=seed, num_players=n, board=board)
     while True:
         live = np.flatnonzero(~s.terminated & (s.phase != engine.OVER))
         if not live.size:
@@ -65,8 +69,8 @@ def _takes_with_nudged_values(state, seed, mask, prm, want, monkeypatch, tries=2
 
 def test_the_twin_chooses_the_numpy_forms_actions_in_every_phase(monkeypatch) -> None:
     total, ties, phases, subsidies = 0, 0, np.zeros(5, np.int64), np.zeros(5, np.int64)
-    for n, seed, prm in CONFIGS:
-        for s, mask in _positions(n, seed):
+    for n, seed, prm, board in CONFIGS:
+        for s, mask in _positions(n, seed, board=board):
             fast = strong_actions(s, seed, mask, prm, compiled=True)
             slow = strong_actions(s, seed, mask, prm, compiled=False)
             total += s.batch_size
