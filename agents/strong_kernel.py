@@ -3,7 +3,7 @@
 :func:`~.strong_heuristic.strong_actions` (the readable numpy form, and the fallback) dispatches here when the
 engine's backend is the compiled one (numba installed, the ``fast`` extra; ``engine.backend() == "numba"``;
 ``compiled=False`` forces the numpy form). The numpy form costs about 37 us of CPU a decision, mostly numpy's
-per-call overhead on small arrays; this twin, 1.6 to 2 us (7 us for a batch of one, call included), reads the
+per-call overhead on small arrays; this twin, 1.6 to 2 us (6 us for a batch of one, call included), reads the
 State's one buffer (``State._buf``, the offsets of :mod:`industry_env.kernel`) and computes, game by game and
 only where the phase reads it, the same assessment: values ``V[P, 60]``, synergy, producer and discount terms,
 standing, leader, reserve, later bidders, the auction tie-break noise (heuristic v0's ``tie_noise``: SplitMix64
