@@ -146,6 +146,7 @@ def _loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict
     say = bar.write if bar is not None else print
     t0 = time.perf_counter()
     steps = env_steps = 0
+    shares = {"update": 0.0}  # seconds of the learner's updates (RLlib's learner_update_timer, per iteration)
     next_ckpt = cfg.checkpoint_every or None
     try:
         while steps < cfg.total_timesteps:
@@ -154,6 +155,8 @@ def _loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict
             if bar is not None:
                 bar.update(new - steps)
             steps = new
+            timers = result.get("timers", {})
+            shares["update"] += float(timers.get("learner_update_timer", 0.0))
             env_steps = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED_LIFETIME, env_steps))
             league = result.get("league", {})
             if "eval_win_rate" in league:
@@ -175,8 +178,9 @@ def _loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict
     algo.save(str(final.resolve()))
     figures = {"run_dir": str(run), "final": str(final), "learner_steps": steps, "env_steps": env_steps,
                "seconds": wall, "learner_steps_per_second": steps / wall, "env_steps_per_second": env_steps / wall,
-               "eval_seconds": callback.eval_seconds, "num_env_runners": extra["num_env_runners"],
-               "policy": extra["policy"], "evals": callback.evals}  # fmt: skip
+               "eval_seconds": callback.eval_seconds, "update_seconds": shares["update"],
+               "num_env_runners": extra["num_env_runners"], "policy": extra["policy"],
+               "evals": callback.evals}  # fmt: skip
     (run / "result.json").write_text(json.dumps(figures, indent=1), encoding="utf-8")
     return figures
 
