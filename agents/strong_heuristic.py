@@ -202,7 +202,11 @@ def _twin():
     """The compiled twin's entry, imported on first use (an import statement costs 1.6 us a call)."""
     global _compiled_actions
     if _compiled_actions is None:
-        from .strong_kernel import compiled_actions
+        try:
+            from .strong_kernel import compiled_actions
+        except ModuleNotFoundError as err:
+            raise ModuleNotFoundError(f"strong_actions(compiled=True) needs numba ({err}): "
+                                      "pip install 'industry_env[fast]', or pass compiled=False") from err  # fmt: skip
 
         _compiled_actions = compiled_actions
     return _compiled_actions
