@@ -238,10 +238,22 @@ def _first_difference(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> int:
 def test_reference_and_both_backends_agree_step_by_step_on_a_board_with_doubled_needs():
     """300 games: at every step the mask, the player to move, one seat's observation, rewards and terminal flags;
     at the end the scores and the whole position. Counts show the doubled needs were really paid every way."""
+    seen = _agree(300, 7_000)
+    assert min(seen.values()) >= 10, seen
+
+
+@pytest.mark.slow
+def test_reference_and_both_backends_agree_on_doubled_needs_long():
+    for first in range(100_000, 103_000, 1_000):
+        _agree(1_000, first)
+
+
+def _agree(num: int, first_seed: int) -> dict[str, int]:
+    """Play ``num`` games (seeds ``first_seed + i``) on the doubled board in every engine, asserting agreement
+    at every step; return how often the doubled needs were developed and paid each way."""
     board = doubled_board()
-    num = 300
     i = np.arange(num)
-    seeds, players, balanced = 7_000 + i, np.where(i % 2 == 0, 3, 4), (i // 2) % 2 == 0
+    seeds, players, balanced = first_seed + i, np.where(i % 2 == 0, 3, 4), (i // 2) % 2 == 0
     policy = (i // 4) % 2  # 0: uniform legal actions, 1: the developing weights
     games = [Game(int(n), seed=int(sd), board=board, balanced_draws=bool(bl))
              for n, sd, bl in zip(players, seeds, balanced, strict=True)]  # fmt: skip
@@ -252,7 +264,7 @@ def test_reference_and_both_backends_agree_step_by_step_on_a_board_with_doubled_
     twice = (board.NEEDS[:, 0] == board.NEEDS[:, 1]) & (board.NEEDS[:, 0] >= 0)
     seen = {"developed twice-needing": 0, "free by own factory": 0, "first unit by joker": 0,
             "second unit by joker": 0, "a unit by ? joker": 0, "a unit by Taler": 0}  # fmt: skip
-    rng = np.random.default_rng(11)
+    rng = np.random.default_rng(first_seed)
     w = _weights()
     ref_mask = np.zeros((num, A.NUM_ACTIONS), bool)
     ref_obs = np.zeros((num, E.observe(states[BACKENDS[0]]).shape[1]), np.float32)
@@ -302,7 +314,7 @@ def test_reference_and_both_backends_agree_step_by_step_on_a_board_with_doubled_
             for k, g in enumerate(games):
                 assert scores[k, : g.num_players].tolist() == g.scores(), (name, k)
                 assert E.to_game(s, k).to_json() == g.to_json(), (name, k)
-    assert min(seen.values()) >= 10, seen
+    return seen
 
 
 # ---------------------------------------------------------------- agents value and pay a doubled need
