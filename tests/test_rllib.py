@@ -213,8 +213,10 @@ def test_a_module_checkpoint_plays_as_an_agent_in_the_arena(tmp_path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- the smoke run
-TINY = {"num_envs": 4, "n_steps": 64, "batch_size": 128, "n_epochs": 1, "net_arch": [32], "eval_every": 100,
-        "eval_games": 4, "eval_opponent": "random", "max_snapshots": 1, "seed": 3}  # fmt: skip
+# snapshot_margin -1: every evaluation adds a snapshot, so with max_snapshots 1 the older one must retire.
+TINY = {"num_envs": 4, "n_steps": 64, "batch_size": 128, "n_epochs": 1, "net_arch": [32], "eval_every": 50,
+        "eval_games": 4, "eval_opponent": "random", "max_snapshots": 1, "snapshot_margin": -1.0,
+        "seed": 3}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -245,8 +247,10 @@ def test_self_play_iterations_train_the_learner_and_grow_the_league(smoke) -> No
     results, modules, _ = smoke
     league = [r["league"] for r in results]
     assert league[-1]["learner_steps"] > league[0]["learner_steps"] > 0
-    assert any("eval_win_rate" in g for g in league) and league[-1]["snapshots"] == 1  # the oldest retired
-    assert {"learner", "agent_0", "agent_1"} <= modules and sum(m.startswith("learner_v") for m in modules) == 1
+    added = [g["added"] for g in league if "added" in g]
+    assert len(added) >= 2 and league[-1]["snapshots"] == 1  # one snapshot a evaluation; the older ones retired
+    assert {"learner", "agent_0", "agent_1"} <= modules and [m for m in modules if m.startswith("learner_v")] == [
+        added[-1]]
     assert results[-1]["learners"]["learner"]["num_module_steps_trained"] > 0
 
 
