@@ -187,6 +187,9 @@ def test_train_command_refuses_mixed_options(capsys) -> None:
     assert "--num-env-runners" in capsys.readouterr().err
     assert main(["train", "--framework", "rllib", "--set", "policy=mixed"]) == 2
     assert "policy" in capsys.readouterr().err
+    for address, word in (("127.0.0.1:1", "no Ray head answers"), ("nonsense", "HOST:PORT")):
+        assert main(["train", "--framework", "rllib", "--address", address]) == 2  # refused at once, Ray not started
+        assert word in capsys.readouterr().err
     assert main(["train", "--framework", "rllib", "--show-config", "--num-env-runners", "2"]) == 0
     shown = capsys.readouterr().out
     assert "num_env_runners = 2" in shown and "total_timesteps = " in shown
@@ -254,12 +257,13 @@ def test_self_play_iterations_train_the_learner_and_grow_the_league(smoke) -> No
     assert results[-1]["learners"]["learner"]["num_module_steps_trained"] > 0
 
 
-def test_the_saved_checkpoint_plays_in_the_arena(smoke, capsys) -> None:
+def test_the_saved_checkpoint_plays_in_the_arena(smoke, capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the arena command writes its results in the current folder
     path = smoke[2]
     agent = make_agent(f"rllib:{path}", seed=1)
     table = Arena([agent, "heuristic", "random", "random"], num_players=4, games=4, seed=0).run().table()
     assert table[0]["agent"] == f"rllib:{path}" and table[0]["games"] == 4
-    assert main(["arena", "--agents", f"rllib:{path},random,random,random", "--games", "8"]) == 0
+    assert main(["arena", "--agents", f"rllib:{path},random,random,random", "--games", "8", "--no-plot"]) == 0
     assert f"rllib:{path}" in capsys.readouterr().out
     with pytest.raises(ValueError, match="no module 'seat_0'"):
         make_agent(f"rllib:{path}", module="seat_0")
@@ -290,4 +294,5 @@ def test_the_train_command_runs_from_a_config_file_and_writes_a_playable_run(loc
     assert "learner steps/s" in capsys.readouterr().out
     result = json.loads((run / "result.json").read_text())
     assert result["learner_steps"] >= 600 and (run / "final").is_dir() and any((run / "checkpoints").iterdir())
-    assert main(["arena", "--agents", f"rllib:{run / 'final'},random,random,random", "--games", "4"]) == 0
+    assert main(["arena", "--agents", f"rllib:{run / 'final'},random,random,random", "--games", "4",
+                 "--output-dir", str(tmp_path / "arena"), "--no-plot"]) == 0

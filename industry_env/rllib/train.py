@@ -84,6 +84,35 @@ def settings_toml(cfg: TrainConfig, extra: dict[str, Any]) -> str:
     return to_toml(cfg) + "\n[rllib]\n" + "\n".join(lines) + "\n"
 
 
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """ValueError unless ``HOST:PORT`` answers within ``timeout`` s (Ray itself retries for minutes); ``auto`` and
+    ``ray://`` addresses are left to Ray."""
+    import socket
+
+    if address == "auto" or "://" in address:
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f"--address {address!r}: expected 'auto' or HOST:PORT of the Ray head (e.g. 10.0.0.5:6379)")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ValueError(f"--address {address!r}: no Ray head answers there ({exc}); start one with "
+                         f"'ray start --head --port={port}' on that machine") from None
+
+
+def _token_auth_as_ray_start() -> None:
+    """Turn Ray's token authentication on when a token exists (~/.ray/auth_token), as ``ray start`` does, so the
+    driver sends it to a cluster started that way; RAY_AUTH_MODE, when set, decides instead (Ray 2.60's rule)."""
+    try:
+        from ray._private.authentication.authentication_token_setup import (
+            maybe_enable_token_auth_if_token_available,
+        )
+    except ImportError:  # a Ray without token authentication
+        return
+    maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+
+
 def start_ray(address: str, num_env_runners: int) -> bool:
     """Connect to the cluster at ``address``, or start a local Ray instance; True when this call started one."""
     import ray
@@ -91,6 +120,8 @@ def start_ray(address: str, num_env_runners: int) -> bool:
     if ray.is_initialized():
         return False
     if address:
+        check_reachable(address)
+        _token_auth_as_ray_start()
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=True)
         except (ConnectionError, RuntimeError, ValueError) as exc:
