@@ -226,28 +226,26 @@ TINY = {"num_envs": 4, "n_steps": 64, "batch_size": 128, "n_epochs": 1, "net_arc
 def local_ray():
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # The env runners use the numpy engine: the same games, and no numba compilation in a fresh process (CI).
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             runtime_env={"env_vars": {"INDUSTRY_ENV_BACKEND": "numpy"}})  # fmt: skip
     yield ray
     ray.shutdown()
 
 
-@pytest.fixture(scope="module")
-def smoke(local_ray, tmp_path_factory):
-    """Three tiny self-play iterations with one env runner; their results and the saved checkpoint."""
+def test_smoke_self_play_on_local_ray_checkpoint_arena_and_per_seat(local_ray, tmp_path, capsys, monkeypatch) -> None:
+    """One test on purpose: under pytest-xdist each worker running a Ray test starts its own Ray instance."""
     from industry_env.rllib import ppo_config
 
+    monkeypatch.chdir(tmp_path)  # the arena command writes its results in the current folder
+    # Shared policy and league: three tiny iterations with one env runner, an evaluation in each.
     algo = ppo_config(num_env_runners=1, **TINY).build_algo()
     try:
         results = [algo.train() for _ in range(3)]
         modules = set(algo.config.policies)
-        path = algo.save(str(tmp_path_factory.mktemp("rllib") / "ckpt")).checkpoint.path
+        path = algo.save(str(tmp_path / "ckpt")).checkpoint.path
     finally:
         algo.stop()
-    return results, modules, path
-
-
-def test_self_play_iterations_train_the_learner_and_grow_the_league(smoke) -> None:
-    results, modules, _ = smoke
     league = [r["league"] for r in results]
     assert league[-1]["learner_steps"] > league[0]["learner_steps"] > 0
     added = [g["added"] for g in league if "added" in g]
@@ -256,10 +254,7 @@ def test_self_play_iterations_train_the_learner_and_grow_the_league(smoke) -> No
         added[-1]]
     assert results[-1]["learners"]["learner"]["num_module_steps_trained"] > 0
 
-
-def test_the_saved_checkpoint_plays_in_the_arena(smoke, capsys, tmp_path, monkeypatch) -> None:
-    monkeypatch.chdir(tmp_path)  # the arena command writes its results in the current folder
-    path = smoke[2]
+    # The checkpoint plays as an agent, in Python and through the arena command.
     agent = make_agent(f"rllib:{path}", seed=1)
     table = Arena([agent, "heuristic", "random", "random"], num_players=4, games=4, seed=0).run().table()
     assert table[0]["agent"] == f"rllib:{path}" and table[0]["games"] == 4
@@ -267,6 +262,20 @@ def test_the_saved_checkpoint_plays_in_the_arena(smoke, capsys, tmp_path, monkey
     assert f"rllib:{path}" in capsys.readouterr().out
     with pytest.raises(ValueError, match="no module 'seat_0'"):
         make_agent(f"rllib:{path}", module="seat_0")
+
+    # One module per seat, 3 players, sampling in the driver: every seat trains; each module plays.
+    algo = ppo_config(policy="per_seat", num_env_runners=0, num_players=3, **{**TINY, "eval_every": 0}).build_algo()
+    try:
+        result = algo.train()
+        path = algo.save(str(tmp_path / "ckpt3")).checkpoint.path
+    finally:
+        algo.stop()
+    assert {"seat_0", "seat_1", "seat_2"} <= set(result["learners"]) and result["league"]["learner_steps"] >= 128
+    agent = make_agent(f"rllib:{path}", module="seat_2")
+    views, masks = positions(20, seed=4)
+    assert (masks[np.arange(20), agent.act_batch(views, masks > 0)] > 0).all()
+    with pytest.raises(ValueError, match="no module 'learner'"):
+        make_agent(f"rllib:{path}")
 
 
 @pytest.mark.slow
