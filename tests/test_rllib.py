@@ -305,3 +305,32 @@ def test_the_train_command_runs_from_a_config_file_and_writes_a_playable_run(loc
     assert result["learner_steps"] >= 600 and (run / "final").is_dir() and any((run / "checkpoints").iterdir())
     assert main(["arena", "--agents", f"rllib:{run / 'final'},random,random,random", "--games", "4",
                  "--output-dir", str(tmp_path / "arena"), "--no-plot"]) == 0
+
+
+@pytest.mark.slow
+def test_the_train_command_joins_a_running_ray_cluster_with_address(tmp_path, capsys) -> None:
+    """A Ray instance started by another process stands for a cluster's head; --address joins it."""
+    import subprocess
+    import sys
+
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()  # this process must be a fresh driver
+    script = ("import signal, sys, time, ray; signal.signal(signal.SIGTERM, lambda *_: sys.exit(0)); "
+              "ray.init(num_cpus=2, include_dashboard=False); print(ray.get_runtime_context().gcs_address, "
+              "flush=True); time.sleep(600)")  # on SIGTERM it exits normally: Ray stops what it started
+    head = subprocess.Popen([sys.executable, "-c", script],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+    try:
+        address = head.stdout.readline().strip()
+        run = tmp_path / "run"
+        args = ["train", "--framework", "rllib", "--address", address, "--num-env-runners", "2", "--set",
+                "total_timesteps=200", "--set", "num_envs=4", "--set", "n_steps=64", "--set", "batch_size=128",
+                "--set", "eval_every=0", "--set", "progress=false", "--set", f"run_dir={run}"]  # fmt: skip
+        assert main(args) == 0
+        assert "2 env runner(s)" in capsys.readouterr().out and (run / "final").is_dir()
+        assert not ray.is_initialized()  # the command disconnected; the cluster is not its to stop
+    finally:
+        head.terminate()
+        head.wait(timeout=60)

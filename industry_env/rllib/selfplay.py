@@ -219,7 +219,12 @@ def ppo_config(**overrides: Any) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
+    from ..train.config import ConfigError
+
     cfg, extra = split_overrides(overrides)
+    if extra["address"]:
+        raise ConfigError("ppo_config(address=...): join the cluster with ray.init(address=...) before building "
+                          "(industry-env train --address does both)")  # fmt: skip
     policy = extra["policy"]
     runners = extra["num_env_runners"]
     n = cfg.num_players

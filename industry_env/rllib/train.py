@@ -150,7 +150,8 @@ def train(cfg: TrainConfig, extra: dict[str, Any]) -> dict[str, Any]:
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run / "config.toml").write_text(settings_toml(cfg, extra), encoding="utf-8")
     try:
-        overrides = {**{k: getattr(cfg, k) for k in cfg.__dataclass_fields__}, **extra}
+        overrides = {**{k: getattr(cfg, k) for k in cfg.__dataclass_fields__},
+                     **{k: v for k, v in extra.items() if k != "address"}}  # Ray is joined above
         algo = ppo_config(**overrides).build_algo()
         try:
             return _loop(algo, cfg, extra, run)
