@@ -262,6 +262,8 @@ def test_smoke_self_play_on_local_ray_checkpoint_arena_and_per_seat(local_ray, t
     assert f"rllib:{path}" in capsys.readouterr().out
     with pytest.raises(ValueError, match="no module 'seat_0'"):
         make_agent(f"rllib:{path}", module="seat_0")
+    with pytest.raises(ValueError, match="make_agent\\('heuristic'\\)"):
+        make_agent(f"rllib:{path}", module="agent_1")  # the league's heuristic is the project's own agent
 
     # One module per seat, 3 players, sampling in the driver: every seat trains; each module plays.
     algo = ppo_config(policy="per_seat", num_env_runners=0, num_players=3, **{**TINY, "eval_every": 0}).build_algo()

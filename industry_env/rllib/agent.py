@@ -40,7 +40,7 @@ def module_dir(path: str | Path, module: str = "learner") -> Path:
         if module not in found:
             raise AgentInputError(f"RLlib checkpoint {p}: no module {module!r} (it has {found})")
         return p / MODULES_DIR / module
-    if (p / "class_and_ctor_args.pkl").is_file() or (p / "module_state.pt").exists():
+    if (p / "class_and_ctor_args.pkl").is_file() and (p / "metadata.json").is_file():
         return p
     raise AgentInputError(f"RLlib checkpoint {p}: neither an Algorithm checkpoint (no {MODULES_DIR}/) nor an "
                           f"RLModule checkpoint")  # fmt: skip
@@ -80,9 +80,12 @@ class RLlibAgent(Agent):
         return agent
 
     def _setup(self, rl_module: Any, seed: int | None, deterministic: bool, threads: int) -> None:
-        from .module import MASK_KEY, OBS_KEY
+        from .module import MASK_KEY, OBS_KEY, AgentModule
 
         self.torch, _ = _imports()
+        if isinstance(rl_module, AgentModule):
+            raise AgentInputError(f"that module plays the project's agent {rl_module.agent.name!r}: use "
+                                  f"make_agent({rl_module.agent.name!r}) instead")  # fmt: skip
         space = getattr(rl_module, "observation_space", None)
         keys = set(getattr(space, "spaces", {}) or {})
         if keys != {OBS_KEY, MASK_KEY} or getattr(getattr(rl_module, "action_space", None), "n", None) != NUM_ACTIONS:
