@@ -4,7 +4,8 @@ For random and heuristic players, and separately for 3 and 4 players, it reports
 (development, roads, technology links, bonus fields, money, jokers, subsidy) against the recorded Industria
 games (docs/board-sources.md, section 3); the win rate of each seat counted from the first Starting Player; per
 era, how often fields are developed and at what price; per field, how often it is developed, how often its
-auction draws no bid, and how often the player who developed it wins; and the largest money any player held.
+auction draws no bid, its mean price, and how often the player who developed it wins, beside how often the
+developer of an average field wins; and the largest money any player held.
 """
 
 from __future__ import annotations
@@ -114,7 +115,11 @@ def study_players(policy: str, num_players: int, games: int, seed: int, board: B
         "developed": float(developed[f] / games) if real[f] else None,
         "no_bid": float(no_bid[f] / games),
         "owner_wins": float(owner_wins[f] / developed[f]) if real[f] and developed[f] else None,
+        "mean_price": float(price[f] / games),
     } for f in range(NUM_FIELDS)}  # fmt: skip
+    # The owner of an average developed field wins more than a fair share, as winners own more of the fields:
+    # the level against which one field's owner win rate is compared.
+    owner_wins_average = float(owner_wins[real].sum() / max(developed[real].sum(), 1))
     total = float(np.mean(splits["total"]))
     return {
         "players": n, "games": games,
@@ -122,7 +127,7 @@ def study_players(policy: str, num_players: int, games: int, seed: int, board: B
         "winner_mean": float(np.mean(winners_score)),
         "seat_wins": [float(w / games) for w in seat_wins],
         "seat_wins_stderr": float(np.sqrt((1 / n) * (1 - 1 / n) / games)),
-        "per_era": per_era, "per_field": per_field,
+        "per_era": per_era, "per_field": per_field, "owner_wins_average": owner_wins_average,
         "fields_owned": float(np.mean(fields_owned)), "era5_fields_owned": float(np.mean(era5_owned)),
         "points_per_field": total / max(float(np.mean(fields_owned)), 1e-9),
         "rarely_developed": [(f, d["name"], d["developed"]) for f, d in per_field.items()
@@ -172,6 +177,8 @@ def report(r: dict) -> str:
         seats = ", ".join(f"{i}: {w:.1%}" for i, w in enumerate(s["seat_wins"]))
         lines.append(f"wins by seat from the first Starting Player (fair {fair:.1%}, +-{2 * s['seat_wins_stderr']:.1%} "
                      f"is chance): {seats}")  # fmt: skip
+        lines.append(f"the developer of an average developed field wins {s['owner_wins_average']:.1%} "
+                     f"(fair {fair:.1%}): winners own more of the fields")  # fmt: skip
         lines.append(f"largest money held: {s['max_money']}; most fields one player owned: {s['most_fields_owned']} "
                      f"(more than 23 in {s['games_over_23_fields']} of {s['games']} games)")  # fmt: skip
         lines.append("era  developed  in own era  mean price")
@@ -192,15 +199,17 @@ def _pct(x: float | None) -> str:
 
 
 def field_table(r: dict) -> str:
-    """Per field and player count: developed, no bid, and the win rate of the player who developed it."""
+    """Per field and player count: developed, no bid, the win rate of the player who developed it, and the mean
+    auction price (Talers; 0 for an auction without a bid)."""
     ns = list(r["by_players"])
     head = ["field", "name"] + [f"dev {n}p" for n in ns] + [f"no bid {n}p" for n in ns]
-    head += [f"owner wins {n}p (fair {1 / n:.0%})" for n in ns]
+    head += [f"owner wins {n}p (fair {1 / n:.0%})" for n in ns] + [f"price {n}p" for n in ns]
     rows = [head]
     for fid in r["by_players"][ns[0]]["per_field"]:
         cells = [r["by_players"][n]["per_field"][fid] for n in ns]
         rows.append([fid, cells[0]["name"]] + [_pct(c[key]) for key in ("developed", "no_bid", "owner_wins")
-                                                for c in cells])  # fmt: skip
+                                                for c in cells]
+                    + [f"{c['mean_price']:.1f}" for c in cells])  # fmt: skip
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
 
     def line(row: list[str]) -> str:

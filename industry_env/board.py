@@ -145,6 +145,7 @@ class Board:
 
     path: str
     name: str  # [meta] name
+    version: int  # [meta] version: which version of the file's board this is (0 if the file gives none)
     default_provenance: str  # [meta] provenance: the provenance of every value the file does not mark
     resource_names: tuple[str, ...]  # 11 names, in the rulebook's bank-table order
     resource_provenance: tuple[str, ...]  # 11
@@ -223,11 +224,11 @@ class _Parser:
         return value
 
     # ------------------------------------------------------------------ sections
-    def meta(self) -> tuple[str, str]:
+    def meta(self) -> tuple[str, str, int]:
         meta = self.data.get("meta", {})
         if not isinstance(meta, dict):
             self.fail("[meta]", "must be a table")
-            return Path(self.path).name, "reconstructed"
+            return Path(self.path).name, "reconstructed", 0
         for key in sorted(set(meta) - _META_KEYS):
             self.fail("[meta]", f"unknown key {key!r} (known: {sorted(_META_KEYS)})")
         name = meta.get("name", Path(self.path).name)
@@ -235,7 +236,7 @@ class _Parser:
             self.fail("[meta]", f"name {name!r} must be a non-empty string")
             name = Path(self.path).name
         default = self.provenance("[meta]", meta.get("provenance", "reconstructed"), "reconstructed")
-        return name, default
+        return name, default, self.integer("[meta]", meta, "version", 0, 1_000_000)
 
     def resources(self, default: str) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
         specs = self.data.get("resource")
@@ -306,7 +307,7 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     p = _Parser(path, data)
     for section in sorted(set(data) - _SECTIONS):
         p.fail(f"[{section}]", f"unknown section (known: {sorted(_SECTIONS)})")
-    board_name, default = p.meta()
+    board_name, default, version = p.meta()
     names, res_prov, bank_era, producer_era = p.resources(default)
     res_index = {n: i for i, n in enumerate(names)}
 
@@ -497,7 +498,7 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     for a in arrays.values():
         a.setflags(write=False)
     return Board(
-        path=path, name=board_name, default_provenance=default, resource_names=tuple(names),
+        path=path, name=board_name, version=version, default_provenance=default, resource_names=tuple(names),
         resource_provenance=tuple(res_prov), field_names=tuple(field_names), provenance=tuple(provenance),
         networks=tuple(nets_of), road_provenance=tuple(road_prov), tech_link_provenance=tuple(tech_prov),
         warnings=tuple(p.notes), PRODUCERS=producers, **arrays,

@@ -1,8 +1,9 @@
 """The board as tables for people: ``industry-env board`` and ``docs/board.md`` are generated from the file.
 
-Nothing here is a fact of its own: every number and every provenance comes from
-:class:`industry_env.board.Board`, so the document cannot drift from the data (a test regenerates docs/board.md
-and compares). The introduction describes the file given: the reconstruction's story only for the shipped board.
+Every number and every provenance of the tables comes from :class:`industry_env.board.Board`, so the document
+cannot drift from the data (a test regenerates docs/board.md and compares); the prose about the shipped board
+(its points decision, its version history with measured figures) is kept here beside it. The introduction
+describes the file given: the reconstruction's story only for the shipped board.
 """
 
 from __future__ import annotations
@@ -49,23 +50,70 @@ _MEANING = {
 }
 
 _POINTS_DECISION = """\
-## Points in the cogwheel: why every factory and technology scores
+## Points in the cogwheel: which fields score, and how much
 
 The rulebook says of developing a field: "The number of points, if any, is shown on the bottom of the field in
 a small cogwheel; if no points are shown, then you do not receive any". Reviews of Industria say that only some
-of its factories score when built, and its Era-1 producers scored 0. On this board every factory and technology
-scores at least 1. That is a decision, kept for these reasons:
+of its factories score when built, and its Era-1 producers scored 0. Board version 1 gave every factory and
+technology at least 1 point; version 2, tuned under the strong heuristic player, decides it this way:
 
-1. The sentence is true of this board without zero-point factories: Bonus fields and joker fields show no
-   points, and a factory developed after its own era scores none. It says that some fields show no points, not
-   which ones.
-2. The only published point values of Industry's fields are 2 VP for the Iron Ore Mine, where Industria's Iron
-   producer gave 1, and 2 VP for the Era-1 Engineering technology ([board-sources.md](board-sources.md)).
-   Industry's values are its own, and nothing published says that its producers keep Industria's 0 and 1.
-3. Points move the balance, which is measured ([balance.md](balance.md)) and is to be re-tuned under a stronger
-   heuristic player; zeroing the Era-1 producers now would tune the board to the present greedy player.
+1. The three Era-1 producers (Quarry, Sawmill, Clay Pit) show no cogwheel, as Industria's; the later producers
+   score 1, as Industria's did, except the Iron Ore Mine, whose 2 VP is published
+   ([board-sources.md](board-sources.md)). A producer already gives its owner the resource for nothing and a
+   Taler from every other player who needs it: under strong play the owners of producers won most often.
+2. Every technology scores 2, the published value of the Era-1 Engineering technology. Version 1's rose to 5 by
+   Era 5, and the owners of eight of the nine Era 3-5 technologies won 41-48% of 3-player games (fair 33%).
+3. The other factories score 2 or 3, the Bank and the Stock Exchange 5: their discount alone does not repay
+   what strong players bid for them (4-6 Talers on version 1, more than for any other field).
 
-An owner whose printed field shows no cogwheel writes `points = 0`, the template's blank value.
+These values are reconstructions chosen by measured play, not read off the printed board
+([balance.md](balance.md)). An owner whose printed field shows no cogwheel writes `points = 0`, the template's
+blank value.
+"""
+
+_VERSIONS = """\
+## Board versions
+
+Each version of the shipped file (`[meta] version`) with what changed and why. The figures are measured by
+`industry-env balance --policies heuristic --games 1000` (the strong heuristic in every seat, seeds 0-999, 1,000
+games for each number of players; [balance.md](balance.md) has the full tables), written 3-player / 4-player.
+
+- **1 (draft)**, 2026-11-21: Industria's structure (1-2 jokers, 2-3 bonus fields, 5-6 factories, 3
+  technologies per era). Why: a first board satisfying every rule.
+- **1 (tuned)**, 2026-11-21: four factories left their network; three bonus fields from x3 to x2; each network
+  cut to 4-5 factories; the points of the Era 4 and 5 fields lowered by one. Why: bonus points under the greedy
+  heuristic (v0) were 19.6, then 14.8, against Industria's 0-16.
+- **1**, 2026-11-22: provenance only (every value says how it is known; the Pump Station 4C takes the
+  rulebook's name); no game number changed. Why: claim no more than is known.
+- **2**, 2026-11-22: points, costs and needs re-tuned under the strong heuristic (below); no rule, no published
+  value, no network, road or link changed. Why: version 1 under strong play gave totals of 60.4 / 44.0 against
+  Industria's 44-53 (its 3-player 33-42, adjusted for the fifth era) / 24-45, development points 33.6 / 25.2
+  against 12-26, and 13 / 13 fields whose owners won more than 8 points off a fair share.
+
+Version 1 to version 2, change by change (figures before -> after, on the whole of version 2):
+
+1. **Technologies all score 2** (were 2-5: 2J-2L and 3J-3K 3, 3L 4, 4J-4K 3, 4L 4, 5J-5K 4, 5L 5), the published
+   value of Engineering. Why: development points 33.6 / 25.2 against Industria's 12-26, and the owners of the
+   late technologies won too often. Owners of 4J, 4K, 4L, 5J, 5K with 4 players: 44, 44, 46, 51, 44% -> 37,
+   37, 29, 36, 36% (fair 25%).
+2. **Producers score 0 in Era 1 and 1 later** (1D, 1E, 1F 1 -> 0; 2F, 2G, 3E, 3F, 3G, 4E, 4F 2 -> 1; the Iron
+   Ore Mine keeps its published 2), as Industria's producers did. Why: resources already pay their owner.
+3. **Other factories one or two points lower**: Brewery 2I 3 -> 2, Shipyard 3I 4 -> 2, Automobile Plant 4G,
+   Chemical Plant 4H, Pharmaceuticals 5E, Glass Fibre Plant 5F and Electronics Plant 5H 3 -> 2, Robot Factory
+   5G 4 -> 3. Why: with changes 1 and 2, to bring the 3-player total into Industria's adjusted range. Version 2
+   as a whole: total 60.4 / 44.0 -> 51.9 / 37.6, development 33.6 / 25.2 -> 23.9 / 17.9.
+4. **Bank 2H**: cost 3 -> 1, needs Brick -> none, points 2 -> 5; **Stock Exchange 3H**: cost 4 -> 2, needs Glass
+   -> none, points 3 -> 5 (the -1 Taler discount is the rulebook's and unchanged). Why: their owners won 16 /
+   14% and 25 / 21%: strong players bid 4-6 Talers for the discount, more than for any other field, and the
+   discount does not repay it. After: 28 / 20% and 25 / 27% (they now fetch 7-9 Talers).
+5. **Needs spread as Industria's demand was**: Cable was needed by 10 fields (Industria's Electricity, Industry's
+   Cable, by 5), now by 5: the Power Station 4D needs Cement, the Computer Factory 4F Glass and Ceramic, the
+   Aircraft Factory 4I Steel only, Radio 4K Glass only, the Electronics Plant 5H Plastic and Ceramic, the Power
+   Station 5D Cable only (was Cement and Cable). Steel 9 -> 7 fields (Power Station 5C needs Brick, Airport 5I
+   Cement only), Iron 7 -> 6 (Electricity 3J needs Ceramic), Glass 8 -> 7; Ceramic 3 -> 6. Why: the Cable Works
+   owner won 47 / 53%; the Aircraft Factory's owner 29 / 15%. After: 46 / 43% and 31 / 25%.
+6. **Power Station 5D**: x3 -> x2, cost 4 -> 3 (needs as in 5). Why: developed in only 52% of 3-player games,
+   the least of any field. After: 77 / 91% of games.
 """
 
 
@@ -140,7 +188,8 @@ def board_text(board: Board) -> str:
     for e in range(NUM_ERAS):
         sold = [board.resource_names[r] for r in range(len(board.resource_names)) if board.BANK_ERA[r] <= e]
         lines.append(f"bank sells in era {e + 1}: {', '.join(sold) or 'nothing'}")
-    lines.append(f"(board file: {board.path}; {board.name})")
+    version = f", version {board.version}" if board.version else ""
+    lines.append(f"(board file: {board.path}; {board.name}{version})")
     return "\n".join(lines)
 
 
@@ -148,9 +197,12 @@ def board_markdown(board: Board) -> str:
     """docs/board.md for the shipped board; for any other file, the same tables under an introduction of its own."""
     counts = Counter(_prov_kind(src) for src in _all_provenance(board))
     if board.is_shipped:
-        out = [_SHIPPED_INTRO]
+        out = [_SHIPPED_INTRO + f"\nThis is board version {board.version}; what changed from version to version, "
+               "and why, is under [Board versions](#board-versions) at the end.\n"]
     else:
         out = [_OTHER_INTRO.format(name=board.name, path=board.path, default=board.default_provenance)]
+        if board.version:
+            out[0] += f"\nBoard version {board.version} (its `[meta] version`).\n"
         if counts["reconstructed"]:  # the file says so itself: then, and only then, say it is a reconstruction
             out[0] += (f"\n{counts['reconstructed']} of its values are marked `reconstructed`: chosen so that every "
                        "rule holds, not read off the printed board.\n")  # fmt: skip
@@ -213,4 +265,6 @@ def board_markdown(board: Board) -> str:
         factories = ", ".join(board.field_label(f) for f in on if board.KIND[f] == FACTORY) or "none"
         served = ", ".join(board.field_label(f) for f in on if board.KIND[f] == BONUS) or "none"
         out.append(f"- {_network_label(name)}: factories {factories}; served by {served}")
+    if board.is_shipped:
+        out += ["", _VERSIONS.rstrip("\n")]
     return "\n".join(out) + "\n"

@@ -16,9 +16,9 @@ from industry_env.rules import JOKER, NUM_FIELDS
 BOARD = load_board()
 
 
-def test_every_field_is_developed_in_heuristic_games_and_four_player_scores_fit_the_records() -> None:
-    # The board was tuned under heuristic v0 (docs/balance.md); the re-tune under the strong heuristic is to come.
-    r = study("heuristic-v0", 100, 0, BOARD)
+def test_every_field_is_developed_in_strong_games_and_scores_fit_the_records() -> None:
+    # Board version 2 was tuned under the strong heuristic (docs/balance.md, 1,000 games); 30 games each here.
+    r = study("heuristic", 30, 0, BOARD)
     assert r["never_developed"] == []
     four = r["by_players"][4]
     low, high = INDUSTRIA_TOTALS[4]
@@ -26,7 +26,12 @@ def test_every_field_is_developed_in_heuristic_games_and_four_player_scores_fit_
     for part in ("development", "roads", "tech_links", "bonus", "money"):
         lo, hi = INDUSTRIA_RANGES[part]
         assert lo <= four["split"][part]["mean"] <= hi, part
-    assert all(e["developed"] > 0.5 for e in four["per_era"])
+    lo, hi = INDUSTRIA_RANGES["development"]  # version 1 gave 33.6 with 3 players; version 2 23.9
+    assert lo <= r["by_players"][3]["split"]["development"]["mean"] <= hi
+    for s in r["by_players"].values():
+        assert all(e["developed"] > 0.5 for e in s["per_era"])
+        assert min(d["developed"] for d in s["per_field"].values() if d["developed"] is not None) > 0.5
+        assert s["owner_wins_average"] > 1 / s["players"]  # winners own more of the developed fields
 
 
 def test_figures_are_split_by_player_count_seat_and_field() -> None:
@@ -56,16 +61,21 @@ def test_play_log_records_no_bid_auctions_and_the_first_starting_player() -> Non
 
 def test_owner_win_rate_counts_the_developer_of_the_field() -> None:
     r = study("random", 6, 0, BOARD, players=(4,))["by_players"][4]
-    wins, developed = {}, {}
+    wins, developed, paid = {}, {}, [0] * NUM_FIELDS
     for g in range(6):
-        game, _ = play("random", 4, g, BOARD)
+        game, log = play("random", 4, g, BOARD)
         winners = game.winners()
         for f in range(NUM_FIELDS):
+            paid[f] += log["prices"].get(f, 0)
             if game.s.developed[f]:
                 developed[f] = developed.get(f, 0) + 1
                 wins[f] = wins.get(f, 0) + (game.s.owner[f] in winners) / len(winners)
     f = max(developed, key=developed.get)
     assert r["per_field"][field_id(f)]["owner_wins"] == pytest.approx(wins[f] / developed[f])
+    # the level of an average developed field: all developers' wins over all developments
+    assert r["owner_wins_average"] == pytest.approx(sum(wins.values()) / sum(developed.values()))
+    f = max(range(NUM_FIELDS), key=paid.__getitem__)
+    assert paid[f] > 0 and r["per_field"][field_id(f)]["mean_price"] == pytest.approx(paid[f] / 6)
 
 
 def test_three_player_note_says_how_much_higher_per_field_owned() -> None:
@@ -105,6 +115,7 @@ def test_balance_writes_its_figures(tmp_path, capsys) -> None:
     text = capsys.readouterr().out
     assert "-- 3 players, 2 games" in text and "-- 4 players, 2 games" in text
     assert "wins by seat from the first Starting Player" in text and "owner wins 4p (fair 25%)" in text
+    assert "price 4p" in text and "the developer of an average developed field wins" in text
     assert "without its fifth epoch" in text
     (r,) = json.loads(out.read_text())
     assert set(r["by_players"]) == {"3", "4"} and r["policy"] == "random"

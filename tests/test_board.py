@@ -544,3 +544,18 @@ def test_any_wrong_value_is_a_board_error_never_a_crash(value):
                     parse_board(text.replace(block, block.replace(line, f"{key} = {value}", 1), 1))
                 except BoardError:
                     pass
+
+
+def test_the_board_version_is_read_and_shown():
+    from industry_env.boarddoc import board_markdown, board_text
+
+    shipped = board_markdown(B)
+    assert B.version == 2 and "This is board version 2" in shipped and "## Board versions" in shipped
+    assert board_text(B).endswith(", version 2)")
+    mine = parse_board(SHIPPED_TEXT.replace("version = 2\n", "version = 7\n", 1), "mine.toml")
+    assert mine.version == 7 and "Board version 7 (its `[meta] version`)." in board_markdown(mine)
+    assert "## Board versions" not in board_markdown(mine)  # the history belongs to the shipped file only
+    unversioned = parse_board(SHIPPED_TEXT.replace("version = 2\n", "", 1), "unversioned.toml")
+    assert unversioned.version == 0 and "Board version" not in board_markdown(unversioned)
+    with pytest.raises(BoardError, match=r"\[meta\]: version = 'two' must be a whole number"):
+        parse_board(SHIPPED_TEXT.replace("version = 2\n", 'version = "two"\n', 1), "bad.toml")
