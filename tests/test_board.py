@@ -3,6 +3,7 @@ refused with a BoardError naming the file, the field and the problem."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -546,16 +547,23 @@ def test_any_wrong_value_is_a_board_error_never_a_crash(value):
                     pass
 
 
+def _with_version(line: str) -> str:
+    """The shipped file with its [meta] version line replaced by ``line``."""
+    text, n = re.subn(r"(?m)^version = .*$", line, SHIPPED_TEXT, count=1)
+    assert n == 1
+    return text
+
+
 def test_the_board_version_is_read_and_shown():
     from industry_env.boarddoc import board_markdown, board_text
 
     shipped = board_markdown(B)
     assert B.version == 2 and "This is board version 2" in shipped and "## Board versions" in shipped
     assert board_text(B).endswith(", version 2)")
-    mine = parse_board(SHIPPED_TEXT.replace("version = 2\n", "version = 7\n", 1), "mine.toml")
+    mine = parse_board(_with_version("version = 7"), "mine.toml")
     assert mine.version == 7 and "Board version 7 (its `[meta] version`)." in board_markdown(mine)
     assert "## Board versions" not in board_markdown(mine)  # the history belongs to the shipped file only
-    unversioned = parse_board(SHIPPED_TEXT.replace("version = 2\n", "", 1), "unversioned.toml")
+    unversioned = parse_board(_with_version(""), "unversioned.toml")
     assert unversioned.version == 0 and "Board version" not in board_markdown(unversioned)
     with pytest.raises(BoardError, match=r"\[meta\]: version = 'two' must be a whole number"):
-        parse_board(SHIPPED_TEXT.replace("version = 2\n", 'version = "two"\n', 1), "bad.toml")
+        parse_board(_with_version('version = "two"'), "bad.toml")
