@@ -67,7 +67,7 @@ SCHEMA = """\
 #                 kind      "factory" | "technology" | "bonus" | "joker"
 #                 name      text (bonus and joker fields: optional, named after their kind or resource)
 #                 cost      Talers to develop (factory, bonus; technologies cost none)           default 0
-#                 needs     0-2 distinct resource names                                           default []
+#                 needs     0-2 resource names, in payment order ("Glass", "Glass": two Glass)    default []
 #                 produces  resource name (factories only)                                       default none
 #                 points    victory points in the cogwheel (factories, technologies)             default 0
 #                 discount  1 on the Bank and the Stock Exchange (the rulebook's only discounts) default 0
