@@ -100,6 +100,15 @@ def test_config_file_errors_name_the_file_and_key(tmp_path, capsys) -> None:
     assert load_config(good, ["seed=7"]) == TrainConfig(seed=7)  # --set wins over the file
 
 
+def test_one_config_file_serves_both_frameworks(tmp_path) -> None:
+    both = tmp_path / "both.toml"
+    both.write_text("seed = 3\nnum_envs = 32\n\n[rllib]\nnum_env_runners = 2\n")
+    assert load_config(both) == TrainConfig(seed=3, num_envs=32)  # the [rllib] table is the RLlib trainer's
+    both.write_text("seed = 3\nrllib = 2\n")  # not a table: an unknown key as before
+    with pytest.raises(ConfigError, match="rllib"):
+        load_config(both)
+
+
 def test_train_cli_shows_the_configuration_with_each_keys_meaning(capsys) -> None:
     assert main(["train", "--set", "num_envs=32", "--show-config"]) == 0
     out = capsys.readouterr().out

@@ -237,6 +237,8 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"config {p}: not valid TOML ({exc})") from None
         for key, value in data.items():
+            if key == "rllib" and isinstance(value, dict):  # the RLlib trainer's own table: one file serves both
+                continue
             if key not in _FIELDS:
                 raise ConfigError(f"{p}: unknown key {key!r}; the keys are {', '.join(_FIELDS)}")
             values[key] = _coerce(key, value, f"{p}: ")
