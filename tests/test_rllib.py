@@ -233,15 +233,15 @@ def local_ray():
     ray.shutdown()
 
 
-def test_smoke_self_play_on_local_ray_checkpoint_arena_and_per_seat(local_ray, tmp_path, capsys, monkeypatch) -> None:
+def test_smoke_self_play_on_local_ray_checkpoint_and_arena(local_ray, tmp_path, capsys, monkeypatch) -> None:
     """One test on purpose: under pytest-xdist each worker running a Ray test starts its own Ray instance."""
     from industry_env.rllib import ppo_config
 
     monkeypatch.chdir(tmp_path)  # the arena command writes its results in the current folder
-    # Shared policy and league: three tiny iterations with one env runner, an evaluation in each.
-    algo = ppo_config(num_env_runners=1, **TINY).build_algo()
+    # Shared policy and league: two tiny iterations, an evaluation in each.
+    algo = ppo_config(num_env_runners=0, **TINY).build_algo()  # sampling in the driver: no runner process to start
     try:
-        results = [algo.train() for _ in range(3)]
+        results = [algo.train() for _ in range(2)]
         modules = set(algo.config.policies)
         path = algo.save(str(tmp_path / "ckpt")).checkpoint.path
     finally:
@@ -265,7 +265,13 @@ def test_smoke_self_play_on_local_ray_checkpoint_arena_and_per_seat(local_ray, t
     with pytest.raises(ValueError, match="make_agent\\('heuristic'\\)"):
         make_agent(f"rllib:{path}", module="agent_1")  # the league's heuristic is the project's own agent
 
-    # One module per seat, 3 players, sampling in the driver: every seat trains; each module plays.
+
+
+@pytest.mark.slow
+def test_one_module_per_seat_trains_every_seat_and_each_plays(local_ray, tmp_path) -> None:
+    """One module per seat, 3 players, sampling in the driver: every seat trains; each module plays."""
+    from industry_env.rllib import ppo_config
+
     algo = ppo_config(policy="per_seat", num_env_runners=0, num_players=3, **{**TINY, "eval_every": 0}).build_algo()
     try:
         result = algo.train()
