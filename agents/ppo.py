@@ -139,7 +139,49 @@ def _is_sb3_save(p: Path) -> bool:
 _SHIPPED_ACTOR: list[Any] = []  # the shipped actor, read once per process (frozen: agents can share it)
 
 
-class PPOAgent(Agent):
+class NetworkAgent(Agent):
+    """An agent that acts by a torch network's logits over the 314 actions: the most probable legal action, or a
+    sample of the masked softmax (Gumbel-max, the agent's generator); torch runs on ``threads`` threads during its
+    calls. Subclasses give :meth:`raw_logits` and set ``torch``, ``threads``, ``deterministic`` and ``rng``."""
+
+    torch: Any
+    threads: int
+    deterministic: bool
+    rng: np.random.Generator
+
+    @staticmethod
+    def check_options(deterministic: object, threads: object) -> None:
+        """AgentInputError unless ``deterministic`` is a bool and ``threads`` a whole number >= 1."""
+        if not isinstance(deterministic, bool):
+            raise AgentInputError(f"deterministic={deterministic!r}: must be True or False")
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise AgentInputError(f"threads={threads!r}: torch threads for the policy, a whole number >= 1")
+
+    def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """float32[B, 314]: the network's logits, before masking (called under ``torch.inference_mode``)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement raw_logits(observations, masks)")
+
+    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """float32[B, 314]: the policy's logits with illegal actions at -inf (checked inputs)."""
+        torch, before = self.torch, self.torch.get_num_threads()
+        if before != self.threads:  # one thread: a small MLP gains nothing from more, and loses much on a busy CPU
+            torch.set_num_threads(self.threads)
+        try:
+            with torch.inference_mode():
+                raw = self.raw_logits(observations, masks)
+        finally:
+            if before != self.threads:
+                torch.set_num_threads(before)
+        return np.where(masks, raw, -np.inf).astype(np.float32)
+
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        logits = self.logits(observations, masks)
+        if not self.deterministic:  # Gumbel-max: a sample of the masked softmax
+            logits = logits + self.rng.gumbel(size=logits.shape).astype(np.float32)
+        return logits.argmax(axis=1).astype(np.int64)
+
+
+class PPOAgent(NetworkAgent):
     """A trained MaskablePPO policy as an Agent; see the module docstring.
 
     ``path``: a MaskablePPO ``.zip`` or a PPOAgent weights file (default: the shipped policy).
@@ -152,10 +194,7 @@ class PPOAgent(Agent):
 
     def __init__(self, seed: int | None = None, path: str | Path | None = None, deterministic: bool = True,
                  threads: int = 1) -> None:  # fmt: skip
-        if not isinstance(deterministic, bool):
-            raise AgentInputError(f"deterministic={deterministic!r}: must be True or False")
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise AgentInputError(f"threads={threads!r}: torch threads for the policy, a whole number >= 1")
+        self.check_options(deterministic, threads)
         self.threads = threads
         self.rng = np.random.default_rng(check_seed(seed))
         self.deterministic = deterministic
@@ -187,24 +226,9 @@ class PPOAgent(Agent):
         agent.name = name
         return agent
 
-    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, 314]: the policy's logits with illegal actions at -inf (checked inputs)."""
-        torch, before = self.torch, self.torch.get_num_threads()
-        if before != self.threads:  # one thread: a small MLP gains nothing from more, and loses much on a busy CPU
-            torch.set_num_threads(self.threads)
-        try:
-            with torch.inference_mode():
-                raw = self.actor(torch.from_numpy(np.ascontiguousarray(observations, np.float32))).numpy()
-        finally:
-            if before != self.threads:
-                torch.set_num_threads(before)
-        return np.where(masks, raw, -np.inf).astype(np.float32)
-
-    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        logits = self.logits(observations, masks)
-        if not self.deterministic:  # Gumbel-max: a sample of the masked softmax
-            logits = logits + self.rng.gumbel(size=logits.shape).astype(np.float32)
-        return logits.argmax(axis=1).astype(np.int64)
+    def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """float32[B, 314]: the actor's logits."""
+        return self.actor(self.torch.from_numpy(np.ascontiguousarray(observations, np.float32))).numpy()
 
     def save(self, path: str | Path) -> Path:
         """Write the actor as a small weights file (torch, ``weights_only``-loadable) that ``path=`` reads back."""

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..actions import NUM_ACTIONS
-from ..agents.base import Agent, AgentInputError, check_seed
+from ..agents.base import AgentInputError, check_seed
+from ..agents.ppo import NetworkAgent
 
 MODULES_DIR = Path("learner_group") / "learner" / "rl_module"
 
@@ -46,7 +47,7 @@ def module_dir(path: str | Path, module: str = "learner") -> Path:
                           f"RLModule checkpoint")  # fmt: skip
 
 
-class RLlibAgent(Agent):
+class RLlibAgent(NetworkAgent):
     """An RLlib action-masking policy as an Agent (module docstring). ``threads``: torch threads during calls."""
 
     name = "rllib"
@@ -55,10 +56,7 @@ class RLlibAgent(Agent):
                  deterministic: bool = True, threads: int = 1) -> None:  # fmt: skip
         if path is None:
             raise AgentInputError("the 'rllib' agent needs a checkpoint: make_agent('rllib:PATH')")
-        if not isinstance(deterministic, bool):
-            raise AgentInputError(f"deterministic={deterministic!r}: must be True or False")
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise AgentInputError(f"threads={threads!r}: torch threads for the policy, a whole number >= 1")
+        self.check_options(deterministic, threads)
         torch, RLModule = _imports()
         where = module_dir(path, module)
         try:
@@ -96,28 +94,13 @@ class RLlibAgent(Agent):
         self.deterministic = deterministic
         self.threads = threads
 
-    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, 314]: the module's logits, illegal actions at -inf (checked inputs)."""
+    def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """float32[B, 314]: the module's action-distribution inputs (its own masking applied too)."""
         from ray.rllib.core.columns import Columns
 
-        torch, before = self.torch, self.torch.get_num_threads()
-        if before != self.threads:
-            torch.set_num_threads(self.threads)
-        try:
-            with torch.inference_mode():
-                obs = {"observations": torch.from_numpy(np.ascontiguousarray(observations, np.float32)),
-                       "action_mask": torch.from_numpy(masks.astype(np.float32))}  # fmt: skip
-                raw = self.module.forward_inference({Columns.OBS: obs})[Columns.ACTION_DIST_INPUTS].numpy()
-        finally:
-            if before != self.threads:
-                torch.set_num_threads(before)
-        return np.where(masks, raw, -np.inf).astype(np.float32)
-
-    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        logits = self.logits(observations, masks)
-        if not self.deterministic:  # Gumbel-max: a sample of the masked softmax
-            logits = logits + self.rng.gumbel(size=logits.shape).astype(np.float32)
-        return logits.argmax(axis=1).astype(np.int64)
+        obs = {"observations": self.torch.from_numpy(np.ascontiguousarray(observations, np.float32)),
+               "action_mask": self.torch.from_numpy(masks.astype(np.float32))}  # fmt: skip
+        return self.module.forward_inference({Columns.OBS: obs})[Columns.ACTION_DIST_INPUTS].numpy()
 
     def __repr__(self) -> str:
         return f"RLlibAgent(name={self.name!r})"
