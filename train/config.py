@@ -225,17 +225,22 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     return cfg
 
 
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path`` as a dict; ConfigError naming the file if it cannot be read or parsed."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"config {path}: cannot read it ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config {path}: not valid TOML ({exc})") from None
+
+
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
     """The defaults, then the TOML file ``path`` (if any), then ``key=value`` overrides; checked (ConfigError)."""
     values: dict[str, Any] = {}
     if path is not None:
         p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"config {p}: cannot read it ({exc.strerror or exc})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"config {p}: not valid TOML ({exc})") from None
+        data = read_toml(p)
         for key, value in data.items():
             if key == "rllib" and isinstance(value, dict):  # the RLlib trainer's own table: one file serves both
                 continue

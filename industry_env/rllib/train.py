@@ -23,11 +23,10 @@ from __future__ import annotations
 import argparse
 import json
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..train.config import ConfigError, TrainConfig, to_toml
+from ..train.config import ConfigError, TrainConfig, read_toml, to_toml
 from .selfplay import RLLIB_KEYS, check_extra, learner_steps, split_overrides
 
 
@@ -38,12 +37,7 @@ def load_settings(path: str | Path | None = None, overrides: list[str] | tuple[s
     extra: dict[str, Any] = {}
     if path is not None:
         p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"config {p}: cannot read it ({exc.strerror or exc})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"config {p}: not valid TOML ({exc})") from None
+        data = read_toml(p)
         table = data.pop("rllib", {})
         if not isinstance(table, dict):
             raise ConfigError(f"{p}: 'rllib' must be a table ([rllib]) of {', '.join(RLLIB_KEYS)}")
