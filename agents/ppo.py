@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import zipfile
+from abc import ABC, abstractmethod
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -139,7 +140,7 @@ def _is_sb3_save(p: Path) -> bool:
 _SHIPPED_ACTOR: list[Any] = []  # the shipped actor, read once per process (frozen: agents can share it)
 
 
-class NetworkAgent(Agent):
+class NetworkAgent(Agent, ABC):
     """An agent that acts by a torch network's logits over the 314 actions: the most probable legal action, or a
     sample of the masked softmax (Gumbel-max, the agent's generator); torch runs on ``threads`` threads during its
     calls. Subclasses give :meth:`raw_logits` and set ``torch``, ``threads``, ``deterministic`` and ``rng``."""
@@ -157,9 +158,9 @@ class NetworkAgent(Agent):
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise AgentInputError(f"threads={threads!r}: torch threads for the policy, a whole number >= 1")
 
+    @abstractmethod
     def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float32[B, 314]: the network's logits, before masking (called under ``torch.inference_mode``)."""
-        raise NotImplementedError(f"{type(self).__name__} must implement raw_logits(observations, masks)")
 
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float32[B, 314]: the policy's logits with illegal actions at -inf (checked inputs)."""
