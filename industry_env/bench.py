@@ -15,7 +15,10 @@ Each backend runs its fast path, as a training loop would: ``step(state, actions
 (the batch updated in place, no copy a step; the actions checked against the mask they were sampled from) and
 ``reset(..., inplace=True)``. The numpy backend computes ``legal_action_mask`` each step; the compiled one
 writes the next mask in the step itself (``next_mask=mask``), and ``reset`` the masks of the new games.
-``--copy`` measures the functional API instead: ``step(state, actions)`` and ``reset(state, done)`` return new
+Each is measured twice: this loop of three calls ("api", what a policy's loop does), and the same random play
+by ``engine.random_step`` (list, draw and play each game's action in one call; no mask handed out), the fused
+entry for random opponents and playouts. Both loops play the same games. ``--copy`` measures the functional API
+instead: ``step(state, actions)`` and ``reset(state, done)`` return new
 States, and every step re-derives legality.
 """
 
@@ -49,41 +52,53 @@ def available_backends() -> tuple[str, ...]:
 
 
 def bench_engine(
-    batch_size: int, seconds: float, num_players: int = 4, seed: int = 0, fast: bool = True, backend: str = "numpy"
+    batch_size: int,
+    seconds: float,
+    num_players: int = 4,
+    seed: int = 0,
+    fast: bool = True,
+    backend: str = "numpy",
+    random_step: bool = False,
 ) -> dict[str, float]:
     """Random legal play in one batch for about ``seconds``: steps/s, games/s, time per step and per game-step.
 
     ``fast``: the fast path (see the module docstring); ``False`` measures the functional API (a new State
-    every step, legality re-derived from the rules).
+    every step, legality re-derived from the rules). ``random_step``: the same play by ``engine.random_step``
+    (draw and step in one call, no mask handed out).
     """
     with E.use_backend(backend):
-        fused = fast and backend == "numba"
+        next_mask = fast and backend == "numba" and not random_step
         state = E.init(batch_size, num_players=num_players, seed=seed)
         rng = np.random.default_rng(seed)
         for _ in range(3):  # warm-up (first calls build the board tables, load compiled code)
             state = E.step(state, E.sample_legal(E.legal_action_mask(state), rng), inplace=fast)
+            state, _ = E.random_step(state, rng, inplace=fast)
         mask = E.legal_action_mask(state)
         steps = games = calls = 0
         t0 = time.perf_counter()
         while True:
-            if not fused:
-                mask = E.legal_action_mask(state)
-            actions = E.sample_legal(mask, rng)
-            if fused:
-                E.step(state, actions, inplace=True, mask=mask, next_mask=mask)
+            if random_step:
+                state, _ = E.random_step(state, rng, inplace=fast)
             else:
-                state = E.step(state, actions, inplace=fast, mask=mask if fast else None)
+                if not next_mask:
+                    mask = E.legal_action_mask(state)
+                actions = E.sample_legal(mask, rng)
+                if next_mask:
+                    E.step(state, actions, inplace=True, mask=mask, next_mask=mask)
+                else:
+                    state = E.step(state, actions, inplace=fast, mask=mask if fast else None)
             steps += batch_size
             calls += 1
             done = state.terminated
-            if done.any():
+            if np.count_nonzero(done):  # (``done.any()`` costs 0.7 us at batch 1, a fifth of a compiled step)
                 games += int(done.sum())
-                state = E.reset(state, done, inplace=fast, next_mask=mask if fused else None)  # new games' masks
+                state = E.reset(state, done, inplace=fast, next_mask=mask if next_mask else None)  # new masks
             elapsed = time.perf_counter() - t0
             if elapsed >= seconds and calls >= 3:
                 break
     return {
         "backend": backend,
+        "random_step": random_step,
         "batch_size": batch_size,
         "steps_per_second": steps / elapsed,
         "games_per_second": games / elapsed,
@@ -212,27 +227,37 @@ def run(args: argparse.Namespace) -> int:
     print(f"reference engine: {ref['steps_per_second']:,.0f} steps/s, {ref['games_per_second']:,.1f} games/s "
           f"({ref['microseconds_per_step']:.1f} us a step)")  # fmt: skip
     print(f"games/s = steps/s / {ref['steps_per_game']:.0f} steps (the mean length of a random game)")
-    head = "".join(f" {b + ' steps/s':>16} {'ns/step':>8}" for b in backends)
-    ratio = f" {'numba/numpy':>12}" if len(backends) == 2 else ""
+    print("two loops: 'api' = legal_action_mask, sample_legal, step (what a policy's loop does); 'random_step' "
+          "= engine.random_step (draw and step fused in one call)")  # fmt: skip
+    loops = ("api", "random_step")
+    head = "".join(f" {b + ' ' + loop:>18} {'ns/step':>8}" for loop in loops for b in backends)
+    ratio = ""
+    if len(backends) == 2:
+        ratio = "".join(f" {'numba/numpy ' + ('api' if loop == 'api' else 'fused'):>17}" for loop in loops)
     print(f"{'batch':>6}{head}{ratio} {'x reference':>12} {'games/s':>10} {'step peak MB':>13}")
     rows: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
+    fused: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
     for size in sizes:
         line = f"{size:>6}"
-        for b in backends:
-            r = bench_engine(size, seconds, args.players, fast=fast, backend=b)
-            r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
-            # Steady-state games/s is steps/s over the mean game length (see the module docstring).
-            r["games_finished_in_window_per_second"] = r["games_per_second"]
-            r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
-            r["step_peak_bytes"] = peak_step_memory(size, b)
-            rows[b].append(r)
-            line += f" {r['steps_per_second']:>16,.0f} {r['nanoseconds_per_game_step']:>8,.0f}"
-        last = rows[backends[-1]][-1]
+        for loop, table in (("api", rows), ("random_step", fused)):
+            for b in backends:
+                r = bench_engine(size, seconds, args.players, fast=fast, backend=b, random_step=loop != "api")
+                r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
+                # Steady-state games/s is steps/s over the mean game length (see the module docstring).
+                r["games_finished_in_window_per_second"] = r["games_per_second"]
+                r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
+                if loop == "api":
+                    r["step_peak_bytes"] = peak_step_memory(size, b)
+                table[b].append(r)
+                line += f" {r['steps_per_second']:>18,.0f} {r['nanoseconds_per_game_step']:>8,.0f}"
         if len(backends) == 2:
-            last["speedup_vs_numpy"] = last["steps_per_second"] / rows["numpy"][-1]["steps_per_second"]
-            line += f" {last['speedup_vs_numpy']:>12.1f}"
+            for table in (rows, fused):
+                table["numba"][-1]["speedup_vs_numpy"] = (table["numba"][-1]["steps_per_second"]
+                                                          / table["numpy"][-1]["steps_per_second"])  # fmt: skip
+                line += f" {table['numba'][-1]['speedup_vs_numpy']:>17.1f}"
+        last = fused[backends[-1]][-1]
         line += f" {last['speedup_vs_reference']:>12,.1f} {last['games_per_second']:>10,.1f}"
-        print(line + f" {last['step_peak_bytes'] / 2**20:>13.1f}", flush=True)
+        print(line + f" {rows[backends[-1]][-1]['step_peak_bytes'] / 2**20:>13.1f}", flush=True)
     rollouts: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
     for size in (64,) if args.quick else ROLLOUT_SIZES:
         line = f"rollout, batch {size}:"
@@ -248,10 +273,10 @@ def run(args: argparse.Namespace) -> int:
     bytes_per_game = rows[backends[0]][0]["state_bytes_per_game"]
     print(f"state: {bytes_per_game} bytes per game; peak memory (process RSS): {peak_rss / 2**20:.0f} MiB")
     for b in backends:
-        big = [r for r in rows[b] if r["batch_size"] >= 1024]
+        big = [r for r in fused[b] if r["batch_size"] >= 1024]
         if big:
             ns = [r["nanoseconds_per_game_step"] for r in big]
-            print(f"{b}: per-game cost from batch {big[0]['batch_size']} to {big[-1]['batch_size']}: "
+            print(f"{b}: per-game cost of random_step from batch {big[0]['batch_size']} to {big[-1]['batch_size']}: "
                   f"{min(ns):.0f}-{max(ns):.0f} ns a game step (max/min {max(ns) / min(ns):.2f})")  # fmt: skip
     start = {}
     if "numba" in backends:
@@ -273,6 +298,7 @@ def run(args: argparse.Namespace) -> int:
                      "backends": list(backends)},  # fmt: skip
         "reference": ref,
         "engine": rows,
+        "engine_random_step": fused,
         "rollout": rollouts,
         "start_up": start,
         "environments": envs,

@@ -136,7 +136,7 @@ from .rules import (
 
 __all__ = [
     "State", "init", "step", "legal_action_mask", "observe", "scores", "reset", "take", "put", "concat", "copy",
-    "to_game", "from_games", "sample_legal", "rollout", "backend", "set_backend", "use_backend",
+    "to_game", "from_games", "sample_legal", "random_step", "rollout", "backend", "set_backend", "use_backend",
     "IllegalActionError",
     "AUCTION", "BID", "SELL_OR_KEEP", "DEVELOP", "PAY", "OVER",
 ]  # fmt: skip
@@ -1144,17 +1144,20 @@ def step(
     ``next_mask``: a C-contiguous bool[B, 314] array that receives ``legal_action_mask`` of the new State (it may
     be ``mask`` itself); the compiled backend writes it in the same pass as the step, saving a second call.
     """
-    if on_illegal not in ("raise", "penalize"):
+    # The checks cost about a microsecond: at batch 1 (the AEC env, search players) they are most of a step.
+    if on_illegal != "raise" and on_illegal != "penalize":
         raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'penalize'")
-    a_all = np.asarray(actions)
-    if a_all.shape != (state.batch_size,):
-        raise ValueError(f"actions of shape {list(a_all.shape)} given for a batch of {state.batch_size}: "
-                         f"expected one action per game, shape [{state.batch_size}]")
-    if not np.issubdtype(a_all.dtype, np.integer):
+    a_all = actions if type(actions) is np.ndarray else np.asarray(actions)
+    B = state.phase.shape[0]
+    if a_all.shape != (B,):
+        raise ValueError(f"actions of shape {list(a_all.shape)} given for a batch of {B}: "
+                         f"expected one action per game, shape [{B}]")  # fmt: skip
+    if a_all.dtype.kind not in "iu":
         raise IllegalActionError(f"actions must be integers, got dtype {a_all.dtype}")
-    if mask is not None and (mask.shape != (state.batch_size, A.NUM_ACTIONS) or mask.dtype != bool):
-        raise ValueError(f"mask must be bool[{state.batch_size}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
-    _check_next_mask(next_mask, state.batch_size)
+    if mask is not None and (mask.shape != (B, A.NUM_ACTIONS) or mask.dtype != bool):
+        raise ValueError(f"mask must be bool[{B}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
+    if next_mask is not None:
+        _check_next_mask(next_mask, B)
     if _backend == "numba":
         return _kernel().step(state, a_all, on_illegal == "raise", penalty, inplace, mask, next_mask)
     s = _numpy_step(state, a_all, on_illegal, penalty, inplace, mask)
@@ -1430,15 +1433,45 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """
     if _backend == "numba":
         return _kernel().sample_legal(mask, rng)
+    return _pick_uniform(mask, rng.random(mask.shape[0]))
+
+
+def _pick_uniform(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The ``floor(u[b] * count[b])``-th True entry of each row of ``mask`` (0 for an empty row)."""
     B, n_actions = mask.shape
     flat = mask.reshape(-1).nonzero()[0]  # row-major: row b's legal actions are contiguous, count[b] of them
     count = np.bincount(flat // n_actions, minlength=B)
     start = np.cumsum(count) - count
-    pick = start + (rng.random(B) * count).astype(np.int64)
+    pick = start + (u * count).astype(np.int64)
     out = np.zeros(B, np.int64)
     has = count > 0
     out[has] = flat[pick[has]] - has.nonzero()[0] * n_actions
     return out
+
+
+def random_step(
+    state: State, rng: np.random.Generator, inplace: bool = False, next_mask: np.ndarray | None = None
+) -> tuple[State, np.ndarray]:
+    """Every live game plays one legal action drawn uniformly at random: ``(new State, int64[B] actions)``.
+
+    The same draws and the same games as ``step(state, sample_legal(legal_action_mask(state), rng))``, in one
+    pass: the compiled backend lists, draws and plays each game's action in one call (no mask is written unless
+    ``next_mask`` asks for it, as in :func:`step`). For random opponents, benchmarks and balance studies at full
+    speed. ``actions`` holds 0 for finished games; ``inplace`` as in :func:`step`.
+    """
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}")
+    if next_mask is not None:
+        _check_next_mask(next_mask, state.batch_size)
+    u = rng.random(state.batch_size)
+    if _backend == "numba":
+        return _kernel().random_step(state, u, inplace, next_mask)
+    mask = legal_action_mask(state)
+    a = _pick_uniform(mask, u)
+    s = _numpy_step(state, a, "raise", -1.0, inplace, mask)
+    if next_mask is not None:
+        next_mask[...] = legal_action_mask(s)
+    return s, a
 
 
 def rollout(

@@ -825,6 +825,28 @@ def sample_range(mask, u, out, lo, hi):
 
 
 @njit(cache=True)
+def random_step_range(buf, B, t, u, out, next_mask, write_next, lo, hi):
+    """``random_step`` for games ``lo:hi``: each live game plays its ``floor(u[i] * n)``-th legal action (written
+    to ``out[i]``, 0 for finished games), then (``write_next``) its new mask goes into ``next_mask``."""
+    s8, s16, s64, r32 = _views(buf, B)
+    t, next_mask = _raw(t), _raw(next_mask)
+    owner = np.empty(_MAX_LEGAL, np.int64)
+    legal = _raw(owner)
+    for i in range(lo, hi):
+        for q in range(P):
+            r32[REWARDS * B + P * i + q] = 0.0
+        a = 0
+        if not s8[TERMINATED * B + i]:
+            n = _legal_actions(s8, s16, t, B, i, legal)
+            a = legal[np.int64(u[i] * n)]
+            _apply(s8, s16, s64, r32, t, B, i, a)
+        out[i] = a
+        if write_next:
+            _mask_row(s8, s16, t, B, i, next_mask[i], legal)
+    owner[0] = 0  # alive until here
+
+
+@njit(cache=True)
 def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi):
     """Play games ``lo:hi`` for up to ``max_steps`` decisions each, or to their end (see the module docstring)."""
     s8, s16, s64, r32 = _views(buf, B)
@@ -846,7 +868,7 @@ def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi
 
 
 # ---------------------------------------------------------------------------------------------- entries
-OP_MASK, OP_CHECK, OP_APPLY, OP_SAMPLE, OP_ROLLOUT = range(5)
+OP_MASK, OP_CHECK, OP_APPLY, OP_SAMPLE, OP_ROLLOUT, OP_RANDOM_STEP = range(6)
 
 
 @njit(cache=True, parallel=True)
@@ -868,6 +890,8 @@ def run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_ma
             apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, lo, hi)
         elif op == OP_SAMPLE:
             sample_range(mask, u, out, lo, hi)
+        elif op == OP_RANDOM_STEP:
+            random_step_range(buf, B, t, u, out, next_mask, write_next, lo, hi)
         else:  # games end at different times: more chunks than threads balance the load
             rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi)
     return bad.sum()
@@ -988,6 +1012,8 @@ def warm_up() -> float:
         _sample(m, np.zeros(2), par)
         _rollout(s, 3, None, 0, True, par)
         _rollout(s, 3, np.ones(NA), 0, True, par)
+        _random_step(s, np.zeros(2), True, m, par)
+        _random_step(s, np.zeros(2), True, None, par)
     return time.perf_counter() - t0
 
 
@@ -1065,6 +1091,27 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if mask.ndim != 2 or mask.shape[1] != NA:
         raise ValueError(f"mask must be bool[B, {NA}], got shape {list(mask.shape)}")
     return _sample(mask, rng.random(mask.shape[0]), _threads(mask.shape[0]))
+
+
+def _random_step(state, u, inplace, next_mask, parallel):
+    s = state if inplace and state._buf is not None else E._writable(state, inplace)
+    buf = _backed(s)
+    B = s.phase.shape[0]
+    out = np.empty(B, np.int64)
+    nm = _NO_MASK if next_mask is None else next_mask
+    t = _table(s.board)
+    if parallel:
+        _parallel_run(OP_RANDOM_STEP, buf, B, t, next_mask=nm, write_next=next_mask is not None, u=u, out=out)
+    else:
+        random_step_range(buf, B, t, u, out, nm, next_mask is not None, 0, B)
+    return s, out
+
+
+def random_step(state, u: np.ndarray, inplace: bool, next_mask):
+    """``engine.random_step`` by the kernel, with the draws ``u`` (float64[B] in [0, 1)): one call in all."""
+    if not _ready:
+        warm_up()
+    return _random_step(state, u, inplace, next_mask, _threads(state.phase.shape[0]))
 
 
 def _rollout(state, max_steps, weights, key, inplace, parallel):

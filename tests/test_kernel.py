@@ -283,3 +283,59 @@ def test_bad_next_mask_is_refused(kwargs: dict, message: str) -> None:
 def test_bad_rollout_arguments_are_refused(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         E.rollout(E.init(2), **kwargs)
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("batch", [1, 9])
+def test_random_step_plays_what_sample_and_step_play(backend: str, batch: int) -> None:
+    """``random_step`` is ``step(state, sample_legal(legal_action_mask(state), rng))``: the same draws, actions
+    and States, on both backends, through finished games (action 0, zero rewards) and new ones."""
+    players = np.where(np.arange(batch) % 2 == 0, 4, 3)
+    with E.use_backend("numpy"):
+        want_state = E.init(batch, num_players=players, seed=30)
+    with E.use_backend(backend):
+        got_state = E.init(batch, num_players=players, seed=30)
+        next_mask = np.zeros((batch, A.NUM_ACTIONS), bool)
+        want_rng, got_rng = np.random.default_rng(4), np.random.default_rng(4)
+        finished = 0
+        for k in range(1500):
+            with E.use_backend("numpy"):
+                mask = E.legal_action_mask(want_state)
+                want_actions = E.sample_legal(mask, want_rng)
+                want_state = E.step(want_state, want_actions)
+            inplace = k % 2 == 0
+            before = got_state
+            got_state, got_actions = E.random_step(got_state, got_rng, inplace=inplace, next_mask=next_mask)
+            assert (got_state is before) == inplace
+            assert np.array_equal(got_actions, np.where(mask.any(axis=1), want_actions, 0))
+            assert_same_state(got_state, want_state)
+            with E.use_backend("numpy"):
+                assert np.array_equal(next_mask, E.legal_action_mask(want_state))
+            finished += int(want_state.terminated.sum())
+            if k == 1000:  # some games over, others still running: the finished ones stay as they are
+                assert want_state.terminated.any()
+    assert finished > 0 and want_state.terminated.all()
+
+
+def test_random_step_on_all_threads_agrees_with_one(monkeypatch) -> None:
+    serial = E.init(300, seed=12)
+    parallel = E.copy(serial)
+    monkeypatch.setattr(K, "PARALLEL_FROM", 1)
+    for k in range(200):
+        u = np.random.default_rng(k).random(300)
+        serial, a = K._random_step(serial, u, True, None, False)
+        parallel, b = K._random_step(parallel, u, True, None, True)
+        assert np.array_equal(a, b)
+        assert_same_state(serial, parallel)
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_bad_random_step_arguments_are_refused(backend: str) -> None:
+    with E.use_backend(backend):
+        state = E.init(3)
+        before = E.copy(state)
+        with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+            E.random_step(state, 7)
+        with pytest.raises(ValueError, match="next_mask must be a writable C-contiguous bool"):
+            E.random_step(state, np.random.default_rng(0), next_mask=np.zeros((2, A.NUM_ACTIONS), bool))
+        assert_same_state(state, before)
