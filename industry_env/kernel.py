@@ -1064,7 +1064,7 @@ def legal_action_mask(state) -> np.ndarray:
 def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
     s = state if inplace and state._buf is not None else E._writable(state, inplace)  # views of one buffer:
     buf = _backed(s)  # C-contiguous by construction
-    B = s.batch_size
+    B = s.phase.shape[0]
     acts = a_all if a_all.dtype == np.int64 and a_all.flags.c_contiguous else np.ascontiguousarray(a_all, np.int64)
     legal = np.empty(B, np.bool_)
     m = _NO_MASK if mask is None else mask if mask.flags.c_contiguous else np.ascontiguousarray(mask)
@@ -1097,7 +1097,7 @@ def step(state, a_all, raise_: bool, penalty: float, inplace: bool, mask, next_m
 def _sample(mask, u, parallel):
     B = mask.shape[0]
     out = np.empty(B, np.int64)
-    flat = np.ascontiguousarray(mask, dtype=np.bool_)
+    flat = mask if mask.dtype == np.bool_ and mask.flags.c_contiguous else np.ascontiguousarray(mask, np.bool_)
     if parallel:
         _parallel_run(OP_SAMPLE, B=B, mask=flat, u=u, out=out)
     else:
