@@ -10,7 +10,10 @@ name              agent
                   :mod:`.heuristic_v0`)
 ``heuristic``     :class:`HeuristicAgent`: the strong heuristic (batched, :mod:`.strong_heuristic`): values a field
                   by what it adds by the end, bids within a budget, takes the subsidy when it pays
-``mcts``          :class:`MCTSAgent`: determinized max-n UCT over the batched engine (:mod:`.mcts`)
+``mcts``          :class:`MCTSAgent`: determinized UCT over the batched engine, the other seats modelled as the
+                  strong heuristic (or searched too, max-n: ``opponents="search"``) (:mod:`.mcts`)
+``ppo``           :class:`PPOAgent`: the shipped MaskablePPO policy, or ``path=`` a policy you trained (needs the
+                  ``train`` extra: torch)
 ``rllib:PATH``    :class:`industry_env.rllib.RLlibAgent`: an RLlib checkpoint's policy (needs the ``rllib`` extra;
                   ``module=`` picks the module, default ``learner``)
 ``module:attr``   a user's agent, imported: an :class:`Agent` subclass (built with ``seed`` and ``params``), an
