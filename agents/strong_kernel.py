@@ -20,7 +20,6 @@ the other way (once in 288,000 positions checked; ``tests/test_strong_kernel.py`
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from functools import lru_cache
@@ -29,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from industry_env import actions as A
-from industry_env import engine
+from industry_env import engine, numba_cache
 from industry_env import kernel as K
 from industry_env.board import Board
 from industry_env.rules import (
@@ -416,24 +415,10 @@ def _sources() -> list[str]:
 
 
 def _cached() -> bool:
-    """Is the compiled code in numba's disk cache, newer than every file it takes constants from?
-
-    numba keys its cache on this file alone; when a file it depends on is newer, the cache is dropped here (an
-    empty index), so the code is compiled afresh.
-    """
-    try:
-        newest = max(os.path.getmtime(f) for f in _sources())
-        stale = False
-        for f in _dispatchers():
-            index = f._cache._cache_file._index_path
-            if not os.path.exists(index) or os.path.getmtime(index) < newest:
-                stale = True
-        if stale:
-            for f in _dispatchers():
-                f._cache.flush()
-        return not stale
-    except (AttributeError, OSError):  # numba internals moved: assume warm rather than print a wrong message
-        return True
+    """Is the compiled code in numba's disk cache, built from these very sources? numba keys its cache on this
+    file alone; when a file it takes constants from has changed, the cache is emptied here, so the code is
+    compiled afresh (see :mod:`industry_env.numba_cache`)."""
+    return numba_cache.is_fresh(_dispatchers(), _dispatchers(), _sources(), "strong_kernel")
 
 
 def warm_up() -> float:
@@ -444,11 +429,14 @@ def warm_up() -> float:
     global _ready
     t0 = time.perf_counter()
     _ready = True
-    if not _cached():
+    fresh = _cached()
+    if not fresh:
         print(f"industry_env: compiling the strong heuristic, once: about {COMPILE_SECONDS} s (cached on disk "
               "afterwards; INDUSTRY_ENV_BACKEND=numpy skips it)", file=sys.stderr, flush=True)  # fmt: skip
     s = engine.init(1, seed=0, num_players=4)
     compiled_actions(s, 0, engine.legal_action_mask(s), StrongParams())
+    if not fresh:
+        numba_cache.mark_fresh(_dispatchers(), _sources(), "strong_kernel")
     return time.perf_counter() - t0
 
 

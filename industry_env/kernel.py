@@ -33,6 +33,7 @@ from numba.extending import intrinsic
 
 from . import actions as A
 from . import engine as E
+from . import numba_cache
 from .rules import (
     BONUS,
     COIN_COLUMN,
@@ -994,17 +995,26 @@ def _backed(state) -> np.ndarray:
     return buf
 
 
+def _sources() -> list[str]:
+    """The files whose numbers the compiled code holds: this one, the rules' constants and the action encoding."""
+    return [__file__, sys.modules["industry_env.rules"].__file__, A.__file__]
+
+
+def _dispatchers() -> list:
+    """This module's compiled functions."""
+    return [f for f in globals().values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
+
+
+def _entries() -> list:
+    """The compiled functions called from Python (each has its own entry in numba's cache)."""
+    return [step_serial, run_parallel, new_games_rows, mask_range, check_range, sample_range, random_step_range,
+            rollout_range]  # fmt: skip
+
+
 def _cached() -> bool:
-    """Is the compiled code in numba's disk cache (so the first calls only load it)?"""
-    try:  # an index older than this file is stale: numba recompiles
-        source = os.path.getmtime(__file__)
-        for f in (step_serial, run_parallel, new_games_rows):
-            index = f._cache._cache_file._index_path
-            if not os.path.exists(index) or os.path.getmtime(index) < source:
-                return False
-        return True
-    except (AttributeError, OSError):  # numba internals moved: assume warm rather than print a wrong message
-        return True
+    """Is the compiled code in numba's disk cache, built from these very sources (so the first calls only load
+    it)? If not, the cache is emptied (see :mod:`industry_env.numba_cache`)."""
+    return numba_cache.is_fresh(_entries(), _dispatchers(), _sources(), "kernel")
 
 
 def warm_up() -> float:
@@ -1035,6 +1045,7 @@ def warm_up() -> float:
         _rollout(s, 3, np.ones(NA), 0, True, par)
         _random_step(s, np.zeros(2), True, m, par)
         _random_step(s, np.zeros(2), True, None, par)
+    numba_cache.mark_fresh(_entries(), _sources(), "kernel")
     return time.perf_counter() - t0
 
 
