@@ -932,11 +932,6 @@ def step_serial(buf, B, t, actions, mask, use_mask, legal, raise_, penalty, next
 
 
 # ---------------------------------------------------------------------------------------------- Python side
-# Batches at least this large run on all of numba's threads (NUMBA_NUM_THREADS), smaller ones on the calling
-# thread. A launch costs about 10 us on a quiet machine, but on a busy one (more runnable processes than cores)
-# the threads wait for each other and the parallel path can be several times slower than one thread: there,
-# set NUMBA_NUM_THREADS=1.
-PARALLEL_FROM = 2048
 COLD_COMPILE_SECONDS = 20  # about what the first compile takes (20 s of CPU on the 2-core test machine)
 _NO_MASK = np.zeros((1, NA), np.bool_)
 _NO_U8 = np.zeros(0, np.uint8)
@@ -946,13 +941,22 @@ _NO_BOOL = np.zeros(0, np.bool_)
 _NO_F64 = np.zeros(0, np.float64)
 _tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
 _ready = False
-# numba's threads: the workqueue layer unless NUMBA_THREADING_LAYER says otherwise. OpenMP's idle workers spin
-# after each launch; on a busy machine (more runnable processes than cores) they starve the calling thread, and
-# batch steps took 5 to 100 times longer than with the workqueue's sleeping workers (measured here: batch 1024,
-# 62,000 ns a game step against 700). The workqueue is not safe for launches from several threads at once,
-# hence the lock.
+# numba's threads: the workqueue layer unless NUMBA_THREADING_LAYER says otherwise. Its workers sleep between
+# launches, and waking them took about 400 us a launch on the 2-core test machine; OpenMP's (``omp``) spin a while
+# and relaunch in about 9 us, but with their default spin, on a busy machine (more runnable processes than
+# cores), they starved the calling thread: batch 1024 took 33,000 ns a game step against 420 on one thread. With
+# ``omp`` chosen and GOMP_SPINCOUNT unset, the spin is bounded to 10,000 rounds (1,300 ns there; on a quiet
+# machine 92 ns a game step at batch 4096 against 160 on one thread). The workqueue stays the default: it is
+# fork-safe (GNU OpenMP is not). It is not safe for launches from several
+# threads at once, hence the lock. Measured figures: docs/engine.md, "Threads".
 if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
     numba.config.THREADING_LAYER = "workqueue"
+if numba.config.THREADING_LAYER == "omp":
+    os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # read when libgomp loads, at the first parallel launch
+# Batches at least this large run on all of numba's threads (NUMBA_NUM_THREADS), smaller ones on the calling
+# thread: where a launch costs about 9 us (omp, tbb), from 512 games; with the workqueue's 400 us, from 8192.
+# Where other processes keep the cores busy, NUMBA_NUM_THREADS=1 is fastest.
+PARALLEL_FROM = 512 if numba.config.THREADING_LAYER in ("omp", "tbb") else 8192
 _launch_lock = threading.Lock()
 
 if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_PER_GAME:
