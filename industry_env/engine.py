@@ -1463,9 +1463,9 @@ def random_step(
         raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}")
     if next_mask is not None:
         _check_next_mask(next_mask, state.batch_size)
-    u = rng.random(state.batch_size)
     if _backend == "numba":
-        return _kernel().random_step(state, u, inplace, next_mask)
+        return _kernel().random_step(state, rng, inplace, next_mask)
+    u = rng.random(state.batch_size)
     mask = legal_action_mask(state)
     a = _pick_uniform(mask, u)
     s = _numpy_step(state, a, "raise", -1.0, inplace, mask)

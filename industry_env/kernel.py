@@ -20,6 +20,7 @@ and ``key``, independent of thread count, and differs between rows holding the s
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 import threading
@@ -27,6 +28,7 @@ import time
 
 import numba
 import numpy as np
+from llvmlite import ir
 from numba import carray, get_num_threads, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -843,20 +845,36 @@ def sample_range(mask, u, out, lo, hi):
         out[i] = _pick(m[i], u[i])
 
 
+@intrinsic
+def _next_double(typingctx, fn, state):
+    """``fn(state)`` for the addresses of a numpy bit generator's ``next_double`` and of its state (its
+    ``ctypes`` interface): the draw ``Generator.random`` makes, from compiled code."""
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(ir.DoubleType(), [cgutils.voidptr_t])
+        f = builder.inttoptr(args[0], fnty.as_pointer())
+        return builder.call(f, [builder.inttoptr(args[1], cgutils.voidptr_t)])
+
+    return types.float64(fn, state), codegen
+
+
 @njit(cache=True)
-def random_step_range(buf, B, t, u, out, next_mask, write_next, lo, hi):
+def random_step_range(buf, B, t, u, fn, st, out, next_mask, write_next, lo, hi):
     """``random_step`` for games ``lo:hi``: each live game plays its ``floor(u[i] * n)``-th legal action (written
-    to ``out[i]``, 0 for finished games), then (``write_next``) its new mask goes into ``next_mask``."""
+    to ``out[i]``, 0 for finished games), then (``write_next``) its new mask goes into ``next_mask``. With a bit
+    generator's ``fn`` and ``st`` (nonzero), ``u[i]`` is drawn here instead, one for every game in order: the
+    draws of ``rng.random(hi - lo)``."""
     s8, s16, s64, r32 = _views(buf, B)
     t, next_mask = _raw(t), _raw(next_mask)
     owner = np.empty(_MAX_LEGAL, np.int64)
     legal = _raw(owner)
     for i in range(lo, hi):
+        ui = _next_double(fn, st) if fn != 0 else u[i]
         for q in range(P):
             r32[REWARDS * B + P * i + q] = 0.0
         a = 0
         if not s8[TERMINATED * B + i]:
-            a = _pick_uniform(s8, s16, t, B, i, u[i], legal)
+            a = _pick_uniform(s8, s16, t, B, i, ui, legal)
             _apply(s8, s16, s64, r32, t, B, i, a)
         out[i] = a
         if write_next:
@@ -913,7 +931,7 @@ def run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_ma
         elif op == OP_SAMPLE:
             sample_range(mask, u, out, lo, hi)
         elif op == OP_RANDOM_STEP:
-            random_step_range(buf, B, t, u, out, next_mask, write_next, lo, hi)
+            random_step_range(buf, B, t, u, 0, 0, out, next_mask, write_next, lo, hi)
         else:  # games end at different times: more chunks than threads balance the load
             rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi)
     return bad.sum()
@@ -940,6 +958,7 @@ _NO_I64 = np.zeros(0, np.int64)
 _NO_BOOL = np.zeros(0, np.bool_)
 _NO_F64 = np.zeros(0, np.float64)
 _tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
+_bit_generators: dict[int, tuple[object, int, int]] = {}
 _ready = False
 # numba's threads: the workqueue layer unless NUMBA_THREADING_LAYER says otherwise. Its workers sleep between
 # launches, and waking them took about 400 us a launch on the 2-core test machine; OpenMP's (``omp``) spin a while
@@ -986,6 +1005,26 @@ def _table(board) -> np.ndarray:
     return hit[1]
 
 
+class _Direct:
+    """A compiled function called through its compiled entry, skipping numba's dispatch (about 0.3 us a call,
+    a tenth of a step at batch 1): the entry of the one signature the first call compiled or loaded. Only for
+    calls whose argument types never change (arrays this module makes, or checked by ``engine``: their dtypes,
+    dimensions and C order are part of the signature); any other signature goes through the dispatcher."""
+
+    def __init__(self, dispatcher) -> None:
+        self.dispatcher = dispatcher
+        self.call = self._first
+
+    def _first(self, *args):
+        out = self.dispatcher(*args)
+        overloads = getattr(self.dispatcher, "overloads", {})
+        if len(overloads) == 1:  # numba's own record of its compiled versions: one, the one just called
+            self.call = getattr(next(iter(overloads.values())), "entry_point", self.dispatcher)
+        else:
+            self.call = self.dispatcher
+        return out
+
+
 def _backed(state) -> np.ndarray:
     """The buffer behind ``state``'s arrays; a State built from other arrays is first moved into one (its
     arrays replaced by views of it, contents unchanged)."""
@@ -1015,6 +1054,9 @@ def _entries() -> list:
             rollout_range]  # fmt: skip
 
 
+_mask_direct, _step_direct, _random_step_direct = _Direct(mask_range), _Direct(step_serial), _Direct(random_step_range)
+
+
 def _cached() -> bool:
     """Is the compiled code in numba's disk cache, built from these very sources (so the first calls only load
     it)? If not, the cache is emptied (see :mod:`industry_env.numba_cache`)."""
@@ -1033,8 +1075,12 @@ def warm_up() -> float:
     _ready = True
     if _cached():  # each function loads from the cache on its first call: no need to touch them all now
         return time.perf_counter() - t0
-    print(f"industry_env: compiling the fast engine, once: about {COLD_COMPILE_SECONDS} s "
-          "(cached on disk afterwards; INDUSTRY_ENV_BACKEND=numpy skips it)", file=sys.stderr, flush=True)
+    print(
+        f"industry_env: compiling the fast engine, once: about {COLD_COMPILE_SECONDS} s "
+        "(cached on disk afterwards; INDUSTRY_ENV_BACKEND=numpy skips it)",
+        file=sys.stderr,
+        flush=True,
+    )
     s = E._empty(2, E.load_board())
     E._new_games(s, np.arange(2), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8), np.ones(2, bool))
     mask = legal_action_mask(s)
@@ -1049,6 +1095,7 @@ def warm_up() -> float:
         _rollout(s, 3, np.ones(NA), 0, True, par)
         _random_step(s, np.zeros(2), True, m, par)
         _random_step(s, np.zeros(2), True, None, par)
+    _random_step_drawing(s, np.random.default_rng(0), True, None)
     numba_cache.mark_fresh(_entries(), _sources(), "kernel")
     return time.perf_counter() - t0
 
@@ -1060,7 +1107,7 @@ def _mask(state, parallel: bool) -> np.ndarray:
     if parallel:
         _parallel_run(OP_MASK, buf, B, t, next_mask=out)
     else:
-        mask_range(buf, B, t, out, 0, B)
+        _mask_direct.call(buf, B, t, out, 0, B)
     return out
 
 
@@ -1094,7 +1141,7 @@ def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
             _parallel_run(OP_APPLY, buf, B, t, acts, legal=legal, penalty=float(penalty), next_mask=nm,
                           write_next=next_mask is not None)  # fmt: skip
     else:
-        n_bad = step_serial(buf, B, t, acts, m, mask is not None, legal, raise_, float(penalty), nm,
+        n_bad = _step_direct.call(buf, B, t, acts, m, mask is not None, legal, raise_, float(penalty), nm,
                             next_mask is not None)  # fmt: skip
     if n_bad and raise_:
         bad = np.flatnonzero(~legal)
@@ -1139,15 +1186,48 @@ def _random_step(state, u, inplace, next_mask, parallel):
     if parallel:
         _parallel_run(OP_RANDOM_STEP, buf, B, t, next_mask=nm, write_next=next_mask is not None, u=u, out=out)
     else:
-        random_step_range(buf, B, t, u, out, nm, next_mask is not None, 0, B)
+        random_step_range(buf, B, t, u, 0, 0, out, nm, next_mask is not None, 0, B)
     return s, out
 
 
-def random_step(state, u: np.ndarray, inplace: bool, next_mask):
-    """``engine.random_step`` by the kernel, with the draws ``u`` (float64[B] in [0, 1)): one call in all."""
+def _bit_generator(rng: np.random.Generator) -> tuple[object, int, int]:
+    """``rng``'s bit generator and the addresses of its ``next_double`` and state (from its ``ctypes``
+    interface, read once per bit generator)."""
+    bg = rng.bit_generator
+    hit = _bit_generators.get(id(bg))
+    if hit is None or hit[0] is not bg:
+        if len(_bit_generators) >= 64:  # a bounded memo: it keeps its bit generators alive
+            _bit_generators.clear()
+        ct = bg.ctypes
+        hit = _bit_generators[id(bg)] = (bg, ctypes.cast(ct.next_double, ctypes.c_void_p).value, ct.state_address)
+    return hit
+
+
+def _random_step_drawing(state, rng, inplace, next_mask):
+    """``random_step`` on this thread, each game's draw made in the kernel from ``rng``'s bit generator: the
+    draws of ``rng.random(B)`` without building that array (half the cost of a step at batch 1)."""
+    s = state if inplace and state._buf is not None else E._writable(state, inplace)
+    B = s.phase.shape[0]
+    out = np.empty(B, np.int64)
+    bg, fn, st = _bit_generator(rng)
+    nm = _NO_MASK if next_mask is None else next_mask
+    lock = bg.lock  # as numpy's own draws: no other thread draws from it meanwhile
+    lock.acquire()
+    try:
+        _random_step_direct.call(_backed(s), B, _table(s.board), _NO_F64, fn, st, out, nm, next_mask is not None, 0, B)
+    finally:
+        lock.release()
+    return s, out
+
+
+def random_step(state, rng: np.random.Generator, inplace: bool, next_mask):
+    """``engine.random_step`` by the kernel: the draws of ``rng.random(B)``, then one call in all."""
     if not _ready:
         warm_up()
-    return _random_step(state, u, inplace, next_mask, _threads(state.phase.shape[0]))
+    B = state.phase.shape[0]
+    if B >= PARALLEL_FROM and get_num_threads() > 1:  # _threads(B), spelled out: this is the batch-1 path
+        return _random_step(state, rng.random(B), inplace, next_mask, True)
+    return _random_step_drawing(state, rng, inplace, next_mask)
 
 
 def _rollout(state, max_steps, weights, key, inplace, parallel):

@@ -329,6 +329,46 @@ def test_random_step_on_all_threads_agrees_with_one(monkeypatch) -> None:
         assert_same_state(serial, parallel)
 
 
+@pytest.mark.parametrize("bit_generator", ["PCG64", "MT19937", "Philox", "SFC64"])
+@pytest.mark.parametrize("batch", [1, 5])
+def test_random_step_draws_in_the_kernel_what_rng_random_draws(bit_generator: str, batch: int) -> None:
+    """On one thread the kernel draws from the Generator's bit generator itself: the same numbers as
+    ``rng.random(B)`` (whatever the bit generator), and the Generator is left where that call leaves it."""
+    make = getattr(np.random, bit_generator)
+    got_rng, want_rng = np.random.Generator(make(11)), np.random.Generator(make(11))
+    state = E.init(batch, seed=8)
+    want = E.copy(state)
+    for _ in range(120):
+        state, got_actions = E.random_step(state, got_rng)
+        with E.use_backend("numpy"):
+            want, want_actions = E.random_step(want, want_rng)
+        assert np.array_equal(got_actions, want_actions)
+        assert_same_state(state, want)
+    assert got_rng.random() == want_rng.random()
+
+
+def test_batch_one_calls_skip_numba_dispatch_and_stay_right() -> None:
+    """After its first call, each batch-1 entry runs its compiled version directly; arguments numba would type
+    otherwise (read-only arrays) still give the numpy backend's results, and illegal actions are still refused."""
+    state = E.init(1, seed=21)
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        mask = E.legal_action_mask(state)
+        state = E.step(state, E.sample_legal(mask, rng), mask=mask)
+        state, _ = E.random_step(state, rng)
+    assert K._step_direct.call is not K.step_serial and K._mask_direct.call is not K.mask_range
+    assert K._random_step_direct.call is not K.random_step_range
+    mask = E.legal_action_mask(state)
+    action = E.sample_legal(mask, rng)
+    mask.flags.writeable = action.flags.writeable = False
+    with E.use_backend("numpy"):
+        want = E.step(state, action, mask=mask)
+    assert_same_state(E.step(state, action, mask=mask), want)
+    bad = np.flatnonzero(~mask[0])[:1]
+    with pytest.raises(IllegalActionError, match="1 illegal action"):
+        E.step(state, bad)
+
+
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
 def test_bad_random_step_arguments_are_refused(backend: str) -> None:
     with E.use_backend(backend):
