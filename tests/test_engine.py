@@ -156,6 +156,28 @@ def test_take_put_concat_copy() -> None:
     assert c.money[0, 0] != s.money[0, 0]
 
 
+def test_a_copy_views_its_own_buffer_field_by_field() -> None:
+    """A State made from a buffer (a copy, a step's result) views each field on first use: every field reads the
+    copy's values, writes stay in the copy, and replacing one field keeps the others' values (the buffer let go)."""
+    import pickle
+
+    s = _play(E.init(3, seed=4), 60)
+    c = E.copy(s)
+    assert _same(c, s)
+    c.points[1, 2] += 5
+    assert c.points[1, 2] == s.points[1, 2] + 5 and np.shares_memory(c.points, c._buf)
+    money = c.money.copy()
+    c.money = money  # the buffer no longer backs every field: it is let go, the other fields keep their values
+    assert c._buf is None and c.money is money
+    assert c.points[1, 2] == s.points[1, 2] + 5 and np.array_equal(c.phase, s.phase)
+    fresh = E.copy(s)
+    assert _same(pickle.loads(pickle.dumps(fresh)), s)  # fields never read are pickled too
+    with pytest.raises(AttributeError, match="no attribute 'monies'"):
+        fresh.monies  # noqa: B018
+    with pytest.raises(ValueError, match=r"a State buffer of 3 games is uint8\[1092\], got uint8\[10\]"):
+        E._from_buffer(np.zeros(10, np.uint8), 3, s.board)
+
+
 def test_to_game_from_games_round_trip() -> None:
     s = _play(E.init(6, num_players=np.array([3, 4] * 3), seed=8), 150, seed=2)
     games = [E.to_game(s, i) for i in range(6)]
