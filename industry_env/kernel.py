@@ -21,6 +21,7 @@ and ``key``, independent of thread count, and differs between rows holding the s
 from __future__ import annotations
 
 import ctypes
+import importlib.metadata
 import os
 import sys
 import threading
@@ -960,20 +961,40 @@ _NO_F64 = np.zeros(0, np.float64)
 _tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
 _bit_generators: dict[int, tuple[object, int, int]] = {}
 _ready = False
-# numba's threads: the workqueue layer unless NUMBA_THREADING_LAYER says otherwise. Its workers sleep between
-# launches, and waking them took about 400 us a launch on the 2-core test machine; OpenMP's (``omp``) spin a while
-# and relaunch in about 9 us, but with their default spin, on a busy machine (more runnable processes than
-# cores), they starved the calling thread: batch 1024 took 33,000 ns a game step against 420 on one thread. With
-# ``omp`` chosen and GOMP_SPINCOUNT unset, the spin is bounded to 10,000 rounds (1,300 ns there; on a quiet
-# machine 92 ns a game step at batch 4096 against 160 on one thread). The workqueue stays the default: it is
-# fork-safe (GNU OpenMP is not). It is not safe for launches from several
-# threads at once, hence the lock. Measured figures: docs/engine.md, "Threads".
+# numba's threads. A launch of the workqueue layer (numba's fallback) wakes sleeping workers: about 160-400 us on
+# the 2-core test machine, more than a step of 4096 games. TBB's and OpenMP's relaunch in about 2-9 us; TBB is
+# also fork-safe (GNU OpenMP is not) and was the one that did not starve the calling thread on a busy machine
+# (OpenMP with its default spin made batch 1024 80 times slower there). So: TBB where the ``tbb`` wheel is
+# installed (the ``fast`` extra on Linux x86-64), else the workqueue, unless NUMBA_THREADING_LAYER chooses.
+# With ``omp`` chosen and GOMP_SPINCOUNT unset, its spin is bounded to 10,000 rounds. Measured figures:
+# docs/engine.md, "Threads".
+
+
+def _load_tbb() -> bool:
+    """Load the TBB library of the ``tbb`` wheel, if installed: pip puts it in ``<prefix>/lib``, off the dynamic
+    loader's path, where numba's TBB layer would not find it; loaded first, it is found by its name."""
+    try:
+        files = importlib.metadata.files("tbb") or []
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    for f in files:
+        if f.name == "libtbb.so.12":
+            try:
+                ctypes.CDLL(str(f.locate()), mode=ctypes.RTLD_GLOBAL)
+                return True
+            except OSError:
+                return False
+    return False
+
+
 if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
-    numba.config.THREADING_LAYER = "workqueue"
+    numba.config.THREADING_LAYER = "tbb" if _load_tbb() else "workqueue"
+elif numba.config.THREADING_LAYER in ("tbb", "threadsafe", "forksafe", "safe"):
+    _load_tbb()  # chosen by the user: findable the same way
 if numba.config.THREADING_LAYER == "omp":
     os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # read when libgomp loads, at the first parallel launch
 # Batches at least this large run on all of numba's threads (NUMBA_NUM_THREADS), smaller ones on the calling
-# thread: where a launch costs about 9 us (omp, tbb), from 512 games; with the workqueue's 400 us, from 8192.
+# thread: where a launch costs a few us (tbb, omp), from 512 games; with the workqueue's 160-400 us, from 8192.
 # Where other processes keep the cores busy, NUMBA_NUM_THREADS=1 is fastest.
 PARALLEL_FROM = 512 if numba.config.THREADING_LAYER in ("omp", "tbb") else 8192
 _launch_lock = threading.Lock()

@@ -329,6 +329,43 @@ def test_random_step_on_all_threads_agrees_with_one(monkeypatch) -> None:
         assert_same_state(serial, parallel)
 
 
+def _random_points(seed: int) -> list[int]:
+    """Points after 40 random steps of 1024 games (on all threads where the layer's launches are cheap)."""
+    state, rng = E.init(1024, seed=seed), np.random.default_rng(seed)
+    for _ in range(40):
+        state, _ = E.random_step(state, rng, inplace=True)
+    return state.points.sum(axis=1).tolist()
+
+
+def test_numbas_threads_are_tbbs_where_the_wheel_is_installed(monkeypatch) -> None:
+    """With the ``tbb`` wheel (the ``fast`` extra on Linux x86-64) and no NUMBA_THREADING_LAYER, numba's threads
+    are TBB's: batches from 512 games run on them, and a forked child (a SubprocVecEnv worker) still steps on all
+    threads, with the results of one thread. Without the wheel the workqueue layer stays, from 8192 games."""
+    import importlib.metadata
+    import multiprocessing
+    import os
+
+    import numba
+
+    monkeypatch.setattr(importlib.metadata, "files", lambda name: (_ for _ in ()).throw(
+        importlib.metadata.PackageNotFoundError(name)))  # fmt: skip
+    assert K._load_tbb() is False
+    monkeypatch.undo()
+    try:
+        importlib.metadata.distribution("tbb")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("the tbb wheel is not installed")
+    if "NUMBA_THREADING_LAYER" in os.environ or numba.get_num_threads() < 2:
+        pytest.skip("numba's threading layer is chosen by the environment, or there is one thread")
+    assert numba.config.THREADING_LAYER == "tbb" and K.PARALLEL_FROM == 512
+    parallel = _random_points(5)
+    assert numba.threading_layer() == "tbb"
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        child = pool.apply(_random_points, (5,))
+    monkeypatch.setattr(K, "PARALLEL_FROM", 10**9)
+    assert parallel == child == _random_points(5)
+
+
 @pytest.mark.parametrize("bit_generator", ["PCG64", "MT19937", "Philox", "SFC64"])
 @pytest.mark.parametrize("batch", [1, 5])
 def test_random_step_draws_in_the_kernel_what_rng_random_draws(bit_generator: str, batch: int) -> None:
