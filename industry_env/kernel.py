@@ -980,9 +980,14 @@ def _load_tbb() -> bool:
     for f in files:
         if f.name == "libtbb.so.12":
             try:
-                ctypes.CDLL(str(f.locate()), mode=ctypes.RTLD_GLOBAL)
+                lib = ctypes.CDLL(str(f.locate()), mode=ctypes.RTLD_GLOBAL)
+                lib.TBB_runtime_interface_version.restype = ctypes.c_int
+                if lib.TBB_runtime_interface_version() < 12060:  # numba's minimum, TBB 2021.6
+                    return False
+                import numba.np.ufunc.tbbpool  # noqa: F401  (numba's layer: it links against this library)
+
                 return True
-            except OSError:
+            except (OSError, ImportError, AttributeError):
                 return False
     return False
 
@@ -1028,9 +1033,9 @@ def _table(board) -> np.ndarray:
 
 class _Direct:
     """A compiled function called through its compiled entry, skipping numba's dispatch (about 0.3 us a call,
-    a tenth of a step at batch 1): the entry of the one signature the first call compiled or loaded. Only for
-    calls whose argument types never change (arrays this module makes, or checked by ``engine``: their dtypes,
-    dimensions and C order are part of the signature); any other signature goes through the dispatcher."""
+    a tenth of a step at batch 1): the entry of the signature of its first call. Only for calls whose argument
+    types never change (arrays this module makes, or checked by ``engine``: their dtype, dimensions and C order
+    are part of the signature; a read-only array, which is only read, passes as well)."""
 
     def __init__(self, dispatcher) -> None:
         self.dispatcher = dispatcher
@@ -1038,10 +1043,10 @@ class _Direct:
 
     def _first(self, *args):
         out = self.dispatcher(*args)
-        overloads = getattr(self.dispatcher, "overloads", {})
-        if len(overloads) == 1:  # numba's own record of its compiled versions: one, the one just called
-            self.call = getattr(next(iter(overloads.values())), "entry_point", self.dispatcher)
-        else:
+        try:  # numba's record of its compiled versions, by the types of the arguments
+            sig = tuple(self.dispatcher.typeof_pyval(a) for a in args)
+            self.call = self.dispatcher.overloads[sig].entry_point
+        except (AttributeError, KeyError, TypeError):
             self.call = self.dispatcher
         return out
 
@@ -1219,8 +1224,12 @@ def _bit_generator(rng: np.random.Generator) -> tuple[object, int, int]:
     if hit is None or hit[0] is not bg:
         if len(_bit_generators) >= 64:  # a bounded memo: it keeps its bit generators alive
             _bit_generators.clear()
-        ct = bg.ctypes
-        hit = _bit_generators[id(bg)] = (bg, ctypes.cast(ct.next_double, ctypes.c_void_p).value, ct.state_address)
+        try:
+            ct = bg.ctypes
+            fn, st = ctypes.cast(ct.next_double, ctypes.c_void_p).value, ct.state_address
+        except (AttributeError, TypeError, ValueError):  # a bit generator without numpy's ctypes interface
+            fn = st = 0
+        hit = _bit_generators[id(bg)] = (bg, fn or 0, st or 0)
     return hit
 
 
@@ -1231,6 +1240,8 @@ def _random_step_drawing(state, rng, inplace, next_mask):
     B = s.phase.shape[0]
     out = np.empty(B, np.int64)
     bg, fn, st = _bit_generator(rng)
+    if not (fn and st):
+        return _random_step(s, rng.random(B), True, next_mask, False)
     nm = _NO_MASK if next_mask is None else next_mask
     lock = bg.lock  # as numpy's own draws: no other thread draws from it meanwhile
     lock.acquire()

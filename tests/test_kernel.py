@@ -384,6 +384,20 @@ def test_random_step_draws_in_the_kernel_what_rng_random_draws(bit_generator: st
     assert got_rng.random() == want_rng.random()
 
 
+def test_random_step_draws_rng_random_where_the_bit_generator_has_no_ctypes_interface(monkeypatch) -> None:
+    got_rng, want_rng = np.random.default_rng(2), np.random.default_rng(2)
+    monkeypatch.setitem(K._bit_generators, id(got_rng.bit_generator), (got_rng.bit_generator, 0, 0))
+    state = E.init(3, seed=1)
+    want = E.copy(state)
+    for _ in range(50):
+        state, got = E.random_step(state, got_rng, inplace=True)
+        with E.use_backend("numpy"):
+            want, expected = E.random_step(want, want_rng)
+        assert np.array_equal(got, expected)
+        assert_same_state(state, want)
+    assert got_rng.random() == want_rng.random()
+
+
 def test_batch_one_calls_skip_numba_dispatch_and_stay_right() -> None:
     """After its first call, each batch-1 entry runs its compiled version directly; arguments numba would type
     otherwise (read-only arrays) still give the numpy backend's results, and illegal actions are still refused."""
