@@ -198,9 +198,15 @@ def learner_steps(result: dict, policy: str = "shared") -> int:
 
 def register() -> str:
     """Register the Industry env with Ray's registry under ``industry_v0``; returns the name."""
-    from ray.tune.registry import register_env
+    from ray.tune import registry
 
-    register_env(ENV_NAME, make_env)
+    # Ray keeps the registry's key prefix, the job id of the first driver connection of the process, for
+    # good: after ray.shutdown() and ray.init(address=...) to another cluster (a notebook that trained locally,
+    # then joins a cluster) the env went under the old job's key, and the new job's env runners did not find it.
+    kept = getattr(registry, "_global_registry", None)
+    if getattr(kept, "_prefix", None) is not None:
+        kept._prefix = None  # worked out again from the job connected now
+    registry.register_env(ENV_NAME, make_env)
     return ENV_NAME
 
 
