@@ -1024,11 +1024,10 @@ def legal_action_mask(state: State) -> np.ndarray:
     return _numpy_mask(state, np.zeros((state.batch_size, A.NUM_ACTIONS), bool))
 
 
-def _numpy_mask(s: State, mask: np.ndarray, cur: np.ndarray | None = None) -> np.ndarray:
-    """``legal_action_mask`` by the numpy rules, written into ``mask`` (all False, C-contiguous bool[B, 314]);
-    ``cur``: ``s.current_player`` as int64 if the caller has it."""
+def _numpy_mask(s: State, mask: np.ndarray) -> np.ndarray:
+    """``legal_action_mask`` by the numpy rules, written into ``mask`` (all False, C-contiguous bool[B, 314])."""
     flat = mask.reshape(-1)  # entry (b, a) at b * NUM_ACTIONS + a: single entries are set through it
-    p = s.current_player.astype(np.int64) if cur is None else cur  # -1 once over: an all-False row
+    p = s.current_player.astype(np.int64)  # -1 once over, or ended by an illegal action: an all-False row
     ph = np.where(p >= 0, s.phase, OVER)
     auc = (ph == AUCTION).nonzero()[0]
     if auc.size:
