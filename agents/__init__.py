@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
-from .base import Agent, AgentInputError, CallableAgent
+from .base import Agent, AgentActionError, AgentInputError, CallableAgent, check_actions
 from .heuristic import HeuristicAgent, HeuristicV0Agent, field_values, heuristic_actions
 from .heuristic_v0 import ReferenceHeuristicV0, tie_noise
 from .mcts import MCTSAgent
@@ -69,21 +71,52 @@ def make_agent(name: str, seed: int | None = None, **params: Any) -> Agent:
         if params or seed is not None:
             raise ValueError(f"agent {name!r} is an Agent object: it takes no seed or parameters here")
         return target
+    if isinstance(target, type):  # a class called as a policy would fail only at its first move: refuse it now
+        raise ValueError(f"agent {name!r} is a class, {target.__module__}.{target.__qualname__}, but not a subclass "
+                         f"of industry_env.agents.Agent: subclass Agent (implement _choose), or name an Agent "
+                         f"object or a function (observation, action_mask) -> action")  # fmt: skip
     if callable(target):
         if params or seed is not None:
             raise ValueError(f"agent {name!r} is a plain function (observation, action_mask) -> action: it takes "
                              f"no seed or parameters; make it an Agent subclass to have them")  # fmt: skip
+        check_policy_signature(target, name)
         return CallableAgent(target, name=name)
     raise ValueError(f"agent {name!r} is neither an Agent class, an Agent, nor a callable: {target!r}")
 
 
+def check_policy_signature(policy: Callable[..., Any], name: str) -> None:
+    """ValueError unless ``policy`` can be called as ``policy(observation, action_mask)`` (checked at load, not at
+    the first move); a callable whose signature Python cannot read is let through."""
+    try:
+        signature = inspect.signature(policy)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(None, None)
+    except TypeError as exc:
+        raise ValueError(f"agent {name!r}: {policy!r} cannot be called as policy(observation, action_mask) -> "
+                         f"action ({exc})") from None  # fmt: skip
+
+
 def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = None) -> Agent:
-    """An :class:`Agent` from a name (see :func:`make_agent`), an Agent, or a plain function ``(obs, mask)``."""
+    """An :class:`Agent` from a name (see :func:`make_agent`), an Agent, or a plain function ``(obs, mask)``.
+
+    ``seed`` seeds the agents built by name; a name that imports an Agent object or a plain function (which take
+    no seed) is used as it is, as the arena does, so that leagues and environments accept every kind of spec.
+    """
     if isinstance(agent, Agent):
         return agent
     if isinstance(agent, str):
+        if seed is not None and ":" in agent and not agent.startswith(RLLIB_PREFIX):
+            target = _import(agent)
+            if not (isinstance(target, type) and issubclass(target, Agent)):
+                return make_agent(agent)  # an object or a function: nothing to seed
         return make_agent(agent, seed=seed)
     if callable(agent):
+        if isinstance(agent, type):
+            raise ValueError(f"not an agent: the class {agent.__qualname__} (give an instance, or subclass Agent "
+                             f"and pass its name)")  # fmt: skip
+        check_policy_signature(agent, getattr(agent, "__qualname__", repr(agent)))
         return CallableAgent(agent)
     raise ValueError(f"not an agent: {agent!r} (give a name, an Agent, or a function (observation, action_mask))")
 
@@ -105,6 +138,17 @@ def _rllib_agent(name: str, seed: int | None, params: dict[str, Any]) -> Agent:
     return _build(RLlibAgent, name, seed, {**params, "path": path})
 
 
+def with_current_folder() -> None:
+    """Put the current folder first on ``sys.path`` if it is not there, as ``python -m`` and ``pytest`` do.
+
+    A console script (``industry-env``) starts with its own folder on the path, not the current one, so without
+    this ``--agents mymodule:policy`` found ``mymodule.py`` only under ``python -m industry_env``.
+    """
+    here = os.getcwd()
+    if not any(os.path.abspath(p or os.curdir) == here for p in sys.path):
+        sys.path.insert(0, here)
+
+
 def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any]) -> Agent:
     accepted = [k for k in inspect.signature(cls.__init__).parameters if k not in ("self", "seed")]
     unknown = sorted(set(params) - set(accepted))
@@ -115,11 +159,16 @@ def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any]
 
 
 def _import(name: str) -> Any:
+    """The object ``module:attr`` names, imported as ``python -m`` would: the current folder first on the path."""
     module_name, _, attr = name.partition(":")
+    if not module_name:
+        raise ValueError(f"agent {name!r}: write module:attr, e.g. mypackage.policies:my_policy")
+    with_current_folder()
     try:
         obj: Any = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"agent {name!r}: cannot import module {module_name!r} ({exc})") from None
+        raise ValueError(f"agent {name!r}: cannot import module {module_name!r} ({exc}); it is looked for in "
+                         f"the current folder ({os.getcwd()}) and on Python's path") from None  # fmt: skip
     for part in attr.split("."):
         if not part or not hasattr(obj, part):
             raise ValueError(f"agent {name!r}: module {module_name!r} has no attribute {attr!r}")
@@ -128,7 +177,7 @@ def _import(name: str) -> Any:
 
 
 __all__ = [
-    "AGENTS", "Agent", "AgentInputError", "CallableAgent", "HeuristicAgent", "HeuristicV0Agent", "MCTSAgent",
-    "PPOAgent", "RandomAgent", "ReferenceHeuristicV0", "as_agent", "field_values", "heuristic_actions", "make_agent",
-    "tie_noise",
+    "AGENTS", "Agent", "AgentActionError", "AgentInputError", "CallableAgent", "HeuristicAgent", "HeuristicV0Agent",
+    "MCTSAgent", "PPOAgent", "RandomAgent", "ReferenceHeuristicV0", "as_agent", "check_actions",
+    "check_policy_signature", "field_values", "heuristic_actions", "make_agent", "tie_noise", "with_current_folder",
 ]  # fmt: skip

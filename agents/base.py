@@ -28,6 +28,22 @@ class AgentInputError(ValueError, TypeError):
     """
 
 
+class AgentActionError(AgentInputError):
+    """An agent answered with something that is not a legal action: not an integer, out of range, or illegal.
+
+    The message names the agent, the game row, the answer and the legal actions there. Raised wherever an
+    agent's answer is taken (:func:`check_actions`): ``act``, ``act_batch``, the environments' opponents, the arena.
+    ``agent``, ``row`` (None when the answer as a whole is malformed), ``answer`` and ``reason`` say the same as
+    attributes.
+    """
+
+    def __init__(self, agent: str, row: int | None, answer: Any, reason: str) -> None:
+        where = "" if row is None else f" in game row {row}"
+        shown = answer.item() if isinstance(answer, np.generic) else answer
+        super().__init__(f"agent {agent!r} answered {_short(shown)}{where}: {reason}")
+        self.agent, self.row, self.answer, self.reason = agent, row, shown, reason
+
+
 def check_seed(seed: int | None) -> int:
     """The agent's seed as an int in [0, 2**63); None draws one from the operating system's entropy."""
     if seed is None:
@@ -92,6 +108,66 @@ def _mask(mask: np.ndarray, what: str) -> np.ndarray:
     return mask
 
 
+_SHOWN_LEGAL = 12  # legal actions listed in an AgentActionError (with their names), then "... N in all"
+
+
+def describe_legal(mask_row: np.ndarray) -> str:
+    """The legal actions of one mask row as ``5 (bid 1), 6 (bid 2), ...``, at most a dozen named."""
+    from industry_env.actions import action_to_string
+
+    legal = np.flatnonzero(mask_row).tolist()
+    shown = ", ".join(f"{a} ({action_to_string(a)})" for a in legal[:_SHOWN_LEGAL])
+    return shown + (f", ... ({len(legal)} in all)" if len(legal) > _SHOWN_LEGAL else "")
+
+
+def _is_whole(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def check_actions(actions: Any, masks: np.ndarray, agent: str, hint: str = "") -> np.ndarray:
+    """int64[B]: ``actions``, the answer of ``agent`` for the B games of ``masks`` (bool[B, 314]), checked.
+
+    The one check every path an agent's answer takes goes through: one integer per game (Python or numpy
+    integers; no float, not even 3.0, no bool), within 0..313, legal by the mask. Anything else raises
+    :class:`AgentActionError` naming the agent, the row, the answer and the legal actions there (``hint`` is
+    added to the message).
+    """
+    n = masks.shape[0]
+    if isinstance(actions, np.ndarray):
+        a = actions
+    else:
+        try:
+            a = np.empty(len(actions), object)
+            a[:] = list(actions)
+        except TypeError:  # not a sequence: a single answer where one per game was due
+            a = np.asarray(actions, object)
+    if a.shape != (n,):
+        raise AgentActionError(agent, None, actions, f"shape {list(a.shape)}, not one integer action for each of "
+                                                     f"the {n} games")  # fmt: skip
+    if not np.issubdtype(a.dtype, np.integer):
+        whole = np.array([_is_whole(x) for x in a.tolist()], bool) if a.dtype == object else np.zeros(n, bool)
+        if not whole.all():
+            i = int(np.flatnonzero(~whole)[0])
+            raise AgentActionError(agent, i, a[i], f"a {type(a[i]).__name__}, not an integer action "
+                                                   f"(0..{NUM_ACTIONS - 1})")  # fmt: skip
+    in_range = np.array([0 <= int(x) < NUM_ACTIONS for x in a.tolist()], bool) if a.dtype == object else (
+        (a >= 0) & (a < NUM_ACTIONS))  # fmt: skip
+    out = np.where(in_range, a, 0).astype(np.int64)
+    ok = in_range & masks[np.arange(n), out]
+    if not ok.all():
+        bad = np.flatnonzero(~ok)
+        i = int(bad[0])
+        why = "an illegal action in that game" if in_range[i] else f"not an action of Industry (0..{NUM_ACTIONS - 1})"
+        more = f" ({bad.size} illegal answers in this call)" if bad.size > 1 else ""
+        raise AgentActionError(agent, i, int(a[i]), f"{why}{more}; the legal actions: {describe_legal(masks[i])}{hint}")
+    return out
+
+
+def _short(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 class Agent:
     """A player of Industry: ``act(observation, action_mask) -> int`` for one game, ``act_batch`` for many.
 
@@ -153,18 +229,7 @@ class Agent:
         return self.act_batch(E.observe(state), E.legal_action_mask(state) if mask is None else mask)
 
     def _checked(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        actions = np.asarray(self._choose(obs, mask))
-        if actions.shape != (obs.shape[0],) or not np.issubdtype(actions.dtype, np.integer):
-            raise RuntimeError(f"agent {self.name!r} returned {actions.dtype}{list(actions.shape)}, "
-                               f"not one integer action per game")  # fmt: skip
-        actions = actions.astype(np.int64)
-        ok = (actions >= 0) & (actions < NUM_ACTIONS)
-        ok[ok] = mask[np.flatnonzero(ok), actions[ok]]
-        if not ok.all():
-            rows = np.flatnonzero(~ok)[:5].tolist()
-            raise AgentInputError(f"agent {self.name!r} found no legal action to match its observation in row(s) "
-                                  f"{rows}: the mask does not belong to the observation")  # fmt: skip
-        return actions
+        return check_actions(self._choose(obs, mask), mask, self.name)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__} must implement _choose(observations, masks)")
@@ -199,10 +264,7 @@ class CallableAgent(Agent):
         self.name = name or getattr(policy, "__qualname__", None) or repr(policy)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        out = np.empty(observations.shape[0], np.int64)
+        answers = np.empty(observations.shape[0], object)  # as given: check_actions judges them (no rounding)
         for i in range(observations.shape[0]):
-            a = self.policy(observations[i].copy(), masks[i].copy())
-            if not isinstance(a, (int, np.integer)) or isinstance(a, (bool, np.bool_)):
-                raise AgentInputError(f"policy {self.name!r} returned {a!r}, not an integer action")
-            out[i] = int(a)
-        return out
+            answers[i] = self.policy(observations[i].copy(), masks[i].copy())
+        return answers

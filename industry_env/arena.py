@@ -523,25 +523,21 @@ class Arena:
     def _ask(self, agent, group: np.ndarray, entry: np.ndarray, obs: np.ndarray, mask: np.ndarray,
              ids: np.ndarray, seeds: np.ndarray) -> np.ndarray:  # fmt: skip
         """The actions of one agent object in the games ``ids``, checked legal; its time shared by the entries."""
+        from .agents.base import AgentActionError, check_actions  # the one check of every agent's answer
+
         t0 = time.perf_counter()
-        if callable(getattr(agent, "act_batch", None)):
-            a = agent.act_batch(obs, mask)
-        else:
-            a = [agent.act(o, m) for o, m in zip(obs, mask, strict=True)]
-        dt = time.perf_counter() - t0
-        j = int(group[0])
-        a = np.asarray(a)
-        if a.shape != (len(obs),) or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
-            raise ArenaError(f"agent {j} ({self.labels[j]}): act_batch returned {a.dtype}{list(a.shape)}, "
-                             f"expected {len(obs)} integer actions")  # fmt: skip
-        a = a.astype(np.int64)
-        ok = (a >= 0) & (a < mask.shape[1])
-        ok[ok] = mask[np.flatnonzero(ok), a[ok]]
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
+        try:
+            if callable(getattr(agent, "act_batch", None)):
+                a = agent.act_batch(obs, mask)
+            else:
+                a = [agent.act(o, m) for o, m in zip(obs, mask, strict=True)]
+            dt = time.perf_counter() - t0
+            a = check_actions(a, mask, self.labels[int(group[0])])
+        except AgentActionError as exc:
+            i = 0 if exc.row is None else exc.row
             k = int(entry[i])
-            raise ArenaError(f"agent {k} ({self.labels[k]}) chose illegal action {int(a[i])} in the game with "
-                             f"engine seed {int(seeds[ids[i]])} ({int((~ok).sum())} illegal in this step)")  # fmt: skip
+            raise ArenaError(f"agent {k} ({self.labels[k]}) chose illegal action {exc.answer!r} in the game with "
+                             f"engine seed {int(seeds[ids[i]])}: {exc.reason}") from exc  # fmt: skip
         counts = np.bincount(entry, minlength=self.num_players)
         self._moves += counts
         self._think += dt * counts / max(len(obs), 1)

@@ -240,7 +240,7 @@ def test_callables_are_wrapped_and_checked() -> None:
     first = as_agent(lambda o, m: int(np.flatnonzero(m)[0]))
     assert first.act(obs, mask) == game.legal_actions()[0]
     assert first.act_batch(np.stack([obs, obs]), np.stack([mask, mask])).tolist() == [game.legal_actions()[0]] * 2
-    with pytest.raises(AgentInputError, match="no legal action to match"):
+    with pytest.raises(AgentInputError, match=rf"answered {A.PASS} in game row 0: an illegal action.*legal actions"):
         as_agent(lambda o, m: A.PASS).act(obs, mask)  # not legal in an auction decision
     with pytest.raises(AgentInputError, match="not an integer action"):
         CallableAgent(lambda o, m: "pass").act(obs, mask)
@@ -310,3 +310,122 @@ def test_strong_heuristic_beats_heuristic_v0_and_takes_the_subsidy() -> None:
         assert not s.subsidy[:, [q for q in range(4) if q != seat]].any()  # heuristic v0 never takes it
     assert wins / games > 0.6, f"heuristic won {wins} of {games} against three heuristic-v0 players"
     assert subsidies > 0
+
+
+# ------------------------------------------------------------------------------------- every answer checked alike
+class _StateAnswer(Agent):
+    """An opponent acting on engine States (``act_state`` overridden, as documented) with a given answer."""
+
+    name = "state-answerer"
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+
+    def act_state(self, state, mask=None):
+        legal = (engine.legal_action_mask(state) if mask is None else mask).argmax(axis=1)
+        return self.answer(legal)
+
+
+@pytest.mark.parametrize(
+    ("answer", "says"),
+    [(lambda legal: legal + 0.25, r"answered .*\.25.*not an integer action"),
+     (lambda legal: legal.astype(np.float64), r"answered \d+\.0 .*a float64, not an integer"),  # no rounding
+     (lambda legal: np.full_like(legal, -1), r"answered -1 .*not an action of Industry \(0\.\.313\)"),
+     (lambda legal: [2**70] * len(legal), r"answered 1180591620717411303424 .*not an action of Industry"),
+     (lambda legal: np.full_like(legal, 999), r"answered 999 .*legal actions: \d+ \(")],
+)  # fmt: skip
+def test_an_opponents_answer_is_checked_whichever_method_gave_it(answer, says) -> None:
+    from industry_env.agents import AgentActionError
+
+    from industry_env.envs.single import IndustryEnv
+
+    env = IndustryEnv(num_players=4, opponents=_StateAnswer(answer), learner_seat=0)
+    obs, info = env.reset(seed=0)
+    with pytest.raises(AgentActionError, match="agent 'state-answerer' " + says):
+        while True:  # the opponents answer after the learner's moves
+            obs, _, term, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            assert not term
+
+
+@pytest.mark.parametrize(
+    ("answer", "says"),
+    [(2**70, "answered 1180591620717411303424 in game row 0: not an action of Industry"),
+     (999, r"answered 999 in game row 0: not an action of Industry \(0\.\.313\); the legal actions: 5 \(auction 1F\)"),
+     (-1, "answered -1 in game row 0: not an action"), (3.0, "answered 3.0 in game row 0: a float, not an integer"),
+     (True, "answered True in game row 0: a bool, not an integer"),
+     (np.int64(0), r"answered 0 in game row 0: an illegal action in that game")],
+)  # fmt: skip
+def test_a_policys_bad_answer_names_the_agent_the_answer_and_the_legal_actions(answer, says) -> None:
+    from industry_env.agents import AgentActionError
+
+    game = Game(4, seed=1)
+    obs, mask = observe_game(game, game.current_player), game.legal_action_mask()
+
+    def policy(observation, action_mask):
+        return answer
+
+    with pytest.raises(AgentActionError, match="agent '.*policy' " + says):
+        as_agent(policy).act(obs, mask)
+
+
+def test_an_arena_refuses_a_float_or_huge_answer_naming_the_agent() -> None:
+    from industry_env.arena import Arena, ArenaError
+
+    class Floats(Agent):
+        name = "floaty"
+
+        def act_batch(self, observations, action_masks):  # overridden: no _choose, no check of its own
+            return action_masks.argmax(axis=1) + 0.25
+
+    with pytest.raises(ArenaError, match=r"agent 0 \(floaty\) chose illegal action .*\.25.*not an integer action"):
+        Arena([Floats(), "random", "random"], num_players=3, games=3, seed=0).run()
+    huge = as_agent(lambda o, m: 2**70)
+    with pytest.raises(ArenaError, match=r"agent 1 .* 1180591620717411303424.*not an action of Industry"):
+        Arena(["random", huge, "random"], num_players=3, games=3, seed=0).run()
+
+
+def test_a_module_attr_that_is_not_a_policy_is_refused_when_loaded(tmp_path, monkeypatch) -> None:
+    (tmp_path / "not_policies.py").write_text(
+        "class SomeClass:\n    pass\n\ndef one_arg(observation):\n    return 0\n\nnumber = 3\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match=r"not_policies:SomeClass.*is a class.*not a subclass of .*Agent"):
+        make_agent("not_policies:SomeClass")
+    with pytest.raises(ValueError, match=r"cannot be called as policy\(observation, action_mask\)"):
+        make_agent("not_policies:one_arg")
+    with pytest.raises(ValueError, match="neither an Agent class, an Agent, nor a callable"):
+        make_agent("not_policies:number")
+    with pytest.raises(ValueError, match="the class SomeClass"):
+        import not_policies
+
+        as_agent(not_policies.SomeClass)
+
+
+def test_leagues_and_environments_take_a_users_function_by_name_with_a_seed(tmp_path, monkeypatch) -> None:
+    from industry_env.envs import OpponentPool
+
+    (tmp_path / "user_fn.py").write_text("import numpy as np\n\ndef first(o, m):\n"
+                                         "    return int(np.flatnonzero(m)[0])\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pool = OpponentPool(["user_fn:first", "random"], seed=3)  # seeds every member: the function takes none
+    assert isinstance(pool.agents[0], CallableAgent) and pool.agents[1].seed is not None
+
+
+def test_the_console_script_imports_module_attr_from_the_current_folder(tmp_path) -> None:
+    """``industry-env arena --agents mymod:policy`` finds mymod.py in the current folder, as ``python -m`` does."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "industry-env"
+    if not script.is_file():
+        pytest.skip("the industry-env console script is not installed next to this Python")
+    (tmp_path / "mypolicies.py").write_text(
+        "import numpy as np\n\ndef my_policy(observation, action_mask):\n"
+        "    return int(np.flatnonzero(action_mask)[-1])\n"
+    )
+    out = subprocess.run([str(script), "arena", "--agents", "mypolicies:my_policy,random,random", "--games", "3",
+                          "--no-plot", "--no-progress", "--output-dir", str(tmp_path / "out")], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "mypolicies:my_policy" in out.stdout

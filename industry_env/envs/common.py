@@ -221,6 +221,8 @@ class Opponents:
         given the games themselves, one with ``act_masks(masks)`` (reading only the legal actions) their masks;
         any other is given their observations (``act_batch``).
         """
+        from ..agents.base import check_actions
+
         out = np.zeros(state.batch_size, np.int64)
         games = np.arange(state.batch_size) if games is None else games  # the learner games these rows are
         member = self.assign[games, np.clip(relative_seat - 1, 0, self.assign.shape[1] - 1)]
@@ -232,12 +234,14 @@ class Opponents:
             by_mask: Callable[..., np.ndarray] | None = getattr(agent, "act_masks", None)
             fast: Callable[..., np.ndarray] | None = getattr(agent, "act_state", None)
             if by_mask is not None:  # an agent that reads only the legal actions (the random agent)
-                out[sel] = by_mask(mask[sel])
+                answer = by_mask(mask[sel])
             elif fast is not None:
                 whole = sel.size == state.batch_size  # every game: no copy of the batch needed
-                out[sel] = fast(state if whole else E.take(state, sel), mask if whole else mask[sel])
+                answer = fast(state if whole else E.take(state, sel), mask if whole else mask[sel])
             else:
                 if obs is None:
                     obs = E.observe(state)  # each game seen from its player to move
-                out[sel] = agent.act_batch(obs[sel], mask[sel])
+                answer = agent.act_batch(obs[sel], mask[sel])
+            # every answer checked the same way, whichever method gave it: integers, in range, legal
+            out[sel] = check_actions(answer, mask[sel], str(getattr(agent, "name", None) or agent))
         return out
