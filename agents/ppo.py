@@ -1,16 +1,31 @@
 """``PPOAgent``: a policy trained with MaskablePPO (``industry_env.train``) as an Agent; needs the ``train`` extra.
 
-``make_agent("ppo")`` plays the shipped policy (``industry_env/data/ppo_industry.zip``, loaded on first use);
-``make_agent("ppo", path="run/final.zip")`` plays your own: a MaskablePPO ``.zip`` as ``model.save`` writes it, or
-a weights file (``.pt``) written by :meth:`PPOAgent.save`. Only the actor is kept: a tanh (or the saved
-activation) MLP from the 675 observation floats to 314 logits; illegal actions get ``-inf`` before the choice.
-Deterministic by default (the most probable legal action); ``deterministic=False`` samples from the masked
-softmax with the agent's own seeded generator.
+``make_agent("ppo")`` plays the shipped policy (``industry_env/data/ppo_industry.npz``, loaded on first use);
+``make_agent("ppo", path=...)`` plays your own. Only the actor is kept: a tanh (or the saved activation) MLP from
+the 675 observation floats to 314 logits; illegal actions get ``-inf`` before the choice. Deterministic by default
+(the most probable legal action); ``deterministic=False`` samples from the masked softmax with the agent's own
+seeded generator.
+
+Files it reads, none of them by unpickling (nothing in them can run code):
+
+- the **policy file** (``.npz``, :func:`export_policy` and :meth:`PPOAgent.save` write it): a JSON description
+  (format, activation, layer sizes) and the weights as plain arrays, read with ``numpy.load(allow_pickle=False)``;
+- a MaskablePPO ``.zip`` as ``model.save`` writes it: only its JSON ``data`` (the activation's name) and its
+  ``policy.pth`` (by ``torch.load(weights_only=True)``) are read; the pickled objects it also holds are not
+  (``MaskablePPO.load`` unpickles them: only load zips you trust with it);
+- an older ``PPOAgent.save`` file (``.pt``, format ``industry_env-ppo-actor/1``), by ``torch.load(weights_only=True)``.
+
+Every file is checked when loaded: the layers must chain from 675 inputs to 314 outputs, with finite weights.
 """
 
 from __future__ import annotations
 
 import copy
+import io
+import json
+import os
+import re
+import tempfile
 import zipfile
 from abc import ABC, abstractmethod
 from importlib import resources
@@ -24,8 +39,12 @@ from industry_env.actions import NUM_ACTIONS
 
 from .base import Agent, AgentInputError, check_seed
 
-SHIPPED = "ppo_industry.zip"  # in industry_env/data
-WEIGHTS_FORMAT = "industry_env-ppo-actor/1"
+SHIPPED = "ppo_industry.npz"  # in industry_env/data: the actor of ppo_industry.zip, exported by export_policy
+SHIPPED_SB3 = "ppo_industry.zip"  # the whole MaskablePPO save it came from (Adam state too: to continue training)
+WEIGHTS_FORMAT = "industry_env-ppo-actor/1"  # the older torch weights file (.pt), still read
+POLICY_FORMAT = "industry_env-ppo-actor/2"  # the policy file (.npz): JSON description + plain arrays
+ACTIVATIONS = ("Tanh", "ReLU", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid", "Softplus",
+               "Hardtanh", "Identity")  # torch.nn activations a policy file may name (built with no arguments)
 
 
 class TrainExtraMissing(ImportError, ValueError):
@@ -42,22 +61,55 @@ def _torch() -> Any:
 
 
 def shipped_path() -> Path:
-    """Where the shipped policy lives inside the installed package."""
+    """Where the shipped policy file (weights only, ``.npz``) lives inside the installed package."""
     return Path(str(resources.files("industry_env.data").joinpath(SHIPPED)))
 
 
-def _actor_from_layers(layers: list[tuple[Any, Any]], activation: Any) -> Any:
-    """nn.Sequential: Linear layers with ``activation`` between them (none after the last)."""
+def shipped_sb3_path() -> Path:
+    """The shipped MaskablePPO save the policy file was exported from (for continuing training; unpickles)."""
+    return Path(str(resources.files("industry_env.data").joinpath(SHIPPED_SB3)))
+
+
+def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: str) -> Any:
+    """nn.Sequential: Linear layers with ``activation`` between them (none after the last), checked first.
+
+    The layers must chain (each one's inputs the previous one's outputs) from the 675 observation floats to the
+    314 logits, with 2-D weights, 1-D biases and finite values: a file that does not fits is refused here, when
+    it is loaded, not at its first action.
+    """
     torch = _torch()
-    mods: list[Any] = []
+    if activation not in ACTIVATIONS:
+        raise AgentInputError(f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
+    if not layers:
+        raise AgentInputError(f"{where}: no layers")
+    width = O.OBS_DIM
+    checked = []
     for k, (w, b) in enumerate(layers):
+        w, b = torch.as_tensor(w), torch.as_tensor(b)
+        if w.ndim != 2 or b.ndim != 1 or b.shape[0] != w.shape[0] or not w.is_floating_point() or \
+                not b.is_floating_point():  # fmt: skip
+            raise AgentInputError(f"{where}: layer {k} has weights {list(w.shape)} {w.dtype} and biases "
+                                  f"{list(b.shape)} {b.dtype}; expected float [out, in] and [out]")  # fmt: skip
+        if w.shape[1] != width:
+            raise AgentInputError(f"{where}: layer {k} takes {w.shape[1]} inputs but gets {width} (the "
+                                  f"{'observation' if k == 0 else f'outputs of layer {k - 1}'}): the layers do not "
+                                  f"chain")  # fmt: skip
+        if not (torch.isfinite(w).all() and torch.isfinite(b).all()):
+            raise AgentInputError(f"{where}: layer {k} holds NaN or infinite weights")
+        width = w.shape[0]
+        checked.append((w.to(torch.float32), b.to(torch.float32)))
+    if width != NUM_ACTIONS:
+        raise AgentInputError(f"{where}: the last layer gives {width} outputs, not one logit for each of the "
+                              f"{NUM_ACTIONS} actions")  # fmt: skip
+    mods: list[Any] = []
+    for k, (w, b) in enumerate(checked):
         lin = torch.nn.Linear(w.shape[1], w.shape[0])
         with torch.no_grad():
             lin.weight.copy_(w)
             lin.bias.copy_(b)
         mods.append(lin)
-        if k < len(layers) - 1:
-            mods.append(activation())
+        if k < len(checked) - 1:
+            mods.append(getattr(torch.nn, activation)())
     actor = torch.nn.Sequential(*mods)
     actor.requires_grad_(False)
     return actor.eval()
@@ -83,58 +135,155 @@ def _check_actor(actor: Any, where: str) -> None:
 
 
 def load_actor(path: str | Path) -> Any:
-    """The actor of a saved MaskablePPO ``.zip`` or of a weights file written by :meth:`PPOAgent.save`."""
-    torch = _torch()
+    """The actor (nn.Sequential) of a policy file, a MaskablePPO ``.zip`` or an older ``.pt`` weights file.
+
+    Nothing is unpickled (module docstring); AgentInputError names the file and what is wrong with it.
+    """
+    _torch()
     p = Path(path)
     if not p.is_file():
         raise AgentInputError(f"PPO policy {p}: no such file")
-    if _is_sb3_save(p):
-        try:
-            from stable_baselines3.common.save_util import load_from_zip_file
-        except ImportError as exc:
-            raise TrainExtraMissing(f"reading {p} needs Stable-Baselines3: pip install 'industry_env[train]' "
-                                    f"({exc})") from None  # fmt: skip
-        try:
-            data, params, _ = load_from_zip_file(p, device="cpu", print_system_info=False)
-        except Exception as exc:  # a zip that is not an SB3 save
-            raise AgentInputError(f"PPO policy {p}: not a Stable-Baselines3 save ({exc})") from exc
-        state = (params or {}).get("policy")
-        if not state:
-            raise AgentInputError(f"PPO policy {p}: the zip holds no policy weights")
-        kwargs = (data or {}).get("policy_kwargs") or {}
-        activation = kwargs.get("activation_fn", torch.nn.Tanh)
-        k, layers = 0, []
-        while f"mlp_extractor.policy_net.{k}.weight" in state:
-            layers.append((state[f"mlp_extractor.policy_net.{k}.weight"], state[f"mlp_extractor.policy_net.{k}.bias"]))
-            k += 2  # Linear, activation, Linear, ...
-        if "action_net.weight" not in state:
-            raise AgentInputError(f"PPO policy {p}: no action_net in the saved policy")
-        layers.append((state["action_net.weight"], state["action_net.bias"]))
-        actor = _actor_from_layers(layers, activation)
+    where = f"PPO policy {p}"
+    names = _zip_names(p)
+    if "description.npy" in names:
+        return _actor_from_layers(*_read_policy_file(p, where), where)
+    if {"data", "policy.pth"} <= names:
+        return _actor_from_layers(*_read_sb3_zip(p, where), where)
+    return _actor_from_layers(*_read_weights_pt(p, where), where)
+
+
+def _zip_names(p: Path) -> set[str]:
+    try:
+        with zipfile.ZipFile(p) as z:
+            return set(z.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return set()
+
+
+def _read_policy_file(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
+    """The layers and activation of a policy file (``.npz``: a JSON description, then weight_k and bias_k)."""
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            description = json.loads(str(z["description"]))
+            n = description["layers"]
+            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 64:
+                raise ValueError(f"'layers' = {n!r}, expected a whole number of layers")
+            if description.get("format") != POLICY_FORMAT:
+                raise ValueError(f"format {description.get('format')!r}, expected {POLICY_FORMAT!r}")
+            layers = [(z[f"weight_{k}"], z[f"bias_{k}"]) for k in range(n)]
+            activation = description["activation"]
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
+        raise AgentInputError(f"{where}: not a readable policy file ({type(exc).__name__}: {exc})") from None
+    return layers, str(activation)
+
+
+_ACTIVATION_IN_SB3_DATA = re.compile(r"<class 'torch\.nn\.modules\.activation\.(\w+)'>")
+
+
+def _read_sb3_zip(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
+    """The actor's layers and activation from a MaskablePPO ``.zip``, without unpickling anything in it.
+
+    ``data`` is JSON: the activation is read from the text SB3 writes next to its pickled ``policy_kwargs``;
+    ``policy.pth`` is a state dict, read with ``torch.load(weights_only=True)``.
+    """
+    torch = _torch()
+    try:
+        with zipfile.ZipFile(p) as z:
+            data = json.loads(z.read("data").decode("utf-8"))
+            state = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+    except Exception as exc:  # a damaged zip, JSON, or a policy.pth with more than tensors in it
+        raise AgentInputError(f"{where}: not a readable Stable-Baselines3 save ({type(exc).__name__}: {exc})"
+                              ) from None  # fmt: skip
+    if not isinstance(data, dict) or not isinstance(state, dict):
+        raise AgentInputError(f"{where}: not a Stable-Baselines3 save (no data and policy weights)")
+    kwargs = data.get("policy_kwargs") or {}
+    activation = "Tanh"  # SB3's default for actor-critic MLP policies
+    named = kwargs.get("activation_fn") if isinstance(kwargs, dict) else None
+    if named is not None:
+        found = _ACTIVATION_IN_SB3_DATA.fullmatch(str(named))
+        if not found:
+            raise AgentInputError(f"{where}: activation {named!r} is not one of torch.nn's")
+        activation = found.group(1)
+    extractors = sorted({k.split(".")[0] for k in state if "features_extractor" in k.split(".")[0]})
+    if extractors:
+        raise AgentInputError(f"{where}: the policy has a learned features extractor ({', '.join(extractors)}); "
+                              f"PPOAgent reads MLP policies on the flat observation")  # fmt: skip
+    k, layers = 0, []
+    while f"mlp_extractor.policy_net.{k}.weight" in state:
+        layers.append((state[f"mlp_extractor.policy_net.{k}.weight"], state.get(f"mlp_extractor.policy_net.{k}.bias")))
+        k += 2  # Linear, activation, Linear, ...
+    if "action_net.weight" not in state or "action_net.bias" not in state:
+        raise AgentInputError(f"{where}: no action_net in the saved policy")
+    layers.append((state["action_net.weight"], state["action_net.bias"]))
+    if any(b is None for _, b in layers):
+        raise AgentInputError(f"{where}: a layer of the policy network has no biases")
+    return layers, activation
+
+
+def _read_weights_pt(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
+    """The layers of an older ``PPOAgent.save`` file (torch, format ``industry_env-ppo-actor/1``)."""
+    torch = _torch()
+    try:
+        blob = torch.load(p, map_location="cpu", weights_only=True)
+    except Exception as exc:
+        raise AgentInputError(f"{where}: neither a policy file, a MaskablePPO zip nor a PPOAgent weights file "
+                              f"({type(exc).__name__}: {exc})") from None  # fmt: skip
+    if not isinstance(blob, dict) or blob.get("format") != WEIGHTS_FORMAT:
+        raise AgentInputError(f"{where}: not a PPOAgent weights file (format {WEIGHTS_FORMAT})")
+    weights, biases = blob.get("weights"), blob.get("biases")
+    if not isinstance(weights, (list, tuple)) or not isinstance(biases, (list, tuple)) or not weights or \
+            len(weights) != len(biases):  # fmt: skip
+        raise AgentInputError(f"{where}: the file has the PPOAgent tag but no weights and biases (one list of each, "
+                              f"as long as each other)")  # fmt: skip
+    return list(zip(weights, biases, strict=True)), str(blob.get("activation", "Tanh"))
+
+
+def export_policy(source: Any, path: str | Path) -> Path:
+    """Write the actor of ``source`` as a policy file (``.npz``, weights only), which loads without unpickling.
+
+    ``source``: a PPOAgent, a MaskablePPO model or its ``policy``, or the path of a policy file, a MaskablePPO
+    ``.zip`` (read without unpickling) or a ``.pt`` weights file. The file is written under a temporary name and
+    renamed, so it is whole or absent. ``make_agent("ppo", path=...)`` plays it.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        actor = load_actor(source)
+    elif isinstance(source, PPOAgent):
+        actor = source.actor
     else:
-        try:
-            blob = torch.load(p, map_location="cpu", weights_only=True)
-        except Exception as exc:
-            raise AgentInputError(f"PPO policy {p}: neither a MaskablePPO zip nor a PPOAgent weights file ({exc})"
-                                  ) from exc  # fmt: skip
-        if not isinstance(blob, dict) or blob.get("format") != WEIGHTS_FORMAT:
-            raise AgentInputError(f"PPO policy {p}: not a PPOAgent weights file (format {WEIGHTS_FORMAT})")
-        activation = getattr(torch.nn, str(blob["activation"]), None)
-        if activation is None:
-            raise AgentInputError(f"PPO policy {p}: unknown activation {blob['activation']!r}")
-        n = len(blob["weights"])
-        layers = [(blob["weights"][k], blob["biases"][k]) for k in range(n)]
-        actor = _actor_from_layers(layers, activation)
-    _check_actor(actor, f"PPO policy {p}")
-    return actor
+        policy = getattr(source, "policy", source)
+        if not hasattr(policy, "mlp_extractor"):
+            raise AgentInputError(f"export_policy: {type(source).__name__} is not a PPOAgent, a MaskablePPO model "
+                                  f"or policy, nor the path of a policy")  # fmt: skip
+        actor = actor_from_policy(policy)
+    return _write_policy_file(actor, Path(path))
 
 
-def _is_sb3_save(p: Path) -> bool:
-    """A Stable-Baselines3 ``model.save`` zip (``data`` and ``policy.pth`` inside; torch's own files are zips too)."""
-    if not zipfile.is_zipfile(p):
-        return False
-    with zipfile.ZipFile(p) as z:
-        return {"data", "policy.pth"} <= set(z.namelist())
+def _write_policy_file(actor: Any, p: Path) -> Path:
+    torch = _torch()
+    lins = [m for m in actor if isinstance(m, torch.nn.Linear)]
+    acts = {type(m).__name__ for m in actor if not isinstance(m, torch.nn.Linear)}
+    activation = acts.pop() if acts else "Tanh"
+    description = {"format": POLICY_FORMAT, "activation": activation, "layers": len(lins),
+                   "sizes": [O.OBS_DIM] + [m.out_features for m in lins]}  # fmt: skip
+    arrays: dict[str, np.ndarray] = {"description": np.array(json.dumps(description))}
+    for k, m in enumerate(lins):
+        arrays[f"weight_{k}"] = m.weight.detach().cpu().numpy().astype(np.float32)
+        arrays[f"bias_{k}"] = m.bias.detach().cpu().numpy().astype(np.float32)
+    folder = p.parent if str(p.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".partial", dir=folder)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would make it (mkstemp makes 0600)
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)  # a file object: numpy adds no .npz to the name
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return p
 
 
 _SHIPPED_ACTOR: list[Any] = []  # the shipped actor, read once per process (frozen: agents can share it)
@@ -232,15 +381,8 @@ class PPOAgent(NetworkAgent):
         return self.actor(self.torch.from_numpy(np.ascontiguousarray(observations, np.float32))).numpy()
 
     def save(self, path: str | Path) -> Path:
-        """Write the actor as a small weights file (torch, ``weights_only``-loadable) that ``path=`` reads back."""
-        lins = [m for m in self.actor if isinstance(m, self.torch.nn.Linear)]
-        acts = {type(m).__name__ for m in self.actor if not isinstance(m, self.torch.nn.Linear)}
-        blob = {"format": WEIGHTS_FORMAT, "activation": acts.pop() if acts else "Tanh",
-                "weights": [m.weight.detach().clone() for m in lins],
-                "biases": [m.bias.detach().clone() for m in lins]}  # fmt: skip
-        p = Path(path)
-        self.torch.save(blob, p)
-        return p
+        """Write the actor as a policy file (``.npz``, weights only; :func:`export_policy`) that ``path=`` reads."""
+        return _write_policy_file(self.actor, Path(path))
 
     def __repr__(self) -> str:
         return f"PPOAgent(name={self.name!r}, path={str(self.path) if self.path else None!r})"

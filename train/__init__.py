@@ -3,7 +3,7 @@
 ``industry-env train --config FILE [--set key=value ...]`` or, in Python::
 
     from industry_env.train import load_config, train
-    result = train(load_config("my.toml", ["total_timesteps=200000"]))
+    result = train(load_config("ppo_industry", ["total_timesteps=200000", "run_dir=runs/mine"]))
 
 :mod:`.config` holds the configuration (every key, its default and its meaning); :mod:`.ppo` the MaskablePPO
 self-play loop. The configuration module imports without torch.
@@ -13,14 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .config import ConfigError, TrainConfig, load_config, to_toml
+from .config import ConfigError, TrainConfig, load_config, shipped_configs, to_toml
 
 
-def train(cfg: TrainConfig) -> Any:
-    """Run a training (see :func:`industry_env.train.ppo.train`); returns its ``TrainResult``."""
+def train(cfg: TrainConfig, overwrite: bool = False) -> Any:
+    """Run a training (see :func:`industry_env.train.ppo.train`); returns its ``TrainResult``.
+
+    A ``run_dir`` that holds another run is refused unless ``cfg.resume`` continues it or ``overwrite`` is True.
+    """
     from .ppo import train as _train
 
-    return _train(cfg)
+    return _train(cfg, overwrite=overwrite)
 
 
-__all__ = ["ConfigError", "TrainConfig", "load_config", "to_toml", "train"]
+__all__ = ["ConfigError", "TrainConfig", "load_config", "shipped_configs", "to_toml", "train"]

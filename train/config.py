@@ -2,19 +2,27 @@
 
 A run is described by a TOML file of ``key = value`` lines (any subset of the fields below, no sections) and
 ``--set key=value`` overrides on the command line; :func:`load_config` merges them over the defaults and refuses
-an unknown key or a value of the wrong type or range, naming it. The defaults are the configuration of the
-shipped policy except ``reward`` and ``time_limit_minutes`` (its file is ``train/ppo_industry.toml``;
-``docs/training.md`` says why each value was chosen).
+an unknown key or a value of the wrong type or range, naming it, before anything is written: the agents named
+are built, the run folder and the checkpoint to resume are checked. The defaults are the configuration of the
+shipped policy except ``reward`` and ``time_limit_minutes`` (its file, ``ppo_industry``, ships with the package:
+:func:`shipped_configs`; ``docs/training.md`` says why each value was chosen).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import tomllib
 from dataclasses import dataclass, field, fields
+from importlib import resources
 from pathlib import Path
 from typing import Any
+
+MAX_CONFIG_BYTES = 1_000_000  # a training config is a few hundred bytes: anything this big is not one
+SEED_LIMIT = 2**32  # seeds go to numpy's legacy generator through Stable-Baselines3, which takes 0 .. 2**32 - 1
+INT_LIMIT = 2**63  # every whole number must fit the engine's and torch's 64-bit integers
+MAX_EVAL_GAMES = 1_000_000  # an evaluation beyond this would not end in a training's time
 
 
 class ConfigError(ValueError):
@@ -86,7 +94,10 @@ class TrainConfig:
     run_dir: str = "runs/ppo"
     """Folder of the run: TensorBoard logs, checkpoints, snapshots, ``final.zip`` and ``config.toml``."""
     resume: str = ""
-    """A checkpoint (``.zip`` in a run's ``checkpoints/``) to continue from: model, optimizer, step count, league."""
+    """A checkpoint of this run_dir to continue from (``checkpoints/step_N.zip``, ``best.zip``, ``final.zip``), or
+    'latest' for its newest complete one: model, optimizer, step count, league (needs its ``.league.json``)."""
+    keep_checkpoints: int = 3
+    """Checkpoints kept in ``checkpoints/``: the newest this many (0: all); ``best.zip`` and ``final.zip`` stay."""
     time_limit_minutes: float = 0.0
     """Stop (and save the final model) after this many minutes of wall clock, evaluations included (0: no limit)."""
     progress: bool = True
@@ -126,25 +137,22 @@ def _coerce(key: str, value: Any, where: str) -> Any:
             raise bad
         if isinstance(value, str):
             try:
-                value = int(value.replace("_", ""))
+                value = int(value.replace("_", "")) if len(value) <= 40 else None
             except ValueError:
                 raise bad from None
-        if not isinstance(value, int):
+        if not isinstance(value, int) or not -INT_LIMIT < value < INT_LIMIT:
             raise bad
         return value
     if kind is float:
         if isinstance(value, bool):
             raise bad
-        if isinstance(value, str):
-            try:
-                value = float(value)
-            except ValueError:
-                raise bad from None
-        if not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise bad
-        return float(value)
+        try:
+            value = _finite_float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise bad from None
+        return value
     if kind is str:
-        if not isinstance(value, str):
+        if not isinstance(value, str) or "\x00" in value:
             raise bad
         return value
     if kind is list:
@@ -155,26 +163,44 @@ def _coerce(key: str, value: Any, where: str) -> Any:
             raise bad
         try:
             return [_item(v, item) for v in value]
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise bad from None
     raise bad  # pragma: no cover - every field has one of the kinds above
+
+
+def _finite_float(v: Any) -> float:
+    """``v`` (a number or its text) as a finite float; ValueError or OverflowError (a 400-digit integer) if not."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)) or (isinstance(v, str) and len(v) > 100):
+        raise TypeError(v)
+    f = float(v)
+    if not math.isfinite(f):
+        raise ValueError(v)
+    return f
 
 
 def _item(v: Any, item: type) -> Any:
     if isinstance(v, bool):
         raise TypeError(v)
     if item is int:
-        if isinstance(v, float) or (isinstance(v, str) and not v.strip().lstrip("-").isdigit()):
+        if isinstance(v, float) or (isinstance(v, str) and not v.strip().lstrip("-").isdigit()) or \
+                not isinstance(v, (int, str)) or (isinstance(v, str) and len(v) > 40):  # fmt: skip
             raise TypeError(v)
-        return int(v)
-    if item is float:
-        f = float(v)
-        if not math.isfinite(f):
+        n = int(v)
+        if not -INT_LIMIT < n < INT_LIMIT:
             raise ValueError(v)
-        return f
-    if not isinstance(v, str):
+        return n
+    if item is float:
+        return _finite_float(v)
+    if not isinstance(v, str) or "\x00" in v:
         raise TypeError(v)
     return v
+
+
+def coerce(key: str, value: Any, where: str = "") -> Any:
+    """``value`` (from TOML or from ``key=value`` text) as the type of key ``key``; ConfigError naming it if not."""
+    if key not in _FIELDS:
+        raise ConfigError(f"{where}unknown key {key!r}; the keys are {', '.join(_FIELDS)}")
+    return _coerce(key, value, where)
 
 
 def _kind_name(default: Any) -> str:
@@ -195,8 +221,10 @@ def validate(cfg: TrainConfig) -> TrainConfig:
 
     for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "torch_threads", "eval_games"):
         need(getattr(cfg, key) >= 1, key, "must be at least 1")
-    for key in ("eval_every", "checkpoint_every", "max_snapshots", "seed"):
+    for key in ("eval_every", "checkpoint_every", "max_snapshots", "seed", "keep_checkpoints"):
         need(getattr(cfg, key) >= 0, key, "must be 0 or more")
+    need(cfg.seed < SEED_LIMIT, "seed", f"must be below 2**32 = {SEED_LIMIT} (Stable-Baselines3 seeds numpy with it)")
+    need(cfg.eval_games <= MAX_EVAL_GAMES, "eval_games", f"at most {MAX_EVAL_GAMES:,}")
     need(cfg.num_players in (3, 4), "num_players", "Industry is played by 3 or 4")
     need(cfg.reward in ("win", "score"), "reward", "'win' or 'score'")
     need(cfg.learning_rate > 0, "learning_rate", "must be above 0")
@@ -214,32 +242,84 @@ def validate(cfg: TrainConfig) -> TrainConfig:
          "weights >= 0, not all 0")  # fmt: skip
     need(cfg.snapshot_weight >= 0, "snapshot_weight", "must be 0 or more")
     need(cfg.time_limit_minutes >= 0, "time_limit_minutes", "must be 0 (no limit) or more")
-    need(bool(cfg.run_dir), "run_dir", "a folder is needed")
-    from industry_env.agents import AGENTS
+    check_agents(cfg)
+    from .runfolder import check_resume, check_run_dir
 
-    for key, names in (("opponents", cfg.opponents), ("eval_opponent", [cfg.eval_opponent])):
-        unknown = [n for n in names if n not in AGENTS and ":" not in n]
-        need(not unknown, key, f"unknown agent(s) {unknown}; known: {', '.join(AGENTS)}")
-    if cfg.resume:
-        need(Path(cfg.resume).is_file(), "resume", "no such checkpoint file")
+    try:
+        check_run_dir(cfg.run_dir)
+        if cfg.resume:
+            check_resume(cfg.run_dir, cfg.resume)
+    except (OSError, ValueError) as exc:  # a path the system refuses (too long, a NUL): ConfigError is a ValueError
+        if isinstance(exc, ConfigError):
+            raise
+        raise ConfigError(f"run_dir = {cfg.run_dir!r} / resume = {cfg.resume!r}: {exc}") from None
     return cfg
 
 
-def read_toml(path: Path) -> dict[str, Any]:
-    """The TOML file at ``path`` as a dict; ConfigError naming the file if it cannot be read or parsed."""
+def check_agents(cfg: TrainConfig) -> None:
+    """ConfigError unless every agent of ``opponents`` and ``eval_opponent`` can be built (built once, here)."""
+    from industry_env.agents import as_agent
+
+    for key, names in (("opponents", cfg.opponents), ("eval_opponent", [cfg.eval_opponent])):
+        for name in dict.fromkeys(names):
+            try:
+                as_agent(name, seed=0)
+            except (ValueError, TypeError, ImportError, AttributeError, OSError) as exc:
+                raise ConfigError(f"{key}: agent {name!r}: {exc}") from None
+
+
+def shipped_configs() -> dict[str, Path]:
+    """The training configs shipped with the package, by name (``ppo_industry``: the shipped policy's)."""
+    folder = resources.files("industry_env.train")
+    return {Path(e.name).stem: Path(str(e)) for e in sorted(folder.iterdir(), key=lambda e: e.name)
+            if e.name.endswith(".toml")}  # fmt: skip
+
+
+def config_path(name_or_path: str | Path) -> Path:
+    """The config file ``name_or_path`` names: a file, or the name of a shipped config (``ppo_industry``)."""
+    p = Path(name_or_path)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        if p.is_file():
+            return p
+    except (OSError, ValueError):
+        pass
+    text = str(name_or_path)
+    shipped = shipped_configs()
+    key = text.removesuffix(".toml")
+    if key in shipped and os.sep not in text and "/" not in text:
+        return shipped[key]
+    raise ConfigError(f"config {text}: no such file, nor a shipped config (shipped: {', '.join(shipped)}; "
+                      f"industry-env train --list-configs shows them)")  # fmt: skip
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """The TOML file at ``path`` (or a shipped config's name) as a dict; ConfigError naming the file if it cannot be
+    read or parsed, is too big for a config, or nests too deep for the parser."""
+    path = config_path(path)
+    try:
+        if not path.is_file():
+            raise ConfigError(f"config {path}: not a regular file")
+        with path.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config {path}: over {MAX_CONFIG_BYTES:,} bytes, too big for a training config")
+        return tomllib.loads(raw.decode("utf-8"))
     except OSError as exc:
         raise ConfigError(f"config {path}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config {path}: not UTF-8 text ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config {path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"config {path}: nested too deep to be a training config") from None
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
-    """The defaults, then the TOML file ``path`` (if any), then ``key=value`` overrides; checked (ConfigError)."""
+    """The defaults, then the TOML file ``path`` (a file, or a shipped config's name), then ``key=value``
+    overrides; checked (ConfigError) before anything is written."""
     values: dict[str, Any] = {}
     if path is not None:
-        p = Path(path)
+        p = config_path(path)
         data = read_toml(p)
         for key, value in data.items():
             if key == "rllib" and isinstance(value, dict):  # the RLlib trainer's own table: one file serves both
@@ -258,17 +338,27 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
     return validate(TrainConfig(**values))
 
 
-def to_toml(cfg: TrainConfig) -> str:
-    """The configuration as a TOML file that :func:`load_config` reads back to the same values."""
-    lines = []
-    for key, value in dataclasses.asdict(cfg).items():
-        if isinstance(value, bool):
-            text = "true" if value else "false"
-        elif isinstance(value, str):
-            text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        elif isinstance(value, list):
-            text = "[" + ", ".join(f'"{v}"' if isinstance(v, str) else repr(v) for v in value) + "]"
-        else:
-            text = repr(value)
-        lines.append(f"{key} = {text}")
-    return "\n".join(lines) + "\n"
+def toml_value(value: Any) -> str:
+    """One value as TOML text, on one line, escaped by tomli-w (a list's items each escaped the same way)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return _tomli_w().dumps({"v": value}).removeprefix("v = ").rstrip("\n")
+
+
+def to_toml(cfg: TrainConfig, table: dict[str, Any] | None = None) -> str:
+    """The configuration as a TOML file that :func:`load_config` reads back to the same values, one key a line;
+    ``table``: an ``[rllib]`` table of the RLlib trainer's own settings, appended."""
+    lines = [f"{key} = {toml_value(value)}" for key, value in dataclasses.asdict(cfg).items()]
+    text = "\n".join(lines) + "\n"
+    if table:
+        text += "\n[rllib]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in table.items())
+    return text
+
+
+def _tomli_w() -> Any:
+    try:
+        import tomli_w
+    except ImportError as exc:
+        raise ConfigError(f"writing a training config needs tomli-w: pip install 'industry_env[train]' ({exc})"
+                          ) from None  # fmt: skip
+    return tomli_w

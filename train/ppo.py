@@ -9,11 +9,13 @@ to move). Every ``eval_every`` decisions the learner (deterministic) plays ``eva
 ``eval_opponent`` in every other seat; the win rate and its 95% Wilson interval go to TensorBoard and to the
 console, and a snapshot joins the pool when the win rate beats the best so far.
 
-The run folder holds ``config.toml`` (the full configuration), ``tb/`` (TensorBoard), ``checkpoints/step_N.zip``
-with ``step_N.league.json`` (the pool's snapshots, for resuming), ``snapshots/`` (their weights), ``evals.json``
-and ``final.zip``. Timing: the VecEnv's time is split into the opponents' (inside their act calls) and the rest
-(the engine and its glue); the learner's is what remains (its inference during rollouts and the updates);
-evaluations are timed apart and excluded from the throughput.
+The run folder (:mod:`.runfolder`: locked while a run trains in it, never silently overwritten, every file written
+whole or not at all) holds ``config.toml`` (the full configuration), ``tb/`` (TensorBoard),
+``checkpoints/step_N.zip`` with ``step_N.league.json`` (the pool's snapshots, the evaluations, for resuming; the
+newest ``keep_checkpoints`` kept), ``best.zip`` (the model at its best evaluation), ``snapshots/`` (their weights,
+policy files), ``evals.json``, ``final.zip`` and ``result.json``. Timing: the VecEnv's time is split into the
+opponents' (inside their act calls) and the rest (the engine and its glue); the learner's is what remains (its
+inference during rollouts and the updates); evaluations are timed apart and excluded from the throughput.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from .config import TrainConfig, field_docs, load_config, to_toml
+from . import runfolder as R
+from .config import ConfigError, TrainConfig, field_docs, load_config, shipped_configs, to_toml, validate
 
 
 class Timer:
@@ -153,10 +156,42 @@ def evaluate(agent: Any, cfg: TrainConfig, games: int | None = None) -> dict[str
             "mean_points": row["mean_points"], "games": row["games"]}  # fmt: skip
 
 
-def train(cfg: TrainConfig) -> TrainResult:
-    """Run the training described by ``cfg`` (see the module docstring); returns where the model is and figures."""
+def train(cfg: TrainConfig, overwrite: bool = False) -> TrainResult:
+    """Run the training described by ``cfg`` (see the module docstring); returns where the model is and figures.
+
+    Everything is checked before anything is written (:func:`industry_env.train.config.validate`); then the run
+    folder is locked for the run's time. A folder that holds a run is refused unless ``cfg.resume`` continues it
+    or ``overwrite`` is True (its run files are then removed first).
+    """
+    cfg = validate(cfg)
+    run = Path(cfg.run_dir)
+    R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)  # read only: nothing written yet
+    lock = R.RunLock(R.make_run_dir(run)).acquire()
+    try:
+        R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)  # again, now that it is ours
+        return _train_locked(cfg, run, overwrite)
+    finally:
+        lock.release()
+
+
+def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
+    R.remove_partials(run)  # a killed run's temporary files
+    resume = R.check_resume(run, cfg.resume) if cfg.resume else None
+    league: dict[str, Any] = {"snapshots": [], "best": -1.0, "evals": []}
+    if resume is not None:
+        league = R.read_league(R.league_path(resume))
+        step = R.zip_timesteps(resume)
+        if step is None:
+            raise ConfigError(f"resume = {cfg.resume!r}: the zip holds no step count")
+        moved = R.set_aside_after(run, step, lambda: _evals_after(run, league))
+        if moved is not None:
+            print(f"resuming from step {step:,}: the later files of this run moved to {moved}")
+    elif overwrite:
+        removed = R.clear_run(run)
+        if removed:
+            print(f"--overwrite: removed the earlier run's {', '.join(removed)} from {run}")
     _seed_everything(cfg)
-    from industry_env.agents import PPOAgent, make_agent
+    from industry_env.agents import PPOAgent, as_agent
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecMonitor
@@ -164,23 +199,16 @@ def train(cfg: TrainConfig) -> TrainResult:
     from industry_env.envs import OpponentPool
     from industry_env.sb3 import make_vec_env
 
-    run = Path(cfg.run_dir)
-    for sub in ("checkpoints", "snapshots", "tb"):
-        (run / sub).mkdir(parents=True, exist_ok=True)
-    (run / "config.toml").write_text(to_toml(cfg), encoding="utf-8")
     timer = Timer()
-    starters = [_timed_agent(make_agent(n, seed=_league_seed(cfg, k)), timer) for k, n in enumerate(cfg.opponents)]
+    starters = [_timed_agent(as_agent(n, seed=_league_seed(cfg, k)), timer) for k, n in enumerate(cfg.opponents)]
     pool = OpponentPool(starters, weights=cfg.opponent_weights, seed=cfg.seed)
     base = make_vec_env(cfg.num_envs, num_players=cfg.num_players, opponents=pool, seed=cfg.seed, monitor=False,
                         learner_seat="random", reward=cfg.reward)  # fmt: skip
     env = VecMonitor(_timed_vec_env(base, timer))
-    league: dict[str, Any] = {"snapshots": [], "best": -1.0, "evals": []}
-    if cfg.resume:
-        model = MaskablePPO.load(cfg.resume, env=env, device="cpu")
-        model.set_random_seed(cfg.seed + model.num_timesteps)
-        side = Path(cfg.resume).with_suffix(".league.json")
-        if side.is_file():
-            league = json.loads(side.read_text(encoding="utf-8"))
+    if resume is not None:
+        model = MaskablePPO.load(resume, env=env, device="cpu")  # unpickles: a checkpoint of this run's own
+        model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
+        model.tensorboard_log = str(run / "tb")
         for snap in league["snapshots"]:
             agent = PPOAgent(seed=snap["seed"], path=run / "snapshots" / snap["file"], deterministic=False)
             agent.name = snap["name"]
@@ -196,6 +224,9 @@ def train(cfg: TrainConfig) -> TrainResult:
                             seed=cfg.seed, device="cpu", verbose=0)  # fmt: skip
         start = 0
     remaining = max(0, cfg.total_timesteps - start)
+    for sub in ("checkpoints", "snapshots", "tb"):
+        (run / sub).mkdir(exist_ok=True)
+    R.write_text(run / "config.toml", to_toml(cfg))
 
     bar = None
     if cfg.progress:
@@ -212,6 +243,11 @@ def train(cfg: TrainConfig) -> TrainResult:
 
     def live_snapshots() -> int:
         return sum(1 for s in league["snapshots"] if s["weight"] > 0)
+
+    def save_checkpoint(path: Path, n: int) -> None:
+        """The league file first, then the zip: a zip present is a whole checkpoint."""
+        R.write_json(R.league_path(path), {**league, "timesteps": n})
+        R.save_model(model, path)
 
     class League(BaseCallback):
         """Evaluations, snapshots into the pool, checkpoints, the progress bar and the timing figures."""
@@ -232,7 +268,8 @@ def train(cfg: TrainConfig) -> TrainResult:
                 self._evaluate(n)
             if self.next[1] is not None and n >= self.next[1]:
                 self.next[1] = (n // cfg.checkpoint_every + 1) * cfg.checkpoint_every
-                self._checkpoint(n)
+                save_checkpoint(run / "checkpoints" / f"step_{n}.zip", n)
+                R.prune(run, cfg.keep_checkpoints)
             if cfg.time_limit_minutes and time.perf_counter() - t0 > 60 * cfg.time_limit_minutes:
                 (bar.write if bar is not None else print)(f"time limit of {cfg.time_limit_minutes:g} minutes: "
                                                           f"stopping at step {n:,}")  # fmt: skip
@@ -246,9 +283,12 @@ def train(cfg: TrainConfig) -> TrainResult:
             for key in ("win_rate", "win_ci_low", "win_ci_high", "mean_points"):
                 self.logger.record(f"eval/{key}", result[key])
             league["evals"].append({"timesteps": n, **result})
+            improved = result["win_rate"] > league["best"]
             if cfg.max_snapshots and result["win_rate"] >= league["best"] + cfg.snapshot_margin:
                 self._snapshot(n)
             league["best"] = max(league["best"], result["win_rate"])
+            if improved:  # the model at its best evaluation so far: never pruned
+                save_checkpoint(run / "best.zip", n)
             self.logger.record("league/snapshots", live_snapshots())
             self._log_times()
             self.logger.dump(n)
@@ -256,12 +296,12 @@ def train(cfg: TrainConfig) -> TrainResult:
                    f"[{100 * result['win_ci_low']:.1f}, {100 * result['win_ci_high']:.1f}] "
                    f"over {result['games']} games; {live_snapshots()} snapshots in the pool")  # fmt: skip
             (bar.write if bar is not None else print)(msg)
-            (run / "evals.json").write_text(json.dumps(league["evals"], indent=1), encoding="utf-8")
+            R.write_json(run / "evals.json", league["evals"])
 
         def _snapshot(self, n: int) -> None:
             seed = _league_seed(cfg, 1000 + n)
             agent = PPOAgent.from_policy(self.model.policy, name=f"snapshot-{n}", seed=seed, deterministic=False)
-            file = f"snapshot_{n}.pt"
+            file = f"snapshot_{n}.npz"
             agent.save(run / "snapshots" / file)
             pool.add(_timed_agent(agent, timer), cfg.snapshot_weight)
             league["snapshots"].append({"name": agent.name, "file": file, "seed": seed, "weight": cfg.snapshot_weight})
@@ -269,11 +309,6 @@ def train(cfg: TrainConfig) -> TrainResult:
             if len(live) > cfg.max_snapshots:  # the oldest retires: no new game draws it
                 live[0]["weight"] = 0.0
                 pool.weights[snapshot_members()[league["snapshots"].index(live[0])]] = 0.0
-
-        def _checkpoint(self, n: int) -> None:
-            path = run / "checkpoints" / f"step_{n}.zip"
-            self.model.save(path)
-            path.with_suffix(".league.json").write_text(json.dumps(league, indent=1), encoding="utf-8")
 
         def _log_times(self) -> None:
             figures = timing()
@@ -294,41 +329,67 @@ def train(cfg: TrainConfig) -> TrainResult:
                            "eval_seconds": timer.eval}}  # fmt: skip
 
     try:
-        model.learn(remaining, callback=League(), reset_num_timesteps=not cfg.resume, tb_log_name="ppo")
+        model.learn(remaining, callback=League(), reset_num_timesteps=resume is None, tb_log_name="ppo")
     finally:
         if bar is not None:
             bar.close()
     final = run / "final.zip"
-    model.save(final)
-    (run / "final.league.json").write_text(json.dumps(league, indent=1), encoding="utf-8")
+    save_checkpoint(final, model.num_timesteps)
     figures = timing()
     result = TrainResult(run_dir=run, final=final, timesteps=model.num_timesteps, seconds=figures["seconds"],
                          steps_per_second=figures["steps_per_second"],
                          opponent_moves_per_second=figures["opponent_moves_per_second"], shares=figures["shares"],
                          evals=league["evals"])  # fmt: skip
-    (run / "result.json").write_text(json.dumps({**asdict(result), "run_dir": str(run), "final": str(final)},
-                                                indent=1), encoding="utf-8")  # fmt: skip
+    R.write_json(run / "result.json", {**asdict(result), "run_dir": str(run), "final": str(final)})
     return result
+
+
+def _evals_after(run: Path, league: dict[str, Any]) -> bool:
+    """Whether ``run/evals.json`` holds evaluations the league being resumed has not (a later continuation's)."""
+    try:
+        on_disk = json.loads((run / "evals.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return True  # unreadable: keep it aside rather than write over it
+    return not isinstance(on_disk, list) or on_disk[:len(league["evals"])] != league["evals"] or \
+        len(on_disk) > len(league["evals"])  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------- command line
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``industry-env train``."""
-    parser.add_argument("--config", metavar="FILE", default=None,
-                        help="a TOML file of key = value lines (any keys; the rest keep their defaults)")  # fmt: skip
+    parser.add_argument("--config", metavar="FILE|NAME", default=None,
+                        help="a TOML file of key = value lines (any keys; the rest keep their defaults), or the name "
+                             "of a shipped config (ppo_industry; see --list-configs)")  # fmt: skip
     parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
                         help="override one key (repeatable), e.g. --set total_timesteps=100000")  # fmt: skip
     parser.add_argument("--show-config", action="store_true",
                         help="print the resulting configuration with each key's meaning, and stop")  # fmt: skip
+    parser.add_argument("--list-configs", action="store_true",
+                        help="list the training configs shipped with the package, and stop")  # fmt: skip
+    parser.add_argument("--overwrite", action="store_true",
+                        help="train into a run_dir that holds another run, removing that run's files first")
+
+
+def list_configs() -> str:
+    """The shipped configs, one a line: the name ``--config`` takes, and the file's first comment line."""
+    lines = []
+    for name, path in shipped_configs().items():
+        first = next((ln.lstrip("# ").strip() for ln in path.read_text(encoding="utf-8").splitlines()
+                      if ln.startswith("#")), "")  # fmt: skip
+        lines.append(f"{name:<16} {first}  ({path})")
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
     """Load the configuration, train, print the throughput and where the model is."""
+    if getattr(args, "list_configs", False):
+        print(list_configs())
+        return 0
     cfg = load_config(args.config, args.set)
     if args.show_config:
         docs = field_docs()
         for line in to_toml(cfg).splitlines():
-            print(f"{line:<48} # {docs.get(line.split(' = ')[0], '')}")
+            print(f"{line:<48} # {' '.join(docs.get(line.split(' = ')[0], '').split())}")
         return 0
     try:
         import sb3_contrib  # noqa: F401
@@ -336,6 +397,6 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ValueError(f"industry-env train needs the train extra: pip install 'industry_env[train]' ({exc})"
                          ) from None  # fmt: skip
-    result = train(cfg)
+    result = train(cfg, overwrite=getattr(args, "overwrite", False))
     print(result.summary())
     return 0

@@ -85,14 +85,14 @@ class AgentModule(RLModule):
     """
 
     def setup(self) -> None:
-        from industry_env.agents import make_agent
+        from industry_env.agents import as_agent
 
         _check_space(self.observation_space, "AgentModule")
         cfg = dict(self.model_config or {})
         name = cfg.get("agent")
         if not isinstance(name, str):
             raise ValueError(f"AgentModule: model_config['agent'] must be an agent name, got {name!r}")
-        self.agent = make_agent(name, seed=cfg.get("seed"))
+        self.agent = as_agent(name, seed=cfg.get("seed"))  # a user's function by name too (it takes no seed)
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         obs = batch[Columns.OBS]

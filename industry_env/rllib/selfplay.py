@@ -78,7 +78,7 @@ class LeagueMapping:
 
 def split_overrides(overrides: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """A validated TrainConfig (RLlib defaults, then ``overrides``) and the RLlib-only settings."""
-    from ..train.config import ConfigError, TrainConfig, _coerce, validate
+    from ..train.config import ConfigError, TrainConfig, coerce, validate
 
     fields = {f.name for f in dataclasses.fields(TrainConfig)}
     unknown = sorted(set(overrides) - fields - set(RLLIB_KEYS))
@@ -86,7 +86,7 @@ def split_overrides(overrides: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         raise ConfigError(f"ppo_config: unknown key(s) {unknown}; the keys are those of the training config "
                           f"({', '.join(sorted(fields))}) and {', '.join(RLLIB_KEYS)}")  # fmt: skip
     values = {**RLLIB_DEFAULTS, **{k: v for k, v in overrides.items() if k in fields}}
-    cfg = validate(TrainConfig(**{k: _coerce(k, v, "") for k, v in values.items()}))
+    cfg = validate(TrainConfig(**{k: coerce(k, v, "") for k, v in values.items()}))
     extra = {"num_env_runners": 1, "policy": "shared", "address": "", "num_learners": 0}
     extra.update({k: v for k, v in overrides.items() if k in RLLIB_KEYS})
     check_extra(extra)

@@ -14,19 +14,21 @@ RLlib path's defaults (:data:`.selfplay.RLLIB_DEFAULTS`, else the SB3 defaults).
 
 Without ``address`` a local Ray instance is started (and stopped at the end); with one (``auto`` or
 ``HOST:6379``) the run joins that cluster. The run folder holds ``config.toml``, ``checkpoints/step_N/``
-(Algorithm checkpoints), ``final/``, ``evals.json`` and ``result.json``; any checkpoint plays as
-``make_agent("rllib:RUN/final")``.
+(Algorithm checkpoints, the newest ``keep_checkpoints`` kept), ``final/``, ``evals.json`` and ``result.json``;
+any checkpoint plays as ``make_agent("rllib:RUN/final")``. As for the SB3 trainer the folder is locked while the
+run trains, a folder holding a run is refused unless ``overwrite``, and every file and checkpoint folder is
+written under a temporary name and renamed (:mod:`industry_env.train.runfolder`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from typing import Any
 
-from ..train.config import ConfigError, TrainConfig, read_toml, to_toml
+from ..train import runfolder as R
+from ..train.config import ConfigError, TrainConfig, config_path, read_toml, to_toml
 from .selfplay import RLLIB_KEYS, check_extra, learner_steps, split_overrides
 
 
@@ -36,7 +38,7 @@ def load_settings(path: str | Path | None = None, overrides: list[str] | tuple[s
     values: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     if path is not None:
-        p = Path(path)
+        p = config_path(path)
         data = read_toml(p)
         table = data.pop("rllib", {})
         if not isinstance(table, dict):
@@ -74,8 +76,7 @@ def _extra_value(key: str, text: str) -> Any:
 
 def settings_toml(cfg: TrainConfig, extra: dict[str, Any]) -> str:
     """The run's full configuration as a file this trainer reads back (top keys, then the ``[rllib]`` table)."""
-    lines = [f'{k} = {json.dumps(v)}' for k, v in extra.items()]
-    return to_toml(cfg) + "\n[rllib]\n" + "\n".join(lines) + "\n"
+    return to_toml(cfg, table=extra)
 
 
 def check_reachable(address: str, timeout: float = 5.0) -> None:
@@ -131,8 +132,26 @@ def start_ray(address: str, num_env_runners: int) -> bool:
     return True
 
 
-def train(cfg: TrainConfig, extra: dict[str, Any]) -> dict[str, Any]:
-    """Train until ``cfg.total_timesteps`` learner decisions (or the time limit); returns the run's figures."""
+def train(cfg: TrainConfig, extra: dict[str, Any], overwrite: bool = False) -> dict[str, Any]:
+    """Train until ``cfg.total_timesteps`` learner decisions (or the time limit); returns the run's figures.
+
+    The run folder is locked while the run trains; one that holds a run is refused unless ``overwrite`` (its run
+    files are then removed first).
+    """
+    run = Path(cfg.run_dir)
+    R.refuse_unless_free(run, resuming=False, overwrite=overwrite)  # before anything is written
+    lock = R.RunLock(R.make_run_dir(run)).acquire()
+    try:
+        R.refuse_unless_free(run, resuming=False, overwrite=overwrite)
+        R.remove_partials(run)
+        if overwrite:
+            R.clear_run(run)
+        return _train_locked(cfg, extra, run)
+    finally:
+        lock.release()
+
+
+def _train_locked(cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict[str, Any]:
     import ray
     import torch
 
@@ -140,9 +159,8 @@ def train(cfg: TrainConfig, extra: dict[str, Any]) -> dict[str, Any]:
 
     torch.set_num_threads(cfg.torch_threads)
     started = start_ray(extra["address"], extra["num_env_runners"])
-    run = Path(cfg.run_dir)
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
-    (run / "config.toml").write_text(settings_toml(cfg, extra), encoding="utf-8")
+    R.write_text(run / "config.toml", settings_toml(cfg, extra))
     try:
         overrides = {**{k: getattr(cfg, k) for k in cfg.__dataclass_fields__},
                      **{k: v for k, v in extra.items() if k != "address"}}  # Ray is joined above
@@ -189,10 +207,11 @@ def _loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict
                 say(f"step {steps:,}: win rate against {cfg.eval_opponent} {100 * league['eval_win_rate']:.1f}% "
                     f"[{100 * league['eval_win_ci_low']:.1f}, {100 * league['eval_win_ci_high']:.1f}]; "
                     f"{league['snapshots']} snapshots in the league")  # fmt: skip
-                (run / "evals.json").write_text(json.dumps(callback.evals, indent=1), encoding="utf-8")
+                R.write_json(run / "evals.json", callback.evals)
             if next_ckpt is not None and steps >= next_ckpt:
                 next_ckpt = (steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every
-                algo.save(str((run / "checkpoints" / f"step_{steps}").resolve()))
+                R.save_folder(algo.save, run / "checkpoints" / f"step_{steps}")
+                R.prune_folders(run, cfg.keep_checkpoints)
             if cfg.time_limit_minutes and time.perf_counter() - t0 > 60 * cfg.time_limit_minutes:
                 say(f"time limit of {cfg.time_limit_minutes:g} minutes: stopping at step {steps:,}")
                 break
@@ -200,14 +219,13 @@ def _loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict
         if bar is not None:
             bar.close()
     wall = max(time.perf_counter() - t0 - callback.eval_seconds, 1e-9)
-    final = run / "final"
-    algo.save(str(final.resolve()))
+    final = R.save_folder(algo.save, run / "final")
     figures = {"run_dir": str(run), "final": str(final), "learner_steps": steps, "env_steps": env_steps,
                "seconds": wall, "learner_steps_per_second": steps / wall, "env_steps_per_second": env_steps / wall,
                "eval_seconds": callback.eval_seconds, "update_seconds": shares["update"],
                "num_env_runners": extra["num_env_runners"], "policy": extra["policy"],
                "evals": callback.evals}  # fmt: skip
-    (run / "result.json").write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    R.write_json(run / "result.json", figures)
     return figures
 
 
@@ -225,11 +243,16 @@ def run(args: argparse.Namespace) -> int:
     runners = getattr(args, "num_env_runners", None)
     if runners is not None and runners < 0:
         raise ConfigError(f"--num-env-runners {runners}: a whole number >= 0 (0 samples in the driver)")
+    if getattr(args, "list_configs", False):
+        from ..train.ppo import list_configs
+
+        print(list_configs())
+        return 0
     cfg, extra = load_settings(args.config, args.set, runners, getattr(args, "address", None))
     check_extra(extra)
     if args.show_config:
         print(settings_toml(cfg, extra), end="")
         return 0
-    figures = train(cfg, extra)
+    figures = train(cfg, extra, overwrite=getattr(args, "overwrite", False))
     print(summary(figures))
     return 0
