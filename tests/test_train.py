@@ -21,8 +21,8 @@ from industry_env.arena import Arena  # noqa: E402
 from industry_env.cli import build_parser, cmd_play, main  # noqa: E402
 
 TINY = ["total_timesteps=1024", "num_envs=8", "n_steps=64", "batch_size=256", "n_epochs=1", "net_arch=32,32",
-        "eval_every=512", "eval_games=8", "eval_opponent=random", "checkpoint_every=512", "progress=false",
-        "max_snapshots=1"]  # fmt: skip
+        "eval_every=512", "eval_games=8", "eval_opponent=random", "checkpoint_every=256", "keep_checkpoints=3",
+        "progress=false", "max_snapshots=1"]  # fmt: skip
 
 
 def tiny(run_dir, *more: str) -> TrainConfig:
@@ -42,12 +42,17 @@ def test_a_tiny_run_saves_reloads_as_an_agent_and_plays_an_arena(trained, tmp_pa
     assert all(0 <= e["win_ci_low"] <= e["win_rate"] <= e["win_ci_high"] <= 1 for e in result.evals)
     assert result.steps_per_second > 0 and abs(sum(result.shares[k] for k in ("engine", "opponents", "learner"))
                                                - 1) < 1e-6  # fmt: skip
-    assert sorted(p.name for p in (run_dir / "checkpoints").glob("*.zip")) == ["step_1024.zip", "step_512.zip"]
+    # four checkpoints written, the newest three kept (the first pruned), each with its league file
+    assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == [
+        f"step_{n}.{ext}" for n in (1024, 512, 768) for ext in ("league.json", "zip")]  # fmt: skip
+    best = json.loads((run_dir / "best.league.json").read_text())  # the model at its best evaluation, kept
+    assert (run_dir / "best.zip").is_file() and best["best"] == max(e["win_rate"] for e in result.evals)
+    assert not list(run_dir.rglob("*.partial"))
     assert load_config(run_dir / "config.toml") == tiny(run_dir)  # the run's config reads back to the same values
     assert list((run_dir / "tb").rglob("events.out.tfevents.*"))  # TensorBoard logs
 
     agent = make_agent("ppo", path=result.final)
-    weights = agent.save(tmp_path / "actor.pt")
+    weights = agent.save(tmp_path / "actor.npz")
     again = PPOAgent(path=weights)
     obs = industry_env.engine.observe(industry_env.engine.init(16, 4, seed=3))
     masks = industry_env.engine.legal_action_mask(industry_env.engine.init(16, 4, seed=3))
@@ -68,9 +73,18 @@ def test_same_seed_same_run_and_resume_continues(trained, tmp_path) -> None:
     # resume from the first checkpoint: the step count, the league and the optimizer go on
     league = json.loads((run_dir / "checkpoints" / "step_512.league.json").read_text())
     assert len(league["snapshots"]) == 1
+    final_before = (run_dir / "final.zip").read_bytes()
     resumed = train(tiny(run_dir, f"resume={run_dir / 'checkpoints' / 'step_512.zip'}", "total_timesteps=1536"))
     assert 1536 <= resumed.timesteps < 1536 + 512
     assert [e["timesteps"] for e in resumed.evals] == [512, 1024, 1536]  # the earlier evaluations are kept
+    # the abandoned continuation (after step 512) is set aside, not written over
+    aside = next((run_dir / "superseded").iterdir())
+    assert (aside / "final.zip").read_bytes() == final_before
+    assert [e["timesteps"] for e in json.loads((aside / "evals.json").read_text())] == [512, 1024]
+    assert (aside / "checkpoints" / "step_1024.zip").is_file()
+    # resume=latest continues from the newest complete checkpoint: the final model just written
+    again = train(tiny(run_dir, "resume=latest", "total_timesteps=1792", "eval_every=0"))
+    assert again.timesteps >= 1792 and [e["timesteps"] for e in again.evals] == [512, 1024, 1536]
 
 
 @pytest.mark.parametrize(
@@ -176,3 +190,110 @@ def test_without_torch_the_ppo_agent_names_the_train_extra(monkeypatch, capsys) 
         make_agent("ppo")
     assert main(["play", "--record", "none", "--opponents", "ppo"]) == 2  # a clear error, no traceback
     assert "train" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------- run folders
+def test_a_finished_run_is_kept_unless_overwrite_and_two_runs_never_share_a_folder(trained, tmp_path, capsys) -> None:
+    from industry_env.train.runfolder import RunLock
+
+    result, run_dir = trained
+    short = ["eval_every=0", "checkpoint_every=0", "total_timesteps=256", "num_envs=4"]
+    with pytest.raises(ConfigError, match="holds a run already .*resume it with --set resume=latest"):
+        train(tiny(run_dir, *short))
+    first = tmp_path / "first"
+    train(tiny(first, *short))
+    before = (first / "final.zip").read_bytes()
+    with pytest.raises(ConfigError, match="holds a run already"):
+        train(tiny(first, *short, "seed=1"))
+    assert (first / "final.zip").read_bytes() == before and load_config(first / "config.toml").seed == 0
+    with RunLock(first), pytest.raises(ConfigError, match="another run is training into this folder"):
+        train(tiny(first, *short, "seed=1"), overwrite=True)  # a run holds it: not even --overwrite
+    again = train(tiny(first, *short, "seed=1"), overwrite=True)
+    assert again.final.read_bytes() != before and load_config(first / "config.toml").seed == 1
+    assert "removed the earlier run's" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------------- policy files
+def test_the_shipped_policy_loads_weights_only_and_plays_as_the_sb3_save_it_came_from(monkeypatch) -> None:
+    from industry_env.agents import ppo as P
+    from sb3_contrib import MaskablePPO
+
+    monkeypatch.setattr(P, "_SHIPPED_ACTOR", [])
+    monkeypatch.setattr(torch, "load", lambda *a, **k: pytest.fail("the shipped policy must not go through torch.load"))
+    agent = make_agent("ppo")
+    monkeypatch.undo()
+    assert agent.path is not None and agent.path.suffix == ".npz"
+    old = MaskablePPO.load(P.shipped_sb3_path(), device="cpu")  # the old way (trusted file: the project's own)
+    state, rng, compared = industry_env.engine.init(48, 4, seed=11), np.random.default_rng(0), 0
+    for _ in range(40):  # positions of every phase of the early game
+        live = ~state.terminated
+        obs, masks = industry_env.engine.observe(state), industry_env.engine.legal_action_mask(state)
+        expected, _ = old.predict(obs[live], action_masks=masks[live], deterministic=True)
+        assert np.array_equal(agent.act_batch(obs[live], masks[live]), expected)
+        compared += int(live.sum())
+        state = industry_env.engine.step(state, industry_env.engine.sample_legal(masks, rng))
+    assert compared > 1500
+
+
+def _crafted_zip(source, target, payload_file) -> None:
+    """``source`` (an SB3 save) with a pickled object in its JSON data that writes ``payload_file`` when unpickled."""
+    import base64
+    import pickle
+    import zipfile
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(payload_file), "w"))
+
+    with zipfile.ZipFile(source) as z:
+        entries = {n: z.read(n) for n in z.namelist()}
+    data = json.loads(entries["data"])
+    data["observation_space"] = {":type:": "<class 'object'>",
+                                 ":serialized:": base64.b64encode(pickle.dumps(Payload())).decode()}  # fmt: skip
+    entries["data"] = json.dumps(data).encode()
+    with zipfile.ZipFile(target, "w") as z:
+        for name, blob in entries.items():
+            z.writestr(name, blob)
+
+
+def test_a_policy_zip_is_read_without_running_what_it_holds(trained, tmp_path) -> None:
+    from industry_env.agents.ppo import export_policy
+
+    result, _ = trained
+    crafted, wrote = tmp_path / "crafted.zip", tmp_path / "pwned.txt"
+    _crafted_zip(result.final, crafted, wrote)
+    agent = make_agent("ppo", path=crafted)  # the weights are read; the pickled object is not
+    assert not wrote.exists()
+    state = industry_env.engine.init(8, 4, seed=2)
+    obs, masks = industry_env.engine.observe(state), industry_env.engine.legal_action_mask(state)
+    same = make_agent("ppo", path=result.final).act_batch(obs, masks)
+    assert np.array_equal(agent.act_batch(obs, masks), same)
+    exported = export_policy(crafted, tmp_path / "mine.npz")  # the safe file for users' own policies
+    assert not wrote.exists() and np.array_equal(make_agent("ppo", path=exported).act_batch(obs, masks), same)
+
+
+def test_a_policy_file_that_does_not_fit_is_refused_when_loaded(tmp_path) -> None:
+    from industry_env.agents.ppo import WEIGHTS_FORMAT, export_policy
+
+    tagged = tmp_path / "tagged.pt"
+    torch.save({"format": WEIGHTS_FORMAT, "activation": "Tanh"}, tagged)
+    with pytest.raises(AgentInputError, match=r"tagged\.pt: the file has the PPOAgent tag but no weights"):
+        make_agent("ppo", path=tagged)
+    unchained = tmp_path / "unchained.pt"
+    torch.save({"format": WEIGHTS_FORMAT, "activation": "Tanh",
+                "weights": [torch.zeros(64, 675), torch.zeros(314, 32)],
+                "biases": [torch.zeros(64), torch.zeros(314)]}, unchained)  # fmt: skip
+    with pytest.raises(AgentInputError, match=r"layer 1 takes 32 inputs but gets 64 .*do not chain"):
+        make_agent("ppo", path=unchained)
+    good = export_policy(make_agent("ppo"), tmp_path / "good.npz")
+    arrays = dict(np.load(good))
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, **{**arrays, "weight_2": arrays["weight_2"][:300]})
+    with pytest.raises(AgentInputError, match="layer 2 has weights \\[300, 128\\].*biases \\[314\\]"):
+        make_agent("ppo", path=bad)
+    np.savez(bad, **{**arrays, "description": np.array(json.dumps({"format": "x", "layers": 3}))})
+    with pytest.raises(AgentInputError, match="not a readable policy file"):
+        make_agent("ppo", path=bad)
+    np.savez(bad, **{**arrays, "weight_0": np.array([object()] * 3)})  # pickled arrays are never read
+    with pytest.raises(AgentInputError, match="not a readable policy file"):
+        make_agent("ppo", path=bad)

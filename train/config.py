@@ -279,7 +279,7 @@ def config_path(name_or_path: str | Path) -> Path:
     """The config file ``name_or_path`` names: a file, or the name of a shipped config (``ppo_industry``)."""
     p = Path(name_or_path)
     try:
-        if p.is_file():
+        if p.exists():  # a folder or a device too: read_toml says what it is not
             return p
     except (OSError, ValueError):
         pass
