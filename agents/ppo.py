@@ -142,9 +142,9 @@ def load_actor(path: str | Path) -> Any:
     _torch()
     p = Path(path)
     if not p.is_file():
-        raise AgentInputError(f"PPO policy {p}: no such file")
+        raise AgentInputError(f"PPO policy {p}: {'a folder, not a policy file' if p.is_dir() else 'no such file'}")
     where = f"PPO policy {p}"
-    names = _zip_names(p)
+    names = _zip_names(p, where)
     if "description.npy" in names:
         return _actor_from_layers(*_read_policy_file(p, where), where)
     if {"data", "policy.pth"} <= names:
@@ -152,12 +152,20 @@ def load_actor(path: str | Path) -> Any:
     return _actor_from_layers(*_read_weights_pt(p, where), where)
 
 
-def _zip_names(p: Path) -> set[str]:
+MAX_POLICY_BYTES = 2**30  # what a policy's entries may unpack to: 1 GiB (the shipped zip unpacks to 3 MB)
+
+
+def _zip_names(p: Path, where: str) -> set[str]:
+    """The entries of a zip (SB3 saves and policy files are zips; none for another file); AgentInputError for a
+    zip that would unpack to more than :data:`MAX_POLICY_BYTES`."""
     try:
         with zipfile.ZipFile(p) as z:
-            return set(z.namelist())
+            infos = z.infolist()
     except (zipfile.BadZipFile, OSError):
         return set()
+    if sum(i.file_size for i in infos) > MAX_POLICY_BYTES:
+        raise AgentInputError(f"{where}: unpacks to over {MAX_POLICY_BYTES:,} bytes, too big for a policy")
+    return {i.filename for i in infos}
 
 
 def _read_policy_file(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:

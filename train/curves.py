@@ -13,9 +13,13 @@ from typing import Any
 
 def scalars(run_dir: str | Path) -> dict[str, list[tuple[int, float]]]:
     """Every scalar of a run's TensorBoard logs as ``{tag: [(step, value), ...]}`` (all of its log folders)."""
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-
-    folders = sorted(p for p in (Path(run_dir) / "tb").iterdir() if p.is_dir())
+    try:
+        from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    except ImportError as exc:
+        raise ImportError(f"reading a run's curves needs tensorboard: pip install 'industry_env[train]' ({exc})"
+                          ) from None  # fmt: skip
+    tb = Path(run_dir) / "tb"
+    folders = sorted(p for p in tb.iterdir() if p.is_dir()) if tb.is_dir() else []
     if not folders:
         raise ValueError(f"{run_dir}: no TensorBoard logs under tb/")
     out: dict[str, list[tuple[int, float]]] = {}
@@ -28,7 +32,11 @@ def scalars(run_dir: str | Path) -> dict[str, list[tuple[int, float]]]:
 
 def plot_curves(run_dir: str | Path, path: str | Path | None = None, opponent: str = "heuristic") -> Any:
     """The run's learning curves as a matplotlib Figure (saved as a small PNG at ``path`` if given)."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise ImportError(f"plotting a run's curves needs matplotlib: pip install 'industry_env[render]' ({exc})"
+                          ) from None  # fmt: skip
 
     if path is not None:
         matplotlib.use("Agg", force=False)

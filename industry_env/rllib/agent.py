@@ -35,7 +35,8 @@ def module_dir(path: str | Path, module: str = "learner") -> Path:
     """The RLModule checkpoint folder of ``module`` inside an Algorithm checkpoint ``path`` (or ``path`` itself)."""
     p = Path(path)
     if not p.is_dir():
-        raise AgentInputError(f"RLlib checkpoint {p}: no such folder")
+        what = "a file, not a checkpoint folder" if p.exists() else "no such folder"
+        raise AgentInputError(f"RLlib checkpoint {p}: {what}")
     if (p / MODULES_DIR).is_dir():
         found = sorted(d.name for d in (p / MODULES_DIR).iterdir() if d.is_dir())
         if module not in found:
