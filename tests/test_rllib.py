@@ -3,6 +3,8 @@ maps seats as told, settings are checked, checkpoints play as agents; a tiny sel
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -178,6 +180,52 @@ def test_settings_read_the_sb3_file_an_rllib_table_and_overrides(tmp_path) -> No
                       (["nsteps=5"], "nsteps"), (["resume=x.zip"], "resume")):  # fmt: skip
         with pytest.raises(ConfigError, match=word):
             load_settings(None, bad)
+
+
+def test_settings_round_trip_hostile_strings_and_a_run_folder_is_never_reused(tmp_path) -> None:
+    import ray
+
+    from industry_env.rllib.train import settings_toml, train
+
+    run_dir = str(tmp_path / "runs\\new_run \"x\"\nline")
+    cfg, extra = load_settings(None, [f"run_dir={run_dir}", "address=a\\b\"c", "opponents=random",
+                                      "opponent_weights=1", "eval_opponent=random"])  # fmt: skip
+    (tmp_path / "c.toml").write_text(settings_toml(cfg, extra), encoding="utf-8")
+    assert load_settings(tmp_path / "c.toml") == (cfg, extra) and cfg.run_dir == run_dir
+    (tmp_path / "config.toml").write_text("seed = 1\n")  # a folder that holds a run
+    cfg, extra = load_settings(None, [f"run_dir={tmp_path}", "opponents=random", "opponent_weights=1",
+                                      "eval_opponent=random"])  # fmt: skip
+    with pytest.raises(ConfigError, match="holds a run already .*--overwrite"):
+        train(cfg, extra)
+    assert not ray.is_initialized() and (tmp_path / "config.toml").read_text() == "seed = 1\n"
+
+
+def test_the_rllib_loop_saves_whole_checkpoint_folders_and_keeps_the_newest(tmp_path) -> None:
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_MODULE_STEPS_SAMPLED_LIFETIME
+
+    from industry_env.rllib.train import _loop
+
+    class FakeAlgo:  # what the loop uses of an Algorithm: train(), save(path), callbacks
+        callbacks = type("Callback", (), {"evals": [], "eval_seconds": 0.0})()
+        steps = 0
+
+        def train(self):
+            self.steps += 100
+            return {ENV_RUNNER_RESULTS: {NUM_MODULE_STEPS_SAMPLED_LIFETIME: {"learner": self.steps}}}
+
+        def save(self, path):
+            assert path.endswith(".partial")  # written under a temporary name, renamed when whole
+            Path(path).mkdir()
+            (Path(path) / "algorithm_state.pkl").write_bytes(b"x")
+
+    cfg, extra = load_settings(None, [f"run_dir={tmp_path}", "total_timesteps=1000", "checkpoint_every=200",
+                                      "keep_checkpoints=2", "progress=false", "opponents=random",
+                                      "opponent_weights=1", "eval_opponent=random"])  # fmt: skip
+    (tmp_path / "checkpoints").mkdir()
+    figures = _loop(FakeAlgo(), cfg, extra, tmp_path)
+    assert figures["learner_steps"] == 1000 and (tmp_path / "final" / "algorithm_state.pkl").is_file()
+    assert sorted(p.name for p in (tmp_path / "checkpoints").iterdir()) == ["step_1000", "step_800"]
+    assert not list(tmp_path.rglob("*.partial"))
 
 
 def test_train_command_refuses_mixed_options(capsys) -> None:
