@@ -135,12 +135,14 @@ def check_actions(actions: Any, masks: np.ndarray, agent: str, hint: str = "") -
     n = masks.shape[0]
     if isinstance(actions, np.ndarray):
         a = actions
-    else:
+    elif isinstance(actions, (list, tuple)):  # item by item: a bool or a huge int is not silently converted
+        a = np.empty(len(actions), object)
+        a[:] = list(actions)
+    else:  # a torch tensor, a scalar where one answer per game was due, ...
         try:
-            a = np.empty(len(actions), object)
-            a[:] = list(actions)
-        except TypeError:  # not a sequence: a single answer where one per game was due
-            a = np.asarray(actions, object)
+            a = np.asarray(actions)
+        except (TypeError, ValueError, OverflowError):
+            a = np.empty((0, 0), object)  # not array-like at all: its shape is refused below
     if a.shape != (n,):
         raise AgentActionError(agent, None, actions, f"shape {list(a.shape)}, not one integer action for each of "
                                                      f"the {n} games")  # fmt: skip
