@@ -203,7 +203,7 @@ def test_settings_round_trip_hostile_strings_and_a_run_folder_is_never_reused(tm
 def test_the_rllib_loop_saves_whole_checkpoint_folders_and_keeps_the_newest(tmp_path) -> None:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_MODULE_STEPS_SAMPLED_LIFETIME
 
-    from industry_env.rllib.train import _loop
+    from industry_env.rllib.train import train_loop
 
     class FakeAlgo:  # what the loop uses of an Algorithm: train(), save(path), callbacks
         callbacks = type("Callback", (), {"evals": [], "eval_seconds": 0.0})()
@@ -222,7 +222,7 @@ def test_the_rllib_loop_saves_whole_checkpoint_folders_and_keeps_the_newest(tmp_
                                       "keep_checkpoints=2", "progress=false", "opponents=random",
                                       "opponent_weights=1", "eval_opponent=random"])  # fmt: skip
     (tmp_path / "checkpoints").mkdir()
-    figures = _loop(FakeAlgo(), cfg, extra, tmp_path)
+    figures = train_loop(FakeAlgo(), cfg, extra, tmp_path)
     assert figures["learner_steps"] == 1000 and (tmp_path / "final" / "algorithm_state.pkl").is_file()
     assert sorted(p.name for p in (tmp_path / "checkpoints").iterdir()) == ["step_1000", "step_800"]
     assert not list(tmp_path.rglob("*.partial"))

@@ -218,11 +218,13 @@ def test_the_shipped_policy_loads_weights_only_and_plays_as_the_sb3_save_it_came
     from industry_env.agents import ppo as P
     from sb3_contrib import MaskablePPO
 
-    monkeypatch.setattr(P, "_SHIPPED_ACTOR", [])
-    monkeypatch.setattr(torch, "load", lambda *a, **k: pytest.fail("the shipped policy must not go through torch.load"))
     agent = make_agent("ppo")
+    assert agent.path == P.shipped_path() and agent.path.suffix == ".npz"  # the weights-only policy file
+    monkeypatch.setattr(torch, "load", lambda *a, **k: pytest.fail("the shipped policy must not go through torch.load"))
+    fresh = PPOAgent(path=P.shipped_path())  # read again from the file: no unpickler on the way
     monkeypatch.undo()
-    assert agent.path is not None and agent.path.suffix == ".npz"
+    assert all(torch.equal(x, y) for x, y in zip(fresh.actor.state_dict().values(), agent.actor.state_dict().values(),
+                                                 strict=True))  # fmt: skip
     old = MaskablePPO.load(P.shipped_sb3_path(), device="cpu")  # the old way (trusted file: the project's own)
     state, rng, compared = industry_env.engine.init(48, 4, seed=11), np.random.default_rng(0), 0
     for _ in range(40):  # positions of every phase of the early game

@@ -166,7 +166,7 @@ def _train_locked(cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict[st
                      **{k: v for k, v in extra.items() if k != "address"}}  # Ray is joined above
         algo = ppo_config(**overrides).build_algo()
         try:
-            return _loop(algo, cfg, extra, run)
+            return train_loop(algo, cfg, extra, run)
         finally:
             algo.stop()
     finally:
@@ -174,7 +174,7 @@ def _train_locked(cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict[st
             ray.shutdown()
 
 
-def _loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict[str, Any]:
+def train_loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict[str, Any]:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
     callback = next(c for c in (algo.callbacks if isinstance(algo.callbacks, list) else [algo.callbacks])
