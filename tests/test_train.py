@@ -85,6 +85,14 @@ def test_same_seed_same_run_and_resume_continues(trained, tmp_path) -> None:
     # resume=latest continues from the newest complete checkpoint: the final model just written
     again = train(tiny(run_dir, "resume=latest", "total_timesteps=1792", "eval_every=0"))
     assert again.timesteps >= 1792 and [e["timesteps"] for e in again.evals] == [512, 1024, 1536]
+    # an evaluation after the newest checkpoint (a run killed then) belongs to the abandoned continuation: kept
+    # aside, and evals.json holds the evaluations of the one resumed even when nothing is left to train
+    evals = json.loads((run_dir / "evals.json").read_text())
+    (run_dir / "evals.json").write_text(json.dumps([*evals, {"timesteps": 10**6, "win_rate": 0.5}]))
+    train(tiny(run_dir, "resume=latest", "total_timesteps=1792"))
+    assert json.loads((run_dir / "evals.json").read_text()) == evals
+    assert any(10**6 in [e["timesteps"] for e in json.loads(f.read_text())]
+               for f in (run_dir / "superseded").rglob("evals.json"))  # fmt: skip
 
 
 @pytest.mark.parametrize(

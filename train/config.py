@@ -265,7 +265,9 @@ def check_agents(cfg: TrainConfig) -> None:
             try:
                 as_agent(name, seed=0)
             except (ValueError, TypeError, ImportError, AttributeError, OSError) as exc:
-                raise ConfigError(f"{key}: agent {name!r}: {exc}") from None
+                said = str(exc)
+                raise ConfigError(f"{key}: {said}" if repr(name) in said else f"{key}: agent {name!r}: {said}"
+                                  ) from None  # fmt: skip
 
 
 def shipped_configs() -> dict[str, Path]:

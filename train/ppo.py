@@ -186,6 +186,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
         moved = R.set_aside_after(run, step, lambda: _evals_after(run, league))
         if moved is not None:
             print(f"resuming from step {step:,}: the later files of this run moved to {moved}")
+        R.write_json(run / "evals.json", league["evals"])  # the evaluations of the continuation resumed
     elif overwrite:
         removed = R.clear_run(run)
         if removed:
