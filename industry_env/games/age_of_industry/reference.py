@@ -223,7 +223,7 @@ class Game:
     def apply(self, action: int) -> None:
         """Play ``action`` for the current player, then run everything that needs no decision."""
         if not _is_whole(action):
-            raise IllegalActionError(f"action {action!r} is not an action of Age of Industry (0..{self.num_actions - 1})")
+            raise IllegalActionError(f"action {action!r} is not an action of this game (0..{self.num_actions - 1})")
         legal = self.legal_actions()
         if int(action) not in legal:
             raise IllegalActionError(self._why_illegal(int(action), legal))
