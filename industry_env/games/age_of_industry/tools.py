@@ -249,7 +249,8 @@ def measure(games: int = 100, num_players: int = 4, game_map: str = "germany", p
         sc = game.scores()
         acc = [game.final_accounts(q) for q in range(num_players)]
         rows.append(dict(rounds=game.s.round, decisions=len(game.history), money=statistics.mean(game.s.money),
-                         loans=statistics.mean(game.s.loans), rail_income=statistics.mean(a["rail_income"] for a in acc),
+                         loans=statistics.mean(game.s.loans),
+                         rail_income=statistics.mean(a["rail_income"] for a in acc),
                          industries=statistics.mean(a["industries"] for a in acc), score=statistics.mean(sc),
                          winner=max(sc), built=sum(o >= 0 for o in game.s.space_owner) / num_players))  # fmt: skip
     dt = time.perf_counter() - t0
@@ -258,7 +259,7 @@ def measure(games: int = 100, num_players: int = 4, game_map: str = "germany", p
     return out
 
 
-# ================================================================================================== tables and templates
+# ============================================================================================ tables and templates
 def components_markdown(components: Components | None = None) -> str:
     """The components and both shipped maps as markdown tables, each value with its provenance."""
     c = components or load_components()
