@@ -26,7 +26,8 @@ DATA = resources.files("industry_env.games.age_of_industry.data")
 
 
 def slot(c, industry: str, level: int) -> int:
-    return next(d for d in range(c.num_slots) if INDUSTRIES[c.SLOT_INDUSTRY[d]] == industry and c.SLOT_LEVEL[d] == level)
+    return next(d for d in range(c.num_slots)
+                if INDUSTRIES[c.SLOT_INDUSTRY[d]] == industry and c.SLOT_LEVEL[d] == level)  # fmt: skip
 
 
 def test_shipped_components_count_66_cards_18_tiles_35_counters_and_12_kinds_of_card():

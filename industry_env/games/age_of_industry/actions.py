@@ -206,3 +206,17 @@ def string_to_action(text: str, space: ActionSpace) -> int:
         "'develop with <card>', 'remove <industry> <level>', 'draw deck', 'draw face-up 1|2', 'pass with <card>', "
         "'pass', 'source <space>', 'source demand track' or 'repay loan'"
     )
+
+
+def ranges_markdown(space: ActionSpace) -> str:
+    """The blocks with their action ranges on one map, as a markdown table (docs/age-of-industry/actions.md)."""
+    examples = {"BUILD": space.BUILD, "BUILD_ANY": space.BUILD_ANY, "RAIL": space.RAIL, "SELL": space.SELL,
+                "DEVELOP": space.DEVELOP, "DRAW": space.DRAW, "PASS": space.PASS, "PASS_FREE": space.PASS_FREE,
+                "BUILD_AT": space.BUILD_AT, "SOURCE": space.SOURCE, "SELL_TO": space.SELL_TO,
+                "REMOVE": space.REMOVE, "DONE": space.DONE, "REPAY": space.REPAY}  # fmt: skip
+    lines = ["| block | actions | count | first action |", "|---|---|---|---|"]
+    for name in BLOCKS:
+        lo, n = space.offsets[name], space.sizes[name]
+        lines.append(f"| {name} | {lo}-{lo + n - 1} | {n} | `{action_to_string(examples[name], space)}` |")
+    lines.append(f"| all | 0-{space.size - 1} | {space.size} | |")
+    return "\n".join(lines) + "\n"

@@ -222,3 +222,13 @@ def resample(game: Game, seat: int, rng: Any = None) -> Game:
     s.seed = int(gen.integers(0, 2**63 - 1))
     out._after_change()
     return out
+
+
+def layout_markdown(components: Components, game_map: GameMap) -> str:
+    """The observation layout on one map as a markdown table (docs/age-of-industry/observation.md)."""
+    lines = ["| name | offset | shape | content |", "|---|---|---|---|"]
+    idx = index(components, game_map)
+    for name, shape, meaning in layout(components, game_map):
+        lines.append(f"| {name} | {idx[name].start} | {list(shape)} | {meaning} |")
+    lines.append(f"| (all) | | [{observation_size(game_map, components)}] | |")
+    return "\n".join(lines) + "\n"
