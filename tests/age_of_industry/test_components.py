@@ -127,3 +127,17 @@ def test_components_doc_is_generated_from_the_data_files():
         "regenerate: python -c 'from industry_env.games.age_of_industry.tools import components_markdown as f; "
         "print(f(), end=\"\")' > docs/age-of-industry/components.md"
     )
+
+
+def test_write_template_is_atomic_and_never_replaces_a_file(tmp_path):
+    from industry_env.games.age_of_industry.tools import write_template
+
+    target = write_template(tmp_path / "mine.toml")
+    assert tomllib.loads(target.read_text("utf-8"))["meta"]["provenance"] == "printed"
+    target.write_text("my typing", encoding="utf-8")
+    with pytest.raises(FileExistsError):
+        write_template(target)
+    assert target.read_text("utf-8") == "my typing" and not list(tmp_path.glob(".*tmp"))
+    write_template(tmp_path / "g.toml", "germany")
+    with pytest.raises(ValueError, match="components"):
+        write_template(tmp_path / "x.toml", "mars")

@@ -7,10 +7,13 @@ not an agent of the suite: it reads its own hand and the public position through
 
 from __future__ import annotations
 
+import os
 import statistics
+import sys
 import time
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -96,6 +99,11 @@ class RuleBasedPlayer:
         draws = [a for a in legal if A.DRAW <= a < A.DRAW + 3]
         if best is not None and (hand > 2 or not draws):
             return best
+        combined = [a for a in legal if A.BUILD_ANY <= a < A.BUILD_ANY + A.sizes["BUILD_ANY"]]
+        if combined:  # both actions for a build anywhere: worth it for a mill next to a buyer, say
+            value = max((self._build_value(game, p, sp, i) for sp, i in game.build_options(p, 0, True)), default=0)
+            if value > 8:
+                return self._least_useful(game, p, combined, A.BUILD_ANY)
         rails = [a for a in legal if A.RAIL <= a < A.RAIL + A.sizes["RAIL"]]
         rail = max(rails, key=lambda a: self._rail_value(game, p, a - A.RAIL), default=None)
         if rail is not None and self._rail_value(game, p, rail - A.RAIL) > 4:
@@ -126,6 +134,7 @@ class RuleBasedPlayer:
         value = DOLLARS_PER_POINT * level - cost - 2 * (c.SLOT_COAL[d] + c.SLOT_IRON[d])
         loc = m.SPACE_LOC[sp]
         dist = game.distances((loc,))
+        before = value
         if i in (COTTON_MILL, FACTORY):
             good = 0 if i == COTTON_MILL else 1
             buyers = [t for t in range(m.num_spaces) if dist[m.SPACE_LOC[t]] >= 0 and not s.space_flipped[t] and (
@@ -147,18 +156,20 @@ class RuleBasedPlayer:
             value += income + 6 * min(mills, 1)
         elif i == SHIP:
             value += income
+        earns = value - before > income / 2  # it will bring money soon (a buyer, the demand track, own mills)
         if s.space_owner[sp] == p:
             value -= DOLLARS_PER_POINT * s.space_level[sp] + 3
-        return value - self._loan_cost(game, p, cost + 2 * (c.SLOT_COAL[d] + c.SLOT_IRON[d]))
+        return value - self._loan_cost(game, p, cost + 2 * (c.SLOT_COAL[d] + c.SLOT_IRON[d]), earns)
 
-    def _loan_cost(self, game: Game, p: int, cost: int) -> float:
-        """What the loans this payment needs will cost: interest for the rounds left, the repayment's premium, and
-        the risk of an unpaid loan at the end (5 points, $25)."""
+    def _loan_cost(self, game: Game, p: int, cost: int, earns: bool = True) -> float:
+        """What the loans this payment needs will cost: the repayment's premium and the interest while it is held:
+        a few rounds if the build brings money soon, else to the end of the game."""
         s, c = game.s, game.components
-        short = max(0, cost - s.money[p])
+        # money spent while in debt is money not repaid: it costs what a new loan would
+        short = cost if s.loans[p] else max(0, cost - s.money[p])
         loans = -(-short // c.LOAN_VALUE)
         rounds_left = (len(s.deck) - s.deck_pos) / (2 * s.num_players) + 1
-        held = min(rounds_left, 4)  # a loan is repaid from the income it brings, a few rounds later
+        held = min(rounds_left, 4) if earns else rounds_left
         return loans * (c.LOAN_REPAY - c.LOAN_VALUE + c.LOAN_INTEREST * held) + 0.01 * self.rng.random()
 
     def _planned_links(self, game: Game, p: int) -> dict[int, float]:
@@ -375,10 +386,39 @@ def _blank_numbers(text: str, keys: tuple[str, ...], title: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def write_template(path: str | Path, what: str = "components", overwrite: bool = False) -> Path:
+    """Write a blank template (``what``: "components", "germany" or "new_england") to ``path`` atomically (a temporary
+    name, then a rename); an existing file is never replaced unless ``overwrite``."""
+    target = Path(path).expanduser()
+    if target.exists() and not overwrite:
+        raise FileExistsError(f"{target} exists: choose another path (nothing was written)")
+    if what == "components":
+        text = components_template()
+    elif what in MAPS:
+        text = map_template(what)
+    else:
+        raise ValueError(f"what={what!r}: 'components' or one of {list(MAPS)}")
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, target)
+    return target
+
+
+def print_components(file: TextIO | None = None) -> None:
+    """Print the components and both maps as tables, with the provenance of every number."""
+    print(components_markdown(), end="", file=file or sys.stdout)
+
+
+def print_rules(file: TextIO | None = None) -> None:
+    """Print the rules as implemented with the rulings."""
+    print(rules_text(), end="", file=file or sys.stdout)
+
+
 def rules_text() -> str:
     """The rules as implemented with the rulings (the same text as docs/age-of-industry/rules.md)."""
     return resources.files("industry_env.games.age_of_industry.data").joinpath("rules.md").read_text("utf-8")
 
 
 __all__ = ["RuleBasedPlayer", "components_markdown", "components_template", "map_markdown", "map_template",
-           "measure", "play", "random_player", "rules_text"]  # fmt: skip
+           "measure", "play", "print_components", "print_rules", "random_player", "rules_text",
+           "write_template"]  # fmt: skip
