@@ -35,3 +35,11 @@ def test_parser_accepts_a_rail_either_way_and_explains_what_it_could_not_read():
             string_to_action(bad, space)
     with pytest.raises(ValueError, match="out of range"):
         action_to_string(space.size, space)
+
+
+def test_names_can_be_read_with_a_game_a_map_or_a_map_name():
+    g = Game(3, 0, "new_england")
+    a = g.string_to_action("rail Boston-Lowell")
+    assert action_to_string(a, g) == action_to_string(a, "new_england") == action_to_string(a, g.map)
+    assert string_to_action("rail Boston-Lowell", g) == a
+    assert action_to_string(0) == "build with cotton_mill"  # Germany by default

@@ -120,3 +120,12 @@ def test_full_view_is_separate_and_shows_every_hand():
     g = midgame(4, 3)
     full = g.full_view()
     assert full["hand"] == g.s.hand and full["deck"] == g.s.deck
+
+
+def test_resample_takes_a_numpy_generator_a_seed_or_a_random_random_and_repeats_with_the_same_stream():
+    import random
+
+    g = midgame(4, 21)
+    a, b = g.resample(2, 5), g.resample(2, np.random.default_rng(5))
+    assert a.to_json() == b.to_json()
+    assert np.array_equal(g.resample(2, random.Random(1)).observe(2), g.observe(2))

@@ -115,8 +115,26 @@ def num_actions(game_map: GameMap, components: Components | None = None) -> int:
 _DRAW_WORDS = ("draw deck",) + tuple(f"draw face-up {i + 1}" for i in range(NUM_FACE_UP))
 
 
-def action_to_string(action: int, space: ActionSpace) -> str:
-    """The readable name of ``action``, e.g. ``build with brown``, ``build port at Kiel:1``, ``rail Köln-Ruhr``."""
+def resolve_space(where: object = "germany") -> ActionSpace:
+    """The action space of ``where``: an ActionSpace, a game (anything with ``.space``), a GameMap or a map name."""
+    from .components import load_components, load_map
+
+    if isinstance(where, ActionSpace):
+        return where
+    if isinstance(getattr(where, "space", None), ActionSpace):
+        return where.space  # type: ignore[union-attr]
+    if isinstance(where, GameMap):
+        return action_space(load_components(), where)
+    if isinstance(where, str):
+        return action_space(load_components(), load_map(where))
+    raise ValueError(f"{where!r}: expected an ActionSpace, a Game, a GameMap or a map name")
+
+
+def action_to_string(action: int, space: ActionSpace | GameMap | str | object = "germany") -> str:
+    """The readable name of ``action``, e.g. ``build with brown``, ``build port at Kiel:1``, ``rail Köln-Ruhr``.
+
+    ``space`` is the action space, or a game, a map or a map name (default: Germany)."""
+    space = resolve_space(space)
     name, i = space.block(action)
     if name == "BUILD":
         return f"build with {space.card_labels[i]}"
@@ -150,12 +168,15 @@ def _norm(text: str) -> str:
     return " ".join(text.strip().lower().split())
 
 
-def string_to_action(text: str, space: ActionSpace) -> int:
+def string_to_action(text: str, space: ActionSpace | GameMap | str | object = "germany") -> int:
     """Parse a readable action name back to its integer (inverse of :func:`action_to_string`).
 
     Case and extra spaces are forgiven, and a rail link may name its ends in either order; anything else raises
     ValueError saying what was expected.
     """
+    space = resolve_space(space)
+    if not isinstance(text, str):
+        raise ValueError(f"cannot read action {text!r}: not a text")
     t = _norm(text)
     cards = [c.lower() for c in space.card_labels]
     spaces = [s.lower() for s in space.space_labels]

@@ -14,6 +14,7 @@ order or the seed. :func:`resample` redeals exactly what the seat cannot know, f
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -186,6 +187,8 @@ def _generator(rng: Any) -> np.random.Generator:
         return rng
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
         return np.random.default_rng(int(rng))
+    if isinstance(rng, random.Random):
+        return np.random.default_rng(rng.getrandbits(64))
     raise ValueError(f"rng={rng!r}: must be a numpy Generator, a whole-number seed, or None")
 
 
