@@ -165,8 +165,7 @@ class RuleBasedPlayer:
         """What the loans this payment needs will cost: the repayment's premium and the interest while it is held:
         a few rounds if the build brings money soon, else to the end of the game."""
         s, c = game.s, game.components
-        # money spent while in debt is money not repaid: it costs what a new loan would
-        short = cost if s.loans[p] else max(0, cost - s.money[p])
+        short = max(0, cost - s.money[p])
         loans = -(-short // c.LOAN_VALUE)
         rounds_left = (len(s.deck) - s.deck_pos) / (2 * s.num_players) + 1
         held = min(rounds_left, 4) if earns else rounds_left
