@@ -53,7 +53,7 @@ def _swap_unseen(g: Game, holder: int) -> Game | None:
                     s.hand[holder][k] -= 1
                     s.hand[holder][s.deck[pos]] += 1
                     s.deck[pos] = k
-                    h._after_change()
+                    h.forget_cached()
                     return h
     return None
 

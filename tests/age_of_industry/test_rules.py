@@ -377,7 +377,7 @@ def test_rails_through_a_village_and_twelve_rails_a_player():
                  "Ruhr:3": (0, "iron_works", 1, {"cubes": 2})}, rails={"Ruhr-Osnabrück": 0})  # fmt: skip
     assert "rail Bremen-Osnabrück" in legal_names(g)  # Osnabrück is a village: rails go on from it
     g.s.rails_left[0] = 0
-    g._after_change()
+    g.forget_cached()
     assert not any(a.startswith("rail") for a in legal_names(g))
 
 
@@ -581,5 +581,37 @@ def test_ship_built_over_a_ship_brings_no_coal_and_never_flips():
     assert g.s.space_level[x] == 2 and g.s.space_no_flip[x] == 1 and g.s.space_cubes[sp(g, "Cape Breton coal:1")] == 0
     g.s.space_tile[sp(g, "West Indies:1")] = 0
     g.s.space_flipped[sp(g, "West Indies:1")] = 1
-    g._check_ship(x)
+    g.check_ship(x)
     assert g.s.space_flipped[x] == 0  # coal gone and market used, yet it never flips
+
+
+def test_turn_order_example_the_two_dollar_iron_works_plays_before_the_four_dollar_mill():
+    # Azioni dei giocatori example: in round 1 yellow builds a cotton mill for $4 and red an iron works for $2;
+    # red plays before yellow in the next round.
+    g = position(3, round=1, hands={0: {"orange": 1}, 1: {"grey": 1}, 2: {"blue": 1}})
+    play(g, "build with orange", "build cotton_mill at Kassel:1", "build with grey", "build iron_works at Leipzig:1")
+    assert g.s.spent[:2] == [4, 2]
+    play(g, "pass with blue")
+    assert g.s.order == [2, 1, 0]
+
+
+def test_first_edition_ends_only_once_the_face_up_cards_are_gone_too():
+    g = _end_position()
+    g.s.edition = 1
+    g = Game.from_json(g.to_json())
+    play(g, "pass with blue")
+    assert not g.is_over and all(k >= 0 for k in g.s.face_up)
+
+
+def test_ship_flips_when_its_coal_is_gone_and_its_market_tile_is_used_by_a_sale():
+    g = position(3, NE, hands={0: {"purple": 1}}, money=[30, 0, 0], demand=[6, 6],
+                 counters={"Boston:1": (1, "port", 1), "Boston:2": (2, "cotton_mill", 1)}, removed={0: ["ship 0"]})
+    g.s.space_tile[sp(g, "West Indies:1")] = 0  # a cotton tile
+    g = Game.from_json(g.to_json())
+    play(g, "build with purple", "build ship at Massachusetts Bay:1")
+    x, imp = sp(g, "Massachusetts Bay:1"), sp(g, "Cape Breton coal:1")
+    g.s.space_cubes[imp] = 0  # its coal used up
+    g.check_ship(x)
+    assert not g.s.space_flipped[x]  # the market tile is still unused
+    g.sell_goods(2, sp(g, "Boston:2"), sp(g, "West Indies:1"))
+    assert g.s.space_flipped[x] == 1 and g.s.money[0] == 30 - 5 + 6

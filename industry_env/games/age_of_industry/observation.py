@@ -159,7 +159,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
     for li in range(m.num_links):
         if s.link_owner[li] >= 0:
             v["link_owner"][li, rel[s.link_owner[li]]] = 1
-        v["link_completed"][li] = game._link_completed(li)
+        v["link_completed"][li] = game.link_completed(li)
     v["demand"][:] = s.demand
     if s.card >= 0:
         v["card"][s.card] = 1
@@ -223,7 +223,7 @@ def resample(game: Game, seat: int, rng: Any = None) -> Game:
         pool = pool[unknown[q]:]
     s.deck[s.deck_pos:] = pool
     s.seed = int(gen.integers(0, 2**63 - 1))
-    out._after_change()
+    out.forget_cached()
     return out
 
 

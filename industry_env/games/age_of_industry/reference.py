@@ -118,14 +118,14 @@ class Game:
             raise ValueError(f"components={components!r}: must be Components (load_components(path)) or None")
         self._attach(components or load_components(), map if isinstance(map, GameMap) else load_map(map, components))
         self.s = self._set_up(int(num_players), int(seed), int(edition))
-        self._after_change()
+        self.forget_cached()
 
     def _attach(self, components: Components, game_map: GameMap) -> None:
         """Tables derived once per (components, map): nothing here changes during a game."""
         self.components, self.map = components, game_map
         self.space: ActionSpace = action_space(components, game_map)
         m, c = game_map, components
-        self._build_spaces = tuple(s for s, sym in enumerate(m.SPACE_SYMBOL) if sym in ALLOWED)
+        self.build_spaces = tuple(s for s, sym in enumerate(m.SPACE_SYMBOL) if sym in ALLOWED)
         self._slot_of = {(c.SLOT_INDUSTRY[d], c.SLOT_LEVEL[d]): d for d in range(c.num_slots)}
         self._import_ship = {m.SHIP_IMPORT[s]: s for s in range(m.num_spaces) if m.SHIP_IMPORT[s] >= 0}
         self._market_ship = {m.SHIP_MARKET[s]: s for s in range(m.num_spaces) if m.SHIP_MARKET[s] >= 0}
@@ -235,7 +235,7 @@ class Game:
         try:
             handler(p, i)
         finally:
-            self._after_change()
+            self.forget_cached()
 
     def action_to_string(self, action: int) -> str:
         return action_to_string(action, self.space)
@@ -245,12 +245,13 @@ class Game:
 
         return string_to_action(text, self.space)
 
-    def _after_change(self) -> None:
+    def forget_cached(self) -> None:
+        """Drop what was computed from the position (legal actions, distances): call after editing ``s`` by hand."""
         self._legal: list[int] | None = None
         self._dist_cache: dict[tuple[int, ...], list[int]] = {}
 
     # ============================================================================================ networks
-    def _lane_open(self, link: int) -> bool:
+    def lane_open(self, link: int) -> bool:
         """A sea lane counts as a completed link once its ship space holds a ship and, where its other end is a
         port location, a port counter stands there (Carbone e acciaio: "purchè sia presente un segnalino porto ad
         ogni estremità ed un segnalino nave nelle località intermedie"; ruling 11)."""
@@ -263,9 +264,9 @@ class Game:
                 return not m.LOC_HAS_PORT_SPACE[other] or self._port_counter_at(other)
         return False
 
-    def _link_completed(self, link: int) -> bool:
+    def link_completed(self, link: int) -> bool:
         """A rail link with a rail counter (anyone's), or an open sea lane."""
-        return self._lane_open(link) if self.map.LINK_SEA[link] else self.s.link_owner[link] >= 0
+        return self.lane_open(link) if self.map.LINK_SEA[link] else self.s.link_owner[link] >= 0
 
     def distances(self, starts: tuple[int, ...]) -> list[int]:
         """Completed links from the nearest of ``starts`` to every location (-1: unreachable), by breadth-first
@@ -288,7 +289,7 @@ class Game:
                 continue
             for link in m.LOC_LINKS[x]:
                 y = m.LINK_B[link] if m.LINK_A[link] == x else m.LINK_A[link]
-                if dist[y] < 0 and self._link_completed(link):
+                if dist[y] < 0 and self.link_completed(link):
                     dist[y] = dist[x] + 1
                     queue.append(y)
         self._dist_cache[starts] = dist
@@ -384,7 +385,7 @@ class Game:
         d = self._slot_of[(s.space_industry[sp], s.space_level[sp])]
         self._receive(s.space_owner[sp], self.components.SLOT_INCOME[d])
 
-    def _check_ship(self, ship_sp: int) -> None:
+    def check_ship(self, ship_sp: int) -> None:
         """Vendere Beni: "La tessera nave deve essere girata non appena vengono prelevati tutti i cubetti di carbone
         e girata la tessera mercato. Se la tessera mercato è una tessera 'No demand' la tessera nave deve essere
         girata quando viene utilizzato tutto il carbone disponibile." A ship built over a ship never flips."""
@@ -418,7 +419,7 @@ class Game:
         s.space_cubes[source] -= 1
         if s.space_cubes[source] == 0:
             if self.map.SPACE_SYMBOL[source] == IMPORT_SPACE:
-                self._check_ship(self._import_ship[source])
+                self.check_ship(self._import_ship[source])
             else:  # "Quando viene prelevato l'ultimo cubetto ... il segnalino ... viene immediatamente girato"
                 self.flip(source)
 
@@ -576,7 +577,7 @@ class Game:
         c, m = self.components, self.map
         card_industry, card_colour = c.CARD_INDUSTRY[k], c.CARD_COLOUR[k]
         out = []
-        for sp in self._build_spaces:
+        for sp in self.build_spaces:
             loc = m.SPACE_LOC[sp]
             # "Se hai giocato una carta località allora puoi costruire in una qualunque casella che abbia il bordo
             # dello stesso colore della carta che hai giocato. Non hai bisogno di essere connesso"
@@ -635,7 +636,7 @@ class Game:
     def sellers(self, p: int) -> list[int]:
         """"puoi vendere beni da uno o più dei tuoi cotonifici e/o fabbriche" not yet flipped, with a buyer."""
         s = self.s
-        return [sp for sp in self._build_spaces
+        return [sp for sp in self.build_spaces
                 if s.space_owner[sp] == p and s.space_industry[sp] in (COTTON_MILL, FACTORY)
                 and not s.space_flipped[sp] and self.sale_targets(sp)]  # fmt: skip
 
@@ -649,7 +650,7 @@ class Game:
         else:  # a market tile, used once: "vengono voltate una volta che un tipo di bene è stato venduto"
             s.space_flipped[t] = 1
             if t in self._market_ship:
-                self._check_ship(self._market_ship[t])
+                self.check_ship(self._market_ship[t])
 
     # ============================================================================================ legal actions
     def _compute_legal(self) -> list[int]:
@@ -806,7 +807,7 @@ class Game:
             # come se fosse appena stata costruita una miniera" (second edition: its cubes were just laid)
             if imp >= 0 and s.edition == 2 and connected:
                 self.fill_demand_track(COAL, imp, p)
-            self._check_ship(sp)
+            self.check_ship(sp)
         self._end_action()
 
     def _on_rail(self, p: int, li: int) -> None:
@@ -965,7 +966,7 @@ class Game:
         money = s.money[p] + rails
         repaid = min(s.loans[p], money // c.LOAN_REPAY)  # "Tutti i giocatori dovranno quindi ripagare i prestiti"
         money -= repaid * c.LOAN_REPAY
-        levels = sum(s.space_level[sp] for sp in self._build_spaces if s.space_owner[sp] == p)
+        levels = sum(s.space_level[sp] for sp in self.build_spaces if s.space_owner[sp] == p)
         unpaid = s.loans[p] - repaid
         return {
             "rail_income": rails, "loans_repaid": repaid, "money_left": money,
@@ -1021,7 +1022,7 @@ class Game:
         game = Game.__new__(Game)
         game._attach(self.components, self.map)
         game.s = self.s.copy()
-        game._after_change()
+        game.forget_cached()
         return game
 
     def to_json(self) -> str:
@@ -1049,7 +1050,7 @@ class Game:
         game = cls.__new__(cls)
         game._attach(components, game_map)
         game.s = state_from_dict(doc, components, game_map)
-        game._after_change()
+        game.forget_cached()
         return game
 
     def _why_illegal(self, action: int, legal: list[int]) -> str:

@@ -178,7 +178,7 @@ class RuleBasedPlayer:
         out: dict[int, float] = {}
         buyers = [t for t in range(m.num_spaces) if not s.space_flipped[t] and (s.space_industry[t] == PORT
                   or s.space_tile[t] in (0, 1, 2))]  # fmt: skip
-        for sp in game._build_spaces:
+        for sp in game.build_spaces:
             if s.space_owner[sp] != p or s.space_industry[sp] not in (COTTON_MILL, FACTORY) or s.space_flipped[sp]:
                 continue
             if game.sale_targets(sp):
@@ -197,7 +197,7 @@ class RuleBasedPlayer:
                     found = x
                     break
                 for li in m.LOC_LINKS[x]:
-                    if m.LINK_SEA[li] and not game._lane_open(li):
+                    if m.LINK_SEA[li] and not game.lane_open(li):
                         continue
                     y = m.LINK_B[li] if m.LINK_A[li] == x else m.LINK_A[li]
                     if y not in prev:
@@ -223,11 +223,11 @@ class RuleBasedPlayer:
             self._plan_key, self._plan = (id(game), len(game.history)), self._planned_links(game, p)
         before = len(game.sellers(p))
         s.link_owner[li] = p
-        game._dist_cache = {}
+        game.forget_cached()
         after = len(game.sellers(p))
         value = 2 + game.occupied_spaces(m.LINK_A[li]) + game.occupied_spaces(m.LINK_B[li])
         s.link_owner[li] = -1
-        game._dist_cache = {}
+        game.forget_cached()
         first = s.rails_left[p] == 12
         cost = 1 if first else 1 + game.demand_price(0) + game.demand_price(1)
         return value + 8 * (after - before) + self._plan.get(li, 0.0) - cost - self._loan_cost(game, p, cost)
