@@ -615,3 +615,14 @@ def test_ship_flips_when_its_coal_is_gone_and_its_market_tile_is_used_by_a_sale(
     assert not g.s.space_flipped[x]  # the market tile is still unused
     g.sell_goods(2, sp(g, "Boston:2"), sp(g, "West Indies:1"))
     assert g.s.space_flipped[x] == 1 and g.s.money[0] == 30 - 5 + 6
+
+
+def test_a_distance_asked_before_a_ship_is_built_does_not_hide_its_coal_afterwards():
+    # regression: distances are cached per position; placing a ship opens sea lanes, so the cache must be dropped
+    g = position(3, NE, hands={0: {"purple": 1}}, money=[30, 0, 0], demand=[0, 6],
+                 counters={"Boston:1": (1, "port", 1)}, removed={0: ["ship 0"]})
+    play(g, "build with purple")
+    assert g.legal_actions()
+    g.distances((g.map.location_names.index("Massachusetts Bay"),))  # as an agent might, before choosing
+    play(g, "build ship at Massachusetts Bay:1")
+    assert g.s.space_cubes[sp(g, "Cape Breton coal:1")] == 0 and g.s.demand[COAL] == 2

@@ -126,7 +126,8 @@ class Game:
         self.space: ActionSpace = action_space(components, game_map)
         m, c = game_map, components
         self.build_spaces = tuple(s for s, sym in enumerate(m.SPACE_SYMBOL) if sym in ALLOWED)
-        self._slot_of = {(c.SLOT_INDUSTRY[d], c.SLOT_LEVEL[d]): d for d in range(c.num_slots)}
+        # (industry, level) -> display slot, for a counter's cost, cubes and income
+        self.slot_of = {(c.SLOT_INDUSTRY[d], c.SLOT_LEVEL[d]): d for d in range(c.num_slots)}
         self._import_ship = {m.SHIP_IMPORT[s]: s for s in range(m.num_spaces) if m.SHIP_IMPORT[s] >= 0}
         self._market_ship = {m.SHIP_MARKET[s]: s for s in range(m.num_spaces) if m.SHIP_MARKET[s] >= 0}
         self.history: list[int] = []
@@ -382,7 +383,7 @@ class Game:
         indicata sulla scheda giocatore" (its owner, even out of turn)."""
         s = self.s
         s.space_flipped[sp] = 1
-        d = self._slot_of[(s.space_industry[sp], s.space_level[sp])]
+        d = self.slot_of[(s.space_industry[sp], s.space_level[sp])]
         self._receive(s.space_owner[sp], self.components.SLOT_INCOME[d])
 
     def check_ship(self, ship_sp: int) -> None:
@@ -535,12 +536,10 @@ class Game:
         # brings its coal), and a replaced counter leaves the map first: try the counter in place.
         if i in (PORT, SHIP) or s.space_industry[sp] in (COAL_MINE, IRON_WORKS, PORT, SHIP):
             saved = self._place_counter(p, sp, i, c.SLOT_LEVEL[d])
-            self._dist_cache = {}
             try:
                 return self._deliverable(d, loc)
             finally:
                 self._restore_counter(sp, saved)
-                self._dist_cache = {}
         return self._deliverable(d, loc)
 
     def _deliverable(self, d: int, locs: tuple[int, ...]) -> bool:
@@ -562,6 +561,7 @@ class Game:
         s.space_flipped[sp], s.space_no_flip[sp], s.space_cubes[sp] = 0, int(over_ship), 0
         if i == SHIP and not over_ship and s.edition == 2 and imp != sp:
             s.space_cubes[imp] = m.SPACE_IMPORT[imp]
+        self._dist_cache = {}  # a port or a ship opens sea lanes: distances change
         return saved
 
     def _restore_counter(self, sp: int, saved: tuple) -> None:
@@ -569,6 +569,7 @@ class Game:
         (s.space_owner[sp], s.space_industry[sp], s.space_level[sp], s.space_flipped[sp], s.space_no_flip[sp],
          s.space_cubes[sp], cubes_imp, imp) = saved  # fmt: skip
         s.space_cubes[imp] = cubes_imp if imp != sp else s.space_cubes[sp]
+        self._dist_cache = {}
 
     def build_options(self, p: int, k: int, combined: bool) -> list[tuple[int, int]]:
         """(space, industry) pairs where card kind ``k`` lets ``p`` build now (Costruire un'industria, and
@@ -795,7 +796,7 @@ class Game:
         if i in (COAL_MINE, IRON_WORKS):
             r = COAL if i == COAL_MINE else IRON
             # "Quando costruisci una miniera o un'acciaieria devi porre sull'edificio un certo numero di cubetti"
-            s.space_cubes[sp] = c.SLOT_CUBES[self._slot_of[(i, s.space_level[sp])]]
+            s.space_cubes[sp] = c.SLOT_CUBES[self.slot_of[(i, s.space_level[sp])]]
             self.ledger["cubes_placed"][r] += s.space_cubes[sp]
             if connected:  # "ma solo se l'edificio è connesso ad un porto edificato o ad un porto distante"
                 self.fill_demand_track(r, sp, p)

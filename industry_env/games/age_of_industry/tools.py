@@ -34,6 +34,7 @@ from .rules import (
     FACTORY,
     INDUSTRIES,
     IRON_WORKS,
+    POINTS_PER_UNPAID_LOAN,
     PORT,
     SHIP,
 )
@@ -233,13 +234,64 @@ class RuleBasedPlayer:
         return value + 8 * (after - before) + self._plan.get(li, 0.0) - cost - self._loan_cost(game, p, cost)
 
 
+class LookaheadPlayer(RuleBasedPlayer):
+    """The rule-based player with a one-action lookahead: each legal action of the turn is played out on a copy (its
+    small decisions taken by the rule-based player) and the resulting position valued in dollars for the player:
+    money less the cost of the loans, $5 a point of industry, the rail income, part of the income its unflipped
+    counters should still bring, and $2 a card in hand. Slow (a copy per option), for measurements only."""
+
+    CARD_VALUE = 2.0
+
+    def __call__(self, game: Game, _: Any = None) -> int:
+        if game.s.phase != ACTION:
+            return super().__call__(game)
+        p = game.current_player
+        legal = game.legal_actions()
+        best, best_value = legal[0], -1e9
+        for a in legal:
+            trial = game.clone()
+            trial.apply(a)
+            while not trial.is_over and trial.current_player == p and trial.s.phase != ACTION:
+                trial.apply(super().__call__(trial))
+            value = self.value(trial, p) + 0.001 * self.rng.random()
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+    def value(self, game: Game, p: int) -> float:
+        s, c = game.s, game.components
+        rounds_left = (len(s.deck) - s.deck_pos) / (2 * s.num_players) + 1
+        value = s.money[p] - s.loans[p] * (c.LOAN_REPAY + c.LOAN_INTEREST * rounds_left)
+        if value < 0 and rounds_left <= 2:  # at the end, debts the money cannot repay cost 5 points ($25) a loan
+            value *= POINTS_PER_UNPAID_LOAN * DOLLARS_PER_POINT / c.LOAN_REPAY
+        value += game.rail_income(p) + self.CARD_VALUE * min(sum(s.hand[p]), 6)
+        for sp in game.build_spaces:
+            if s.space_owner[sp] != p:
+                continue
+            d = game.slot_of[(s.space_industry[sp], s.space_level[sp])]
+            value += DOLLARS_PER_POINT * s.space_level[sp]
+            if s.space_flipped[sp] or s.space_no_flip[sp]:
+                continue
+            i = s.space_industry[sp]
+            if i in (COTTON_MILL, FACTORY):
+                value += c.SLOT_INCOME[d] * (0.8 if game.sale_targets(sp) else 0.2)
+            elif i in (COAL_MINE, IRON_WORKS):
+                value += c.SLOT_INCOME[d] * 0.3
+            else:
+                value += c.SLOT_INCOME[d] * 0.5
+        return value
+
+
 # ================================================================================================== measurements
 def play(num_players: int, seed: int, game_map: str = "germany", player: str = "rule_based",
          max_decisions: int = 20_000) -> Game:
     """Play one game with every seat the same kind of player; return the finished game."""
     game = Game(num_players, seed, game_map)
     rng = np.random.default_rng(seed)
-    choose = RuleBasedPlayer(seed) if player == "rule_based" else (lambda g, _: random_player(g, rng))
+    if player == "lookahead":
+        choose = LookaheadPlayer(seed)
+    else:
+        choose = RuleBasedPlayer(seed) if player == "rule_based" else (lambda g, _: random_player(g, rng))
     for _ in range(max_decisions):
         if game.is_over:
             return game
@@ -418,6 +470,6 @@ def rules_text() -> str:
     return resources.files("industry_env.games.age_of_industry.data").joinpath("rules.md").read_text("utf-8")
 
 
-__all__ = ["RuleBasedPlayer", "components_markdown", "components_template", "map_markdown", "map_template",
-           "measure", "play", "print_components", "print_rules", "random_player", "rules_text",
+__all__ = ["LookaheadPlayer", "RuleBasedPlayer", "components_markdown", "components_template", "map_markdown",
+           "map_template", "measure", "play", "print_components", "print_rules", "random_player", "rules_text",
            "write_template"]  # fmt: skip
