@@ -4,7 +4,7 @@ Positions are built by :func:`helpers.position` on the shipped maps (Germany unl
 entries a test needs overridden, each checked like a saved game. Costs used (the reconstructed display, see
 docs/age-of-industry/components.md): cotton mill 1/2/3 = $4 / $6 + coal / $12 + coal + iron (the rulebook's
 example); coal mine 1 = $4, 3 cubes, flips for $4; iron works 1 = $2, 3 cubes; port 1 = $4; factory 3 = $10 + coal +
-iron; ship 1 = $5 + coal. Demand track: coal and iron spaces $3, $3, $2, $2, $1, $1 (dearest first).
+iron; ship 1 = $5 + coal, flips for $8. Demand track: coal and iron spaces $3, $3, $2, $2, $1, $1 (dearest first).
 """
 
 from __future__ import annotations
@@ -333,7 +333,7 @@ def test_new_mine_connected_to_a_port_fills_the_demand_track_dearest_space_first
     play(g, "build with coal_mine", "build coal_mine at Ruhr:1")
     x = sp(g, "Ruhr:1")
     assert g.s.space_level[x] == 2 and g.s.space_cubes[x] == 1 and g.s.demand[COAL] == 6
-    assert g.s.money[0] == 30 - 7 - 1 + 4  # $7 and an iron bought at $1, then $4 from the track
+    assert g.s.money[0] == 30 - 6 - 1 + 4  # $6 and an iron bought at $1, then $4 from the track
 
 
 def test_mine_not_connected_to_a_port_keeps_its_cubes_and_filling_happens_only_when_built():
@@ -568,8 +568,8 @@ def test_ship_flips_when_its_coal_is_gone_and_its_market_used_at_once_if_no_dema
     x = sp(g, "Massachusetts Bay:1")
     assert g.s.space_cubes[sp(g, "Cape Breton coal:1")] == 2 and not g.s.space_flipped[x]
     g.s.space_cubes[sp(g, "Cape Breton coal:1")] = 1
-    g.take_cube(1, COAL, sp(g, "Cape Breton coal:1"))  # the last import cube taken: the ship flips ($6)
-    assert g.s.space_flipped[x] == 1 and g.s.money[0] == 30 - 5 + 6
+    g.take_cube(1, COAL, sp(g, "Cape Breton coal:1"))  # the last import cube taken: the ship flips ($8)
+    assert g.s.space_flipped[x] == 1 and g.s.money[0] == 30 - 5 + 8
 
 
 def test_ship_built_over_a_ship_brings_no_coal_and_never_flips():
@@ -614,7 +614,7 @@ def test_ship_flips_when_its_coal_is_gone_and_its_market_tile_is_used_by_a_sale(
     g.check_ship(x)
     assert not g.s.space_flipped[x]  # the market tile is still unused
     g.sell_goods(2, sp(g, "Boston:2"), sp(g, "West Indies:1"))
-    assert g.s.space_flipped[x] == 1 and g.s.money[0] == 30 - 5 + 6
+    assert g.s.space_flipped[x] == 1 and g.s.money[0] == 30 - 5 + 8
 
 
 def test_a_distance_asked_before_a_ship_is_built_does_not_hide_its_coal_afterwards():
