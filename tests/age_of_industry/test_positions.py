@@ -56,3 +56,19 @@ def test_not_json_is_refused():
         Game.from_json("{")
     with pytest.raises(GameStateError, match="JSON object"):
         Game.from_json("[1]")
+
+
+def test_the_state_maps_one_to_one_onto_declared_fixed_shape_integer_arrays():
+    from industry_env.games.age_of_industry.state import FIELDS, shape_of
+
+    for n, name in ((3, "germany"), (5, "new_england")):
+        g = Game(n, 1, name)
+        sizes = {"P": 5, "K": g.components.num_card_kinds, "D": g.components.num_slots, "C": 66,
+                 "S": g.map.num_spaces, "L": g.map.num_links}  # fmt: skip
+        arrays = g.s.arrays(sizes)
+        assert list(arrays) == [f[0] for f in FIELDS]
+        for key, dtype, spec, _ in FIELDS:
+            assert arrays[key].dtype == np.dtype(dtype) and arrays[key].shape == shape_of(spec, sizes), key
+            assert np.issubdtype(arrays[key].dtype, np.integer)
+        assert (arrays["order"][n:] == -1).all() and not arrays["hand"][n:].any()
+        assert all(np.issubdtype(a.dtype, np.integer) for a in g.map.arrays().values())
