@@ -626,3 +626,11 @@ def test_a_distance_asked_before_a_ship_is_built_does_not_hide_its_coal_afterwar
     g.distances((g.map.location_names.index("Massachusetts Bay"),))  # as an agent might, before choosing
     play(g, "build ship at Massachusetts Bay:1")
     assert g.s.space_cubes[sp(g, "Cape Breton coal:1")] == 0 and g.s.demand[COAL] == 2
+
+
+def test_a_port_needing_coal_may_buy_it_through_the_port_being_built():
+    # Prelevare acciaio e carbone: "puoi prelevare le materie prime dall'area della richiesta utilizzando il porto che
+    # stai costruendo"
+    g = position(3, hands={0: {"blue": 1}}, money=[20, 0, 0], removed={0: ["port 1", "port 1"]})
+    play(g, "build with blue", "build port at Kiel:1")
+    assert g.s.space_level[sp(g, "Kiel:1")] == 2 and g.s.demand[COAL] == 5 and g.s.money[0] == 20 - 7 - 1
