@@ -43,3 +43,13 @@ def test_names_can_be_read_with_a_game_a_map_or_a_map_name():
     assert action_to_string(a, g) == action_to_string(a, "new_england") == action_to_string(a, g.map)
     assert string_to_action("rail Boston-Lowell", g) == a
     assert action_to_string(0) == "build with cotton_mill"  # Germany by default
+
+
+def test_the_package_exposes_what_a_registry_needs():
+    import importlib
+
+    game = importlib.import_module("industry_env.games.age_of_industry")
+    g = game.reference(num_players=5, seed=3, map="new_england")
+    assert game.NAME == "age_of_industry" and g.num_actions == game.num_actions(g.map)
+    assert g.observe(0).shape == (game.observation_size(g.map),)
+    assert callable(game.print_components) and callable(game.print_rules) and callable(game.write_template)
