@@ -129,3 +129,12 @@ def test_resample_takes_a_numpy_generator_a_seed_or_a_random_random_and_repeats_
     a, b = g.resample(2, 5), g.resample(2, np.random.default_rng(5))
     assert a.to_json() == b.to_json()
     assert np.array_equal(g.resample(2, random.Random(1)).observe(2), g.observe(2))
+
+
+def test_the_full_information_view_is_off_by_default_and_shows_every_hand_when_asked():
+    g = midgame(4, 8)
+    c, m = g.components, g.map
+    v = views(g.observe(0, full_information=True), c, m)
+    assert [list(v["known_cards"][k]) for k in range(4)] == [g.s.hand[(0 + k) % 4] for k in range(4)]
+    assert sum(v["unseen_cards"]) == len(g.s.deck) - g.s.deck_pos
+    assert not np.array_equal(g.observe(0), g.observe(0, full_information=True))

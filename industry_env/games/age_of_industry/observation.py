@@ -105,8 +105,11 @@ def views(obs: np.ndarray, components: Components, game_map: GameMap) -> dict[st
             for name, sl in index(components, game_map).items()}  # fmt: skip
 
 
-def observe(game: Game, seat: int) -> np.ndarray:
-    """float32 observation of ``seat`` (any seat, not only the one to move)."""
+def observe(game: Game, seat: int, full_information: bool = False) -> np.ndarray:
+    """float32 observation of ``seat`` (any seat, not only the one to move).
+
+    ``full_information=True`` is the oracle view, off by default, for debugging and centralized critics only: the
+    same layout with every hand in ``known_cards`` and the deck's contents (not its order) in ``unseen_cards``."""
     s, n, c, m = game.s, game.num_players, game.components, game.map
     if not _is_seat(seat, n):
         raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game (0..{n - 1})")
@@ -144,6 +147,10 @@ def observe(game: Game, seat: int) -> np.ndarray:
             v["face_up"][j, kind] = 1
             unseen[kind] -= 1
     v["unseen_cards"][:] = unseen
+    if full_information:
+        for q in range(n):
+            v["known_cards"][rel[q]] = s.hand[q]
+        v["unseen_cards"][:] = [s.deck[s.deck_pos:].count(k) for k in range(c.num_card_kinds)]
     v["deck_size"][0] = (len(s.deck) - s.deck_pos) / len(s.deck)
     v["discard"][:] = s.discard
     for sp in range(m.num_spaces):

@@ -1002,11 +1002,12 @@ class Game:
         return [1.0 if p in w else -1.0 for p in range(self.num_players)]
 
     # ============================================================================================ hidden information
-    def observe(self, seat: int) -> np.ndarray:
-        """float32 observation of ``seat``: its own hand and everything public, never other hands or the deck."""
+    def observe(self, seat: int, full_information: bool = False) -> np.ndarray:
+        """float32 observation of ``seat``: its own hand and everything public, never other hands or the deck
+        (``full_information=True``: the oracle view, for debugging and centralized critics only)."""
         from .observation import observe
 
-        return observe(self, seat)
+        return observe(self, seat, full_information)
 
     def resample(self, seat: int, rng: Any = None) -> Game:
         """A copy of the game where what ``seat`` cannot know is redealt at random (see :mod:`.observation`)."""
