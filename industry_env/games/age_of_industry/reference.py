@@ -60,6 +60,7 @@ from .rules import (
     RAIL_INCOME,
     RAILS_PER_PLAYER,
     SHIP,
+    SHIP_SPACE,
     spaces_allowed,
 )
 from .state import (
@@ -259,7 +260,7 @@ class Game:
         m, s = self.map, self.s
         for here, other in ((m.LINK_A[link], m.LINK_B[link]), (m.LINK_B[link], m.LINK_A[link])):
             spaces = m.LOC_SPACES[here]
-            if len(spaces) == 1 and m.SPACE_SYMBOL[spaces[0]] == 3:  # the ship end
+            if len(spaces) == 1 and m.SPACE_SYMBOL[spaces[0]] == SHIP_SPACE:  # the ship end
                 if s.space_industry[spaces[0]] != SHIP:
                     return False
                 return not m.LOC_HAS_PORT_SPACE[other] or self._port_counter_at(other)

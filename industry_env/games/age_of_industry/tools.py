@@ -21,6 +21,7 @@ from .components import (
     ALL_SYMBOLS,
     MAPS,
     MARKET_KINDS,
+    TILE_ACCEPTS,
     Components,
     GameMap,
     load_components,
@@ -42,6 +43,15 @@ from .state import ACTION, BUILD_WHERE, COAL_SOURCE, DEVELOP_WHICH, DRAW_SECOND,
 
 
 # ================================================================================================== players
+def _buys(s: Any, t: int, good: int) -> bool:
+    """Would space ``t`` buy ``good`` now (an unused port of the right level, or a market tile taking it)?"""
+    if s.space_flipped[t]:
+        return False
+    if s.space_industry[t] == PORT:
+        return good == 0 or s.space_level[t] > 1
+    return s.space_tile[t] >= 0 and TILE_ACCEPTS[s.space_tile[t]][good]
+
+
 def random_player(game: Game, rng: np.random.Generator) -> int:
     """A legal action drawn uniformly."""
     legal = game.legal_actions()
@@ -138,10 +148,7 @@ class RuleBasedPlayer:
         before = value
         if i in (COTTON_MILL, FACTORY):
             good = 0 if i == COTTON_MILL else 1
-            buyers = [t for t in range(m.num_spaces) if dist[m.SPACE_LOC[t]] >= 0 and not s.space_flipped[t] and (
-                (s.space_industry[t] == PORT and (good == 0 or s.space_level[t] > 1))
-                or (s.space_tile[t] >= 0 and (good == 0 and s.space_tile[t] in (0, 2) or good == 1
-                                              and s.space_tile[t] in (1, 2))))]  # fmt: skip
+            buyers = [t for t in range(m.num_spaces) if dist[m.SPACE_LOC[t]] >= 0 and _buys(s, t, good)]
             value += income if buyers else 0
         elif i in (COAL_MINE, IRON_WORKS):
             # what the demand track pays now; the flip's income only if every cube goes there (else a guess that
@@ -177,17 +184,14 @@ class RuleBasedPlayer:
         rail link) to a location with a buyer for its goods, each worth the goods' income over the links needed."""
         s, m, c = game.s, game.map, game.components
         out: dict[int, float] = {}
-        buyers = [t for t in range(m.num_spaces) if not s.space_flipped[t] and (s.space_industry[t] == PORT
-                  or s.space_tile[t] in (0, 1, 2))]  # fmt: skip
+
         for sp in game.build_spaces:
             if s.space_owner[sp] != p or s.space_industry[sp] not in (COTTON_MILL, FACTORY) or s.space_flipped[sp]:
                 continue
             if game.sale_targets(sp):
                 continue
             good = 0 if s.space_industry[sp] == COTTON_MILL else 1
-            goals = {m.SPACE_LOC[t] for t in buyers if (s.space_industry[t] == PORT and (good == 0 or
-                     s.space_level[t] > 1)) or (s.space_tile[t] >= 0 and (s.space_tile[t] == 2 or s.space_tile[t]
-                                                                          == good))}  # fmt: skip
+            goals = {m.SPACE_LOC[t] for t in range(m.num_spaces) if _buys(s, t, good)}
             start = m.SPACE_LOC[sp]
             prev = {start: (-1, -1)}
             queue = [start]
