@@ -1,0 +1,281 @@
+"""The game protocol: what a game of the suite declares (:class:`GameSpec`) and the verbs its parts answer.
+
+A game is one package under ``industry_env/games/`` holding its rules, data, pictures and heuristics, and one
+:class:`GameSpec` instance that the registry (``industry_env.load_game(game_id)``) returns. Everything generic
+(environments, agents, arena, records, bench, verify, training, the command line) reads the game only through
+its spec, the way OpenSpiel's code reads a ``pyspiel.Game`` and Pgx's reads an ``Env``.
+
+The spec names the game (``id``, ``name``, ``version``), its player range, whether it has hidden information,
+its options (each checked by the game), its sizes for given options (number of actions, observation layout and
+bounds, longest game), and its parts, imported on first use:
+
+``reference(num_players, seed, **options)``
+    the readable engine of one game (:class:`ReferenceGame`): the rules' oracle, records' replay.
+``engine``
+    the batched engine (:class:`BatchedEngine`): B games as arrays with a leading batch dimension.
+``action_to_string`` / ``string_to_action``, ``render_text(game)``, ``picture`` (optional)
+    what people read and see.
+``agents``, ``tools``
+    the game's own agents (``make_agent(name, game=...)``) and command-line tools (``industry-env board``).
+
+Hidden information (``hidden_information=True``): agents see a position only through ``observe(seat)`` and the
+legal-action mask; search players draw positions with ``resample(seat, rng)`` (a position consistent with all
+that ``seat`` knows, its hidden part redealt from its own random stream), never the true state. Games without
+hidden information may also hand agents the engine's State directly (the fast path of ``Agent.act_state``).
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """One option of a game: its name, default and meaning, and how a given value is checked.
+
+    ``check(value)`` returns the value the game uses (e.g. a file path turned into its data) or raises
+    ValueError saying what is allowed (the caller prefixes the option's name). ``to_json`` gives what a game
+    record stores (JSON types only), ``from_json`` reads it back.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    check: Callable[[Any], Any] = lambda v: v
+    to_json: Callable[[Any], Any] = lambda v: v
+    from_json: Callable[[Any], Any] = lambda v: v
+
+
+@dataclasses.dataclass(frozen=True)
+class Piece:
+    """A named slice of the flat observation: ``observation[offset : offset + size]`` seen as ``shape``."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    doc: str = ""
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def slice(self) -> slice:
+        return slice(self.offset, self.offset + self.size)
+
+
+def layout(pieces: Sequence[tuple[str, tuple[int, ...] | int, str]]) -> tuple[Piece, ...]:
+    """Pieces laid end to end from ``(name, shape, doc)`` triples (an int shape is a vector)."""
+    out, at = [], 0
+    for name, shape, doc in pieces:
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        p = Piece(name, at, shape, doc)
+        out.append(p)
+        at += p.size
+    return tuple(out)
+
+
+@runtime_checkable
+class ReferenceGame(Protocol):
+    """One game, readable: what the reference engine of every game answers."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def current_player(self) -> int: ...  # -1 once over
+    @property
+    def is_over(self) -> bool: ...
+    def legal_actions(self) -> list[int]: ...
+    def legal_action_mask(self) -> np.ndarray: ...
+    def apply(self, action: int) -> None: ...  # an illegal action raises, the game unchanged
+    def scores(self) -> list[int]: ...
+    def returns(self) -> list[float]: ...  # +1 each winner, -1 the others, 0 all on a full tie
+    def winners(self) -> list[int]: ...
+    def observe(self, seat: int) -> np.ndarray: ...  # what ``seat`` may see, float32[observation_size]
+    def clone(self) -> ReferenceGame: ...
+    def to_json(self) -> str: ...
+
+
+class BatchedEngine(Protocol):
+    """The verbs of a game's batched engine (a module): B games as one State of arrays [B, ...].
+
+    ``state.num_players``, ``state.seed``, ``state.terminated`` (bool[B]), ``state.rewards`` (float32[B,
+    max_players], the last step's), ``state.current_player`` (int8[B], -1 once over) and ``state.batch_size``
+    are read by the generic code; the rest of a State is the game's own.
+    """
+
+    def init(self, batch_size: int, num_players: Any = ..., seed: Any = ..., **options: Any) -> Any: ...
+    def reset(self, state: Any, done: Any, seeds: Any = None, inplace: bool = False) -> Any: ...
+    def step(self, state: Any, actions: Any, on_illegal: str = "raise", penalty: float = -1.0,
+             inplace: bool = False, mask: Any = None, next_mask: Any = None) -> Any: ...  # fmt: skip
+    def legal_action_mask(self, state: Any) -> np.ndarray: ...
+    def observe(self, state: Any, player: Any = None) -> np.ndarray: ...
+    def scores(self, state: Any) -> np.ndarray: ...
+    def finished(self, state: Any) -> np.ndarray: ...  # bool[B]: ended by the rules (not by a penalty)
+    def ranking_key(self, state: Any) -> np.ndarray: ...  # int64[B, P]: the winner rule, higher is better
+    def take(self, state: Any, rows: Any) -> Any: ...
+    def put(self, state: Any, rows: Any, games: Any) -> None: ...
+    def copy(self, state: Any) -> Any: ...
+    def concat(self, states: Sequence[Any]) -> Any: ...
+    def to_game(self, state: Any, i: int) -> ReferenceGame: ...
+    def from_games(self, games: Sequence[ReferenceGame]) -> Any: ...
+
+
+def _import(path: str) -> Any:
+    """``"package.module"`` or ``"package.module:attr"``, imported."""
+    module, _, attr = path.partition(":")
+    m = importlib.import_module(module)
+    return getattr(m, attr) if attr else m
+
+
+class GameSpec(abc.ABC):
+    """What one game declares to the suite; a game's package makes one instance (its ``SPEC``)."""
+
+    #: short id, the registry's key and the ``--game`` of the command line (``"industry"``)
+    id: str
+    #: the game's name as printed (``"Industry"``)
+    name: str
+    #: the environments' version (``Industry-v0``); bumped when behaviour changes
+    version: int
+    #: one line: designer, publisher, year
+    citation: str
+    min_players: int
+    max_players: int
+    default_players: int
+    #: players hold what others may not see (hands of cards): agents get observations, search gets resample
+    hidden_information: bool
+    #: the game's options (``num_players`` and ``seed`` are not options)
+    options: tuple[Option, ...] = ()
+    #: module paths of the parts, imported on first use
+    engine_module: str
+    reference_class: str
+    #: the game's own agents by name: ``"module:attr"`` of a factory ``(seed=..., **params) -> Agent``
+    agents: Mapping[str, str] = {}
+    #: the game's own command-line tools by name: ``"module:attr"`` of ``(configure(parser), run(args))`` pairs
+    tools: Mapping[str, str] = {}
+
+    # ---------------------------------------------------------------------------------------- names
+    @property
+    def camel_name(self) -> str:
+        """``"Industry"``, ``"AgeOfIndustry"``: the Gymnasium id's name."""
+        return "".join(w[:1].upper() + w[1:] for w in self.id.split("_"))
+
+    @property
+    def gym_id(self) -> str:
+        """The Gymnasium id, ``industry_env/<CamelName>-v<version>``."""
+        return f"industry_env/{self.camel_name}-v{self.version}"
+
+    @property
+    def pettingzoo_name(self) -> str:
+        """PettingZoo's ``metadata["name"]``, ``<id>_v<version>``."""
+        return f"{self.id}_v{self.version}"
+
+    def __repr__(self) -> str:
+        return f"<GameSpec {self.id!r}: {self.name}, {self.min_players}-{self.max_players} players>"
+
+    # ---------------------------------------------------------------------------------------- options
+    def check_num_players(self, num_players: Any, where: str = "num_players") -> int:
+        """``num_players`` as an int, or ValueError naming the game's player range."""
+        ok = isinstance(num_players, (int, np.integer)) and not isinstance(num_players, (bool, np.bool_))
+        if not ok or not self.min_players <= num_players <= self.max_players:
+            rng = f"{self.min_players} to {self.max_players}" if self.max_players > self.min_players + 1 else \
+                f"{self.min_players} or {self.max_players}"  # fmt: skip
+            raise ValueError(f"{where}={num_players!r}: {self.name} is played by {rng} players")
+        return int(num_players)
+
+    def check_options(self, options: Mapping[str, Any] | None = None, where: str = "") -> dict[str, Any]:
+        """Every option of the game, given ones checked and the others at their defaults; ValueError naming an
+        unknown option (with the known ones) or a refused value."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"{where}{', '.join(unknown)}: not an option of {self.name} (its options: "
+                             f"{', '.join(known) or 'none'})")  # fmt: skip
+        out = {}
+        for name, o in known.items():
+            value = options.get(name, o.default)
+            try:
+                out[name] = o.check(value)
+            except ValueError as exc:
+                raise ValueError(f"{where}{name}={value!r}: {exc}") from None
+        return out
+
+    def options_to_json(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The checked options as a record stores them."""
+        known = {o.name: o for o in self.options}
+        return {k: known[k].to_json(v) for k, v in options.items()}
+
+    def options_from_json(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """Options read back from a record, checked."""
+        known = {o.name: o for o in self.options}
+        raw = {k: (known[k].from_json(v) if k in known else v) for k, v in doc.items()}
+        return self.check_options(raw, where="options.")
+
+    # ---------------------------------------------------------------------------------------- sizes
+    @abc.abstractmethod
+    def num_actions(self, **options: Any) -> int:
+        """Size of the one flat action space for these options."""
+
+    @abc.abstractmethod
+    def observation_layout(self, **options: Any) -> tuple[Piece, ...]:
+        """The named pieces of the flat float32 observation for these options."""
+
+    def observation_size(self, **options: Any) -> int:
+        """Floats in one observation."""
+        last = self.observation_layout(**options)[-1]
+        return last.offset + last.size
+
+    @abc.abstractmethod
+    def observation_bounds(self, **options: Any) -> tuple[np.ndarray, np.ndarray]:
+        """float32 lower and upper bounds of every observation entry."""
+
+    @abc.abstractmethod
+    def max_game_length(self, num_players: int, **options: Any) -> int:
+        """An upper bound on the decisions of one game (a comment says why it holds)."""
+
+    # ---------------------------------------------------------------------------------------- parts
+    @property
+    def engine(self) -> ModuleType:
+        """The batched engine (:class:`BatchedEngine`), imported on first use."""
+        return _import(self.engine_module)
+
+    def reference(self, num_players: int | None = None, seed: int = 0, **options: Any) -> ReferenceGame:
+        """A new reference game (checked options)."""
+        n = self.default_players if num_players is None else self.check_num_players(num_players)
+        return _import(self.reference_class)(n, seed=seed, **self.check_options(options))
+
+    @abc.abstractmethod
+    def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
+        """A reference game from its JSON position (a corrupt one refused with what is wrong)."""
+
+    @abc.abstractmethod
+    def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
+        """An action's readable name (in ``game``'s position if given)."""
+
+    @abc.abstractmethod
+    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
+        """The action a readable name stands for; ValueError if none."""
+
+    def render_text(self, game: ReferenceGame) -> str:
+        """A position as text."""
+        return str(game)
+
+    #: the game draws pictures of positions (``to_rgb_array``); a game without them renders as text only
+    has_pictures: bool = False
+
+    def to_rgb_array(self, game: ReferenceGame, seat: int | None = None) -> np.ndarray:
+        """A position as a picture, uint8[H, W, 3] (``seat``: only what that seat may see)."""
+        raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")
+
+    def data_digests(self, **options: Any) -> dict[str, dict[str, str]]:
+        """``{what: {"name": file name, "sha256": hex}}`` of the data files these options play on, which a
+        record stores so that it is never replayed on other data."""
+        return {}
