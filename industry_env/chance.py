@@ -10,30 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .core.chance import key as _key
+from .core.chance import splitmix64
 from .rules import NUM_COLUMNS
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+__all__ = ["bag_order", "splitmix64", "starting_player"]
+
 _STARTING_PLAYER = 1  # purposes, so that different draws of one game are independent
 _BAG = 2
-
-
-def splitmix64(x: np.ndarray) -> np.ndarray:
-    """The SplitMix64 output function applied elementwise to ``uint64`` values."""
-    with np.errstate(over="ignore"):
-        z = np.asarray(x, dtype=np.uint64) + _GOLDEN
-        z = (z ^ (z >> np.uint64(30))) * _MIX1
-        z = (z ^ (z >> np.uint64(27))) * _MIX2
-        return z ^ (z >> np.uint64(31))
-
-
-def _key(seed: np.ndarray, purpose: int, counter: np.ndarray | int) -> np.ndarray:
-    seed = np.asarray(seed, dtype=np.int64).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        h = splitmix64(seed)
-        h = splitmix64(h ^ np.uint64(purpose))
-        return splitmix64(h ^ np.asarray(counter, dtype=np.uint64))
 
 
 def starting_player(seed: np.ndarray | int, num_players: np.ndarray | int) -> np.ndarray:

@@ -6,7 +6,7 @@ All the chance of the game happens at set-up (Iniziare il gioco): the first play
 inizierà il gioco"), the shuffle of the 66 cards (the deal, the two face-up cards and every later draw come from
 it; the discard pile is never reshuffled) and the shuffle of the 18 market tiles. Each draw is
 ``splitmix64(splitmix64(splitmix64(seed) ^ purpose) ^ counter)`` (the public SplitMix64 finaliser of
-:mod:`industry_env.chance`); a shuffle is Fisher-Yates from the last position down, position ``i`` swapping with
+:mod:`industry_env.core.chance`); a shuffle is Fisher-Yates from the last position down, position ``i`` swapping with
 ``draw(i) % (i + 1)`` (the modulo bias is below 2**-57 for these sizes).
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from industry_env.chance import splitmix64
+from industry_env.core.chance import key
 
 FIRST_PLAYER = 1  # purposes: independent streams of one game
 DECK = 2
@@ -23,10 +23,7 @@ MARKETS = 3
 
 def draws(seed: int, purpose: int, counters: np.ndarray) -> np.ndarray:
     """uint64 draws of ``seed`` for ``purpose`` at each counter."""
-    with np.errstate(over="ignore"):
-        h = splitmix64(np.asarray(seed, dtype=np.int64).astype(np.uint64))
-        h = splitmix64(h ^ np.uint64(purpose))
-        return splitmix64(h ^ np.asarray(counters, dtype=np.uint64))
+    return key(seed, purpose, counters)
 
 
 def first_player(seed: int, num_players: int) -> int:
