@@ -34,9 +34,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Agent, AgentActionError, AgentInputError, CallableAgent, check_actions
-from .heuristic import HeuristicAgent, HeuristicV0Agent, field_values, heuristic_actions
-from .heuristic_v0 import ReferenceHeuristicV0, tie_noise
-from .mcts import MCTSAgent
+from .industry.heuristic import HeuristicAgent, HeuristicV0Agent, field_values, heuristic_actions
+from .industry.heuristic_v0 import ReferenceHeuristicV0, tie_noise
+from .industry.mcts import MCTSAgent
 from .ppo import PPOAgent
 from .random_agent import RandomAgent
 
@@ -44,7 +44,7 @@ AGENTS: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "heuristic-v0": HeuristicV0Agent,
-    "mcts": MCTSAgent,  # determinized UCT over the batched engine (agents/mcts.py)
+    "mcts": MCTSAgent,  # determinized UCT over the batched engine (agents/industry/mcts.py)
     "ppo": PPOAgent,  # the shipped MaskablePPO policy (or path=...); torch is imported when one is made
 }
 

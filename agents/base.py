@@ -1,7 +1,8 @@
 """The one agent interface: what every player of ``industry_env.agents`` offers, and its input checks.
 
 An agent acts from what its seat observes and nothing more: an observation (float32[675], the layout of
-:mod:`industry_env.observation`, seen from the seat to move) and the legal-action mask (bool or int8[314]).
+:mod:`industry_env.games.industry.observation`, seen from the seat to move) and the legal-action mask (bool or
+int8[314]).
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from industry_env import observation as O
-from industry_env.actions import NUM_ACTIONS
+from industry_env.games.industry import observation as O
+from industry_env.games.industry.actions import NUM_ACTIONS
 
 if TYPE_CHECKING:
-    from industry_env import engine
-    from industry_env.reference import Game
+    from industry_env.games.industry import engine
+    from industry_env.games.industry.reference import Game
 
 _PHASE_OVER = 5  # index of "over" in the observation's phase one-hot
 
@@ -113,7 +114,7 @@ _SHOWN_LEGAL = 12  # legal actions listed in an AgentActionError (with their nam
 
 def describe_legal(mask_row: np.ndarray) -> str:
     """The legal actions of one mask row as ``5 (bid 1), 6 (bid 2), ...``, at most a dozen named."""
-    from industry_env.actions import action_to_string
+    from industry_env.games.industry.actions import action_to_string
 
     legal = np.flatnonzero(mask_row).tolist()
     shown = ", ".join(f"{a} ({action_to_string(a)})" for a in legal[:_SHOWN_LEGAL])
@@ -176,7 +177,7 @@ class Agent:
     The contract, for every agent of the project and any a user writes:
 
     - ``act(observation, action_mask) -> int``: one legal action for the seat to move, given its observation
-      (float32[675], :mod:`industry_env.observation`) and the legal-action mask (bool or int8[314]).
+      (float32[675], :mod:`industry_env.games.industry.observation`) and the legal-action mask (bool or int8[314]).
     - ``act_batch(observations, action_masks) -> int64[B]``: the same for B games at once; row b of the result
       is what ``act`` would choose for row b (for agents with no inner state the very same action).
     - ``act_state(state, mask=None) -> int64[B]``: the same on an engine State (for vector environments);
@@ -204,8 +205,8 @@ class Agent:
 
     def act_game(self, game: Game) -> int:
         """One legal action for the player to move in a reference Game: ``act`` on what his seat observes."""
-        from industry_env.observation import observe_game
-        from industry_env.reference import Game
+        from industry_env.games.industry.observation import observe_game
+        from industry_env.games.industry.reference import Game
 
         if not isinstance(game, Game):
             raise AgentInputError(f"act_game needs a reference Game, got {type(game).__name__}")
@@ -220,7 +221,7 @@ class Agent:
         agent that reads the arrays directly overrides it to skip the round trip (the heuristics do), reading
         only what the mover observes. ``mask``: ``engine.legal_action_mask(state)`` if the caller has it.
         """
-        from industry_env import engine as E
+        from industry_env.games.industry import engine as E
 
         if not isinstance(state, E.State):
             raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")

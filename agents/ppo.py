@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from industry_env import observation as O
-from industry_env.actions import NUM_ACTIONS
+from industry_env.games.industry import observation as O
+from industry_env.games.industry.actions import NUM_ACTIONS
 
 from .base import Agent, AgentInputError, check_seed
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from industry_env import engine
-from industry_env.actions import NUM_ACTIONS
-from industry_env.engine import sample_legal
+from industry_env.games.industry import engine
+from industry_env.games.industry.actions import NUM_ACTIONS
+from industry_env.games.industry.engine import sample_legal
 
 from .base import Agent, AgentInputError, check_seed
 

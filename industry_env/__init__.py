@@ -6,9 +6,23 @@ importing the package registers the Gymnasium environment ``industry_env/Industr
 
 from typing import Any
 
-from .board import Board, BoardError, field_id, field_index, load_board
-from .envs import ENV_ID
-from .envs import register as _register
+from .core import aliases as _aliases
+
+# Modules moved into the suite's layout keep their old names for one release (CHANGELOG.md, 0.2.0): the old
+# name imports the very module object, so monkeypatching through it still reaches the rules.
+_aliases.install({
+    **{f"industry_env.{m}": f"industry_env.games.industry.{m}" for m in (
+        "rules", "board", "actions", "chance", "observation", "reference", "positions", "engine", "kernel",
+        "observe_kernel", "render", "picture", "boarddoc", "balance")},
+    "industry_env.numba_cache": "industry_env.core.numba_cache",
+    "industry_env.outputs": "industry_env.core.outputs",
+    **{f"industry_env.agents.{m}": f"industry_env.agents.industry.{m}" for m in (
+        "heuristic", "heuristic_v0", "mcts", "strong_heuristic", "strong_kernel")},
+})  # fmt: skip
+
+from .envs import ENV_ID  # noqa: E402
+from .envs import register as _register  # noqa: E402
+from .games.industry.board import Board, BoardError, field_id, field_index, load_board  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["Board", "BoardError", "ENV_ID", "env", "field_id", "field_index", "load_board", "raw_env", "__version__"]

@@ -51,9 +51,9 @@ from typing import Any
 
 import numpy as np
 
-from . import engine
-from .board import load_board
-from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .games.industry import engine
+from .games.industry.board import load_board
+from .games.industry.rules import MAX_PLAYERS, MIN_PLAYERS
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
 _DEAL_PURPOSE = 0x6172656E61  # "arena": keeps the arena's seed streams apart from any other use of the seed

@@ -38,9 +38,9 @@ import tracemalloc
 
 import numpy as np
 
-from . import engine as E
-from .outputs import check_output_file
-from .reference import Game
+from .core.outputs import check_output_file
+from .games.industry import engine as E
+from .games.industry.reference import Game
 
 BATCH_SIZES = (1, 64, 1024, 4096, 16384)
 ROLLOUT_SIZES = (1024, 4096)
@@ -168,7 +168,7 @@ _START = """
 import time
 t0 = time.perf_counter()
 import numpy as np
-from industry_env import engine as E
+from industry_env.games.industry import engine as E
 s = E.init(1)
 E.step(s, E.sample_legal(E.legal_action_mask(s), np.random.default_rng(0)), inplace=True)
 print(time.perf_counter() - t0)
@@ -176,8 +176,9 @@ print(time.perf_counter() - t0)
 
 
 def start_up_seconds(cold: bool) -> float:
-    """Seconds from ``import industry_env.engine`` to the first compiled step, in a fresh process: from numba's
-    disk cache (``cold=False``; run once before so that the cache is there), or compiling into an empty cache."""
+    """Seconds from ``import industry_env.games.industry.engine`` to the first compiled step, in a fresh process: from
+    numba's disk cache (``cold=False``; run once before so that the cache is there), or compiling into an empty
+    cache."""
     env = dict(os.environ, INDUSTRY_ENV_BACKEND="numba")
     with tempfile.TemporaryDirectory() as cache:
         if cold:

@@ -12,8 +12,8 @@ import sys
 import time
 from importlib import resources
 
-from . import actions as A
-from .board import BoardError, load_board
+from .games.industry import actions as A
+from .games.industry.board import BoardError, load_board
 
 
 def _board_option(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def _game_options(parser: argparse.ArgumentParser, players_default: int | None =
 def cmd_demo(args: argparse.Namespace) -> int:
     """Play random games with the reference engine and show one of them."""
     from .agents import RandomAgent
-    from .reference import Game
+    from .games.industry.reference import Game
 
     if args.games < 1:
         raise ValueError(f"--games {args.games}: the demonstration plays at least one game")
@@ -61,7 +61,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"{decisions} decisions in {dt:.2f} s ({decisions / dt:,.0f} decisions/s, "
           f"{decisions / args.games:.0f} a game)")  # fmt: skip
     try:
-        from . import engine
+        from .games.industry import engine
     except ImportError:
         return 0
     if hasattr(engine, "init"):
@@ -89,9 +89,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     """A person plays one seat against random or heuristic opponents; bad input is answered, never a crash."""
     from .agents import make_agent
+    from .games.industry.reference import Game
+    from .games.industry.render import describe_action, describe_decision
     from .records import Recorder
-    from .reference import Game
-    from .render import describe_action, describe_decision
 
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
@@ -250,14 +250,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     replay(record, board)  # refuses a record that does not replay before anything is printed or written
     picture = None
     if gif or png_dir:
-        from . import picture
+        from .games.industry import picture
 
         try:
             picture._matplotlib()  # the extra is needed before anything is written
         except ImportError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-    from .reference import Game
+    from .games.industry.reference import Game
 
     game = Game(record.num_players, seed=record.seed, board=board, balanced_draws=record.balanced_draws)
     print(f"{args.file}: {record.num_players} players, seed {record.seed}, "
@@ -316,8 +316,8 @@ def cmd_board(args: argparse.Namespace) -> int:
     import warnings
     from pathlib import Path
 
-    from .board import BoardWarning, board_template
-    from .boarddoc import board_markdown, board_text
+    from .games.industry.board import BoardWarning, board_template
+    from .games.industry.boarddoc import board_markdown, board_text
 
     if args.template is not None:
         target = Path(args.template)
@@ -421,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_board)
 
     p = sub.add_parser("balance", help="measure the board's balance over many games")
-    _delegate("balance")(p)
+    _delegate("games.industry.balance")(p)
 
     p = sub.add_parser("arena", help="a tournament between agents: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)

@@ -14,7 +14,7 @@ board is never replayed on another, and optionally the final scores as a check::
       "final_scores": [31, 24, 40, 18]
     }
 
-``actions`` are integers of :mod:`industry_env.actions` in the order they were played, from the opening
+``actions`` are integers of :mod:`industry_env.games.industry.actions` in the order they were played, from the opening
 position of ``Game(num_players, seed, balanced_draws=...)``. ``final_scores`` is present once the game is over
 (or ``null``); an unfinished game is a valid record and replays to its last position.
 
@@ -37,11 +37,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import actions as A
-from .board import SHIPPED_BOARD, Board, load_board
-from .reference import Game, IllegalActionError
-from .render import describe_action
-from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .games.industry import actions as A
+from .games.industry.board import SHIPPED_BOARD, Board, load_board
+from .games.industry.reference import Game, IllegalActionError
+from .games.industry.render import describe_action
+from .games.industry.rules import MAX_PLAYERS, MIN_PLAYERS
 
 FORMAT = "industry_env game record"
 VERSION = 1
@@ -197,7 +197,7 @@ class Recorder:
     @classmethod
     def for_engine(cls, state: Any, i: int) -> Recorder:
         """A recorder for game ``i`` of a batched engine ``State`` that has not started."""
-        from .engine import to_game
+        from .games.industry.engine import to_game
 
         return cls.for_game(to_game(state, i))
 

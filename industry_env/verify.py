@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import actions as A
-from . import engine as E
-from .observation import observe_game
-from .reference import Game
+from .games.industry import actions as A
+from .games.industry import engine as E
+from .games.industry.observation import observe_game
+from .games.industry.reference import Game
 
 # Per-action weights of the "developer" policy: develop often, bid low, subsidy rarely.
 _DEV_WEIGHTS = np.ones(A.NUM_ACTIONS)

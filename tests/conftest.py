@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from industry_env.board import field_index, load_board, parse_board
-from industry_env.reference import Game
-from industry_env.rules import JOKER, NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, WILD_JOKER
+from industry_env.games.industry.board import field_index, load_board, parse_board
+from industry_env.games.industry.reference import Game
+from industry_env.games.industry.rules import JOKER, NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, WILD_JOKER
 
 # Hypothesis runs the same examples on every machine and every run.
 settings.register_profile("industry", derandomize=True, deadline=None, print_blob=True)
@@ -131,7 +131,7 @@ def two_stone_board():
 
 def play(game: Game, *actions) -> Game:
     """Apply readable actions (``"bid 3"``, ``"keep"``, ``"pay Glass: player 2"``) in turn."""
-    from industry_env.actions import string_to_action
+    from industry_env.games.industry.actions import string_to_action
 
     for a in actions:
         game.apply(string_to_action(a, game.board.resource_names) if isinstance(a, str) else a)
@@ -140,6 +140,6 @@ def play(game: Game, *actions) -> Game:
 
 def legal_names(game: Game) -> list[str]:
     """The legal actions as readable strings."""
-    from industry_env.actions import action_to_string
+    from industry_env.games.industry.actions import action_to_string
 
     return [action_to_string(a, game.board.resource_names) for a in game.legal_actions()]

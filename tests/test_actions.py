@@ -7,10 +7,10 @@ import random
 import pytest
 from conftest import F, R
 
-from industry_env import actions as A
-from industry_env.actions import action_to_string, string_to_action
-from industry_env.reference import Game
-from industry_env.rules import MAX_BID, money_bound
+from industry_env.games.industry import actions as A
+from industry_env.games.industry.actions import action_to_string, string_to_action
+from industry_env.games.industry.reference import Game
+from industry_env.games.industry.rules import MAX_BID, money_bound
 
 
 def test_offsets_table():

@@ -19,12 +19,12 @@ from industry_env.agents import (
     make_agent,
     tie_noise,
 )
-from industry_env.agents.strong_heuristic import strong_actions, strong_values
+from industry_env.agents.industry.strong_heuristic import strong_actions, strong_values
 
-from industry_env import actions as A
-from industry_env import engine
-from industry_env.observation import OBS_DIM, observe_game
-from industry_env.reference import Game
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
+from industry_env.games.industry.observation import OBS_DIM, observe_game
+from industry_env.games.industry.reference import Game
 
 
 def _play(agents: list[Agent], batch: int, num_players: int, seed: int) -> tuple[engine.State, np.ndarray]:

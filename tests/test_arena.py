@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from industry_env import agents as agents_module
-from industry_env import chance, engine
-from industry_env import observation as O
-from industry_env.actions import NUM_ACTIONS
 from industry_env.arena import Arena, ArenaError, ArenaResults, outcome, wilson_interval
 from industry_env.cli import main
+from industry_env.games.industry import chance, engine
+from industry_env.games.industry import observation as O
+from industry_env.games.industry.actions import NUM_ACTIONS
 
 
 # ---------------------------------------------------------------------------------------------- test doubles

@@ -11,9 +11,9 @@ import json
 import numpy as np
 import pytest
 
-from industry_env import engine as E
-from industry_env.reference import Game, GameStateError
-from industry_env.rules import MAX_BID
+from industry_env.games.industry import engine as E
+from industry_env.games.industry.reference import Game, GameStateError
+from industry_env.games.industry.rules import MAX_BID
 
 
 def _same(a: E.State, b: E.State) -> bool:

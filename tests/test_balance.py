@@ -8,10 +8,16 @@ import json
 import pytest
 
 from industry_env import load_board
-from industry_env.balance import INDUSTRIA_RANGES, INDUSTRIA_TOTALS, industria_three_player_note, play, study
-from industry_env.board import field_id, field_index
 from industry_env.cli import main
-from industry_env.rules import JOKER, NUM_FIELDS
+from industry_env.games.industry.balance import (
+    INDUSTRIA_RANGES,
+    INDUSTRIA_TOTALS,
+    industria_three_player_note,
+    play,
+    study,
+)
+from industry_env.games.industry.board import field_id, field_index
+from industry_env.games.industry.rules import JOKER, NUM_FIELDS
 
 BOARD = load_board()
 
@@ -91,7 +97,7 @@ def test_balance_refuses_no_games(capsys, games) -> None:
 
 
 def test_balance_checks_options_before_playing(tmp_path, capsys, monkeypatch) -> None:
-    import industry_env.balance as balance
+    import industry_env.games.industry.balance as balance
 
     monkeypatch.setattr(balance, "study", lambda *a, **k: pytest.fail("a game was played before the check"))
     missing = tmp_path / "no" / "such" / "balance.json"

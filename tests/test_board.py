@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import BOARD_TEXT, SHIPPED_BOARD
 
-from industry_env.board import (
+from industry_env.games.industry.board import (
     BONUS_NAMES,
     PROVENANCE_KINDS,
     BoardError,
@@ -22,11 +22,11 @@ from industry_env.board import (
     load_board,
     parse_board,
 )
-from industry_env.rules import BONUS, BONUS_KINDS, FACTORY, JOKER, NUM_FIELDS, TECHNOLOGY, WILD_JOKER
+from industry_env.games.industry.rules import BONUS, BONUS_KINDS, FACTORY, JOKER, NUM_FIELDS, TECHNOLOGY, WILD_JOKER
 
 B = SHIPPED_BOARD
 # The copies of the board loaded below keep the shipped board's four long links; the warnings are tested apart.
-pytestmark = pytest.mark.filterwarnings("ignore::industry_env.board.BoardWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::industry_env.games.industry.board.BoardWarning")
 
 
 def _named(name: str) -> list[int]:
@@ -446,7 +446,7 @@ def test_template_is_blank_and_commented_and_loads_once_filled_with_the_shipped_
 
 
 def test_schema_in_the_shipped_file_is_the_loader_schema():
-    from industry_env.board import SCHEMA
+    from industry_env.games.industry.board import SCHEMA
 
     assert SCHEMA in SHIPPED_TEXT
 
@@ -476,7 +476,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def test_markdown_describes_the_file_given(tmp_path):
-    from industry_env.boarddoc import board_markdown
+    from industry_env.games.industry.boarddoc import board_markdown
 
     shipped = board_markdown(B)
     assert "**reconstructs the rest**" in shipped and "(board-sources.md)" in shipped
@@ -519,7 +519,7 @@ def test_board_docs_stand_alone():
     for path in (DOCS / "board.md", DOCS / "board-sources.md", DOCS / "balance.md"):
         assert "shared/" not in path.read_text(), path
     for module in ("board", "boarddoc", "balance"):
-        source = (Path(__file__).resolve().parent.parent / "industry_env" / f"{module}.py").read_text()
+        source = (DOCS.parent / "industry_env" / "games" / "industry" / f"{module}.py").read_text()
         assert "shared/" not in source, module
     sources = (DOCS / "board-sources.md").read_text()
     cited = {v.split(":", 1)[1].split(" ")[0]
@@ -555,7 +555,7 @@ def _with_version(line: str) -> str:
 
 
 def test_the_board_version_is_read_and_shown():
-    from industry_env.boarddoc import board_markdown, board_text
+    from industry_env.games.industry.boarddoc import board_markdown, board_text
 
     shipped = board_markdown(B)
     assert B.version == 2 and "This is board version 2" in shipped and "## Board versions" in shipped

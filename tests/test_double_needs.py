@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 from conftest import BOARD, BOARD_TEXT, F, R, hand, legal_names, play, position
 
-from industry_env import actions as A
-from industry_env import engine as E
-from industry_env.board import Board, parse_board
-from industry_env.boarddoc import board_markdown
-from industry_env.observation import observe_game
-from industry_env.reference import Game, IllegalActionError
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine as E
+from industry_env.games.industry.board import Board, parse_board
+from industry_env.games.industry.boarddoc import board_markdown
+from industry_env.games.industry.observation import observe_game
+from industry_env.games.industry.reference import Game, IllegalActionError
 
 try:
     import numba  # noqa: F401
@@ -85,7 +85,7 @@ def test_board_table_shows_a_doubled_need_once_with_its_count():
 
 
 def test_picture_writes_a_doubled_need_with_its_count():
-    picture = pytest.importorskip("industry_env.picture")
+    picture = pytest.importorskip("industry_env.games.industry.picture")
     pytest.importorskip("matplotlib")
     import xml.etree.ElementTree as ET
 
@@ -176,7 +176,7 @@ def _pay_position(**kw) -> Game:
 def test_saved_game_may_owe_a_resource_twice_but_not_three_times():
     g = _pay_position(money=[5, 5, 5, 5], hand={"Glass": 1, "?": 1})
     assert legal_names(g) == ["pay Glass: joker", "pay Glass: ? joker", "subsidy"]
-    from industry_env.reference import GameStateError
+    from industry_env.games.industry.reference import GameStateError
 
     with pytest.raises(GameStateError, match="pending"):
         _brewery(phase="pay", developing=F("2I"), pending=[R("Glass")] * 3, money=[5, 5, 5, 5])
@@ -319,9 +319,9 @@ def _agree(num: int, first_seed: int) -> dict[str, int]:
 
 # ---------------------------------------------------------------- agents value and pay a doubled need
 def test_agents_count_a_doubled_need_as_two_units():
-    from industry_env.agents.heuristic import field_values
-    from industry_env.agents.heuristic_v0 import ReferenceHeuristicV0
-    from industry_env.agents.strong_heuristic import StrongParams, _assessment
+    from industry_env.agents.industry.heuristic import field_values
+    from industry_env.agents.industry.heuristic_v0 import ReferenceHeuristicV0
+    from industry_env.agents.industry.strong_heuristic import StrongParams, _assessment
 
     # player 0 makes no Glass, player 2 does (the same position on the rules board and on its Glass x2 copy)
     def state(board):
@@ -342,7 +342,7 @@ def test_agents_count_a_doubled_need_as_two_units():
 def test_strong_heuristic_sees_a_single_joker_short_of_a_doubled_need():
     # Era 2, nobody makes Glass, the bank does not sell it: the Brewery's 3 points count in full with two Glass
     # jokers, at the UNOBTAINABLE share with one.
-    from industry_env.agents.strong_heuristic import UNOBTAINABLE, StrongParams, _assessment
+    from industry_env.agents.industry.strong_heuristic import UNOBTAINABLE, StrongParams, _assessment
 
     def now(jokers: int) -> float:
         g = _brewery(money=[5, 5, 5, 5], hand={"Glass": jokers})
@@ -355,9 +355,9 @@ def test_strong_heuristic_sees_a_single_joker_short_of_a_doubled_need():
 def test_agents_play_legal_games_on_a_board_with_doubled_needs(backend: str):
     """Heuristic v0 (batched, and its readable twin on every 7th position) and the strong heuristic play 24 games
     to the end on the doubled board; every action they choose is legal."""
-    from industry_env.agents.heuristic import heuristic_actions
-    from industry_env.agents.heuristic_v0 import ReferenceHeuristicV0
-    from industry_env.agents.strong_heuristic import strong_actions
+    from industry_env.agents.industry.heuristic import heuristic_actions
+    from industry_env.agents.industry.heuristic_v0 import ReferenceHeuristicV0
+    from industry_env.agents.industry.strong_heuristic import strong_actions
 
     board = doubled_board()
     with E.use_backend(backend):
@@ -383,7 +383,7 @@ def test_agents_play_legal_games_on_a_board_with_doubled_needs(backend: str):
 def test_compiled_strong_heuristic_chooses_as_the_numpy_form_on_a_board_with_doubled_needs():
     """The numba twin reads the needs as counts too: the same action in every position of 16 games (a third of
     the moves random, so that many positions are reached)."""
-    from industry_env.agents.strong_heuristic import strong_actions
+    from industry_env.agents.industry.strong_heuristic import strong_actions
 
     with E.use_backend("numba"):
         s = E.init(16, num_players=np.where(np.arange(16) % 2 == 0, 3, 4), seed=900, board=doubled_board())

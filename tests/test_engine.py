@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from industry_env import actions as A
-from industry_env import engine as E
-from industry_env.observation import OBS_DIM
-from industry_env.reference import Game, IllegalActionError
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine as E
+from industry_env.games.industry.observation import OBS_DIM
+from industry_env.games.industry.reference import Game, IllegalActionError
 
 
 def _play(state: E.State, steps: int, seed: int = 0) -> E.State:

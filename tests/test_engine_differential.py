@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from industry_env import engine as E
+from industry_env.games.industry import engine as E
 from industry_env.verify import configs, differential
 
 

@@ -11,9 +11,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from industry_env import actions as A
-from industry_env import engine as E
-from industry_env.rules import COIN_COLUMN, INCOME, JOKER, SUBSIDY_MONEY
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine as E
+from industry_env.games.industry.rules import COIN_COLUMN, INCOME, JOKER, SUBSIDY_MONEY
 from industry_env.verify import _sample
 
 

@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 import industry_env
-from industry_env import engine as E
 from industry_env.envs.aec import raw_env
 from industry_env.envs.single import IndustryEnv
 from industry_env.envs.vector import IndustryVectorEnv
-from industry_env.observation import observe_game
-from industry_env.reference import Game
+from industry_env.games.industry import engine as E
+from industry_env.games.industry import observation as O
+from industry_env.games.industry.observation import observe_game
+from industry_env.games.industry.reference import Game
 
 
 def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -257,7 +258,7 @@ def test_vector_env_next_step_autoreset() -> None:
     # the next step starts sub-env i anew: its action is ignored, reward 0, not terminated, a first observation
     obs2, reward2, terminated2, _, info2 = env.step(np.zeros(2, np.int64) + np.argmax(info["action_mask"], axis=1))
     assert reward2[i] == 0 and not terminated2[i]
-    assert obs2[i, industry_env.observation.INDEX["round"]][0] == np.float32(1 / 20)
+    assert obs2[i, O.INDEX["round"]][0] == np.float32(1 / 20)
 
 
 def test_vector_env_same_step_autoreset_gives_the_final_observation() -> None:
@@ -269,8 +270,8 @@ def test_vector_env_same_step_autoreset_gives_the_final_observation() -> None:
         if terminated.any():
             break
     i = int(np.flatnonzero(terminated)[0])
-    assert info["_final_obs"][i] and info["final_obs"][i, industry_env.observation.INDEX["phase"]][5] == 1.0
-    assert obs[i, industry_env.observation.INDEX["round"]][0] == np.float32(1 / 20)  # already the next game
+    assert info["_final_obs"][i] and info["final_obs"][i, O.INDEX["phase"]][5] == 1.0
+    assert obs[i, O.INDEX["round"]][0] == np.float32(1 / 20)  # already the next game
     assert info["final_info"]["_scores"][i]
 
 

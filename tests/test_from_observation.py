@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from industry_env import actions as A
-from industry_env import engine
-from industry_env import observation as O
-from industry_env.board import load_board
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
+from industry_env.games.industry import observation as O
+from industry_env.games.industry.board import load_board
 
 
 def _positions(batch: int = 48, every: int = 9, seed: int = 0) -> engine.State:

@@ -1,4 +1,5 @@
-"""The compiled backend (industry_env.kernel): the same results as the numpy rules and the reference engine.
+"""The compiled backend (industry_env.games.industry.kernel): the same results as the numpy rules and the reference
+engine.
 
 The differential harness (:func:`industry_env.verify.differential`) checks each backend against the reference
 game by game; the other tests compare the two backends' whole States bit for bit (masks, every field, rewards,
@@ -15,11 +16,11 @@ import pytest
 
 pytest.importorskip("numba")
 
-from industry_env import actions as A  # noqa: E402
-from industry_env import engine as E  # noqa: E402
-from industry_env import kernel as K  # noqa: E402
-from industry_env import reference  # noqa: E402
-from industry_env.reference import Game, IllegalActionError  # noqa: E402
+from industry_env.games.industry import actions as A  # noqa: E402
+from industry_env.games.industry import engine as E  # noqa: E402
+from industry_env.games.industry import kernel as K  # noqa: E402
+from industry_env.games.industry import reference  # noqa: E402
+from industry_env.games.industry.reference import Game, IllegalActionError  # noqa: E402
 from industry_env.verify import differential  # noqa: E402
 
 

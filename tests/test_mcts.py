@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from industry_env.agents import AGENTS, Agent, AgentInputError, MCTSAgent, make_agent
-from industry_env.agents.mcts import candidates, estimate
-from industry_env.agents.strong_heuristic import strong_actions
+from industry_env.agents.industry.mcts import candidates, estimate
+from industry_env.agents.industry.strong_heuristic import strong_actions
 
-from industry_env import actions as A
-from industry_env import engine
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
 
 SMALL = {"simulations": 12, "determinizations": 3, "batch": 6, "rollout_depth": 4}
 

@@ -1,11 +1,11 @@
-"""The freshness of numba's disk cache (``industry_env.numba_cache``): by the content of every source, not by
+"""The freshness of numba's disk cache (``industry_env.core.numba_cache``): by the content of every source, not by
 file times. Checked on stand-ins for numba's dispatchers, so that the suite never empties the real cache."""
 
 from __future__ import annotations
 
 import os
 
-from industry_env import numba_cache
+from industry_env.core import numba_cache
 
 
 class _Cache:

@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 
-from industry_env import engine as E
-from industry_env import observation as O
-from industry_env.reference import Game
+from industry_env.games.industry import engine as E
+from industry_env.games.industry import observation as O
+from industry_env.games.industry.reference import Game
 
 
 def test_layout_is_contiguous_and_documented() -> None:
@@ -80,11 +80,11 @@ def test_three_player_game_leaves_seat_three_empty() -> None:
 
 
 def test_compiled_observe_and_player_to_move_equal_the_numpy_ones() -> None:
-    """The compiled backend's observe (industry_env.observe_kernel) writes exactly numpy's floats."""
+    """The compiled backend's observe (industry_env.games.industry.observe_kernel) writes exactly numpy's floats."""
     import pytest
 
     pytest.importorskip("numba")
-    from industry_env import engine as E
+    from industry_env.games.industry import engine as E
 
     s = E.init(64, num_players=np.arange(64) % 2 + 3, seed=7)
     rng = np.random.default_rng(0)

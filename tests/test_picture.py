@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from industry_env import engine, picture  # noqa: E402
-from industry_env.reference import Game  # noqa: E402
-from industry_env.rules import NUM_COLUMNS  # noqa: E402
+from industry_env.games.industry import engine, picture  # noqa: E402
+from industry_env.games.industry.reference import Game  # noqa: E402
+from industry_env.games.industry.rules import NUM_COLUMNS  # noqa: E402
 
 
 def played(seed: int, moves: int) -> Game:
@@ -120,8 +120,9 @@ def test_missing_matplotlib_is_a_clear_import_error(monkeypatch) -> None:
 def test_the_core_imports_without_matplotlib() -> None:
     code = (
         "import sys; sys.modules['matplotlib'] = None; sys.modules['PIL'] = None\n"
-        "import industry_env, industry_env.picture, industry_env.records, industry_env.reference\n"
-        "from industry_env.reference import Game; from industry_env import records\n"
+        "import industry_env, industry_env.records\n"
+        "import industry_env.games.industry.picture, industry_env.games.industry.reference\n"
+        "from industry_env.games.industry.reference import Game; from industry_env import records\n"
         "g = Game(3); r = records.Recorder.for_game(g); print(records.replay(r.record()).phase)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

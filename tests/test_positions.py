@@ -9,7 +9,7 @@ import random
 import pytest
 from conftest import BOARD, POSITIONS, F, hand, position_doc
 
-from industry_env.reference import Game, GameStateError
+from industry_env.games.industry.reference import Game, GameStateError
 
 
 def _game_after(n: int, seed: int, steps: int) -> Game:

@@ -22,9 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from industry_env import actions as A
-from industry_env.reference import Game, IllegalActionError
-from industry_env.rules import (
+from industry_env.games.industry import actions as A
+from industry_env.games.industry.reference import Game, IllegalActionError
+from industry_env.games.industry.rules import (
     COIN_TOKEN_MONEY,
     INCOME,
     MAX_BID,

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from industry_env import actions as A
-from industry_env import engine
 from industry_env import records as R
-from industry_env.board import load_board
 from industry_env.cli import build_parser, cmd_play, main
-from industry_env.reference import Game
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
+from industry_env.games.industry.board import load_board
+from industry_env.games.industry.reference import Game
 
 
 def random_game(n: int = 4, seed: int = 5, moves: int | None = None) -> tuple[Game, R.Recorder]:

@@ -2,8 +2,8 @@
 
 Positions are built with :func:`conftest.position` (a real starting position with entries overridden) or loaded
 from ``tests/positions/``; each is drawn in a comment. Fields are written ``<era><column>``; the cells of the
-drawings read as in :mod:`industry_env.render`: ``F0*`` a factory of player 0, developed; ``F0o`` undeveloped
-(clock side up); ``^`` face up for auction; ``J-`` a joker already taken. Every test asserts exact outcomes.
+drawings read as in :mod:`industry_env.games.industry.render`: ``F0*`` a factory of player 0, developed; ``F0o``
+undeveloped (clock side up); ``^`` face up for auction; ``J-`` a joker already taken. Every test asserts exact outcomes.
 
 The shipped board, as far as these tests use it (era 1 and 2)::
 
@@ -23,10 +23,10 @@ from __future__ import annotations
 import pytest
 from conftest import BOARD, BOARD_TEXT, F, R, hand, legal_names, load_position, play, position
 
-from industry_env import actions as A
-from industry_env.board import parse_board
-from industry_env.reference import Game, IllegalActionError
-from industry_env.rules import (
+from industry_env.games.industry import actions as A
+from industry_env.games.industry.board import parse_board
+from industry_env.games.industry.reference import Game, IllegalActionError
+from industry_env.games.industry.rules import (
     MAX_BID,
     NUM_COLUMNS,
     rounds_in_game,
@@ -120,7 +120,7 @@ def test_phase2_coin_token_pays_every_player():
 
 
 def test_phase2_coin_token_is_column_a():
-    from industry_env.rules import COIN_COLUMN
+    from industry_env.games.industry.rules import COIN_COLUMN
 
     assert COIN_COLUMN == 0
 

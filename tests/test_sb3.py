@@ -45,7 +45,7 @@ def test_vec_env_finished_game_resets_in_the_same_step_with_its_terminal_observa
             info = infos[i]
             assert info["terminal_observation"].shape == (675,) and info["TimeLimit.truncated"] is False
             assert reward[i] == (1.0 if info["win"] else -1.0) or reward[i] == 0.0
-            assert obs[i][industry_env.observation.INDEX["round"]][0] == np.float32(1 / 20)  # a new game
+            assert obs[i][industry_env.games.industry.observation.INDEX["round"]][0] == np.float32(1 / 20)  # a new game
             ended.append(i)
         if len(ended) >= 4:
             break

@@ -1,4 +1,4 @@
-"""The compiled strong heuristic (agents/strong_kernel.py) chooses the numpy form's actions.
+"""The compiled strong heuristic (agents/industry/strong_kernel.py) chooses the numpy form's actions.
 
 Positions: 3- and 4-player games played by the heuristic with 30% random moves, in every phase, under the
 default and under other parameters, on the shipped board and on one where fields need a resource twice. Both
@@ -15,12 +15,13 @@ import importlib.util
 
 import numpy as np
 import pytest
-from industry_env.agents import make_agent, strong_heuristic
-from industry_env.agents.strong_heuristic import StrongParams, strong_actions
+from industry_env.agents import make_agent
+from industry_env.agents.industry import strong_heuristic
+from industry_env.agents.industry.strong_heuristic import StrongParams, strong_actions
 from test_double_needs import doubled_board
 
-from industry_env import actions as A
-from industry_env import engine
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the twin needs numba")
 

@@ -19,6 +19,7 @@ from industry_env.train import ConfigError, TrainConfig, load_config, to_toml, t
 import industry_env  # noqa: E402
 from industry_env.arena import Arena  # noqa: E402
 from industry_env.cli import build_parser, cmd_play, main  # noqa: E402
+from industry_env.games.industry import engine as E  # noqa: E402
 
 TINY = ["total_timesteps=1024", "num_envs=8", "n_steps=64", "batch_size=256", "n_epochs=1", "net_arch=32,32",
         "eval_every=512", "eval_games=8", "eval_opponent=random", "checkpoint_every=256", "keep_checkpoints=3",
@@ -54,8 +55,8 @@ def test_a_tiny_run_saves_reloads_as_an_agent_and_plays_an_arena(trained, tmp_pa
     agent = make_agent("ppo", path=result.final)
     weights = agent.save(tmp_path / "actor.npz")
     again = PPOAgent(path=weights)
-    obs = industry_env.engine.observe(industry_env.engine.init(16, 4, seed=3))
-    masks = industry_env.engine.legal_action_mask(industry_env.engine.init(16, 4, seed=3))
+    obs = E.observe(E.init(16, 4, seed=3))
+    masks = E.legal_action_mask(E.init(16, 4, seed=3))
     assert np.array_equal(agent.act_batch(obs, masks), again.act_batch(obs, masks))  # zip and weights file agree
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -139,8 +140,8 @@ def test_train_cli_shows_the_configuration_with_each_keys_meaning(capsys) -> Non
 
 def test_ppo_agent_is_registered_seeded_and_refuses_bad_input(tmp_path) -> None:
     assert AGENTS["ppo"] is PPOAgent
-    obs = industry_env.engine.observe(industry_env.engine.init(32, 4, seed=5))
-    masks = industry_env.engine.legal_action_mask(industry_env.engine.init(32, 4, seed=5))
+    obs = E.observe(E.init(32, 4, seed=5))
+    masks = E.legal_action_mask(E.init(32, 4, seed=5))
     first = make_agent("ppo", seed=1, deterministic=False).act_batch(obs, masks)
     assert np.array_equal(first, make_agent("ppo", seed=1, deterministic=False).act_batch(obs, masks))
     assert masks[np.arange(32), first].all()
@@ -234,14 +235,14 @@ def test_the_shipped_policy_loads_weights_only_and_plays_as_the_sb3_save_it_came
     assert all(torch.equal(x, y) for x, y in zip(fresh.actor.state_dict().values(), agent.actor.state_dict().values(),
                                                  strict=True))  # fmt: skip
     old = MaskablePPO.load(P.shipped_sb3_path(), device="cpu")  # the old way (trusted file: the project's own)
-    state, rng, compared = industry_env.engine.init(48, 4, seed=11), np.random.default_rng(0), 0
+    state, rng, compared = E.init(48, 4, seed=11), np.random.default_rng(0), 0
     for _ in range(40):  # positions of every phase of the early game
         live = ~state.terminated
-        obs, masks = industry_env.engine.observe(state), industry_env.engine.legal_action_mask(state)
+        obs, masks = E.observe(state), E.legal_action_mask(state)
         expected, _ = old.predict(obs[live], action_masks=masks[live], deterministic=True)
         assert np.array_equal(agent.act_batch(obs[live], masks[live]), expected)
         compared += int(live.sum())
-        state = industry_env.engine.step(state, industry_env.engine.sample_legal(masks, rng))
+        state = E.step(state, E.sample_legal(masks, rng))
     assert compared > 1500
 
 
@@ -274,8 +275,8 @@ def test_a_policy_zip_is_read_without_running_what_it_holds(trained, tmp_path) -
     _crafted_zip(result.final, crafted, wrote)
     agent = make_agent("ppo", path=crafted)  # the weights are read; the pickled object is not
     assert not wrote.exists()
-    state = industry_env.engine.init(8, 4, seed=2)
-    obs, masks = industry_env.engine.observe(state), industry_env.engine.legal_action_mask(state)
+    state = E.init(8, 4, seed=2)
+    obs, masks = E.observe(state), E.legal_action_mask(state)
     same = make_agent("ppo", path=result.final).act_batch(obs, masks)
     assert np.array_equal(agent.act_batch(obs, masks), same)
     exported = export_policy(crafted, tmp_path / "mine.npz")  # the safe file for users' own policies

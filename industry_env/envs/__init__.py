@@ -9,7 +9,8 @@
 ``industry_env.wrappers``              ``SharedPolicyEnv``: one shared policy for every seat of the AEC env
 =====================================  ==================================================================
 
-None of them holds a rule: they translate :mod:`industry_env.engine`'s arrays to each ecosystem's conventions.
+None of them holds a rule: they translate :mod:`industry_env.games.industry.engine`'s arrays to each ecosystem's
+conventions.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ Import                 ``import industry_env; env = industry_env.env(num_players
 Agents                 ``player_0`` .. ``player_{n-1}`` (engine seats 0 .. n-1, clockwise)
 Action space           ``Discrete(314)``: the one action encoding (``docs/actions.md``)
 Observation space      ``Dict(observation=Box(0, high, (675,), float32), action_mask=Box(0, 1, (314,), int8))``
-Observation            the layout of :mod:`industry_env.observation`, seen from the agent's own seat (seat 0 is
-                       itself, then clockwise); everything on the table but the order of the bag
+Observation            Industry's observation layout (:mod:`~industry_env.games.industry.observation`), seen from
+                       the agent's own seat (seat 0 is itself, then clockwise); everything on the table but the
+                       order of the bag
 Action mask            int8: the legal actions of the agent to move; all zeros for the others and once over
 Rewards                at the end only. ``reward="win"``: +1 to each winner, -1 to the others, 0 to all on a
                        full tie (``Game.returns()``); ``reward="score"``: (final points - the table's mean) / 10
@@ -23,14 +24,15 @@ Render modes           ``"ansi"`` (text board), ``"rgb_array"`` and ``"human"`` 
 ``env()`` is ``raw_env`` in PettingZoo's standard wrappers, as its classic games are: an illegal action ends the
 game for every agent with -1 to the agent at fault and 0 to the others (``TerminateIllegalWrapper``, with a
 warning); out-of-bounds actions and calls out of order are refused. ``raw_env`` itself refuses an illegal
-action with :class:`industry_env.engine.IllegalActionError` and leaves the game unchanged.
+action with :class:`industry_env.games.industry.engine.IllegalActionError` and leaves the game unchanged.
 
 Records: ``env.unwrapped.record()`` is the game so far as a replayable :class:`industry_env.records.Record`.
 
 Seeding: ``reset(seed=s)`` plays exactly ``reference.Game(num_players, seed=s)``; ``reset()`` without a seed
 draws the next game's seed from the generator the last seed started (a fresh one at first).
 
-The env holds one game of the batched engine (:mod:`industry_env.engine`, batch of one); it holds no rule.
+The env holds one game of the batched engine (:mod:`industry_env.games.industry.engine`, batch of one); it holds no
+rule.
 
 Version history: v0 (this one).
 """
@@ -46,9 +48,9 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .. import actions as A
-from .. import engine as E
-from ..board import Board
+from ..games.industry import actions as A
+from ..games.industry import engine as E
+from ..games.industry.board import Board
 from .common import (
     ILLEGAL_REWARD,
     action_space,
@@ -182,7 +184,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return {"observation": obs, "action_mask": mask}
 
     def game(self):
-        """The position as a reference :class:`industry_env.reference.Game` (a copy)."""
+        """The position as a reference :class:`industry_env.games.industry.reference.Game` (a copy)."""
         return E.to_game(self.state_, 0)
 
     def record(self):

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import engine as E
+from ..games.industry import engine as E
 
 
 def _timed(run: Callable[[], int], seconds: float) -> tuple[float, int]:

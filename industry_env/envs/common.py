@@ -1,6 +1,6 @@
 """What every environment adapter shares: spaces, agent names, terminal rewards and opponents (no rule here).
 
-The rules live in :mod:`industry_env.engine`; the adapters (:mod:`.aec`, :mod:`.single`, :mod:`.vector`,
+The rules live in :mod:`industry_env.games.industry.engine`; the adapters (:mod:`.aec`, :mod:`.single`, :mod:`.vector`,
 :mod:`.sb3`) only translate its arrays to each ecosystem's conventions, through the helpers below, so that
 every adapter computes a reward, a space or an opponent's move the same way.
 """
@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from .. import actions as A
-from .. import engine as E
-from .. import observation as O
-from ..board import Board, load_board
-from ..rules import MAX_PLAYERS, MIN_PLAYERS
+from ..games.industry import actions as A
+from ..games.industry import engine as E
+from ..games.industry import observation as O
+from ..games.industry.board import Board, load_board
+from ..games.industry.rules import MAX_PLAYERS, MIN_PLAYERS
 
 REWARDS = ("win", "score")
 # reward="score": (final points - the table's mean) / SCORE_SCALE. Winners of 4-player heuristic games lead the
@@ -57,13 +57,15 @@ def resolve_board(board: Board | str | Path | None) -> Board:
 
 
 def observation_space() -> spaces.Box:
-    """The 675 floats of :mod:`industry_env.observation`, bounded entry by entry (``observation.bounds``)."""
+    """The 675 floats of :mod:`industry_env.games.industry.observation`, bounded entry by entry
+    (``observation.bounds``)."""
     low, high = O.bounds()
     return spaces.Box(low=low, high=high, dtype=np.float32)
 
 
 def action_space() -> spaces.Discrete:
-    """The one flat action encoding (:mod:`industry_env.actions`): 314 actions, a mask says which are legal."""
+    """The one flat action encoding (:mod:`industry_env.games.industry.actions`): 314 actions, a mask says which are
+    legal."""
     return spaces.Discrete(A.NUM_ACTIONS)
 
 
@@ -76,10 +78,10 @@ def render_game(game: Any, mode: str | None) -> str | np.ndarray | None:
         gymnasium.logger.warn("render() called with no render_mode: pass render_mode= when making the environment")
         return None
     if mode == "ansi":
-        from ..render import render_text
+        from ..games.industry.render import render_text
 
         return render_text(game)
-    from .. import picture
+    from ..games.industry import picture
 
     if mode == "rgb_array":
         return picture.to_rgb_array(game)

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import engine as E
-from ..board import Board
+from ..games.industry import engine as E
+from ..games.industry.board import Board
 from .common import ILLEGAL_REWARD, Opponents, check_options, masks_of, resolve_board, step_rows, terminal_rewards
 
 LEARNER_SEATS = ("random",)  # or a seat number

@@ -24,7 +24,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("industry_env.sb3 needs Stable-Baselines3: pip install 'industry_env[train]'") from exc
 
-from ..board import Board
+from ..games.industry.board import Board
 from .common import ILLEGAL_REWARD, action_space, observation_space
 from .core import LearnerGames
 

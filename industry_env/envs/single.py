@@ -4,7 +4,8 @@
 Make                   ``gymnasium.make("industry_env/Industry-v0", num_players=4, opponents="random")``
                        (registered when ``industry_env`` is imported)
 Action space           ``Discrete(314)``: the one action encoding (``docs/actions.md``)
-Observation space      ``Box(0, high, (675,), float32)``: :mod:`industry_env.observation`, from the learner's seat
+Observation space      ``Box(0, high, (675,), float32)``: :mod:`~industry_env.games.industry.observation`, from the
+                       learner's seat
 Action mask            ``env.action_masks()`` (bool[314], what sb3-contrib's MaskablePPO calls) and
                        ``info["action_mask"]`` after every reset and step
 Rewards                at the end only, from the learner's seat: ``reward="win"``: +1 if it wins (ties: every
@@ -42,8 +43,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from .. import engine as E
-from ..board import Board
+from ..games.industry import engine as E
+from ..games.industry.board import Board
 from .common import ILLEGAL_REWARD, action_space, check_options, observation_space, render_game
 from .core import LearnerGames
 
@@ -115,7 +116,7 @@ class IndustryEnv(gymnasium.Env):
         return self.games.record(0)
 
     def game(self):
-        """The position as a reference :class:`industry_env.reference.Game` (a copy)."""
+        """The position as a reference :class:`industry_env.games.industry.reference.Game` (a copy)."""
         return E.to_game(self.games.state, 0)
 
     def render(self) -> str | np.ndarray | None:

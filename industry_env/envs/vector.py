@@ -37,8 +37,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import engine as E
-from ..board import Board
+from ..games.industry import engine as E
+from ..games.industry.board import Board
 from .common import ILLEGAL_REWARD, action_space, check_options, observation_space
 from .core import LearnerGames
 
@@ -152,6 +152,6 @@ class IndustryVectorEnv(VectorEnv):
         """``ansi``: the text board of sub-env 0."""
         if self.render_mode != "ansi":
             return None
-        from ..render import render_text
+        from ..games.industry.render import render_text
 
         return render_text(E.to_game(self.games.state, 0))

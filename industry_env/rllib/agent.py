@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from ..actions import NUM_ACTIONS
 from ..agents.base import AgentInputError, check_seed
 from ..agents.ppo import NetworkAgent
+from ..games.industry.actions import NUM_ACTIONS
 
 MODULES_DIR = Path("learner_group") / "learner" / "rl_module"
 

@@ -3,8 +3,8 @@
 =====================  ==========================================================================================
 Agents                 ``player_0`` .. ``player_{n-1}`` (engine seats, as in the AEC env)
 Observation            ``{"observations": float32[675], "action_mask": float32[314]}`` per agent: the layout of
-                       :mod:`industry_env.observation` seen from the agent's seat, and its legal actions as 0/1
-                       (the keys and dtype of RLlib's action-masking modules)
+                       :mod:`industry_env.games.industry.observation` seen from the agent's seat, and its legal
+                       actions as 0/1 (the keys and dtype of RLlib's action-masking modules)
 Observation dict       only the agent to move, during the game; every agent once more at the end (final views,
                        all-zero masks) with its terminal reward
 Rewards                at the end only, the AEC env's terminal rewards (``reward="win"`` or ``"score"``)
@@ -25,9 +25,9 @@ import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from .. import actions as A
 from ..envs.aec import raw_env
 from ..envs.common import ILLEGAL_REWARD, observation_space, render_game
+from ..games.industry import actions as A
 
 ENV_NAME = "industry_v0"
 ENV_OPTIONS = ("num_players", "reward", "balanced_draws", "board")

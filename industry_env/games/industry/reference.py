@@ -1,15 +1,15 @@
 """The reference rules engine: one game of Industry in plain Python that reads like the rulebook.
 
-This is the readable oracle that the fast batched engine (:mod:`industry_env.engine`) is checked against game
-by game. It favours clarity over speed: one method per phase or rule, named as the rulebook names it, and the
+This is the readable oracle that the fast batched engine (:mod:`industry_env.games.industry.engine`) is checked against
+game by game. It favours clarity over speed: one method per phase or rule, named as the rulebook names it, and the
 rulebook's sentence beside any line that is not obvious. Rulings on what the rulebook leaves open are listed,
 with reasons, in ``docs/rules.md``.
 
 A game is a sequence of decisions, each made by ``current_player`` by choosing one of ``legal_actions()``
-(integers of the one action encoding, :mod:`industry_env.actions`). Phases with no decision (income, drawing
-column tokens, the new starting player, the change of era, the final scoring) run by themselves. Chance (the
-starting player and the bag) comes from :mod:`industry_env.chance`, so a seed and a list of actions reproduce
-a game exactly, in this engine and in the batched one.
+(integers of the one action encoding, :mod:`industry_env.games.industry.actions`). Phases with no decision (income,
+drawing column tokens, the new starting player, the change of era, the final scoring) run by themselves. Chance (the
+starting player and the bag) comes from :mod:`industry_env.games.industry.chance`, so a seed and a list of actions
+reproduce a game exactly, in this engine and in the batched one.
 
 Conventions: ``apply`` of a forbidden action raises :class:`IllegalActionError` and changes nothing.
 """

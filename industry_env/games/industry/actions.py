@@ -20,7 +20,7 @@ SUBSIDY            313        1                       ``subsidy``: take the Subs
 ``NUM_ACTIONS = 314`` for 3 and 4 players alike (with 3 players, ``pay ...: player 3`` is never legal).
 Field ``f`` is ``era * 12 + column`` (0-based), written ``<era><column>`` with era 1-5 and column A-L.
 Players are numbered 0 to 3 clockwise. The bid cap ``MAX_BID`` is all the money that can exist in a game
-(:func:`industry_env.rules.money_bound`), so it never binds: no player can hold more.
+(:func:`industry_env.games.industry.rules.money_bound`), so it never binds: no player can hold more.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""The observation (:mod:`industry_env.observation`) computed by numba, game by game: the compiled backend's observe.
+"""The observation (:mod:`industry_env.games.industry.observation`) computed by numba, game by game: the compiled
+backend's observe.
 
 ``engine.observe`` calls :func:`observe` when the compiled backend is on (numba installed, see
-:func:`industry_env.engine.backend`). It writes exactly the floats of the numpy path (same float32 divisions),
-which the differential tests check against the reference's ``observe_game``. It matters where games are few:
+:func:`industry_env.games.industry.engine.backend`). It writes exactly the floats of the numpy path (same float32
+divisions), which the differential tests check against the reference's ``observe_game``. It matters where games are few:
 the AEC env and the Gymnasium env observe one game per move, where numpy's ~40 calls cost more than the rules.
 """
 

@@ -1,8 +1,8 @@
 """A search player ("mcts"): determinized UCT over the batched engine, the other seats modelled or searched.
 
 For one decision it rebuilds ``determinizations`` positions from the observation with
-:func:`industry_env.engine.from_observation` (the visible table as observed, the unseen bag order and later
-eras' bags dealt anew from its own generator: it never sees the hidden order), then runs ``simulations``
+:func:`industry_env.games.industry.engine.from_observation` (the visible table as observed, the unseen bag order and
+later eras' bags dealt anew from its own generator: it never sees the hidden order), then runs ``simulations``
 simulations of UCT over one shared tree whose nodes are action sequences from the root. Simulation ``k``
 plays in determinization ``k % determinizations``.
 
@@ -36,11 +36,11 @@ import math
 
 import numpy as np
 
-from industry_env import actions as A
-from industry_env import engine
-from industry_env.rules import MAX_PLAYERS, TALERS_PER_POINT
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
+from industry_env.games.industry.rules import MAX_PLAYERS, TALERS_PER_POINT
 
-from .base import Agent, AgentInputError, check_seed, refuse_finished_or_other_seat
+from ..base import Agent, AgentInputError, check_seed, refuse_finished_or_other_seat
 from .strong_heuristic import StrongParams, _assessment, strong_actions
 
 P = MAX_PLAYERS

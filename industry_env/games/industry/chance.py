@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core.chance import key as _key
-from .core.chance import splitmix64
+from ...core.chance import key as _key
+from ...core.chance import splitmix64
 from .rules import NUM_COLUMNS
 
 __all__ = ["bag_order", "splitmix64", "starting_player"]

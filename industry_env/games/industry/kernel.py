@@ -1,14 +1,14 @@
 """The compiled backend of the batched engine: the rules written per game in numba, looped over the batch.
 
-:mod:`industry_env.engine` dispatches here when numba is installed (the ``fast`` extra) unless
+:mod:`industry_env.games.industry.engine` dispatches here when numba is installed (the ``fast`` extra) unless
 ``INDUSTRY_ENV_BACKEND=numpy``; the results are bit for bit those of the numpy path (``industry-env verify
 --backend numba``). The kernel reads and writes the State through the one buffer that backs all its arrays
 (``State._buf``, see ``engine._LAYOUT``): a call passes that buffer, not 31 arrays, so its argument handling
 costs well under a microsecond. Inside, the buffer is seen as ``s8`` (int8 and bool fields), ``s16`` (int16),
 ``r32`` (rewards) and ``s64`` (seeds); a field of game ``i`` lives at ``FIELD * B + WIDTH * i + k`` of its view.
 
-One function per rule phase, named and ordered as in :mod:`industry_env.reference`, each working on one game;
-the ``*_range`` functions run a slice of the batch, and ``run_parallel`` splits the batch into chunks over the
+One function per rule phase, named and ordered as in :mod:`industry_env.games.industry.reference`, each working on one
+game; the ``*_range`` functions run a slice of the batch, and ``run_parallel`` splits the batch into chunks over the
 cores (one ``prange`` loop for every operation: each parallel function costs seconds of compile); small batches
 call the range functions directly (no thread start-up).
 The board arrives as one int32 table (:func:`board_table`).
@@ -34,9 +34,9 @@ from numba import carray, get_num_threads, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ...core import numba_cache
 from . import actions as A
 from . import engine as E
-from . import numba_cache
 from .rules import (
     BONUS,
     COIN_COLUMN,
@@ -1005,7 +1005,7 @@ PARALLEL_FROM = 512 if numba.config.THREADING_LAYER in ("omp", "tbb") else 8192
 _launch_lock = threading.Lock()
 
 if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_PER_GAME:
-    raise ImportError("industry_env.kernel: the State layout of engine._LAYOUT changed; update the kernel's offsets")
+    raise ImportError(f"{__name__}: the State layout of engine._LAYOUT changed; update the kernel's offsets")
 
 
 def _chunks(B: int, per_thread: int) -> int:
@@ -1066,7 +1066,7 @@ def _backed(state) -> np.ndarray:
 
 def _sources() -> list[str]:
     """The files whose numbers the compiled code holds: this one, the rules' constants and the action encoding."""
-    return [__file__, sys.modules["industry_env.rules"].__file__, A.__file__]
+    return [__file__, sys.modules["industry_env.games.industry.rules"].__file__, A.__file__]
 
 
 def _dispatchers() -> list:
@@ -1085,7 +1085,7 @@ _mask_direct, _step_direct, _random_step_direct = _Direct(mask_range), _Direct(s
 
 def _cached() -> bool:
     """Is the compiled code in numba's disk cache, built from these very sources (so the first calls only load
-    it)? If not, the cache is emptied (see :mod:`industry_env.numba_cache`)."""
+    it)? If not, the cache is emptied (see :mod:`industry_env.core.numba_cache`)."""
     return numba_cache.is_fresh(_entries(), _dispatchers(), _sources(), "kernel")
 
 

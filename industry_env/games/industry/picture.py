@@ -7,8 +7,8 @@ fields greyed out; the Era marker; the column tokens (face-up ones gold, their f
 on auction (framed in red) with the highest bid and bidder; the field being paid for (dashed frame); and, per
 player, Talers, points, fields, Joker tokens, Subsidy token, the Starting Player marker and whose decision it is.
 
-It reads only the public state of a reference :class:`~industry_env.reference.Game` and the board's tables; it
-holds no rule. Engine games are drawn through ``engine.to_game(state, i)``.
+It reads only the public state of a reference :class:`~industry_env.games.industry.reference.Game` and the board's
+tables; it holds no rule. Engine games are drawn through ``engine.to_game(state, i)``.
 
 matplotlib is an optional extra (``pip install 'industry_env[render]'``); this module imports without it and
 each function raises :class:`ImportError` naming the extra when it is missing. Drawing uses matplotlib's object
@@ -520,7 +520,7 @@ def show(game: Game) -> bool:
     frame = to_rgb_array(game)
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         warnings.warn("render_mode='human': no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window "
-                      "can open; use render_mode='rgb_array', or industry_env.picture.save_png / to_svg",
+                      "can open; use render_mode='rgb_array', or industry_env.games.industry.picture.save_png / to_svg",
                       RuntimeWarning, stacklevel=2)  # fmt: skip
         return False
     try:
@@ -544,7 +544,7 @@ def show(game: Game) -> bool:
         return True
     except Exception as exc:  # a GUI toolkit that fails to start must not end a training run
         warnings.warn(f"render_mode='human': cannot open a window ({exc}); use render_mode='rgb_array', or "
-                      "industry_env.picture.save_png / to_svg", RuntimeWarning, stacklevel=2)  # fmt: skip
+                      f"{__name__}.save_png / to_svg", RuntimeWarning, stacklevel=2)  # fmt: skip
         return False
 
 

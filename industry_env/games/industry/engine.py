@@ -1,7 +1,7 @@
 """The batched numpy engine of Industry: B games as one dataclass of arrays, stepped together.
 
-This is the fast engine for reinforcement learning; :mod:`industry_env.reference` is the readable oracle it is
-checked against, game by game (``tests/test_engine_differential.py``, ``industry-env verify``). Every rule
+This is the fast engine for reinforcement learning; :mod:`industry_env.games.industry.reference` is the readable oracle
+it is checked against, game by game (``tests/test_engine_differential.py``, ``industry-env verify``). Every rule
 below is the reference's rule written as array code over the batch: one function per phase, named as the
 reference names it, looping only over the small fixed dimensions (players, the two resources of a field).
 
@@ -14,12 +14,12 @@ balanced_draws=True) -> State``                 an int array), so it equals ``re
 inplace=False, mask=None)``                     ``inplace=True``: updated in place and returned, no copy;
                                                 ``mask``: the state's legal-action mask, checked against it)
 ``legal_action_mask(state) -> bool[B, 314]``    legal actions of the player to move; all False once over
-``observe(state, player=None) -> f32[B, D]``    :mod:`industry_env.observation` layout, seen from ``player``
+``observe(state, player=None) -> f32[B, D]``    :mod:`.observation` layout, seen from ``player``
 ``scores(state) -> int16[B, 4]``                Scoring Track; final scores once a game is over
 ``reset(state, done, seeds=None,                new games in the rows of ``done`` (a new State;
 inplace=False) -> State``                       ``inplace=True``: in place)
 ``take / put / concat / copy``                  batch surgery: a game out (batch of 1), in, batches joined
-``to_game(state, i) / from_games(games)``       to and from :class:`industry_env.reference.Game` (its JSON)
+``to_game(state, i) / from_games(games)``       to and from :class:`.reference.Game` (its JSON)
 =============================================  ==========================================================
 
 State fields (leading dimension B; P = 4 player slots, unused slot 3 stays zero in 3-player games)
@@ -315,7 +315,8 @@ _backend = _default_backend()
 
 def backend() -> str:
     """The backend that runs ``legal_action_mask``, ``step``, ``sample_legal`` and ``rollout``: 'numba' (the
-    compiled kernel, :mod:`industry_env.kernel`) or 'numpy' (this module's array rules); the results agree."""
+    compiled kernel, :mod:`industry_env.games.industry.kernel`) or 'numpy' (this module's array rules); the results
+    agree."""
     return _backend
 
 
@@ -326,7 +327,8 @@ def set_backend(name: str) -> None:
 
 
 def _kernel() -> ModuleType:
-    """:mod:`industry_env.kernel`, imported once (an import statement per call costs a microsecond at batch 1)."""
+    """:mod:`industry_env.games.industry.kernel`, imported once (an import statement per call costs a microsecond at
+    batch 1)."""
     global _kernel_module
     if _kernel_module is None:
         from . import kernel
@@ -1266,7 +1268,7 @@ def _apply(s: State, groups: list[_Group]) -> None:
 def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
     """float32[B, OBS_DIM]: each game seen from ``player`` (None: the player to move; seat 0 once over).
 
-    The layout is :mod:`industry_env.observation`'s; ``observation.observe_game`` is the readable twin.
+    The layout is :mod:`industry_env.games.industry.observation`'s; ``observation.observe_game`` is the readable twin.
     """
     s = state
     B = s.batch_size
@@ -1511,9 +1513,10 @@ def rollout(
     proportional to its weight; ``steps`` counts the decisions each game played. For search players (playouts)
     and balance studies; the compiled backend plays the games to the end in one call. The randomness is
     counter-based and seeded by the state: game ``i``'s ``k``-th decision of the call draws ``u`` in [0, 1)
-    from the SplitMix64 hash of (its chance seed, ``key``, ``i``, ``k``) (see :mod:`industry_env.kernel`), so
-    both backends play the same games, rows holding the same game play differently, and ``key`` gives other
-    playouts. ``rewards`` of the result: ``Game.returns()`` for the games that ended in this rollout, else 0.
+    from the SplitMix64 hash of (its chance seed, ``key``, ``i``, ``k``) (see
+    :mod:`industry_env.games.industry.kernel`), so both backends play the same games, rows holding the same game play
+    differently, and ``key`` gives other playouts. ``rewards`` of the result: ``Game.returns()`` for the games that
+    ended in this rollout, else 0.
     ``inplace=True`` plays in ``state`` itself.
     """
     if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 0:

@@ -37,7 +37,7 @@ def play(policy: str, num_players: int, seed: int, board: Board, balanced_draws:
     The log holds each field's auction price, whether its auction drew no bid, the era in which it was developed,
     the first Starting Player and the largest money any player held.
     """
-    from .agents import make_agent
+    from ...agents import make_agent
 
     game = Game(num_players, seed=seed, board=board, balanced_draws=balanced_draws)
     rng = np.random.default_rng(seed)

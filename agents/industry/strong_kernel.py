@@ -4,8 +4,8 @@
 engine's backend is the compiled one (numba installed, the ``fast`` extra; ``engine.backend() == "numba"``;
 ``compiled=False`` forces the numpy form). The numpy form costs about 37 us of CPU a decision, mostly numpy's
 per-call overhead on small arrays; this twin, 1.6 to 2 us (6 us for a batch of one, call included), reads the
-State's one buffer (``State._buf``, the offsets of :mod:`industry_env.kernel`) and computes, game by game and
-only where the phase reads it, the same assessment: values ``V[P, 60]``, synergy, producer and discount terms,
+State's one buffer (``State._buf``, the offsets of :mod:`industry_env.games.industry.kernel`) and computes, game by
+game and only where the phase reads it, the same assessment: values ``V[P, 60]``, synergy, producer and discount terms,
 standing, leader, reserve, later bidders, the auction tie-break noise (heuristic v0's ``tie_noise``: SplitMix64
 of seed, round and field), bids, subsidy, keep or sell, develop and pay. The develop-phase subsidy test asks the
 engine kernel's ``_developable`` on a copy of the game holding 3 Talers more (the numpy form's
@@ -27,11 +27,12 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from industry_env import actions as A
-from industry_env import engine, numba_cache
-from industry_env import kernel as K
-from industry_env.board import Board
-from industry_env.rules import (
+from industry_env.core import numba_cache
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
+from industry_env.games.industry import kernel as K
+from industry_env.games.industry.board import Board
+from industry_env.games.industry.rules import (
     JOKER_POINTS,
     MIN_PLAYERS,
     NUM_FIELDS,
@@ -411,13 +412,13 @@ def _sources() -> list[str]:
     from . import heuristic_v0, strong_heuristic
 
     return [m.__file__ for m in (sys.modules[__name__], K, engine, A, strong_heuristic, heuristic_v0)] + [
-        sys.modules["industry_env.rules"].__file__]
+        sys.modules["industry_env.games.industry.rules"].__file__]
 
 
 def _cached() -> bool:
     """Is the compiled code in numba's disk cache, built from these very sources? numba keys its cache on this
     file alone; when a file it takes constants from has changed, the cache is emptied here, so the code is
-    compiled afresh (see :mod:`industry_env.numba_cache`)."""
+    compiled afresh (see :mod:`industry_env.core.numba_cache`)."""
     return numba_cache.is_fresh(_dispatchers(), _dispatchers(), _sources(), "strong_kernel")
 
 

@@ -1,7 +1,7 @@
 """The strong heuristic ("heuristic"), batched: values what a field adds by the end of the game, bids within a budget.
 
-Array code over an :class:`industry_env.engine.State`, no Python loop over games. It reads only what the seat
-to move observes: the table (owners, developments, money, jokers, points, the fields still to come), never the
+Array code over an :class:`industry_env.games.industry.engine.State`, no Python loop over games. It reads only what the
+seat to move observes: the table (owners, developments, money, jokers, points, the fields still to come), never the
 bag order or the seed, so acting on ``engine.from_observation`` of the observation gives the same action as
 acting on the true State. The rules of thumb and the parameters are listed in ``docs/agents.md``; in short:
 
@@ -33,10 +33,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from industry_env import actions as A
-from industry_env import engine
-from industry_env.board import Board
-from industry_env.rules import (
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
+from industry_env.games.industry.board import Board
+from industry_env.games.industry.rules import (
     BONUS,
     FACTORY,
     JOKER,

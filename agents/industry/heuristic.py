@@ -1,12 +1,12 @@
 """The greedy heuristic, batched: array code over the engine's State, no Python loop over games.
 
-:func:`heuristic_actions` chooses, for every game of a :class:`industry_env.engine.State`, the action that the
-readable twin :class:`industry_env.agents.heuristic_v0.ReferenceHeuristicV0` chooses on the same position
-(the rules of thumb are listed there and in ``docs/agents.md``). The vector environments call it on their
+:func:`heuristic_actions` chooses, for every game of a :class:`industry_env.games.industry.engine.State`, the action
+that the readable twin :class:`industry_env.agents.industry.heuristic_v0.ReferenceHeuristicV0` chooses on the same
+position (the rules of thumb are listed there and in ``docs/agents.md``). The vector environments call it on their
 State directly; :class:`HeuristicV0Agent` is the same player acting from observations: it rebuilds the
-positions with :func:`industry_env.engine.from_observation` (the bag order, which it never reads, dealt at
-random) and acts on them. :class:`HeuristicAgent` ("heuristic") is the strong heuristic of
-:mod:`industry_env.agents.strong_heuristic`, acting the same way.
+positions with :func:`industry_env.games.industry.engine.from_observation` (the bag order, which it never reads, dealt
+at random) and acts on them. :class:`HeuristicAgent` ("heuristic") is the strong heuristic of
+:mod:`industry_env.agents.industry.strong_heuristic`, acting the same way.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from industry_env import actions as A
-from industry_env import engine
-from industry_env.board import Board
-from industry_env.reference import Game
-from industry_env.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY
+from industry_env.games.industry import actions as A
+from industry_env.games.industry import engine
+from industry_env.games.industry.board import Board
+from industry_env.games.industry.reference import Game
+from industry_env.games.industry.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY
 
-from .base import Agent, AgentInputError, check_masks, check_seed, refuse_finished_or_other_seat
+from ..base import Agent, AgentInputError, check_masks, check_seed, refuse_finished_or_other_seat
 from .heuristic_v0 import (
     BONUS_FIELD_VALUE,
     JOKER_VALUE,

@@ -1,7 +1,7 @@
 """The board as tables for people: ``industry-env board`` and ``docs/board.md`` are generated from the file.
 
-Every number and every provenance of the tables comes from :class:`industry_env.board.Board`, so the document
-cannot drift from the data (a test regenerates docs/board.md and compares); the prose about the shipped board
+Every number and every provenance of the tables comes from :class:`industry_env.games.industry.board.Board`, so the
+document cannot drift from the data (a test regenerates docs/board.md and compares); the prose about the shipped board
 (its points decision, its version history with measured figures) is kept here beside it. The introduction
 describes the file given: the reconstruction's story only for the shipped board.
 """

@@ -1,6 +1,6 @@
 """The greedy rule-of-thumb player, version 0, in readable form: it reads one reference Game.
 
-This is the twin of the batched form (:func:`industry_env.agents.heuristic.heuristic_actions`), which must
+This is the twin of the batched form (:func:`industry_env.agents.industry.heuristic.heuristic_actions`), which must
 choose the same action in every position (``tests/test_agents.py`` compares them action for action). It reads
 only what the seat to move observes (never the order of the bag). Its rules of thumb (``docs/agents.md``):
 
@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from industry_env import actions as A
-from industry_env.chance import splitmix64
-from industry_env.reference import Game
-from industry_env.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY
+from industry_env.games.industry import actions as A
+from industry_env.games.industry.chance import splitmix64
+from industry_env.games.industry.reference import Game
+from industry_env.games.industry.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY
 
-from .base import AgentInputError, check_seed
+from ..base import AgentInputError, check_seed
 
 TIE_NOISE = 0.1  # the noise added to auction values lies in [0, TIE_NOISE)
 JOKER_VALUE = 2.5  # a joker field: 2 points at the end, or a resource

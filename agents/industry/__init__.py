@@ -1,0 +1,1 @@
+"""Industry's own agents: the heuristics, their compiled kernel, the modelled search."""

@@ -1,0 +1,1 @@
+"""Industry (Michael Schacht): its rules, board, engines, pictures and tools."""
