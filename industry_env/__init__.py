@@ -23,9 +23,13 @@ _aliases.install({
 from .envs import ENV_ID  # noqa: E402
 from .envs import register as _register  # noqa: E402
 from .games.industry.board import Board, BoardError, field_id, field_index, load_board  # noqa: E402
+from .registry import available_games, load_game  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["Board", "BoardError", "ENV_ID", "env", "field_id", "field_index", "load_board", "raw_env", "__version__"]
+__all__ = [
+    "Board", "BoardError", "ENV_ID", "available_games", "env", "field_id", "field_index", "load_board", "load_game",
+    "raw_env", "__version__",
+]  # fmt: skip
 
 _register()
 

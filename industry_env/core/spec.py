@@ -98,7 +98,6 @@ class ReferenceGame(Protocol):
     def scores(self) -> list[int]: ...
     def returns(self) -> list[float]: ...  # +1 each winner, -1 the others, 0 all on a full tie
     def winners(self) -> list[int]: ...
-    def observe(self, seat: int) -> np.ndarray: ...  # what ``seat`` may see, float32[observation_size]
     def clone(self) -> ReferenceGame: ...
     def to_json(self) -> str: ...
 
@@ -263,6 +262,18 @@ class GameSpec(abc.ABC):
     @abc.abstractmethod
     def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
         """The action a readable name stands for; ValueError if none."""
+
+    def observe(self, game: ReferenceGame, seat: int) -> np.ndarray:
+        """What ``seat`` may see of ``game``: float32[observation_size], egocentric (the seat itself first)."""
+        return game.observe(seat)
+
+    def resample(self, game: ReferenceGame, seat: int, rng: Any = None) -> ReferenceGame:
+        """A game consistent with all that ``seat`` knows of ``game``, its hidden part drawn from ``rng`` (as
+        OpenSpiel's ``ResampleFromInfostate``): what search players plan on. A game without hidden information
+        is its own only consistent position, so it is cloned."""
+        if self.hidden_information:
+            return game.resample(seat, rng)
+        return game.clone()
 
     def render_text(self, game: ReferenceGame) -> str:
         """A position as text."""
