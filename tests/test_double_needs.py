@@ -321,7 +321,7 @@ def _agree(num: int, first_seed: int) -> dict[str, int]:
 def test_agents_count_a_doubled_need_as_two_units():
     from industry_env.agents.industry.heuristic import field_values
     from industry_env.agents.industry.heuristic_v0 import ReferenceHeuristicV0
-    from industry_env.agents.industry.strong_heuristic import StrongParams, _assessment
+    from industry_env.agents.industry.strong_heuristic import StrongParams, assessment
 
     # player 0 makes no Glass, player 2 does (the same position on the rules board and on its Glass x2 copy)
     def state(board):
@@ -335,18 +335,18 @@ def test_agents_count_a_doubled_need_as_two_units():
         v1, v2 = field_values(s1, np.array([p]))[0], field_values(s2, np.array([p]))[0]
         assert v1[f] - v2[f] == extra
         assert ReferenceHeuristicV0(0).value(g1, p, f) - ReferenceHeuristicV0(0).value(g2, p, f) == extra
-        d1, d2 = _assessment(s1, StrongParams()).devcost[0, p, f], _assessment(s2, StrongParams()).devcost[0, p, f]
+        d1, d2 = assessment(s1, StrongParams()).devcost[0, p, f], assessment(s2, StrongParams()).devcost[0, p, f]
         assert d2 - d1 == extra
 
 
 def test_strong_heuristic_sees_a_single_joker_short_of_a_doubled_need():
     # Era 2, nobody makes Glass, the bank does not sell it: the Brewery's 3 points count in full with two Glass
     # jokers, at the UNOBTAINABLE share with one.
-    from industry_env.agents.industry.strong_heuristic import UNOBTAINABLE, StrongParams, _assessment
+    from industry_env.agents.industry.strong_heuristic import UNOBTAINABLE, StrongParams, assessment
 
     def now(jokers: int) -> float:
         g = _brewery(money=[5, 5, 5, 5], hand={"Glass": jokers})
-        return float(_assessment(E.from_games([g]), StrongParams()).now[0, 0, F("2I")])
+        return float(assessment(E.from_games([g]), StrongParams()).now[0, 0, F("2I")])
 
     assert (now(1), now(2)) == (3 * UNOBTAINABLE, 3.0)
 

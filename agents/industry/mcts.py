@@ -41,7 +41,7 @@ from industry_env.games.industry import engine
 from industry_env.games.industry.rules import MAX_PLAYERS, TALERS_PER_POINT
 
 from ..base import Agent, AgentInputError, check_seed, refuse_finished_or_other_seat
-from .strong_heuristic import StrongParams, _assessment, strong_actions
+from .strong_heuristic import StrongParams, assessment, strong_actions
 
 P = MAX_PLAYERS
 OPPONENT_MODELS = ("heuristic", "search")  # the other seats: played by the strong heuristic, or searched (max-n)
@@ -364,7 +364,7 @@ def estimate(state: engine.State, params: StrongParams | None = None) -> np.ndar
     live = np.flatnonzero(state.phase != engine.OVER)
     if live.size:
         sl = engine.take(state, live) if live.size < state.batch_size else state
-        a = _assessment(sl, prm)
+        a = assessment(sl, prm)
         left = (~sl.claimed).sum(axis=1) / sl.claimed.shape[1]  # the share of fields still to be auctioned
         per_taler = 1.0 / TALERS_PER_POINT + (prm.taler_value - 1.0 / TALERS_PER_POINT) * left
         pending = (np.maximum(a.value, 0.0) * a.und).sum(axis=2)

@@ -44,15 +44,14 @@ from industry_env.games.industry.rules import (
 )
 
 from .heuristic_v0 import _NOISE_PURPOSE, TIE_NOISE
-from .strong_heuristic import (
+from .strong_tables import (
     JOKER_FIELD_VALUE,
     OWNED_UNDEVELOPED,
     SUBSIDY_GAIN,
     UNOBTAINABLE,
     StrongParams,
-    _tables,
-    strong_actions,
 )
+from .strong_tables import board_tables as _tables
 
 NF, NR, P, NA = NUM_FIELDS, NUM_RESOURCES, 4, A.NUM_ACTIONS
 NJ = NR + 1
@@ -408,10 +407,11 @@ def _dispatchers() -> list:
 
 def _sources() -> list[str]:
     """The files whose numbers the compiled code holds as constants: this one, the engine kernel (and the State
-    layout), the numpy form and heuristic v0 (the rule-of-thumb constants), the rules and the action numbers."""
-    from . import heuristic_v0, strong_heuristic
+    layout), the strong heuristic's tables and heuristic v0 (the rule-of-thumb constants), the rules and the action
+    numbers."""
+    from . import heuristic_v0, strong_tables
 
-    return [m.__file__ for m in (sys.modules[__name__], K, engine, A, strong_heuristic, heuristic_v0)] + [
+    return [m.__file__ for m in (sys.modules[__name__], K, engine, A, strong_tables, heuristic_v0)] + [
         sys.modules["industry_env.games.industry.rules"].__file__]
 
 
@@ -442,11 +442,12 @@ def warm_up() -> float:
 
 
 def compiled_actions(state: engine.State, seed: int | np.ndarray, mask: np.ndarray | None,
-                     params: StrongParams) -> np.ndarray:  # fmt: skip
+                     params: StrongParams) -> np.ndarray | None:  # fmt: skip
     """int64[B]: ``strong_actions(state, seed, mask, params)`` computed by the kernel.
 
-    Anything it cannot act on (a finished game, a mask of the wrong shape or type, or one that does not match
-    the state) goes to the numpy form, which raises its own ValueError: the same errors in the same order.
+    None for anything it cannot act on (a finished game, a mask of the wrong shape or type, or one that does not
+    match the state): the numpy form then checks the input and raises its own ValueError, so both forms give the
+    same errors in the same order.
     """
     if not _ready:
         warm_up()
@@ -454,7 +455,7 @@ def compiled_actions(state: engine.State, seed: int | np.ndarray, mask: np.ndarr
     if mask is None:
         mask = engine.legal_action_mask(state)  # all False for a finished game: reported below
     elif mask.shape != (B, NA) or mask.dtype != np.bool_:
-        return strong_actions(state, seed, mask, params, compiled=False)
+        return None
     m = mask if mask.flags.c_contiguous else np.ascontiguousarray(mask)
     if isinstance(seed, (int, np.integer)):
         seeds = np.full(B, seed, np.int64)
@@ -463,7 +464,7 @@ def compiled_actions(state: engine.State, seed: int | np.ndarray, mask: np.ndarr
     out = np.empty(B, np.int64)
     if actions_range(K._backed(state), B, K._table(state.board), board_floats(state.board), _param_array(params),
                      seeds, m, out, 0, B):  # fmt: skip
-        return strong_actions(state, seed, mask, params, compiled=False)
+        return None
     return out
 
 
