@@ -19,14 +19,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .errors import ConfigError
+
 MAX_CONFIG_BYTES = 1_000_000  # a training config is a few hundred bytes: anything this big is not one
 SEED_LIMIT = 2**32  # seeds go to numpy's legacy generator through Stable-Baselines3, which takes 0 .. 2**32 - 1
 INT_LIMIT = 2**63  # every whole number must fit the engine's and torch's 64-bit integers
 MAX_EVAL_GAMES = 1_000_000  # an evaluation beyond this would not end in a training's time
-
-
-class ConfigError(ValueError):
-    """A training configuration that cannot be used: names the key (and the file) at fault."""
 
 
 @dataclass

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .config import ConfigError
+from .errors import ConfigError
 
 LOCK = ".lock"
 PARTIAL = ".partial"
