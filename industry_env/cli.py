@@ -11,6 +11,7 @@ import importlib
 import sys
 import time
 from importlib import resources
+from typing import Any
 
 from .games.industry import actions as A
 from .games.industry.board import BoardError, load_board
@@ -362,6 +363,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     return trainer.run(args)
 
 
+def _make_agent(name: str, seed: int | None = None, **params: Any) -> Any:
+    """``industry_env.agents.make_agent``, imported when a tool first builds an agent."""
+    from .agents import make_agent
+
+    return make_agent(name, seed=seed, **params)
+
+
 def _delegate(module: str):
     """A subcommand whose options and body live in ``industry_env.<module>`` (configure/run)."""
 
@@ -422,6 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("balance", help="measure the board's balance over many games")
     _delegate("games.industry.balance")(p)
+    p.set_defaults(make_agent=_make_agent)  # the game's tool plays agents it does not import
 
     p = sub.add_parser("arena", help="a tournament between agents: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from industry_env.agents import make_agent
 
 from industry_env import load_board
 from industry_env.cli import main
@@ -24,7 +25,7 @@ BOARD = load_board()
 
 def test_every_field_is_developed_in_strong_games_and_scores_fit_the_records() -> None:
     # Board version 2 was tuned under the strong heuristic (docs/balance.md, 1,000 games); 30 games each here.
-    r = study("heuristic", 30, 0, BOARD)
+    r = study("heuristic", 30, 0, BOARD, make_agent=make_agent)
     assert r["never_developed"] == []
     four = r["by_players"][4]
     low, high = INDUSTRIA_TOTALS[4]

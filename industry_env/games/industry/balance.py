@@ -15,7 +15,9 @@ import json
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -31,14 +33,18 @@ INDUSTRIA_TOTALS = {3: (33, 42), 4: (24, 45)}  # final scores by number of playe
 POLICIES = ("random", "heuristic-v0", "heuristic")  # uniform random; industry_env.agents by name
 
 
-def play(policy: str, num_players: int, seed: int, board: Board, balanced_draws: bool = True) -> tuple[Game, dict]:
+def play(policy: str, num_players: int, seed: int, board: Board, balanced_draws: bool = True,
+         make_agent: Callable[..., Any] | None = None) -> tuple[Game, dict]:  # fmt: skip
     """Play one game with every seat taken by ``policy`` (one of POLICIES); return it and its log.
+
+    ``make_agent(name, seed=...)`` builds the agents (``industry_env.agents.make_agent``; the game does not
+    import its players): needed for every policy but "random".
 
     The log holds each field's auction price, whether its auction drew no bid, the era in which it was developed,
     the first Starting Player and the largest money any player held.
     """
-    from ...agents import make_agent
-
+    if policy != "random" and make_agent is None:
+        raise ValueError(f"policy {policy!r}: pass make_agent (industry_env.agents.make_agent) to build its agents")
     game = Game(num_players, seed=seed, board=board, balanced_draws=balanced_draws)
     rng = np.random.default_rng(seed)
     heur = None if policy == "random" else make_agent(policy, seed=seed)
@@ -68,7 +74,8 @@ def _summary(values: list[float]) -> dict[str, float]:
             "p90": float(np.percentile(values, 90))}  # fmt: skip
 
 
-def study_players(policy: str, num_players: int, games: int, seed: int, board: Board) -> dict:
+def study_players(policy: str, num_players: int, games: int, seed: int, board: Board,
+                  make_agent: Callable[..., Any] | None = None) -> dict:  # fmt: skip
     """Statistics of ``games`` games of ``num_players`` players, seeds ``seed`` to ``seed + games - 1``."""
     if games < 1:
         raise ValueError(f"games={games}: a study needs at least one game")
@@ -80,7 +87,7 @@ def study_players(policy: str, num_players: int, games: int, seed: int, board: B
     winners_score, fields_owned, era5_owned = [], [], []
     max_money, most_fields, over_tokens = 0, 0, 0  # 24 Property tokens, one on the Scoring Track: 23 for fields
     for g in range(games):
-        game, log = play(policy, n, seed + g, board)
+        game, log = play(policy, n, seed + g, board, make_agent=make_agent)
         scores, winners = game.scores(), game.winners()
         winners_score.append(max(scores))
         for p in range(n):
@@ -136,11 +143,13 @@ def study_players(policy: str, num_players: int, games: int, seed: int, board: B
     }  # fmt: skip
 
 
-def study(policy: str, games: int, seed: int, board: Board, players: tuple[int, ...] = (3, 4)) -> dict:
-    """``games`` games for each number of ``players`` with one policy, every figure kept apart by player count."""
+def study(policy: str, games: int, seed: int, board: Board, players: tuple[int, ...] = (3, 4),
+          make_agent: Callable[..., Any] | None = None) -> dict:  # fmt: skip
+    """``games`` games for each number of ``players`` with one policy, every figure kept apart by player count
+    (``make_agent`` as in :func:`play`)."""
     if policy not in POLICIES:
         raise ValueError(f"policy {policy!r}: known policies are {', '.join(POLICIES)}")
-    by_players = {n: study_players(policy, n, games, seed, board) for n in players}
+    by_players = {n: study_players(policy, n, games, seed, board, make_agent) for n in players}
     never = sorted(set.intersection(*({f for f, _, x in r["rarely_developed"] if x == 0.0}
                                       for r in by_players.values())))  # fmt: skip
     return {"policy": policy, "games": games, "by_players": by_players, "never_developed": never}
@@ -265,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     for policy in policies:
         t0 = time.perf_counter()
-        r = study(policy, args.games, args.seed, board, players)
+        r = study(policy, args.games, args.seed, board, players, make_agent=args.make_agent)
         r["seconds"] = time.perf_counter() - t0
         results.append(r)
         print(f"== {policy} players, {args.games} games for each of {', '.join(map(str, players))} players, "
