@@ -1,0 +1,82 @@
+"""Imports flow one way: tools -> environments, agents, training, arena, records -> registry -> games -> core.
+
+Every import statement is counted, the ones inside functions too (a lazy import is still a dependency). A game
+imports only the core and its own package: never an adapter, an agent, the registry or another game.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = {"industry_env": ROOT / "industry_env", "industry_env.agents": ROOT / "agents",
+            "industry_env.train": ROOT / "train"}  # fmt: skip
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for pkg, base in PACKAGES.items():
+        for f in base.rglob("*.py"):
+            parts = [p for p in f.relative_to(base).with_suffix("").parts if p != "__init__"]
+            out[".".join([pkg, *parts])] = f
+    return out
+
+
+MODULES = _modules()
+
+
+def imports_of(name: str) -> set[str]:
+    """The modules of the house that module ``name`` imports, anywhere in its code."""
+    f = MODULES[name]
+    out = set()
+    for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                here = name.split(".") if f.name == "__init__.py" else name.split(".")[:-1]
+                base = ".".join(here[: len(here) - node.level + 1] + ([base] if base else []))
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for t in targets:
+            while t and t not in MODULES:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                out.add(t)
+    return out
+
+
+def _in(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+GAMES = sorted({".".join(m.split(".")[:3]) for m in MODULES if m.startswith("industry_env.games.") and
+                m.count(".") >= 2})  # fmt: skip
+
+
+def test_the_house_is_found():
+    assert "industry_env.games.industry.engine" in MODULES and "industry_env.core.spec" in MODULES
+    assert GAMES == ["industry_env.games.age_of_industry", "industry_env.games.industry"]
+
+
+def test_the_core_imports_nothing_above_it():
+    for m in MODULES:
+        if _in(m, "industry_env.core"):
+            above = {t for t in imports_of(m) if not _in(t, "industry_env.core")}
+            assert not above, f"{m} imports {sorted(above)}"
+
+
+def test_a_game_imports_only_the_core_and_itself():
+    for game in GAMES:
+        for m in MODULES:
+            if _in(m, game):
+                other = {t for t in imports_of(m) if not _in(t, game) and not _in(t, "industry_env.core")
+                         and t != "industry_env.games"}  # fmt: skip
+                assert not other, f"{m} imports {sorted(other)}"
+
+
+def test_the_registry_knows_games_only_by_name():
+    assert imports_of("industry_env.registry") <= {m for m in MODULES if _in(m, "industry_env.core")}
