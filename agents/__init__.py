@@ -33,6 +33,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from industry_env.core.spec import GameSpec
+from industry_env.registry import DEFAULT_GAME, load_game
+
 from .base import Agent, AgentActionError, AgentInputError, CallableAgent, check_actions
 from .industry.heuristic import HeuristicAgent, HeuristicV0Agent, field_values, heuristic_actions
 from .industry.heuristic_v0 import ReferenceHeuristicV0, tie_noise
@@ -40,8 +43,12 @@ from .industry.mcts import MCTSAgent
 from .ppo import PPOAgent
 from .random_agent import RandomAgent
 
+#: the agents that play any game (they read only the mask)
+GENERIC_AGENTS: dict[str, type[Agent]] = {"random": RandomAgent}
+
+#: every agent by name for Industry, the default game (a game's own agents are named in its spec's ``agents``)
 AGENTS: dict[str, type[Agent]] = {
-    "random": RandomAgent,
+    **GENERIC_AGENTS,
     "heuristic": HeuristicAgent,
     "heuristic-v0": HeuristicV0Agent,
     "mcts": MCTSAgent,  # determinized UCT over the batched engine (agents/industry/mcts.py)
@@ -49,28 +56,37 @@ AGENTS: dict[str, type[Agent]] = {
 }
 
 
-def make_agent(name: str, seed: int | None = None, **params: Any) -> Agent:
-    """The agent called ``name`` (a key of :data:`AGENTS`, or ``module:attr``), seeded by ``seed``.
+def agent_names(game: str = DEFAULT_GAME) -> list[str]:
+    """The names ``make_agent`` knows for ``game``: the generic agents, then the game's own."""
+    return [*GENERIC_AGENTS, *load_game(game).agents]
 
-    ``params`` are the agent's own parameters (e.g. ``greed`` for the heuristics); an unknown name or parameter
-    raises ValueError listing what exists.
+
+def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME, **params: Any) -> Agent:
+    """The agent called ``name`` for ``game`` (a generic agent, one of the game's own, or ``module:attr``), seeded
+    by ``seed``.
+
+    ``params`` are the agent's own parameters (e.g. ``greed`` for the heuristics); an unknown name or parameter,
+    or an agent of another game, raises ValueError saying what exists.
     """
     if not isinstance(name, str):
         raise ValueError(f"agent name must be a string, got {type(name).__name__}")
-    if name in AGENTS:
-        return _build(AGENTS[name], name, seed, params)
+    spec = load_game(game)
+    if name in GENERIC_AGENTS:
+        return _bind(_build(GENERIC_AGENTS[name], name, seed, params), name, spec)
+    if name in spec.agents:
+        return _bind(_build(_import_factory(spec.agents[name]), name, seed, params), name, spec)
     if name.startswith(RLLIB_PREFIX):
-        return _rllib_agent(name, seed, params)
+        return _bind(_rllib_agent(name, seed, params), name, spec)
     if ":" not in name:
-        raise ValueError(f"unknown agent {name!r}: known agents are {', '.join(AGENTS)}, "
-                         f"or 'module:callable' for your own")  # fmt: skip
+        raise ValueError(f"unknown agent {name!r} for {spec.name}: known agents are "
+                         f"{', '.join(agent_names(spec.id))}, or 'module:callable' for your own")  # fmt: skip
     target = _import(name)
     if isinstance(target, type) and issubclass(target, Agent):
-        return _build(target, name, seed, params)
+        return _bind(_build(target, name, seed, params), name, spec)
     if isinstance(target, Agent):
         if params or seed is not None:
             raise ValueError(f"agent {name!r} is an Agent object: it takes no seed or parameters here")
-        return target
+        return _bind(target, name, spec)
     if isinstance(target, type):  # a class called as a policy would fail only at its first move: refuse it now
         raise ValueError(f"agent {name!r} is a class, {target.__module__}.{target.__qualname__}, but not a subclass "
                          f"of industry_env.agents.Agent: subclass Agent (implement _choose), or name an Agent "
@@ -80,7 +96,7 @@ def make_agent(name: str, seed: int | None = None, **params: Any) -> Agent:
             raise ValueError(f"agent {name!r} is a plain function (observation, action_mask) -> action: it takes "
                              f"no seed or parameters; make it an Agent subclass to have them")  # fmt: skip
         check_policy_signature(target, name)
-        return CallableAgent(target, name=name)
+        return CallableAgent(target, name=name, game=spec.id)
     raise ValueError(f"agent {name!r} is neither an Agent class, an Agent, nor a callable: {target!r}")
 
 
@@ -98,26 +114,29 @@ def check_policy_signature(policy: Callable[..., Any], name: str) -> None:
                          f"action ({exc})") from None  # fmt: skip
 
 
-def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = None) -> Agent:
-    """An :class:`Agent` from a name (see :func:`make_agent`), an Agent, or a plain function ``(obs, mask)``.
+def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = None,
+             game: str = DEFAULT_GAME) -> Agent:  # fmt: skip
+    """An :class:`Agent` of ``game`` from a name (see :func:`make_agent`), an Agent, or a plain function
+    ``(obs, mask)``.
 
     ``seed`` seeds the agents built by name; a name that imports an Agent object or a plain function (which take
     no seed) is used as it is, as the arena does, so that leagues and environments accept every kind of spec.
     """
+    spec = load_game(game)
     if isinstance(agent, Agent):
-        return agent
+        return _bind(agent, agent.name, spec)
     if isinstance(agent, str):
         if seed is not None and ":" in agent and not agent.startswith(RLLIB_PREFIX):
             target = _import(agent)
             if not (isinstance(target, type) and issubclass(target, Agent)):
-                return make_agent(agent)  # an object or a function: nothing to seed
-        return make_agent(agent, seed=seed)
+                return make_agent(agent, game=game)  # an object or a function: nothing to seed
+        return make_agent(agent, seed=seed, game=game)
     if callable(agent):
         if isinstance(agent, type):
             raise ValueError(f"not an agent: the class {agent.__qualname__} (give an instance, or subclass Agent "
                              f"and pass its name)")  # fmt: skip
         check_policy_signature(agent, getattr(agent, "__qualname__", repr(agent)))
-        return CallableAgent(agent)
+        return CallableAgent(agent, game=game)
     raise ValueError(f"not an agent: {agent!r} (give a name, an Agent, or a function (observation, action_mask))")
 
 
@@ -149,8 +168,23 @@ def with_current_folder() -> None:
         sys.path.insert(0, here)
 
 
+def _bind(agent: Agent, name: str, spec: GameSpec) -> Agent:
+    """``agent`` playing the game of ``spec``: an agent of any game is bound to it, one of another game refused."""
+    if agent.game is None:
+        agent.game = spec.id
+    elif agent.game != spec.id:
+        raise ValueError(f"agent {name!r} plays {load_game(agent.game).name}, not {spec.name}")
+    return agent
+
+
+def _import_factory(path: str) -> type[Agent]:
+    """The agent class a game's spec names as ``module:attr``."""
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
 def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any]) -> Agent:
-    accepted = [k for k in inspect.signature(cls.__init__).parameters if k not in ("self", "seed")]
+    accepted = [k for k in inspect.signature(cls.__init__).parameters if k not in ("self", "seed", "game")]
     unknown = sorted(set(params) - set(accepted))
     if unknown:
         takes = ", ".join(["seed", *accepted])
@@ -177,7 +211,8 @@ def _import(name: str) -> Any:
 
 
 __all__ = [
-    "AGENTS", "Agent", "AgentActionError", "AgentInputError", "CallableAgent", "HeuristicAgent", "HeuristicV0Agent",
-    "MCTSAgent", "PPOAgent", "RandomAgent", "ReferenceHeuristicV0", "as_agent", "check_actions",
-    "check_policy_signature", "field_values", "heuristic_actions", "make_agent", "tie_noise", "with_current_folder",
+    "AGENTS", "GENERIC_AGENTS", "Agent", "AgentActionError", "AgentInputError", "CallableAgent", "HeuristicAgent",
+    "HeuristicV0Agent", "MCTSAgent", "PPOAgent", "RandomAgent", "ReferenceHeuristicV0", "agent_names", "as_agent",
+    "check_actions", "check_policy_signature", "field_values", "heuristic_actions", "make_agent", "tie_noise",
+    "with_current_folder",
 ]  # fmt: skip

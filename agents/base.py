@@ -1,8 +1,10 @@
 """The one agent interface: what every player of ``industry_env.agents`` offers, and its input checks.
 
-An agent acts from what its seat observes and nothing more: an observation (float32[675], the layout of
-:mod:`industry_env.games.industry.observation`, seen from the seat to move) and the legal-action mask (bool or
-int8[314]).
+An agent acts from what its seat observes and nothing more: an observation (float32, the layout of its game's
+observation, seen from the seat to move) and the legal-action mask (bool or int8, one entry per action of the
+game). An agent plays one game of the suite (``Agent.game``, an id of ``industry_env.available_games()``), or
+any game when it reads no more than the mask and the observation's size (``game = None``: random, plain
+functions); its sizes come from the game's spec, never from constants of its own.
 """
 
 from __future__ import annotations
@@ -12,14 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from industry_env.games.industry import observation as O
-from industry_env.games.industry.actions import NUM_ACTIONS
+from industry_env.core.spec import GameSpec, ReferenceGame
+from industry_env.registry import load_game, spec_of
 
 if TYPE_CHECKING:
     from industry_env.games.industry import engine
-    from industry_env.games.industry.reference import Game
-
-_PHASE_OVER = 5  # index of "over" in the observation's phase one-hot
 
 
 class AgentInputError(ValueError, TypeError):
@@ -54,39 +53,42 @@ def check_seed(seed: int | None) -> int:
     return int(seed)
 
 
-def check_batch(observations: Any, action_masks: Any) -> tuple[np.ndarray, np.ndarray]:
-    """float32[B, 675] observations and bool[B, 314] masks, checked; AgentInputError says what is wrong."""
-    obs = _array(observations, "observations", (O.OBS_DIM,), batched=True)
-    mask = _array(action_masks, "action_masks", (NUM_ACTIONS,), batched=True)
+def check_batch(observations: Any, action_masks: Any, observation_size: int | None = None,
+                num_actions: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """float32[B, D] observations and bool[B, A] masks, checked (D and A: the game's sizes, None: any);
+    AgentInputError says what is wrong."""
+    obs = _array(observations, "observations", observation_size, batched=True)
+    mask = _array(action_masks, "action_masks", num_actions, batched=True)
     if obs.shape[0] != mask.shape[0]:
         raise AgentInputError(f"{obs.shape[0]} observations but {mask.shape[0]} action masks")
     return _observation(obs, "observations"), _mask(mask, "action_masks")
 
 
-def check_masks(action_masks: Any, batch_size: int) -> np.ndarray:
-    """bool[B, 314] legal-action masks for a batch of ``batch_size`` games, checked."""
-    mask = _mask(_array(action_masks, "action_masks", (NUM_ACTIONS,), batched=True), "action_masks")
+def check_masks(action_masks: Any, batch_size: int, num_actions: int | None = None) -> np.ndarray:
+    """bool[B, A] legal-action masks for a batch of ``batch_size`` games, checked (A: the game's actions)."""
+    mask = _mask(_array(action_masks, "action_masks", num_actions, batched=True), "action_masks")
     if mask.shape[0] != batch_size:
         raise AgentInputError(f"{mask.shape[0]} action masks for {batch_size} games")
     return mask
 
 
-def check_one(observation: Any, action_mask: Any) -> tuple[np.ndarray, np.ndarray]:
-    """One game's float32[675] observation and bool[314] mask as batches of one, checked."""
-    obs = _array(observation, "observation", (O.OBS_DIM,), batched=False)
+def check_one(observation: Any, action_mask: Any, observation_size: int | None = None,
+              num_actions: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """One game's float32[D] observation and bool[A] mask as batches of one, checked."""
+    obs = _array(observation, "observation", observation_size, batched=False)
     if action_mask is None:
         raise AgentInputError("act(observation, action_mask): the legal-action mask is required")
-    mask = _array(action_mask, "action_mask", (NUM_ACTIONS,), batched=False)
+    mask = _array(action_mask, "action_mask", num_actions, batched=False)
     return _observation(obs[None], "observation"), _mask(mask[None], "action_mask")
 
 
-def _array(x: Any, what: str, shape: tuple[int, ...], batched: bool) -> np.ndarray:
+def _array(x: Any, what: str, size: int | None, batched: bool) -> np.ndarray:
     if not isinstance(x, np.ndarray):
         hint = "; for a reference Game use agent.act_game(game)" if type(x).__name__ == "Game" else ""
         raise AgentInputError(f"{what} must be a numpy array, got {type(x).__name__}{hint}")
-    want = (len(shape) + 1) if batched else len(shape)
-    if x.ndim != want or x.shape[-len(shape):] != shape:
-        expect = f"[B, {shape[0]}]" if batched else f"[{shape[0]}]"
+    if x.ndim != (2 if batched else 1) or (size is not None and x.shape[-1] != size):
+        width = "D" if size is None else size
+        expect = f"[B, {width}]" if batched else f"[{width}]"
         raise AgentInputError(f"{what} must have shape {expect}, got {list(x.shape)}")
     return x
 
@@ -112,12 +114,12 @@ def _mask(mask: np.ndarray, what: str) -> np.ndarray:
 _SHOWN_LEGAL = 12  # legal actions listed in an AgentActionError (with their names), then "... N in all"
 
 
-def describe_legal(mask_row: np.ndarray) -> str:
-    """The legal actions of one mask row as ``5 (bid 1), 6 (bid 2), ...``, at most a dozen named."""
-    from industry_env.games.industry.actions import action_to_string
-
+def describe_legal(mask_row: np.ndarray, spec: GameSpec | None = None) -> str:
+    """The legal actions of one mask row as ``5 (bid 1), 6 (bid 2), ...``, at most a dozen (named by the game of
+    ``spec`` if given)."""
     legal = np.flatnonzero(mask_row).tolist()
-    shown = ", ".join(f"{a} ({action_to_string(a)})" for a in legal[:_SHOWN_LEGAL])
+    named = (lambda a: f"{a} ({spec.action_to_string(a)})") if spec is not None else str
+    shown = ", ".join(named(a) for a in legal[:_SHOWN_LEGAL])
     return shown + (f", ... ({len(legal)} in all)" if len(legal) > _SHOWN_LEGAL else "")
 
 
@@ -125,15 +127,17 @@ def _is_whole(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def check_actions(actions: Any, masks: np.ndarray, agent: str, hint: str = "") -> np.ndarray:
-    """int64[B]: ``actions``, the answer of ``agent`` for the B games of ``masks`` (bool[B, 314]), checked.
+def check_actions(actions: Any, masks: np.ndarray, agent: str, hint: str = "",
+                  spec: GameSpec | None = None) -> np.ndarray:  # fmt: skip
+    """int64[B]: ``actions``, the answer of ``agent`` for the B games of ``masks`` (bool[B, A]), checked.
 
     The one check every path an agent's answer takes goes through: one integer per game (Python or numpy
-    integers; no float, not even 3.0, no bool), within 0..313, legal by the mask. Anything else raises
-    :class:`AgentActionError` naming the agent, the row, the answer and the legal actions there (``hint`` is
-    added to the message).
+    integers; no float, not even 3.0, no bool), within 0..A-1, legal by the mask. Anything else raises
+    :class:`AgentActionError` naming the agent, the row, the answer and the legal actions there (named by the
+    game of ``spec`` if given; ``hint`` is added to the message).
     """
-    n = masks.shape[0]
+    n, num_actions = masks.shape
+    game = spec.name if spec is not None else "the game"
     if isinstance(actions, np.ndarray):
         a = actions
     elif isinstance(actions, (list, tuple)):  # item by item: a bool or a huge int is not silently converted
@@ -152,17 +156,18 @@ def check_actions(actions: Any, masks: np.ndarray, agent: str, hint: str = "") -
         if not whole.all():
             i = int(np.flatnonzero(~whole)[0])
             raise AgentActionError(agent, i, a[i], f"a {type(a[i]).__name__}, not an integer action "
-                                                   f"(0..{NUM_ACTIONS - 1})")  # fmt: skip
-    in_range = np.array([0 <= int(x) < NUM_ACTIONS for x in a.tolist()], bool) if a.dtype == object else (
-        (a >= 0) & (a < NUM_ACTIONS))  # fmt: skip
+                                                   f"(0..{num_actions - 1})")  # fmt: skip
+    in_range = np.array([0 <= int(x) < num_actions for x in a.tolist()], bool) if a.dtype == object else (
+        (a >= 0) & (a < num_actions))  # fmt: skip
     out = np.where(in_range, a, 0).astype(np.int64)
     ok = in_range & masks[np.arange(n), out]
     if not ok.all():
         bad = np.flatnonzero(~ok)
         i = int(bad[0])
-        why = "an illegal action in that game" if in_range[i] else f"not an action of Industry (0..{NUM_ACTIONS - 1})"
+        why = "an illegal action in that game" if in_range[i] else f"not an action of {game} (0..{num_actions - 1})"
         more = f" ({bad.size} illegal answers in this call)" if bad.size > 1 else ""
-        raise AgentActionError(agent, i, int(a[i]), f"{why}{more}; the legal actions: {describe_legal(masks[i])}{hint}")
+        legal = describe_legal(masks[i], spec)
+        raise AgentActionError(agent, i, int(a[i]), f"{why}{more}; the legal actions: {legal}{hint}")
     return out
 
 
@@ -172,59 +177,89 @@ def _short(x: Any) -> str:
 
 
 class Agent:
-    """A player of Industry: ``act(observation, action_mask) -> int`` for one game, ``act_batch`` for many.
+    """A player: ``act(observation, action_mask) -> int`` for one game, ``act_batch`` for many.
 
     The contract, for every agent of the project and any a user writes:
 
+    - ``game``: the id of the game it plays (``"industry"``), or None for an agent that plays any game from the
+      mask and the observation alone. Its sizes (``observation_size``, ``num_actions``) come from that game's
+      spec and ``options`` (the game's options that change sizes, e.g. a map).
     - ``act(observation, action_mask) -> int``: one legal action for the seat to move, given its observation
-      (float32[675], :mod:`industry_env.games.industry.observation`) and the legal-action mask (bool or int8[314]).
+      (float32[D], the game's observation layout, egocentric) and the legal-action mask (bool or int8[A]).
     - ``act_batch(observations, action_masks) -> int64[B]``: the same for B games at once; row b of the result
       is what ``act`` would choose for row b (for agents with no inner state the very same action).
-    - ``act_state(state, mask=None) -> int64[B]``: the same on an engine State (for vector environments);
-      by default ``act_batch`` on ``engine.observe(state)``.
-    - Only what the seat observes is used: the whole table but the order of the bag.
+    - ``act_game(game) -> int``: the same on a reference game, from what the seat to move observes.
+    - ``act_state(state, mask=None) -> int64[B]``: the same on a batched engine's State (for vector
+      environments), only for games without hidden information (the State holds what no seat may see); by
+      default ``act_batch`` on what each mover observes.
+    - Only what the seat observes is used.
     - Seeded: ``make_agent(name, seed=s)`` twice gives the same moves for the same inputs.
     - Refused with :class:`AgentInputError` (a ValueError): a wrong type (a Game, a list), a wrong shape or
       dtype, a mask with no legal action (a finished game). An agent never answers with a made-up action.
 
-    Subclasses implement ``_choose(observations, masks) -> int64[B]`` on checked inputs (float32[B, 675],
-    bool[B, 314]); the public methods check the inputs and that every chosen action is legal.
+    Subclasses implement ``_choose(observations, masks) -> int64[B]`` on checked inputs (float32[B, D],
+    bool[B, A]); the public methods check the inputs and that every chosen action is legal.
     """
 
     name = "agent"
+    #: the game this agent plays (an id of the registry); None: any game
+    game: str | None = None
+    #: options of the game that its sizes depend on (``{"map": "germany"}``); none for most games
+    options: dict[str, Any] = {}
+
+    @property
+    def spec(self) -> GameSpec | None:
+        """The spec of the game this agent plays (None: any game)."""
+        return None if self.game is None else load_game(self.game)
+
+    @property
+    def observation_size(self) -> int | None:
+        """Floats in the observation it reads (None: any)."""
+        spec = self.spec
+        return None if spec is None else spec.observation_size(**self.options)
+
+    @property
+    def num_actions(self) -> int | None:
+        """Entries of the masks it reads (None: any)."""
+        spec = self.spec
+        return None if spec is None else spec.num_actions(**self.options)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray | None = None) -> int:
-        """One legal action for one game (float32[675] observation, bool or int8[314] mask)."""
-        obs, mask = check_one(observation, action_mask)
+        """One legal action for one game (float32[D] observation, bool or int8[A] mask)."""
+        obs, mask = check_one(observation, action_mask, self.observation_size, self.num_actions)
         return int(self._checked(obs, mask)[0])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """int64[B]: one legal action per game (float32[B, 675] observations, bool or int8[B, 314] masks)."""
-        obs, mask = check_batch(observations, action_masks)
+        """int64[B]: one legal action per game (float32[B, D] observations, bool or int8[B, A] masks)."""
+        obs, mask = check_batch(observations, action_masks, self.observation_size, self.num_actions)
         return self._checked(obs, mask)
 
-    def act_game(self, game: Game) -> int:
-        """One legal action for the player to move in a reference Game: ``act`` on what his seat observes."""
-        from industry_env.games.industry.observation import observe_game
-        from industry_env.games.industry.reference import Game
-
-        if not isinstance(game, Game):
-            raise AgentInputError(f"act_game needs a reference Game, got {type(game).__name__}")
+    def act_game(self, game: ReferenceGame) -> int:
+        """One legal action for the player to move in a reference game: ``act`` on what his seat observes."""
+        spec = spec_of(game)
+        if spec is None:
+            raise AgentInputError(f"act_game needs a reference game of the suite, got {type(game).__name__}")
+        if self.game is not None and spec.id != self.game:
+            raise AgentInputError(f"act_game: agent {self.name!r} plays {self.spec.name}, not {spec.name}")
         if game.is_over:
             raise AgentInputError("act_game: the game is over, there is no action to choose")
-        return self.act(observe_game(game, game.current_player), game.legal_action_mask())
+        return self.act(spec.observe(game, game.current_player), game.legal_action_mask())
 
     def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
-        """int64[B]: the action of the player to move in every game of an engine State (running games only).
+        """int64[B]: the action of the player to move in every game of a batched engine's State (running games).
 
         For vector environments that hold a State: by default ``act_batch`` on what each mover observes; an
         agent that reads the arrays directly overrides it to skip the round trip (the heuristics do), reading
-        only what the mover observes. ``mask``: ``engine.legal_action_mask(state)`` if the caller has it.
+        only what the mover observes. Only for a game without hidden information. ``mask``: the engine's
+        ``legal_action_mask(state)`` if the caller has it.
         """
-        from industry_env.games.industry import engine as E
-
+        spec = self.spec or load_game("industry")
+        if spec.hidden_information:
+            raise AgentInputError(f"act_state: {spec.name} has hidden information, so an agent gets observations "
+                                  f"(act_batch), never the State")  # fmt: skip
+        E = spec.engine
         if not isinstance(state, E.State):
-            raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
+            raise AgentInputError(f"act_state needs a {spec.name} engine State, got {type(state).__name__}")
         over = state.current_player < 0
         if over.any():
             raise AgentInputError(f"act_state: game(s) {np.flatnonzero(over)[:5].tolist()} are over; "
@@ -232,25 +267,13 @@ class Agent:
         return self.act_batch(E.observe(state), E.legal_action_mask(state) if mask is None else mask)
 
     def _checked(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return check_actions(self._choose(obs, mask), mask, self.name)
+        return check_actions(self._choose(obs, mask), mask, self.name, spec=self.spec)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__} must implement _choose(observations, masks)")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
-
-
-def refuse_finished_or_other_seat(observations: np.ndarray) -> None:
-    """AgentInputError unless every observation is of a running game, seen from the seat to move (seat 0)."""
-    v = O.views(observations)
-    over = v["phase"][:, _PHASE_OVER] == 1
-    if over.any():
-        raise AgentInputError(f"observation row(s) {np.flatnonzero(over)[:5].tolist()}: the game is over")
-    other = v["to_move"][:, 0] != 1
-    if other.any():
-        raise AgentInputError(f"observation row(s) {np.flatnonzero(other)[:5].tolist()} are not seen from the seat "
-                              f"to move: an agent acts from its own seat's observation")  # fmt: skip
 
 
 class CallableAgent(Agent):
@@ -260,10 +283,11 @@ class CallableAgent(Agent):
     refused with :class:`AgentInputError` naming the function.
     """
 
-    def __init__(self, policy: Callable[[np.ndarray, np.ndarray], int], name: str | None = None) -> None:
+    def __init__(self, policy: Callable[[np.ndarray, np.ndarray], int], name: str | None = None,
+                 game: str | None = None) -> None:  # fmt: skip
         if not callable(policy):
             raise AgentInputError(f"CallableAgent needs a function (observation, action_mask) -> action: {policy!r}")
-        self.policy = policy
+        self.policy, self.game = policy, game
         self.name = name or getattr(policy, "__qualname__", None) or repr(policy)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -349,6 +349,7 @@ class PPOAgent(NetworkAgent):
     """
 
     name = "ppo"
+    game = "industry"  # the policy files hold networks over Industry's observation and actions
 
     def __init__(self, seed: int | None = None, path: str | Path | None = None, deterministic: bool = True,
                  threads: int = 1) -> None:  # fmt: skip

@@ -532,7 +532,7 @@ class Arena:
             else:
                 a = [agent.act(o, m) for o, m in zip(obs, mask, strict=True)]
             dt = time.perf_counter() - t0
-            a = check_actions(a, mask, self.labels[int(group[0])])
+            a = check_actions(a, mask, self.labels[int(group[0])], spec=getattr(agent, "spec", None))
         except AgentActionError as exc:
             i = 0 if exc.row is None else exc.row
             k = int(entry[i])

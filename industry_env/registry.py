@@ -37,6 +37,19 @@ def load_game(game_id: str = DEFAULT_GAME) -> GameSpec:
     return spec
 
 
+def spec_of(obj: object) -> GameSpec | None:
+    """The spec of the game whose reference game or batched State ``obj`` is (None if no registered game's).
+
+    Only games already loaded are looked at: an object of a game exists only once its package is imported.
+    """
+    module = type(obj).__module__
+    for game_id, (spec_module, _) in _GAMES.items():
+        package = spec_module.rpartition(".")[0]
+        if module == package or module.startswith(package + "."):
+            return load_game(game_id)
+    return None
+
+
 def resolve(game: str | GameSpec | None) -> GameSpec:
     """A spec from a game id, a spec, or None (the default game)."""
     if isinstance(game, GameSpec):

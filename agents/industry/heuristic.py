@@ -23,7 +23,8 @@ from industry_env.games.industry.board import Board
 from industry_env.games.industry.reference import Game
 from industry_env.games.industry.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY
 
-from ..base import Agent, AgentInputError, check_masks, check_seed, refuse_finished_or_other_seat
+from ..base import Agent, AgentInputError, check_masks, check_seed
+from .checks import refuse_finished_or_other_seat
 from .heuristic_v0 import (
     BONUS_FIELD_VALUE,
     JOKER_VALUE,
@@ -175,6 +176,7 @@ class _StateAgent(Agent, metaclass=ABCMeta):
     rebuilds the position (:func:`engine.from_observation`, its own rng dealing the unseen bag, which the rule
     never reads), and ``act_state`` runs the rule on the State itself, the same actions without the round trip."""
 
+    game = "industry"
     seed: int
     rng: np.random.Generator
 
@@ -191,7 +193,7 @@ class _StateAgent(Agent, metaclass=ABCMeta):
         if not isinstance(state, engine.State):
             raise AgentInputError(f"act_state needs an engine State, got {type(state).__name__}")
         if mask is not None:
-            mask = check_masks(mask, state.batch_size)
+            mask = check_masks(mask, state.batch_size, A.NUM_ACTIONS)
         try:
             return self._actions(state, mask)
         except ValueError as exc:

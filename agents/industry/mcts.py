@@ -40,7 +40,8 @@ from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
 from industry_env.games.industry.rules import MAX_PLAYERS, TALERS_PER_POINT
 
-from ..base import Agent, AgentInputError, check_seed, refuse_finished_or_other_seat
+from ..base import Agent, AgentInputError, check_seed
+from .checks import refuse_finished_or_other_seat
 from .strong_heuristic import StrongParams, assessment, strong_actions
 
 P = MAX_PLAYERS
@@ -94,6 +95,7 @@ class MCTSAgent(Agent):
     """
 
     name = "mcts"
+    game = "industry"
 
     def __init__(
         self,

@@ -245,5 +245,6 @@ class Opponents:
                     obs = E.observe(state)  # each game seen from its player to move
                 answer = agent.act_batch(obs[sel], mask[sel])
             # every answer checked the same way, whichever method gave it: integers, in range, legal
-            out[sel] = check_actions(answer, mask[sel], str(getattr(agent, "name", None) or agent))
+            out[sel] = check_actions(answer, mask[sel], str(getattr(agent, "name", None) or agent),
+                                     spec=getattr(agent, "spec", None))
         return out

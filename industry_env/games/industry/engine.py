@@ -101,6 +101,7 @@ from types import ModuleType, SimpleNamespace
 
 import numpy as np
 
+from ...core.sampling import pick_uniform
 from . import actions as A
 from . import chance
 from . import observation as O
@@ -1462,20 +1463,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """
     if _backend == "numba":
         return _kernel().sample_legal(mask, rng)
-    return _pick_uniform(mask, rng.random(mask.shape[0]))
-
-
-def _pick_uniform(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The ``floor(u[b] * count[b])``-th True entry of each row of ``mask`` (0 for an empty row)."""
-    B, n_actions = mask.shape
-    flat = mask.reshape(-1).nonzero()[0]  # row-major: row b's legal actions are contiguous, count[b] of them
-    count = np.bincount(flat // n_actions, minlength=B)
-    start = np.cumsum(count) - count
-    pick = start + (u * count).astype(np.int64)
-    out = np.zeros(B, np.int64)
-    has = count > 0
-    out[has] = flat[pick[has]] - has.nonzero()[0] * n_actions
-    return out
+    return pick_uniform(mask, rng.random(mask.shape[0]))
 
 
 def random_step(
@@ -1496,7 +1484,7 @@ def random_step(
         return _kernel().random_step(state, rng, inplace, next_mask)
     u = rng.random(state.batch_size)
     mask = legal_action_mask(state)
-    a = _pick_uniform(mask, u)
+    a = pick_uniform(mask, u)
     s = _numpy_step(state, a, "raise", -1.0, inplace, mask)
     if next_mask is not None:
         next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
