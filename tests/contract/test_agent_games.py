@@ -3,8 +3,8 @@ for and read its sizes from its spec; a game's own agents play only that game.""
 
 import numpy as np
 import pytest
-
 from industry_env.agents import RandomAgent, agent_names, as_agent, make_agent
+
 from industry_env.registry import load_game
 
 

@@ -34,7 +34,8 @@ from numba import carray, get_num_threads, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ...core import numba_cache
+from ...core import numba_cache, uncompiled
+from ...core.uncompiled import scalars
 from . import actions as A
 from . import engine as E
 from .rules import (
@@ -717,6 +718,18 @@ def _views(buf, B):
             carray(at, (n // 4,), np.float32))  # fmt: skip
 
 
+if uncompiled.DISABLED:
+
+    def _raw(a):  # noqa: F811 (uncompiled: no reference count to avoid)
+        """``a``, its elements read as Python numbers (:mod:`industry_env.core.uncompiled`)."""
+        return scalars(a)
+
+    def _views(buf, B):  # noqa: F811
+        """The typed views of a State buffer of B games, their elements read as Python numbers."""
+        b = scalars(buf)
+        return b.view(np.int8), b.view(np.int16), scalars(buf[: 8 * B].view(np.int64)), b.view(np.float32)
+
+
 @njit(cache=True)
 def mask_range(buf, B, t, out, lo, hi):
     """Legal-action masks of games ``lo:hi`` into ``out`` (bool[B * 314], row-major)."""
@@ -857,6 +870,14 @@ def _next_double(typingctx, fn, state):
         return builder.call(f, [builder.inttoptr(args[1], cgutils.voidptr_t)])
 
     return types.float64(fn, state), codegen
+
+
+if uncompiled.DISABLED:  # NUMBA_DISABLE_JIT=1: the kernel's Python runs as it is (for a debugger)
+    _NEXT_DOUBLE = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_void_p)
+
+    def _next_double(fn, state):  # noqa: F811 (the uncompiled twin of the intrinsic above)
+        """``fn(state)`` called through ctypes."""
+        return _NEXT_DOUBLE(fn)(state)
 
 
 @njit(cache=True)

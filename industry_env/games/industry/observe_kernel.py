@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...core import uncompiled
+from ...core.uncompiled import scalars
 from . import engine as E
 from . import observation as O
 from .rules import NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
@@ -100,9 +102,20 @@ def _observe_game(s8, s16, B, i, me, o):
 
 
 @njit(cache=True)
+def _readable(buf):
+    """The State buffer as the code below reads it (uncompiled: its elements as Python numbers)."""
+    return buf
+
+
+if uncompiled.DISABLED:
+    _readable = scalars  # noqa: F811 (NUMBA_DISABLE_JIT=1: see industry_env.core.uncompiled)
+
+
+@njit(cache=True)
 def _observe_all(buf, B, observer, out):
     """Every game into ``out``; ``observer[i]`` -1: its player to move (seat 0 once over). Returns the number of
     games whose observer is not one of their players (nothing is written for them)."""
+    buf = _readable(buf)
     s8 = buf.view(np.int8)
     bad = 0
     for i in range(B):
@@ -131,7 +144,7 @@ def _to_move(s8, B, i):
 
 @njit(cache=True)
 def _to_move_all(buf, B, out):
-    s8 = buf.view(np.int8)
+    s8 = _readable(buf).view(np.int8)
     for i in range(B):
         out[i] = _to_move(s8, B, i)
 
