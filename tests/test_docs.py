@@ -48,3 +48,11 @@ def test_no_project_file_points_outside_the_repository() -> None:
     offenders = [f for f in files if f != "tests/test_docs.py" and (ROOT / f).is_file()
                  and pattern.search((ROOT / f).read_text(encoding="utf-8", errors="ignore"))]  # fmt: skip
     assert offenders == []
+
+
+def test_engine_doc_lists_the_state_fields_of_the_one_declaration() -> None:
+    from industry_env.games.industry.state import SCHEMA
+
+    doc = (ROOT / "docs" / "engine.md").read_text()
+    assert SCHEMA.markdown() in doc
+    assert f"{SCHEMA.bytes_per_game} bytes per game" in doc

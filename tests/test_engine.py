@@ -11,6 +11,7 @@ from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine as E
 from industry_env.games.industry.observation import OBS_DIM
 from industry_env.games.industry.reference import Game, IllegalActionError
+from industry_env.games.industry.state import SCHEMA
 
 
 def _play(state: E.State, steps: int, seed: int = 0) -> E.State:
@@ -35,9 +36,9 @@ def _position(game: Game, **changes: object) -> Game:
 def test_init_shapes_and_dtypes() -> None:
     s = E.init(5, num_players=3, seed=11)
     assert s.batch_size == 5
-    for name, arr in s.arrays().items():
-        assert arr.dtype == np.dtype(E._DTYPES[name]), name
-        assert arr.shape == (5, *E._SHAPES.get(name, ())), name
+    for name, arr in s.arrays().items():  # as the one declaration of the State says
+        assert arr.dtype == np.dtype(SCHEMA.by_name[name].dtype), name
+        assert arr.shape == (5, *SCHEMA.by_name[name].shape), name
     assert s.current_player.dtype == np.int8
     assert E.legal_action_mask(s).shape == (5, A.NUM_ACTIONS)
     assert E.legal_action_mask(s).dtype == bool

@@ -42,6 +42,7 @@ from industry_env.games.industry.rules import (
     TALERS_PER_POINT,
     WILD_JOKER,
 )
+from industry_env.games.industry.state import SCHEMA
 
 from .heuristic_v0 import _NOISE_PURPOSE, TIE_NOISE
 from .strong_tables import (
@@ -370,7 +371,7 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
     return A.DONE
 
 
-_OFFSETS = np.array([(off, size) for _, off, _, _, size in engine._VIEWS], np.int64)  # byte offset, bytes per game
+_OFFSETS = np.array([(SCHEMA.offset[f.name], f.nbytes) for f in SCHEMA.fields], np.int64)  # byte offset, bytes per game
 
 
 @njit(cache=True)
@@ -462,7 +463,7 @@ def compiled_actions(state: engine.State, seed: int | np.ndarray, mask: np.ndarr
     else:
         seeds = np.ascontiguousarray(np.broadcast_to(np.asarray(seed, dtype=np.int64), (B,)))
     out = np.empty(B, np.int64)
-    if actions_range(K._backed(state), B, K._table(state.board), board_floats(state.board), _param_array(params),
+    if actions_range(state.backed(), B, K._table(state.board), board_floats(state.board), _param_array(params),
                      seeds, m, out, 0, B):  # fmt: skip
         return None
     return out

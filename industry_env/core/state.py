@@ -68,6 +68,14 @@ class Schema:
         f = self.by_name[name]
         return self.offset[name] // f.itemsize
 
+    def markdown(self) -> str:
+        """The fields as a Markdown table (field, dtype[shape], meaning), for a game's docs."""
+        rows = ["| field | dtype[shape] | meaning |", "|---|---|---|"]
+        for f in self.fields:
+            shape = "".join(f", {n}" for n in f.shape)
+            rows.append(f"| {f.name} | {np.dtype(f.dtype).name}[B{shape}] | {f.doc} |")
+        return "\n".join(rows)
+
     def table(self) -> str:
         """The fields as a reStructuredText table (name, dtype[shape], meaning) for docs and docstrings."""
         rows = [(f.name, f"{np.dtype(f.dtype).name}[B{''.join(f', {n}' for n in f.shape)}]", f.doc)

@@ -22,42 +22,8 @@ inplace=False) -> State``                       ``inplace=True``: in place)
 ``to_game(state, i) / from_games(games)``       to and from :class:`.reference.Game` (its JSON)
 =============================================  ==========================================================
 
-State fields (leading dimension B; P = 4 player slots, unused slot 3 stays zero in 3-player games)
-=================  ===============  =========================================================================
-field              dtype[shape]     meaning (reference ``_State`` entry of the same name unless said)
-=================  ===============  =========================================================================
-seed               int64[B]         chance seed of each game (bag order, starting player)
-num_players        int8[B]          3 or 4 (batches may mix them)
-balanced_draws     bool[B]          the rulebook's recommended draws in Eras 4 and 5
-era                int8[B]          0-based Era token row
-round              int8[B]          rounds begun in the whole game
-starting_player    int8[B]          holder of the Starting Player marker
-bag                int8[B, 12]      this era's column tokens in draw order; ``bag[bag_pos:]`` still in the bag
-bag_pos            int8[B]          tokens drawn from ``bag`` this era (reference: ``bag`` = the remainder)
-face_up            bool[B, 12]      face-up column tokens (available fields of the era row)
-claimed            bool[B, 60]      field auctioned
-owner              int8[B, 60]      Property token's player, -1 none (joker fields stay -1)
-developed          bool[B, 60]      Property token flipped
-money              int16[B, P]      Talers in hand
-points             int16[B, P]      Scoring Track during the game
-jokers             int8[B, P, 12]   Joker tokens held: 11 resources, then the "?" joker
-subsidy            bool[B, P]       Subsidy token taken
-phase              int8[B]          AUCTION 0, BID 1, SELL_OR_KEEP 2, DEVELOP 3, PAY 4, OVER 5
-auctioneer         int8[B]          the Auctioneer
-lot                int8[B]          field on auction, -1 none
-bidder             int8[B]          player whose bid or pass is awaited, -1 none
-high_bid           int16[B]         highest bid so far (0 none)
-high_bidder        int8[B]          its bidder, -1 none
-developer          int8[B]          player whose development turn it is, -1 none
-developments       int8[B]          fields developed this turn (0-1)
-dev_turns          int8[B]          development turns finished this round
-developing         int8[B]          field being paid for, -1 none
-pending            int8[B, 2]       its resources still to pay, in order, -1 padded
-produces           bool[B, P, 11]   cache: the player has a developed factory making the resource
-discount           int8[B, P]       cache: Talers off construction costs (developed Bank / Stock Exchange)
-terminated         bool[B]          the game is over (phase OVER, or ended by an illegal action)
-rewards            float32[B, P]    rewards of the last step: ``Game.returns()`` on the step that ends a game
-=================  ===============  =========================================================================
+State fields: declared once in :mod:`.state` (``SCHEMA``: name, dtype, shape per game, fill, meaning; the table
+is in ``docs/engine.md``).
 
 ``state.current_player`` (int8[B], -1 once over) is derived from the phase. ``board`` is shared by the batch.
 The state is 364 bytes per game (``State.state_bytes_per_game``); the caches are redundant with ``owner`` and
@@ -90,18 +56,17 @@ Conventions (enforced in :func:`step`)
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import importlib.util
 import json
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType, SimpleNamespace
 
 import numpy as np
 
 from ...core.sampling import pick_uniform
+from ...core.state import BatchState
 from . import actions as A
 from . import chance
 from . import observation as O
@@ -134,6 +99,7 @@ from .rules import (
     WILD_JOKER,
     tokens_per_round,
 )
+from .state import SCHEMA
 
 __all__ = [
     "State", "init", "step", "legal_action_mask", "observe", "scores", "reset", "take", "put", "concat", "copy",
@@ -147,47 +113,11 @@ P = MAX_PLAYERS
 _MAX_TOKENS = 4  # tokens drawn in a round: one per player, at most 4 with the balanced draws
 
 
-@dataclass
-class State:
-    """B games of Industry as arrays; see the module docstring for every field."""
+class State(BatchState):
+    """B games of Industry as arrays, the fields of :data:`.state.SCHEMA`, and the ``board`` they share."""
 
-    seed: np.ndarray
-    num_players: np.ndarray
-    balanced_draws: np.ndarray
-    era: np.ndarray
-    round: np.ndarray
-    starting_player: np.ndarray
-    bag: np.ndarray
-    bag_pos: np.ndarray
-    face_up: np.ndarray
-    claimed: np.ndarray
-    owner: np.ndarray
-    developed: np.ndarray
-    money: np.ndarray
-    points: np.ndarray
-    jokers: np.ndarray
-    subsidy: np.ndarray
-    phase: np.ndarray
-    auctioneer: np.ndarray
-    lot: np.ndarray
-    bidder: np.ndarray
-    high_bid: np.ndarray
-    high_bidder: np.ndarray
-    developer: np.ndarray
-    developments: np.ndarray
-    dev_turns: np.ndarray
-    developing: np.ndarray
-    pending: np.ndarray
-    produces: np.ndarray
-    discount: np.ndarray
-    terminated: np.ndarray
-    rewards: np.ndarray
-    board: Board = dataclasses.field(repr=False, compare=False)
-
-    @property
-    def batch_size(self) -> int:
-        """Number of games B."""
-        return int(self.phase.shape[0])
+    SCHEMA = SCHEMA
+    EXTRAS = ("board",)
 
     @property
     def current_player(self) -> np.ndarray:
@@ -201,93 +131,13 @@ class State:
         out = np.where(ph >= DEVELOP, self.developer, out)
         return np.where((ph == OVER) | self.terminated, np.int8(-1), out).astype(np.int8, copy=False)
 
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The per-game arrays by field name (everything but the board)."""
-        return {f: getattr(self, f) for f in _ARRAY_FIELDS}
 
-    def replace(self, **changes: np.ndarray) -> State:
-        """A new State with some fields replaced (the others shared, not copied)."""
-        return dataclasses.replace(self, **changes)
-
-    @property
-    def state_bytes_per_game(self) -> int:
-        """Bytes of array state per game."""
-        return sum(a.nbytes for a in self.arrays().values()) // max(self.batch_size, 1)
-
-    # The one uint8 buffer that every array of the State views (see ``_LAYOUT``), which the compiled backend
-    # steps in a single argument; None once a field is replaced by another array (or after unpickling).
-    _buf = None
-
-    def __getattr__(self, name: str) -> np.ndarray:
-        # Called only for a field not yet in the instance: a State made from a buffer (a copy, a new batch)
-        # views each field on its first use. Making all 31 views at once cost 8-16 us, 20 times a compiled step.
-        view = _VIEW_OF.get(name)
-        buf = self.__dict__.get("_buf")
-        if view is None or buf is None:
-            raise AttributeError(f"'State' object has no attribute {name!r}")
-        off, dt, shape = view
-        B = buf.size // _BYTES_PER_GAME
-        a = np.ndarray((B, *shape), dt, buf, off * B)
-        self.__dict__[name] = a
-        return a
-
-    def _view_all(self) -> None:
-        """Every field viewed now (before the buffer is let go or the fields are read as a dict)."""
-        if self.__dict__.get("_buf") is not None:
-            for f in _ARRAY_FIELDS:
-                getattr(self, f)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        # ``state.money += 1`` sets the same array back: the buffer still backs it
-        if name in _ARRAY_FIELD_SET and value is not self.__dict__.get(name):
-            self._view_all()  # the other fields keep viewing the buffer
-            object.__setattr__(self, "_buf", None)
-        object.__setattr__(self, name, value)
-
-    def __getstate__(self) -> dict:
-        self._view_all()
-        return {k: v for k, v in self.__dict__.items() if k != "_buf"}  # pickled views no longer share it
+_ARRAY_FIELDS = SCHEMA.names
+_DTYPES = {f.name: f.dtype for f in SCHEMA.fields}
+_FILL = {f.name: f.fill for f in SCHEMA.fields if f.fill}
 
 
-_ARRAY_FIELDS = tuple(f.name for f in dataclasses.fields(State) if f.name != "board")
-_DTYPES = {
-    "seed": np.int64, "num_players": np.int8, "balanced_draws": bool, "era": np.int8, "round": np.int8,
-    "starting_player": np.int8, "bag": np.int8, "bag_pos": np.int8, "face_up": bool, "claimed": bool,
-    "owner": np.int8, "developed": bool, "money": np.int16, "points": np.int16, "jokers": np.int8,
-    "subsidy": bool, "phase": np.int8, "auctioneer": np.int8, "lot": np.int8, "bidder": np.int8,
-    "high_bid": np.int16, "high_bidder": np.int8, "developer": np.int8, "developments": np.int8,
-    "dev_turns": np.int8, "developing": np.int8, "pending": np.int8, "produces": bool, "discount": np.int8,
-    "terminated": bool, "rewards": np.float32,
-}  # fmt: skip
-_SHAPES = {
-    "bag": (NUM_COLUMNS,), "face_up": (NUM_COLUMNS,), "claimed": (NUM_FIELDS,), "owner": (NUM_FIELDS,),
-    "developed": (NUM_FIELDS,), "money": (P,), "points": (P,), "jokers": (P, NUM_JOKER_KINDS), "subsidy": (P,),
-    "pending": (2,), "produces": (P, NUM_RESOURCES), "discount": (P,), "rewards": (P,),
-}  # fmt: skip
-_FILL = {"owner": -1, "lot": -1, "bidder": -1, "high_bidder": -1, "developer": -1, "developing": -1, "pending": -1}
-_ARRAY_FIELD_SET = frozenset(_ARRAY_FIELDS)
-
-
-def _layout() -> tuple[dict[str, int], int]:
-    """Byte offset (per game of the batch) of each field in a State's buffer, and the bytes per game.
-
-    Each field is one contiguous block of the buffer: the widest dtypes first (aligned), then the int16 and the
-    byte fields in State order, so field ``k`` of a batch of B games starts at byte ``offset[k] * B`` and every
-    array is C-contiguous (the numpy rules index flat views of them; the compiled kernel the same offsets).
-    """
-    offsets, at = {}, 0
-    for name in sorted(_ARRAY_FIELDS, key=lambda f: -np.dtype(_DTYPES[f]).itemsize):  # stable: State order
-        offsets[name] = at
-        at += np.dtype(_DTYPES[name]).itemsize * int(np.prod(_SHAPES.get(name, ())))
-    return offsets, at
-
-
-_LAYOUT, _BYTES_PER_GAME = _layout()
-# (name, byte offset per game, dtype, shape per game, bytes per game) of each field, for _from_buffer
-_VIEWS = tuple((name, off, np.dtype(_DTYPES[name]), _SHAPES.get(name, ()),
-                np.dtype(_DTYPES[name]).itemsize * int(np.prod(_SHAPES.get(name, ()))))
-               for name, off in _LAYOUT.items())  # fmt: skip
-_VIEW_OF = {name: (off, dt, shape) for name, off, dt, shape, _ in _VIEWS}
+_LAYOUT, _BYTES_PER_GAME = SCHEMA.offset, SCHEMA.bytes_per_game
 
 
 # ---------------------------------------------------------------------------------------------- backends
@@ -354,12 +204,7 @@ def use_backend(name: str | None) -> Iterator[str]:
 
 def _from_buffer(buf: np.ndarray, batch_size: int, board: Board) -> State:
     """The State whose arrays are the views of ``buf`` (uint8[B * bytes per game]) laid out by ``_LAYOUT``."""
-    if buf.shape != (batch_size * _BYTES_PER_GAME,) or buf.dtype != np.uint8:
-        raise ValueError(f"a State buffer of {batch_size} games is uint8[{batch_size * _BYTES_PER_GAME}], "
-                         f"got {buf.dtype}{list(buf.shape)}")  # fmt: skip
-    s = State.__new__(State)  # its fields are viewed on first use (State.__getattr__)
-    s.__dict__.update(board=board, _buf=buf)
-    return s
+    return State.from_buffer(buf, batch_size, board=board)  # fields viewed on first use
 
 
 # ---------------------------------------------------------------------------------------------- board tables
@@ -450,10 +295,7 @@ def _writable(state: State, inplace: bool) -> State:
 # ---------------------------------------------------------------------------------------------- init
 def _empty(batch_size: int, board: Board) -> State:
     """A batch of all-zero (or -1) arrays of the right dtypes and shapes, views of one buffer (``_from_buffer``)."""
-    s = _from_buffer(np.zeros(batch_size * _BYTES_PER_GAME, np.uint8), batch_size, board)
-    for name, fill in _FILL.items():
-        getattr(s, name)[...] = fill
-    return s
+    return State.empty(batch_size, board=board)
 
 
 _MAX_SEED = 2**63 - 1

@@ -64,6 +64,9 @@ from .rules import (
     WILD_JOKER,
     tokens_per_round,
 )
+from .state import SCHEMA
+
+SCHEMA_MODULE = f"{__package__}.state"
 
 AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY, OVER = range(6)
 NA = A.NUM_ACTIONS
@@ -71,26 +74,22 @@ NW = A.NUM_PAY_WAYS
 P = 4
 NC, NF, NJ, NR = NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
 
-# Offsets of the fields in the State buffer, in units of their own view, per game of the batch (times B).
-# engine._LAYOUT derives the same numbers from the State's dtypes; engine checks the two agree.
-SEED = 0  # s64
-REWARDS = 2  # r32, 4 a game
-MONEY, POINTS, HIGH_BID = 12, 16, 20  # s16: 4, 4, 1 a game
-NUM_PLAYERS, BALANCED, ERA, ROUND, STARTING = 42, 43, 44, 45, 46  # s8 from here on
-BAG, BAG_POS, FACE_UP, CLAIMED, OWNER, DEVELOPED = 47, 59, 60, 72, 132, 192  # 12, 1, 12, 60, 60, 60
-JOKERS, SUBSIDY = 252, 300  # 48, 4
-PHASE, AUCTIONEER, LOT, BIDDER, HIGH_BIDDER, DEVELOPER = 304, 305, 306, 307, 308, 309
-DEVELOPMENTS, DEV_TURNS, DEVELOPING, PENDING, PRODUCES, DISCOUNT, TERMINATED = 310, 311, 312, 313, 315, 359, 363
-BYTES_PER_GAME = 364
-LAYOUT = {
-    "seed": SEED * 8, "rewards": REWARDS * 4, "money": MONEY * 2, "points": POINTS * 2, "high_bid": HIGH_BID * 2,
-    "num_players": NUM_PLAYERS, "balanced_draws": BALANCED, "era": ERA, "round": ROUND,
-    "starting_player": STARTING, "bag": BAG, "bag_pos": BAG_POS, "face_up": FACE_UP, "claimed": CLAIMED,
-    "owner": OWNER, "developed": DEVELOPED, "jokers": JOKERS, "subsidy": SUBSIDY, "phase": PHASE,
-    "auctioneer": AUCTIONEER, "lot": LOT, "bidder": BIDDER, "high_bidder": HIGH_BIDDER, "developer": DEVELOPER,
-    "developments": DEVELOPMENTS, "dev_turns": DEV_TURNS, "developing": DEVELOPING, "pending": PENDING,
-    "produces": PRODUCES, "discount": DISCOUNT, "terminated": TERMINATED,
-}  # fmt: skip  # byte offset of each field per game of the batch
+# Offsets of the fields in the State buffer, in units of their own view, per game of the batch (times B): read
+# from the one declaration of the State (state.SCHEMA); a field of B games starts at offset * B of its view.
+_U = SCHEMA.units
+SEED = _U("seed")  # s64
+REWARDS = _U("rewards")  # r32, 4 a game
+MONEY, POINTS, HIGH_BID = _U("money"), _U("points"), _U("high_bid")  # s16: 4, 4, 1 a game
+NUM_PLAYERS, BALANCED, ERA, ROUND, STARTING = (_U(k) for k in (
+    "num_players", "balanced_draws", "era", "round", "starting_player"))  # s8 from here on
+BAG, BAG_POS, FACE_UP, CLAIMED, OWNER, DEVELOPED = (_U(k) for k in (
+    "bag", "bag_pos", "face_up", "claimed", "owner", "developed"))
+JOKERS, SUBSIDY = _U("jokers"), _U("subsidy")
+PHASE, AUCTIONEER, LOT, BIDDER, HIGH_BIDDER, DEVELOPER = (_U(k) for k in (
+    "phase", "auctioneer", "lot", "bidder", "high_bidder", "developer"))
+DEVELOPMENTS, DEV_TURNS, DEVELOPING, PENDING, PRODUCES, DISCOUNT, TERMINATED = (_U(k) for k in (
+    "developments", "dev_turns", "developing", "pending", "produces", "discount", "terminated"))
+BYTES_PER_GAME = SCHEMA.bytes_per_game
 
 # The board table: int32, per-field rows of 60 at these offsets, then the token counts and the links.
 T_KIND, T_ERA, T_COST, T_NEED0, T_NEED1, T_PRODUCES, T_POINTS, T_DISCOUNT, T_JOKER_KIND = (
@@ -1025,8 +1024,6 @@ if numba.config.THREADING_LAYER == "omp":
 PARALLEL_FROM = 512 if numba.config.THREADING_LAYER in ("omp", "tbb") else 8192
 _launch_lock = threading.Lock()
 
-if LAYOUT != {k: v for k, v in E._LAYOUT.items()} or BYTES_PER_GAME != E._BYTES_PER_GAME:
-    raise ImportError(f"{__name__}: the State layout of engine._LAYOUT changed; update the kernel's offsets")
 
 
 def _chunks(B: int, per_thread: int) -> int:
@@ -1072,22 +1069,11 @@ class _Direct:
         return out
 
 
-def _backed(state) -> np.ndarray:
-    """The buffer behind ``state``'s arrays; a State built from other arrays is first moved into one (its
-    arrays replaced by views of it, contents unchanged)."""
-    buf = state._buf
-    if buf is None:
-        fresh = E.copy(state)
-        for name in E._ARRAY_FIELDS:
-            setattr(state, name, getattr(fresh, name))
-        object.__setattr__(state, "_buf", fresh._buf)
-        buf = fresh._buf
-    return buf
-
-
 def _sources() -> list[str]:
-    """The files whose numbers the compiled code holds: this one, the rules' constants and the action encoding."""
-    return [__file__, sys.modules["industry_env.games.industry.rules"].__file__, A.__file__]
+    """The files whose numbers the compiled code holds: this one, the rules' constants, the action encoding and
+    the State's declaration (its offsets)."""
+    return [__file__, sys.modules["industry_env.games.industry.rules"].__file__, A.__file__,
+            sys.modules[SCHEMA_MODULE].__file__]  # fmt: skip
 
 
 def _dispatchers() -> list:
@@ -1150,7 +1136,7 @@ def warm_up() -> float:
 def _mask(state, parallel: bool) -> np.ndarray:
     B = state.batch_size
     out = np.empty((B, NA), np.bool_)
-    buf, t = _backed(state), _table(state.board)
+    buf, t = state.backed(), _table(state.board)
     if parallel:
         _parallel_run(OP_MASK, buf, B, t, next_mask=out)
     else:
@@ -1172,7 +1158,7 @@ def legal_action_mask(state) -> np.ndarray:
 
 def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
     s = state if inplace and state._buf is not None else E._writable(state, inplace)  # views of one buffer:
-    buf = _backed(s)  # C-contiguous by construction
+    buf = s.backed()  # C-contiguous by construction
     B = s.phase.shape[0]
     acts = a_all if a_all.dtype == np.int64 and a_all.flags.c_contiguous else np.ascontiguousarray(a_all, np.int64)
     legal = np.empty(B, np.bool_)
@@ -1225,7 +1211,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def _random_step(state, u, inplace, next_mask, parallel):
     s = state if inplace and state._buf is not None else E._writable(state, inplace)
-    buf = _backed(s)
+    buf = s.backed()
     B = s.phase.shape[0]
     out = np.empty(B, np.int64)
     nm = _NO_MASK if next_mask is None else next_mask
@@ -1267,7 +1253,7 @@ def _random_step_drawing(state, rng, inplace, next_mask):
     lock = bg.lock  # as numpy's own draws: no other thread draws from it meanwhile
     lock.acquire()
     try:
-        _random_step_direct.call(_backed(s), B, _table(s.board), _NO_F64, fn, st, out, nm, next_mask is not None, 0, B)
+        _random_step_direct.call(s.backed(), B, _table(s.board), _NO_F64, fn, st, out, nm, next_mask is not None, 0, B)
     finally:
         lock.release()
     return s, out
@@ -1285,7 +1271,7 @@ def random_step(state, rng: np.random.Generator, inplace: bool, next_mask):
 
 def _rollout(state, max_steps, weights, key, inplace, parallel):
     s = E._writable(state, inplace)
-    buf = _backed(s)
+    buf = s.backed()
     B = s.batch_size
     steps = np.zeros(B, np.int64)
     w = _NO_F64 if weights is None else weights
@@ -1309,7 +1295,7 @@ def new_games(state, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balance
     """``engine._new_games`` by the kernel: new games in ``rows`` of ``state`` (in place), masks optionally."""
     if not _ready:
         warm_up()
-    buf = _backed(state)
+    buf = state.backed()
     B = state.batch_size
     new_games_rows(buf, B, _table(state.board), np.ascontiguousarray(rows, np.int64),
                    np.ascontiguousarray(seeds, np.int64), np.ascontiguousarray(n, np.int8),

@@ -14,9 +14,9 @@ from numba import njit
 
 from ...core import uncompiled
 from ...core.uncompiled import scalars
-from . import engine as E
 from . import observation as O
 from .rules import NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
+from .state import SCHEMA
 
 _I = {name: sl.start for name, sl in O.INDEX.items()}
 FOUR, BALANCED, ERA, ROUND, PHASE, TO_MOVE, SEATS = (_I[k] for k in (
@@ -40,9 +40,9 @@ def _mark(out, at, q, me, n):
         out[at + (q - me) % n] = 1.0
 
 
-# Where each field of a game lives in the State's one buffer (``engine._LAYOUT``): field F of game i, element k,
+# Where each field of a game lives in the State's one buffer (``state.SCHEMA``): field F of game i, element k,
 # is at ``F * B + W * i + k`` in the view of its width (bytes for int8/bool, int16 for money, points, high_bid).
-_L = {name: off // np.dtype(E._DTYPES[name]).itemsize for name, off in E._LAYOUT.items()}
+_L = {name: SCHEMA.units(name) for name in SCHEMA.names}
 F_N, F_BAL, F_ERA, F_ROUND, F_PHASE, F_BIDDER, F_AUCT, F_DEV, F_TERM, F_START, F_HIGH_BIDDER = (_L[k] for k in (
     "num_players", "balanced_draws", "era", "round", "phase", "bidder", "auctioneer", "developer", "terminated",
     "starting_player", "high_bidder"))  # fmt: skip
@@ -151,17 +151,13 @@ def _to_move_all(buf, B, out):
 
 def current_player(state) -> np.ndarray:
     """int8[B]: ``State.current_player`` in one compiled pass (numpy's takes several, slow on small batches)."""
-    from .kernel import _backed
-
     out = np.empty(state.batch_size, np.int8)
-    _to_move_all(_backed(state), state.batch_size, out)
+    _to_move_all(state.backed(), state.batch_size, out)
     return out
 
 
 def observe(state, player) -> np.ndarray:
     """``engine.observe`` by the kernel: ``player`` None (the player to move), a seat, or int[B] (checked)."""
-    from .kernel import _backed
-
     B = state.batch_size
     if player is None:
         observer = np.full(B, -1, np.int64)
@@ -173,6 +169,6 @@ def observe(state, player) -> np.ndarray:
             raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
         observer = np.where(np.broadcast_to(raw, (B,)) >= 0, raw, -2).astype(np.int64)
     out = np.zeros((B, DIM), np.float32)
-    if _observe_all(_backed(state), B, observer, out):
+    if _observe_all(state.backed(), B, observer, out):
         raise ValueError("observer must be a player of the game (0 .. num_players - 1)")
     return out
