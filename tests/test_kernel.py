@@ -109,8 +109,8 @@ def test_parallel_path_agrees_with_the_serial_path(monkeypatch) -> None:
         mask = K._mask(serial, False)
         assert np.array_equal(K._mask(parallel, True), mask)
         actions = E.sample_legal(mask, rng)
-        serial = K._step(serial, actions, True, -1.0, False, None, None, False)
-        parallel = K._step(parallel, actions, True, -1.0, False, mask, None, True)
+        serial, _ = K._step(E.copy(serial), actions, True, -1.0, False, None, None, False)
+        parallel, _ = K._step(E.copy(parallel), actions, True, -1.0, False, mask, None, True)
         assert_same_state(serial, parallel)
     u = rng.random(300)
     assert np.array_equal(K._sample(mask, u, True), K._sample(mask, u, False))
@@ -183,7 +183,7 @@ def test_rollout_randomness_depends_on_key_and_row_not_on_threads(monkeypatch) -
     assert not np.array_equal(a.points, c.points)
     assert len({tuple(a.points[i]) + tuple(a.money[i]) for i in range(4)}) > 1  # copies of a game differ
     monkeypatch.setattr(K, "get_num_threads", lambda: 1)
-    d, _ = K._rollout(same, 10_000, None, 1, False, True)
+    d, _ = K._rollout(E.copy(same), 10_000, None, 1, False, True)
     assert_same_state(a, d)
 
 
@@ -250,7 +250,7 @@ def test_sample_legal_is_the_same_in_both_backends(batch: int) -> None:
 
 def test_cold_compile_says_so_once(monkeypatch, capsys) -> None:
     monkeypatch.setattr(K, "_cached", lambda: False)
-    assert K.warm_up() >= 0
+    assert K.warm_up(E.State, E.load_board()) >= 0
     err = capsys.readouterr().err
     assert err.count("compiling the fast engine, once: about") == 1
 

@@ -178,12 +178,13 @@ def set_backend(name: str) -> None:
 
 
 def _kernel() -> ModuleType:
-    """:mod:`industry_env.games.industry.kernel`, imported once (an import statement per call costs a microsecond at
-    batch 1)."""
+    """:mod:`industry_env.games.industry.kernel`, imported and warmed up (compiled, or loaded from numba's disk
+    cache) once (an import statement per call costs a microsecond at batch 1)."""
     global _kernel_module
     if _kernel_module is None:
         from . import kernel
 
+        kernel.warm_up(State, load_board())
         _kernel_module = kernel
     return _kernel_module
 
@@ -278,6 +279,11 @@ def _flat(a: np.ndarray) -> np.ndarray:
 
 _FLAT_WRITTEN = ("claimed", "owner", "developed", "face_up", "money", "points", "jokers", "subsidy", "produces",
                  "discount")  # fmt: skip
+
+
+def _to_write(state: State, inplace: bool) -> State:
+    """The State a compiled step writes: ``state`` itself when in place on its buffer, else :func:`_writable`."""
+    return state if inplace and state.buffer is not None else _writable(state, inplace)
 
 
 def _writable(state: State, inplace: bool) -> State:
@@ -1029,7 +1035,11 @@ def step(
     if next_mask is not None:
         _check_next_mask(next_mask, B)
     if _backend == "numba":
-        return _kernel().step(state, a_all, on_illegal == "raise", penalty, inplace, mask, next_mask)
+        s, bad = _kernel().step(_to_write(state, inplace), a_all, on_illegal == "raise", penalty, inplace, mask,
+                                next_mask)  # fmt: skip
+        if bad is not None:
+            raise IllegalActionError(_illegal_message(state, bad, a_all[bad].astype(np.int64)))
+        return s
     s = _numpy_step(state, a_all, on_illegal, penalty, inplace, mask)
     if next_mask is not None:
         next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
@@ -1323,7 +1333,7 @@ def random_step(
     if next_mask is not None:
         _check_next_mask(next_mask, state.batch_size)
     if _backend == "numba":
-        return _kernel().random_step(state, rng, inplace, next_mask)
+        return _kernel().random_step(_to_write(state, inplace), rng, inplace, next_mask)
     u = rng.random(state.batch_size)
     mask = legal_action_mask(state)
     a = pick_uniform(mask, u)
@@ -1359,7 +1369,7 @@ def rollout(
             raise ValueError(f"weights must be {A.NUM_ACTIONS} finite numbers >= 0, one per action, got "
                              f"shape {list(weights.shape)}")  # fmt: skip
     if _backend == "numba":
-        return _kernel().rollout(state, int(max_steps), weights, int(key), inplace)
+        return _kernel().rollout(_writable(state, inplace), int(max_steps), weights, int(key), inplace)
     s = _writable(state, inplace)
     B = s.batch_size
     steps = np.zeros(B, np.int64)

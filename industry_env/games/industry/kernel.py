@@ -26,6 +26,7 @@ import os
 import sys
 import threading
 import time
+from typing import Any
 
 import numba
 import numpy as np
@@ -37,7 +38,6 @@ from numba.extending import intrinsic
 from ...core import numba_cache, uncompiled
 from ...core.uncompiled import scalars
 from . import actions as A
-from . import engine as E
 from .rules import (
     BONUS,
     COIN_COLUMN,
@@ -1096,12 +1096,13 @@ def _cached() -> bool:
     return numba_cache.is_fresh(_entries(), _dispatchers(), _sources(), "kernel")
 
 
-def warm_up() -> float:
-    """Compile every entry point on a small batch if numba's disk cache lacks them; returns the seconds taken.
+def warm_up(state_type: type, board: Any) -> float:
+    """Compile every entry point on a small batch of ``state_type`` games on ``board`` if numba's disk cache lacks
+    them; returns the seconds taken.
 
-    Called by the first compiled call of a process. A cold compile tells the user once, on stderr, and compiles
-    everything at once (the message's estimate covers it all); from the cache, each function loads on its first
-    call instead.
+    Called by the engine when it first runs the compiled backend in a process. A cold compile tells the user
+    once, on stderr, and compiles everything at once (the message's estimate covers it all); from the cache, each
+    function loads on its first call instead.
     """
     global _ready
     t0 = time.perf_counter()
@@ -1114,8 +1115,8 @@ def warm_up() -> float:
         file=sys.stderr,
         flush=True,
     )
-    s = E._empty(2, E.load_board())
-    E._new_games(s, np.arange(2), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8), np.ones(2, bool))
+    s = state_type.empty(2, board=board)
+    new_games(s, np.arange(2), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8), np.ones(2, bool))
     mask = legal_action_mask(s)
     sample_legal(mask, np.random.default_rng(0))
     for par in (False, True):
@@ -1151,13 +1152,11 @@ def _threads(batch_size: int) -> bool:
 
 def legal_action_mask(state) -> np.ndarray:
     """``engine.legal_action_mask`` by the kernel."""
-    if not _ready:
-        warm_up()
     return _mask(state, _threads(state.batch_size))
 
 
 def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
-    s = state if inplace and state._buf is not None else E._writable(state, inplace)  # views of one buffer:
+    s = state  # the State to write (the engine gives a copy unless in place)
     buf = s.backed()  # C-contiguous by construction
     B = s.phase.shape[0]
     acts = a_all if a_all.dtype == np.int64 and a_all.flags.c_contiguous else np.ascontiguousarray(a_all, np.int64)
@@ -1177,15 +1176,13 @@ def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
         n_bad = _step_direct.call(buf, B, t, acts, m, mask is not None, legal, raise_, float(penalty), nm,
                             next_mask is not None)  # fmt: skip
     if n_bad and raise_:
-        bad = np.flatnonzero(~legal)
-        raise E.IllegalActionError(E._illegal_message(state, bad, np.asarray(a_all)[bad].astype(np.int64)))
-    return s
+        return s, np.flatnonzero(~legal)  # nothing applied: the engine refuses the step
+    return s, None
 
 
 def step(state, a_all, raise_: bool, penalty: float, inplace: bool, mask, next_mask):
-    """``engine.step`` by the kernel (its arguments already checked by the engine)."""
-    if not _ready:
-        warm_up()
+    """``engine.step`` by the kernel (its arguments checked by the engine, ``state`` the one to write): the State
+    and, if ``raise_`` and some actions are illegal (then nothing is applied), their games."""
     return _step(state, a_all, raise_, penalty, inplace, mask, next_mask, _threads(state.batch_size))
 
 
@@ -1202,15 +1199,13 @@ def _sample(mask, u, parallel):
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``engine.sample_legal`` by the kernel: the same draws ``rng.random(B)``, the same picks."""
-    if not _ready:
-        warm_up()
     if mask.ndim != 2 or mask.shape[1] != NA:
         raise ValueError(f"mask must be bool[B, {NA}], got shape {list(mask.shape)}")
     return _sample(mask, rng.random(mask.shape[0]), _threads(mask.shape[0]))
 
 
 def _random_step(state, u, inplace, next_mask, parallel):
-    s = state if inplace and state._buf is not None else E._writable(state, inplace)
+    s = state  # the State to write (the engine gives a copy unless in place)
     buf = s.backed()
     B = s.phase.shape[0]
     out = np.empty(B, np.int64)
@@ -1243,7 +1238,7 @@ def _bit_generator(rng: np.random.Generator) -> tuple[object, int, int]:
 def _random_step_drawing(state, rng, inplace, next_mask):
     """``random_step`` on this thread, each game's draw made in the kernel from ``rng``'s bit generator: the
     draws of ``rng.random(B)`` without building that array (half the cost of a step at batch 1)."""
-    s = state if inplace and state._buf is not None else E._writable(state, inplace)
+    s = state  # the State to write (the engine gives a copy unless in place)
     B = s.phase.shape[0]
     out = np.empty(B, np.int64)
     bg, fn, st = _bit_generator(rng)
@@ -1261,8 +1256,6 @@ def _random_step_drawing(state, rng, inplace, next_mask):
 
 def random_step(state, rng: np.random.Generator, inplace: bool, next_mask):
     """``engine.random_step`` by the kernel: the draws of ``rng.random(B)``, then one call in all."""
-    if not _ready:
-        warm_up()
     B = state.phase.shape[0]
     if B >= PARALLEL_FROM and get_num_threads() > 1:  # _threads(B), spelled out: this is the batch-1 path
         return _random_step(state, rng.random(B), inplace, next_mask, True)
@@ -1270,7 +1263,7 @@ def random_step(state, rng: np.random.Generator, inplace: bool, next_mask):
 
 
 def _rollout(state, max_steps, weights, key, inplace, parallel):
-    s = E._writable(state, inplace)
+    s = state  # the State to write (the engine gives a copy unless in place)
     buf = s.backed()
     B = s.batch_size
     steps = np.zeros(B, np.int64)
@@ -1285,16 +1278,12 @@ def _rollout(state, max_steps, weights, key, inplace, parallel):
 
 def rollout(state, max_steps: int, weights, key: int, inplace: bool):
     """``engine.rollout`` by the kernel (arguments checked by the engine): the games played in compiled code."""
-    if not _ready:
-        warm_up()
     return _rollout(state, max_steps, weights, key, inplace, state.batch_size >= 2 and get_num_threads() > 1)
 
 
 def new_games(state, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
               next_mask: np.ndarray | None = None) -> None:  # fmt: skip
     """``engine._new_games`` by the kernel: new games in ``rows`` of ``state`` (in place), masks optionally."""
-    if not _ready:
-        warm_up()
     buf = state.backed()
     B = state.batch_size
     new_games_rows(buf, B, _table(state.board), np.ascontiguousarray(rows, np.int64),
