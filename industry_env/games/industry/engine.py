@@ -71,7 +71,8 @@ from . import actions as A
 from . import chance
 from . import observation as O
 from .board import Board, load_board
-from .reference import JSON_VERSION, PHASES, Game, IllegalActionError
+from .positions import JSON_VERSION, PHASES
+from .reference import Game, IllegalActionError
 from .rules import (
     BONUS,
     COIN_COLUMN,

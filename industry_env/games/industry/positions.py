@@ -7,10 +7,10 @@ form (types, ranges, and the invariants that tie the entries together).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board, field_id
-from .reference import JSON_VERSION, OVER, PAY, PHASES, GameStateError, _State
 from .rules import (
     FACTORY,
     JOKER,
@@ -26,18 +26,59 @@ from .rules import (
     rounds_in_game,
 )
 
+# Decisions, in the order they arise in a round.
+AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY, OVER = "auction", "bid", "sell_or_keep", "develop", "pay", "over"
+PHASES = (AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY, OVER)
+JSON_VERSION = 1
+
+
+class GameStateError(ValueError):
+    """A saved game that is corrupt or inconsistent; the message says which entry and why."""
+
+
+@dataclass
+class Position:
+    """Everything that defines a position of the reference game; saved to JSON as it is."""
+
+    num_players: int
+    balanced_draws: bool
+    seed: int
+    era: int = 0  # 0-based: the Era token's row
+    round: int = 0  # rounds begun in the whole game
+    starting_player: int = 0
+    bag: list[int] = field(default_factory=list)  # column tokens still in the bag, in the order they come out
+    face_up: list[bool] = field(default_factory=lambda: [False] * NUM_COLUMNS)  # available this round
+    claimed: list[bool] = field(default_factory=lambda: [False] * NUM_FIELDS)  # auctioned
+    owner: list[int] = field(default_factory=lambda: [-1] * NUM_FIELDS)  # Property token; -1 none (jokers too)
+    developed: list[bool] = field(default_factory=lambda: [False] * NUM_FIELDS)  # token flipped
+    money: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)  # the Scoring Track during the game
+    jokers: list[list[int]] = field(default_factory=list)  # [player][resource or WILD_JOKER]: tokens held
+    subsidy: list[bool] = field(default_factory=list)
+    phase: str = AUCTION
+    auctioneer: int = 0
+    lot: int = -1  # field on auction
+    bidder: int = -1  # player whose bid or pass is awaited
+    high_bid: int = 0
+    high_bidder: int = -1
+    developer: int = -1  # player whose development turn it is
+    developments: int = 0  # fields developed this turn
+    dev_turns: int = 0  # players who have finished their development turn this round
+    developing: int = -1  # field being paid for
+    pending: list[int] = field(default_factory=list)  # its resources still to pay, in order
+
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def state_from_dict(doc: Any, board: Board) -> _State:
+def state_from_dict(doc: Any, board: Board) -> Position:
     """Check ``doc`` (a parsed saved game) entry by entry and return the state it describes."""
     if not isinstance(doc, dict):
         raise GameStateError("saved game must be a JSON object")
     if doc.get("version") != JSON_VERSION:
         raise GameStateError(f"saved game version {doc.get('version')!r} is not {JSON_VERSION}")
-    fields = _State.__dataclass_fields__
+    fields = Position.__dataclass_fields__
     unknown = set(doc) - set(fields) - {"version", "board"}
     if unknown:
         raise GameStateError(f"saved game has unknown entries {sorted(unknown)}")
@@ -72,7 +113,7 @@ def state_from_dict(doc: Any, board: Board) -> _State:
 
     if not isinstance(doc["balanced_draws"], bool):
         raise bad("balanced_draws", "must be true or false")
-    s = _State(num_players=n, balanced_draws=doc["balanced_draws"], seed=integer("seed", 0, 2**63 - 1))
+    s = Position(num_players=n, balanced_draws=doc["balanced_draws"], seed=integer("seed", 0, 2**63 - 1))
     s.era = integer("era", 0, NUM_ERAS - 1)
     s.round = integer("round", 1, rounds_in_game(n, doc["balanced_draws"]))
     s.starting_player = integer("starting_player", 0, n - 1)

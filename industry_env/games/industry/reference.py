@@ -17,7 +17,6 @@ Conventions: ``apply`` of a forbidden action raises :class:`IllegalActionError` 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -25,6 +24,7 @@ import numpy as np
 from . import actions as A
 from . import chance
 from .board import Board, load_board
+from .positions import AUCTION, BID, DEVELOP, JSON_VERSION, OVER, PAY, SELL_OR_KEEP, GameStateError, Position
 from .rules import (
     BONUS,
     COIN_COLUMN,
@@ -52,11 +52,6 @@ from .rules import (
     tokens_per_round,
 )
 
-# Decisions, in the order they arise in a round.
-AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY, OVER = "auction", "bid", "sell_or_keep", "develop", "pay", "over"
-PHASES = (AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY, OVER)
-JSON_VERSION = 1
-
 
 def _is_whole(x: object) -> bool:
     """A Python or numpy integer, not a bool."""
@@ -65,42 +60,6 @@ def _is_whole(x: object) -> bool:
 
 class IllegalActionError(ValueError):
     """An action that the rules forbid at this decision; the game is left unchanged."""
-
-
-class GameStateError(ValueError):
-    """A saved game that is corrupt or inconsistent; the message says which entry and why."""
-
-
-@dataclass
-class _State:
-    """Everything that defines a position; saved to JSON as it is."""
-
-    num_players: int
-    balanced_draws: bool
-    seed: int
-    era: int = 0  # 0-based: the Era token's row
-    round: int = 0  # rounds begun in the whole game
-    starting_player: int = 0
-    bag: list[int] = field(default_factory=list)  # column tokens still in the bag, in the order they come out
-    face_up: list[bool] = field(default_factory=lambda: [False] * NUM_COLUMNS)  # available this round
-    claimed: list[bool] = field(default_factory=lambda: [False] * NUM_FIELDS)  # auctioned
-    owner: list[int] = field(default_factory=lambda: [-1] * NUM_FIELDS)  # Property token; -1 none (jokers too)
-    developed: list[bool] = field(default_factory=lambda: [False] * NUM_FIELDS)  # token flipped
-    money: list[int] = field(default_factory=list)
-    points: list[int] = field(default_factory=list)  # the Scoring Track during the game
-    jokers: list[list[int]] = field(default_factory=list)  # [player][resource or WILD_JOKER]: tokens held
-    subsidy: list[bool] = field(default_factory=list)
-    phase: str = AUCTION
-    auctioneer: int = 0
-    lot: int = -1  # field on auction
-    bidder: int = -1  # player whose bid or pass is awaited
-    high_bid: int = 0
-    high_bidder: int = -1
-    developer: int = -1  # player whose development turn it is
-    developments: int = 0  # fields developed this turn
-    dev_turns: int = 0  # players who have finished their development turn this round
-    developing: int = -1  # field being paid for
-    pending: list[int] = field(default_factory=list)  # its resources still to pay, in order
 
 
 class Game:
@@ -123,7 +82,7 @@ class Game:
         if board is not None and not isinstance(board, Board):
             raise ValueError(f"board={board!r}: must be a Board (industry_env.load_board(path)) or None")
         self.board = board if board is not None else load_board()
-        s = _State(num_players=int(num_players), balanced_draws=bool(balanced_draws), seed=int(seed))
+        s = Position(num_players=int(num_players), balanced_draws=bool(balanced_draws), seed=int(seed))
         self.s = s
         # Preparing the Game: "Give each player 4 Talers"; "Randomly decide which player takes the Starting
         # Player marker"; "Place the Column tokens in the bag and mix them."
@@ -533,7 +492,7 @@ class Game:
 
         ``board`` defaults to the shipped board; the file's ``board`` entry is informative only.
         """
-        from .positions import state_from_dict  # the checks live beside the JSON schema
+        from .positions import state_from_dict
 
         try:
             doc = json.loads(text)

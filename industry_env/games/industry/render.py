@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from . import actions as A
 from .board import field_id
 from .rules import BONUS, COLUMN_LETTERS, FACTORY, JOKER, NUM_COLUMNS, NUM_ERAS, NUM_RESOURCES, TECHNOLOGY
 
-if TYPE_CHECKING:
-    from .reference import Game
+Game = Any  # a reference Game (reference.Game renders through this module, so it is not imported back)
 
 _KIND_MARK = {FACTORY: "F", TECHNOLOGY: "T", BONUS: "B", JOKER: "J"}
 
