@@ -3,6 +3,6 @@
 See :mod:`industry_env.envs.sb3` for the conventions.
 """
 
-from .envs.sb3 import IndustrySB3VecEnv, make_vec_env
+from .envs.sb3 import IndustrySB3VecEnv, LearnerSB3VecEnv, make_vec_env
 
-__all__ = ["IndustrySB3VecEnv", "make_vec_env"]
+__all__ = ["IndustrySB3VecEnv", "LearnerSB3VecEnv", "make_vec_env"]

@@ -32,8 +32,6 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from .envs.common import action_space, observation_space
-
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
 
@@ -46,8 +44,10 @@ class SharedPolicyEnv(gymnasium.Env):
         if not hasattr(aec_env, "agent_iter") or not hasattr(aec_env, "possible_agents"):
             raise ValueError(f"SharedPolicyEnv wraps a PettingZoo AEC env (industry_env.env()), got {aec_env!r}")
         self.aec = aec_env
-        self.observation_space = observation_space()
-        self.action_space = action_space()
+        first = aec_env.possible_agents[0]
+        self.observation_space = aec_env.observation_space(first)["observation"]
+        self.action_space = aec_env.action_space(first)
+        self.game = aec_env.unwrapped.setup.spec.id
         self.render_mode = getattr(aec_env, "render_mode", None)
         self.seat_rule = seat
         self._episodes = 0
@@ -68,7 +68,7 @@ class SharedPolicyEnv(gymnasium.Env):
         else:
             from .agents import as_agent
 
-            agent = as_agent(opponent, seed=0 if isinstance(opponent, str) else None)
+            agent = as_agent(opponent, seed=0 if isinstance(opponent, str) else None, game=self.game)
             self._opponent = lambda obs, mask: agent.act(obs, mask)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:

@@ -21,6 +21,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 
 from industry_env.arena import Arena  # noqa: E402
 from industry_env.cli import main  # noqa: E402
+from industry_env.envs.common import GameSetup  # noqa: E402
 from industry_env.rllib import AgentModule, LeagueMapping, MaskedPPOModule, RLlibAgent, make_env  # noqa: E402
 from industry_env.rllib.env import rllib_observation_space  # noqa: E402
 from industry_env.rllib.train import load_settings  # noqa: E402
@@ -84,7 +85,7 @@ def test_env_ends_the_game_on_an_illegal_action_and_refuses_bad_calls() -> None:
         env.step({other: 0})
     with pytest.raises(ValueError, match="not an action"):
         env.step({agent: 1.5})
-    with pytest.raises(ValueError, match="unknown option"):
+    with pytest.raises(ValueError, match="players: not an option of Industry"):
         make_env({"players": 4})
 
 
@@ -106,7 +107,7 @@ def positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 def masked_module() -> MaskedPPOModule:
-    space = rllib_observation_space()
+    space = rllib_observation_space(GameSetup("industry", None, {}))
     return RLModuleSpec(module_class=MaskedPPOModule, observation_space=space, action_space=spaces.Discrete(314),
                         model_config=DefaultModelConfig(fcnet_hiddens=[32], fcnet_activation="tanh")).build()
 
@@ -135,7 +136,8 @@ def test_the_masking_module_never_picks_an_illegal_action_exploring_or_greedy() 
 
 
 def test_agent_module_plays_the_projects_heuristic() -> None:
-    module = RLModuleSpec(module_class=AgentModule, observation_space=rllib_observation_space(),
+    space = rllib_observation_space(GameSetup("industry", None, {}))
+    module = RLModuleSpec(module_class=AgentModule, observation_space=space,
                           action_space=spaces.Discrete(314), model_config={"agent": "heuristic", "seed": 5}).build()
     views, masks = positions(64, seed=1)
     out = module.forward_exploration({Columns.OBS: {"observations": torch.from_numpy(views),

@@ -107,7 +107,8 @@ class BatchedEngine(Protocol):
 
     ``state.num_players``, ``state.seed``, ``state.terminated`` (bool[B]), ``state.rewards`` (float32[B,
     max_players], the last step's), ``state.current_player`` (int8[B], -1 once over) and ``state.batch_size``
-    are read by the generic code; the rest of a State is the game's own.
+    are read by the generic code, and ``state.put(rows, games)`` writes games back in place (a
+    :class:`industry_env.core.state.BatchState`); the rest of a State is the game's own.
     """
 
     def init(self, batch_size: int, num_players: Any = ..., seed: Any = ..., **options: Any) -> Any: ...
@@ -118,9 +119,7 @@ class BatchedEngine(Protocol):
     def observe(self, state: Any, player: Any = None) -> np.ndarray: ...
     def scores(self, state: Any) -> np.ndarray: ...
     def finished(self, state: Any) -> np.ndarray: ...  # bool[B]: ended by the rules (not by a penalty)
-    def ranking_key(self, state: Any) -> np.ndarray: ...  # int64[B, P]: the winner rule, higher is better
     def take(self, state: Any, rows: Any) -> Any: ...
-    def put(self, state: Any, rows: Any, games: Any) -> None: ...
     def copy(self, state: Any) -> Any: ...
     def concat(self, states: Sequence[Any]) -> Any: ...
     def to_game(self, state: Any, i: int) -> ReferenceGame: ...
@@ -284,6 +283,10 @@ class GameSpec(abc.ABC):
 
     def to_rgb_array(self, game: ReferenceGame, seat: int | None = None) -> np.ndarray:
         """A position as a picture, uint8[H, W, 3] (``seat``: only what that seat may see)."""
+        raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")
+
+    def show(self, game: ReferenceGame) -> None:
+        """Show a position's picture (in a notebook, or a window)."""
         raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")
 
     def data_digests(self, **options: Any) -> dict[str, dict[str, str]]:

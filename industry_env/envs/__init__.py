@@ -1,16 +1,17 @@
-"""The environments: thin adapters of the batched engine to PettingZoo, Gymnasium and Stable-Baselines3.
+"""The environments: thin adapters of every game's batched engine to PettingZoo, Gymnasium and Stable-Baselines3.
 
 =====================================  ==================================================================
 ``industry_env.env()`` / ``raw_env()``  PettingZoo AEC, every seat an agent (:mod:`.aec`)
-``industry_env/Industry-v0``           Gymnasium, one learner seat against opponents (:mod:`.single`)
+``industry_env/Industry-v0``           Gymnasium, one learner seat against opponents (:mod:`.single`); one id
+                                       per game (``load_game(g).gym_id``)
 ``gymnasium.make_vec(..., "vector_``   the native vector env on the batched engine (:mod:`.vector`)
 ``entry_point")``
 ``industry_env.sb3.make_vec_env``      a Stable-Baselines3 VecEnv on the same core (:mod:`.sb3`)
 ``industry_env.wrappers``              ``SharedPolicyEnv``: one shared policy for every seat of the AEC env
 =====================================  ==================================================================
 
-None of them holds a rule: they translate :mod:`industry_env.games.industry.engine`'s arrays to each ecosystem's
-conventions.
+None of them holds a rule or knows one game's sizes: they translate the arrays of the engine of the game they are
+made for (``game="industry"`` by default) to each ecosystem's conventions.
 """
 
 from __future__ import annotations
@@ -28,13 +29,19 @@ def __getattr__(name: str):
 
 
 def register() -> None:
-    """Register ``industry_env/Industry-v0`` (single and vector entry points) with Gymnasium, once."""
+    """Register every listed game's Gymnasium id (``industry_env/Industry-v0``, ...) with its single and vector
+    entry points, once."""
     import gymnasium
 
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=ENV_ID,
-            entry_point="industry_env.envs.single:IndustryEnv",
-            vector_entry_point="industry_env.envs.vector:IndustryVectorEnv",
-            disable_env_checker=False,
-        )
+    from ..registry import available_games, load_game
+
+    for game in available_games():
+        spec = load_game(game)
+        if spec.gym_id not in gymnasium.registry:
+            gymnasium.register(
+                id=spec.gym_id,
+                entry_point="industry_env.envs.single:LearnerEnv",
+                vector_entry_point="industry_env.envs.vector:LearnerVectorEnv",
+                kwargs={"game": game},
+                disable_env_checker=False,
+            )

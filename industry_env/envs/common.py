@@ -1,30 +1,28 @@
-"""What every environment adapter shares: spaces, agent names, terminal rewards and opponents (no rule here).
+"""What every environment adapter shares: the game set up, spaces, seeds, rewards and opponents (no rule here).
 
-The rules live in :mod:`industry_env.games.industry.engine`; the adapters (:mod:`.aec`, :mod:`.single`, :mod:`.vector`,
-:mod:`.sb3`) only translate its arrays to each ecosystem's conventions, through the helpers below, so that
-every adapter computes a reward, a space or an opponent's move the same way.
+The rules live in each game's batched engine (``industry_env.load_game(game_id).engine``); the adapters
+(:mod:`.aec`, :mod:`.single`, :mod:`.vector`, :mod:`.sb3`) only translate its arrays to each ecosystem's
+conventions, through the helpers below, so that every adapter computes a reward, a space or an opponent's move
+the same way, for every game of the suite. No adapter knows one game's sizes: they come from the game's spec.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
-from ..games.industry import actions as A
-from ..games.industry import engine as E
-from ..games.industry import observation as O
-from ..games.industry.board import Board, load_board
-from ..games.industry.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..core.spec import GameSpec
+from ..registry import resolve
 
 REWARDS = ("win", "score")
-# reward="score": (final points - the table's mean) / SCORE_SCALE. Winners of 4-player heuristic games lead the
-# table's mean by about 10 points, so the rewards of ordinary games fall mostly within [-2, 2].
+# reward="score": (final points - the table's mean) / SCORE_SCALE. Winners of 4-player heuristic games of
+# Industry lead the table's mean by about 10 points, so the rewards of ordinary games fall mostly within [-2, 2].
 SCORE_SCALE = 10.0
 ILLEGAL_REWARD = -1.0
+MAX_GAME_SEED = 2**63 - 1  # a game's seed is an int64 of its State
 
 
 def agent_names(num_players: int) -> list[str]:
@@ -32,65 +30,87 @@ def agent_names(num_players: int) -> list[str]:
     return [f"player_{k}" for k in range(num_players)]
 
 
-def check_options(num_players: Any, balanced_draws: Any, reward: Any, render_mode: Any, render_modes: Sequence[str]
-                  ) -> None:  # fmt: skip
-    """ValueError naming the option unless every environment option is of the right kind and value."""
-    if not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool) or num_players not in (
-        MIN_PLAYERS, MAX_PLAYERS
-    ):  # fmt: skip
-        raise ValueError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")
-    if not isinstance(balanced_draws, (bool, np.bool_)):
-        raise ValueError(f"balanced_draws={balanced_draws!r}: must be True or False")
+class GameSetup:
+    """A game of the suite with its player count and options checked: what an environment is made for.
+
+    ``game``: a game id of ``industry_env.available_games()`` (or its spec); ``num_players``: None for the game's
+    default; ``options``: the game's own options (Industry: ``balanced_draws``, ``board``), each checked by the
+    game, an unknown one refused naming the options there are.
+    """
+
+    def __init__(self, game: str | GameSpec | None, num_players: Any, options: Mapping[str, Any]) -> None:
+        self.spec = resolve(game)
+        self.num_players = self.spec.default_players if num_players is None else \
+            self.spec.check_num_players(num_players)  # fmt: skip
+        self.options = self.spec.check_options(options)
+        self.engine = self.spec.engine
+        self.num_actions = self.spec.num_actions(**self.options)
+        self.observation_size = self.spec.observation_size(**self.options)
+
+    def observation_space(self) -> spaces.Box:
+        """The game's flat float32 observation, bounded entry by entry (the spec's ``observation_bounds``)."""
+        low, high = self.spec.observation_bounds(**self.options)
+        return spaces.Box(low=low, high=high, dtype=np.float32)
+
+    def action_space(self) -> spaces.Discrete:
+        """The game's one flat action encoding; a mask says which actions are legal."""
+        return spaces.Discrete(self.num_actions)
+
+    def init(self, batch_size: int, seeds: np.ndarray | int) -> Any:
+        """``batch_size`` new games of the engine with these options (game i seeded ``seeds[i]``)."""
+        return self.engine.init(batch_size, num_players=self.num_players, seed=seeds, **self.options)
+
+    def render(self, game: Any, mode: str | None) -> str | np.ndarray | None:
+        """A position in a render mode: ``ansi`` the text board, ``rgb_array`` the picture as uint8[H, W, 3],
+        ``human`` the picture shown (notebook or window); None (with a warning) when no mode was chosen."""
+        if mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called with no render_mode: pass render_mode= when making the environment")
+            return None
+        if mode == "ansi":
+            return self.spec.render_text(game)
+        if mode == "rgb_array":
+            return self.spec.to_rgb_array(game)
+        self.spec.show(game)
+        return None
+
+    def render_modes(self) -> tuple[str, ...]:
+        """``ansi``, and the picture modes if the game draws pictures."""
+        return ("ansi", "rgb_array", "human") if self.spec.has_pictures else ("ansi",)
+
+
+def check_env_options(reward: Any, render_mode: Any, render_modes: Sequence[str]) -> None:
+    """ValueError naming the option unless the environment's own options are of the right kind and value."""
     if reward not in REWARDS:
         raise ValueError(f"reward={reward!r}: expected one of {list(REWARDS)}")
     if render_mode is not None and render_mode not in render_modes:
         raise ValueError(f"render_mode={render_mode!r}: expected None or one of {list(render_modes)}")
 
 
-def resolve_board(board: Board | str | Path | None) -> Board:
-    """A Board from a Board, a path to a board file, or None (the shipped board)."""
-    if board is None or isinstance(board, Board):
-        return board if board is not None else load_board()
-    if isinstance(board, (str, Path)):
-        return load_board(board)
-    raise ValueError(f"board={board!r}: expected None, a path to a board file, or a Board")
+def game_seed(seed: Any, where: str = "seed") -> int:
+    """The game seed of an environment seed: a seed up to ``2**63 - 1`` is the game's own (``reset(seed=s)`` plays
+    the reference game seeded ``s``); a larger one (Gymnasium takes any whole number >= 0) is hashed into that
+    range by numpy's SeedSequence, the same way every time. A negative or non-integer seed is refused."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)) or seed < 0:
+        raise ValueError(f"{where}={seed!r}: a seed is a whole number >= 0")
+    seed = int(seed)
+    if seed <= MAX_GAME_SEED:
+        return seed
+    return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def observation_space() -> spaces.Box:
-    """The 675 floats of :mod:`industry_env.games.industry.observation`, bounded entry by entry
-    (``observation.bounds``)."""
-    low, high = O.bounds()
-    return spaces.Box(low=low, high=high, dtype=np.float32)
+def game_seeds(seed: Any, count: int, where: str = "seed") -> np.ndarray:
+    """int64[count]: the game seeds of sub-envs ``0 .. count - 1`` for ``reset(seed=s)``: ``s + i``, each as in
+    :func:`game_seed`."""
+    first = game_seed(seed, where)
+    if int(seed) + count - 1 <= MAX_GAME_SEED:
+        return first + np.arange(count, dtype=np.int64)
+    return np.array([game_seed(int(seed) + i, where) for i in range(count)], np.int64)
 
 
-def action_space() -> spaces.Discrete:
-    """The one flat action encoding (:mod:`industry_env.games.industry.actions`): 314 actions, a mask says which are
-    legal."""
-    return spaces.Discrete(A.NUM_ACTIONS)
-
-
-def render_game(game: Any, mode: str | None) -> str | np.ndarray | None:
-    """A position in a render mode: ``ansi`` the text board, ``rgb_array`` the picture as uint8[H, W, 3],
-    ``human`` the picture shown (notebook or window); None (with a warning) when no mode was chosen."""
-    if mode is None:
-        import gymnasium
-
-        gymnasium.logger.warn("render() called with no render_mode: pass render_mode= when making the environment")
-        return None
-    if mode == "ansi":
-        from ..games.industry.render import render_text
-
-        return render_text(game)
-    from ..games.industry import picture
-
-    if mode == "rgb_array":
-        return picture.to_rgb_array(game)
-    picture.show(game)
-    return None
-
-
-def terminal_rewards(state: E.State, rows: np.ndarray, reward: str) -> np.ndarray:
-    """float32[N, 4]: each player's reward in the finished games ``rows`` (zero in unused seats).
+def terminal_rewards(engine: Any, state: Any, rows: np.ndarray, reward: str) -> np.ndarray:
+    """float32[N, P]: each player's reward in the finished games ``rows`` (zero in unused seats).
 
     ``"win"``: the engine's rewards (+1 each winner, -1 the others, 0 for all on a full tie, ``Game.returns()``);
     ``"score"``: (final points - the table's mean) / SCORE_SCALE. Games ended by an illegal action keep the
@@ -99,40 +119,42 @@ def terminal_rewards(state: E.State, rows: np.ndarray, reward: str) -> np.ndarra
     rewards = state.rewards[rows].astype(np.float32)
     if reward == "score":
         n = state.num_players[rows].astype(np.int64)
-        present = np.arange(MAX_PLAYERS)[None, :] < n[:, None]
-        scores = E.scores(E.take(state, rows)).astype(np.float32)
+        present = np.arange(rewards.shape[1])[None, :] < n[:, None]
+        scores = engine.scores(engine.take(state, rows)).astype(np.float32)
         mean = np.where(present, scores, 0).sum(axis=1) / n
-        normal = state.phase[rows] == E.OVER  # not ended by a penalty
+        normal = engine.finished(state)[rows]  # not ended by a penalty
         by_score = np.where(present, (scores - mean[:, None]) / SCORE_SCALE, 0.0)
         rewards = np.where(normal[:, None], by_score, rewards).astype(np.float32)
     return rewards
 
 
-def step_rows(state: E.State, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray, on_illegal: str = "raise",
-              penalty: float = ILLEGAL_REWARD, next_mask: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+def step_rows(engine: Any, state: Any, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray,
+              on_illegal: str = "raise", penalty: float = ILLEGAL_REWARD,
+              next_mask: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
     """Step only the games ``rows`` (bool[B]) of ``state`` in place; the others stay exactly as they are.
 
     The engine steps every running game; the games not in ``rows`` are set aside by marking them finished for
     this one step (a finished game is never changed, its action ignored: the engine's documented convention)
-    and restored after. Returns the rewards of this step (float32[B, 4], zero outside ``rows``), since the
-    engine's ``rewards`` array holds only the last step's. ``next_mask`` (bool[B, 314], may be ``mask``)
+    and restored after. Returns the rewards of this step (float32[B, P], zero outside ``rows``), since the
+    engine's ``rewards`` array holds only the last step's. ``next_mask`` (bool[B, A], may be ``mask``)
     receives the legal actions after the step in the rows stepped (all False in the others), in the same pass.
     """
     held = state.terminated.copy()
     np.logical_or(held, ~rows, out=state.terminated)  # in place: the State's arrays stay views of its buffer
     try:
-        E.step(state, actions, on_illegal=on_illegal, penalty=penalty, inplace=True, mask=mask, next_mask=next_mask)
+        engine.step(state, actions, on_illegal=on_illegal, penalty=penalty, inplace=True, mask=mask,
+                    next_mask=next_mask)  # fmt: skip
     finally:
         state.terminated[:] = held | (state.terminated & rows)
     return np.where(rows[:, None], state.rewards, 0.0).astype(np.float32)
 
 
-def masks_of(state: E.State, rows: np.ndarray) -> np.ndarray:
-    """bool[B, 314]: the legal actions in the games ``rows`` (bool[B]), all False in the others (not computed)."""
+def masks_of(engine: Any, state: Any, rows: np.ndarray) -> np.ndarray:
+    """bool[B, A]: the legal actions in the games ``rows`` (bool[B]), all False in the others (not computed)."""
     held = state.terminated.copy()
     np.logical_or(held, ~rows, out=state.terminated)
     try:
-        return E.legal_action_mask(state)
+        return engine.legal_action_mask(state)
     finally:
         state.terminated[:] = held
 
@@ -145,13 +167,15 @@ class OpponentPool:
     games that start afterwards. Pass it as ``opponents=`` to any learner environment.
     """
 
-    def __init__(self, members: Sequence[Any], weights: Sequence[float] | None = None, seed: int | None = None) -> None:
+    def __init__(self, members: Sequence[Any], weights: Sequence[float] | None = None, seed: int | None = None,
+                 game: str = "industry") -> None:  # fmt: skip
         from ..agents import as_agent
 
         if not members:
             raise ValueError("OpponentPool needs at least one member")
         self._seed = seed
-        self.agents = [as_agent(m, seed=self._member_seed(k)) for k, m in enumerate(members)]
+        self.game = resolve(game).id
+        self.agents = [as_agent(m, seed=self._member_seed(k), game=self.game) for k, m in enumerate(members)]
         self.weights = [1.0] * len(self.agents) if weights is None else [float(w) for w in weights]
         self._check()
 
@@ -167,7 +191,7 @@ class OpponentPool:
         """A new member, drawn by the games that start from now on."""
         from ..agents import as_agent
 
-        self.agents.append(as_agent(member, seed=self._member_seed(len(self.agents))))
+        self.agents.append(as_agent(member, seed=self._member_seed(len(self.agents)), game=self.game))
         self.weights.append(float(weight))
         self._check()
 
@@ -186,10 +210,15 @@ class Opponents:
     :class:`OpponentPool`: each game then draws its opponents from the pool when it starts (:meth:`deal`).
     """
 
-    def __init__(self, spec: Any, num_players: int, seed: int | None, num_games: int) -> None:
+    def __init__(self, spec: Any, num_players: int, seed: int | None, num_games: int,
+                 game: GameSpec | str = "industry") -> None:  # fmt: skip
         from ..agents import as_agent
 
+        self.game = resolve(game)
+        self.engine = self.game.engine
         self.pool = spec if isinstance(spec, OpponentPool) else None
+        if self.pool is not None and self.pool.game != self.game.id:
+            raise ValueError(f"opponents: the OpponentPool plays {self.pool.game}, not {self.game.id}")
         self.assign = np.zeros((num_games, num_players - 1), np.int64)  # [game, seat from the learner's left - 1]
         if self.pool is not None:
             self.members = self.pool.agents  # shared: members the pool gains later are seen here
@@ -205,7 +234,8 @@ class Opponents:
             if key not in by_key:
                 by_key[key] = len(self.members)
                 seed_k = None if seed is None else (int(seed) * 7919 + k) % 2**63
-                self.members.append(as_agent(s, seed=seed_k) if isinstance(s, str) else as_agent(s))
+                self.members.append(as_agent(s, seed=seed_k, game=self.game.id) if isinstance(s, str)
+                                    else as_agent(s, game=self.game.id))  # fmt: skip
             self.assign[:, k] = by_key[key]
 
     def deal(self, rows: np.ndarray, rng: np.random.Generator) -> None:
@@ -213,7 +243,7 @@ class Opponents:
         if self.pool is not None and rows.size:
             self.assign[rows] = self.pool.draw(rng, (rows.size, self.assign.shape[1]))
 
-    def act(self, state: E.State, rows: np.ndarray, relative_seat: np.ndarray, mask: np.ndarray,
+    def act(self, state: Any, rows: np.ndarray, relative_seat: np.ndarray, mask: np.ndarray,
             games: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
         """int64[B]: the opponents' actions in the games ``rows`` (bool[B]) where one is to move; 0 elsewhere.
 
@@ -234,15 +264,17 @@ class Opponents:
             if sel.size == 0:
                 continue
             by_mask: Callable[..., np.ndarray] | None = getattr(agent, "act_masks", None)
-            fast: Callable[..., np.ndarray] | None = getattr(agent, "act_state", None)
+            # the engine's State only for a game without hidden information: it holds what no seat may see
+            fast = None if self.game.hidden_information else getattr(agent, "act_state", None)
             if by_mask is not None:  # an agent that reads only the legal actions (the random agent)
                 answer = by_mask(mask[sel])
             elif fast is not None:
                 whole = sel.size == state.batch_size  # every game: no copy of the batch needed
-                answer = fast(state if whole else E.take(state, sel), mask if whole else mask[sel])
+                answer = fast(state if whole else self.engine.take(state, sel), mask if whole else mask[sel])
             else:
                 if obs is None:
-                    obs = E.observe(state)  # each game seen from its player to move
+                    # each game seen from its player to move (rows of finished games are never asked)
+                    obs = self.engine.observe(state, np.maximum(state.current_player, 0).astype(np.int64))
                 answer = agent.act_batch(obs[sel], mask[sel])
             # every answer checked the same way, whichever method gave it: integers, in range, legal
             out[sel] = check_actions(answer, mask[sel], str(getattr(agent, "name", None) or agent),

@@ -8,14 +8,21 @@ those games together, until every game has the learner to move again or is over.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..games.industry import engine as E
-from ..games.industry.board import Board
-from .common import ILLEGAL_REWARD, Opponents, check_options, masks_of, resolve_board, step_rows, terminal_rewards
+from ..core.spec import GameSpec
+from .common import (
+    ILLEGAL_REWARD,
+    MAX_GAME_SEED,
+    GameSetup,
+    Opponents,
+    check_env_options,
+    masks_of,
+    step_rows,
+    terminal_rewards,
+)
 
 LEARNER_SEATS = ("random",)  # or a seat number
 # Opponents' rounds go on in a batch of their own once fewer than 1/_APART_SHARE of the games still wait for an
@@ -26,6 +33,7 @@ _APART_FROM, _APART_SHARE = 256, 8
 class LearnerGames:
     """B games in which the learner plays one seat; see the module docstring.
 
+    ``game`` and ``options``: the game of the suite and its own options (:class:`.common.GameSetup`).
     ``learner_seat``: a seat number (0 .. n-1) or ``"random"`` (drawn per game from the seeded generator).
     ``opponents``: see :class:`industry_env.envs.common.Opponents` (fixed agents, or an ``OpponentPool`` league
     from which each game draws its opponents when it starts). After :meth:`reset` and :meth:`step`, every
@@ -35,19 +43,21 @@ class LearnerGames:
     def __init__(
         self,
         num_envs: int,
-        num_players: int = 4,
+        num_players: int | None = None,
         opponents: Any = "random",
         learner_seat: int | str = "random",
         reward: str = "win",
-        balanced_draws: bool = True,
-        board: Board | str | Path | None = None,
         illegal_reward: float = ILLEGAL_REWARD,
         seed: int | None = None,
         record: bool = False,
+        game: str | GameSpec = "industry",
+        **options: Any,
     ) -> None:
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: must be a whole number >= 1")
-        check_options(num_players, balanced_draws, reward, None, ())
+        self.setup = setup = GameSetup(game, num_players, options)
+        num_players = setup.num_players
+        check_env_options(reward, None, ())
         if not (learner_seat in LEARNER_SEATS or (isinstance(learner_seat, (int, np.integer))
                                                     and not isinstance(learner_seat, bool)
                                                     and 0 <= learner_seat < num_players)):  # fmt: skip
@@ -58,15 +68,13 @@ class LearnerGames:
         self.num_players = int(num_players)
         self.learner_seat = learner_seat
         self.reward = reward
-        self.balanced_draws = bool(balanced_draws)
-        self.board = resolve_board(board)
         self.illegal_reward = float(illegal_reward)
-        self.opponents = Opponents(opponents, self.num_players, seed, self.num_envs)
+        self.engine = setup.engine
+        self.opponents = Opponents(opponents, self.num_players, seed, self.num_envs, game=setup.spec)
         self.rng = np.random.default_rng(seed)
-        self.state = E.init(self.num_envs, self.num_players, seed=self._new_seeds(self.num_envs), board=self.board,
-                            balanced_draws=self.balanced_draws)  # fmt: skip
+        self.state = setup.init(self.num_envs, self._new_seeds(self.num_envs))
         self.seat = np.zeros(self.num_envs, np.int64)
-        self.mask = np.zeros((self.num_envs, E.A.NUM_ACTIONS), bool)
+        self.mask = np.zeros((self.num_envs, setup.num_actions), bool)
         self.won = np.zeros(self.num_envs, bool)  # the learner won its last finished game
         # every action of every game since its start, if ``record`` (a loop over the games: for small batches)
         self.actions: list[list[int]] | None = [[] for _ in range(self.num_envs)] if record else None
@@ -74,7 +82,7 @@ class LearnerGames:
         self.opponent_steps = 0
 
     def _new_seeds(self, k: int) -> np.ndarray:
-        return self.rng.integers(0, 2**63 - 1, size=k, dtype=np.int64)
+        return self.rng.integers(0, MAX_GAME_SEED, size=k, dtype=np.int64)
 
     def seed(self, seed: int | None) -> None:
         """Restart the generator behind game seeds, learner seats and (with a seed) the opponents' choices."""
@@ -89,7 +97,7 @@ class LearnerGames:
             return
         seeds = np.zeros(self.num_envs, np.int64)
         seeds[idx] = self._new_seeds(idx.size) if game_seeds is None else np.asarray(game_seeds, np.int64)[idx]
-        E.reset(self.state, idx, seeds=seeds, inplace=True)
+        self.engine.reset(self.state, idx, seeds=seeds, inplace=True)
         if self.actions is not None:
             for i in idx.tolist():
                 self.actions[i] = []
@@ -114,14 +122,14 @@ class LearnerGames:
         if a.shape != (B,) or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions must be int[{B}], one per game, got {a.dtype}{list(a.shape)}")
         a = a.astype(np.int64)
-        in_range = (a >= 0) & (a < E.A.NUM_ACTIONS)
+        in_range = (a >= 0) & (a < self.setup.num_actions)
         illegal = rows.copy()
-        illegal[rows] = ~(in_range[rows] & self.mask[rows, np.clip(a[rows], 0, E.A.NUM_ACTIONS - 1)])
+        illegal[rows] = ~(in_range[rows] & self.mask[rows, np.clip(a[rows], 0, self.setup.num_actions - 1)])
         was_over = self.state.terminated.copy()
         legal_rows = rows & ~illegal  # an illegal action ends the game unplayed: it is not part of the record
         after = np.empty_like(self.mask)  # the next legal actions, written by the same pass as the step
-        rewards = step_rows(self.state, rows, a, self.mask, on_illegal="penalize", penalty=self.illegal_reward,
-                            next_mask=after)  # fmt: skip
+        rewards = step_rows(self.engine, self.state, rows, a, self.mask, on_illegal="penalize",
+                            penalty=self.illegal_reward, next_mask=after)  # fmt: skip
         self._note(legal_rows, a)
         self.learner_steps += int(rows.sum())
         reward = self._learner_reward(self.state, rewards, rows)
@@ -130,7 +138,7 @@ class LearnerGames:
         terminated = self.state.terminated & ~was_over
         return reward, terminated, illegal
 
-    def _learner_reward(self, state: E.State, step_rewards: np.ndarray, rows: np.ndarray,
+    def _learner_reward(self, state: Any, step_rewards: np.ndarray, rows: np.ndarray,
                         games: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
         """float32[B]: the learner's reward in the games of ``rows`` that ended on this engine step.
 
@@ -141,11 +149,11 @@ class LearnerGames:
         if ended.size:
             full = ended if games is None else games[ended]
             seat = self.seat[full]
-            r = terminal_rewards(state, ended, self.reward)
+            r = terminal_rewards(self.engine, state, ended, self.reward)
             out[full] = r[np.arange(ended.size), seat]
             # kept for final_info(): the engine's rewards hold only the last step's
             full_tie = (step_rewards[ended] == 0).all(axis=1)  # everyone tied: all are winners (Game.winners)
-            self.won[full] = ((step_rewards[ended, seat] > 0) | full_tie) & (state.phase[ended] == E.OVER)
+            self.won[full] = ((step_rewards[ended, seat] > 0) | full_tie) & self.engine.finished(state)[ended]
         return out
 
     def _play_opponents(self, rows: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
@@ -162,16 +170,16 @@ class LearnerGames:
         cur = state.current_player.astype(np.int64)
         theirs = rows & ~state.terminated & (cur != seat) & (cur >= 0)
         if mask is None:  # (a reset) every game of rows: the learner's or the opponent's legal actions
-            mask = masks_of(state, rows)
+            mask = masks_of(self.engine, state, rows)
             self.mask[rows] = mask[rows]
         while theirs.any():
             if games is None and self.num_envs >= _APART_FROM and theirs.sum() * _APART_SHARE < self.num_envs:
                 games = np.flatnonzero(theirs)
-                state, mask, seat = E.take(self.state, games), mask[games], self.seat[games]
+                state, mask, seat = self.engine.take(self.state, games), mask[games], self.seat[games]
                 cur, theirs = cur[games], np.ones(games.size, bool)
             relative = (cur - seat) % self.num_players
             actions = self.opponents.act(state, theirs, relative, mask, games)
-            rewards = step_rows(state, theirs, actions, mask, next_mask=mask)
+            rewards = step_rows(self.engine, state, theirs, actions, mask, next_mask=mask)
             self._note(theirs, actions, games)
             self.opponent_steps += int(theirs.sum())
             reward += self._learner_reward(state, rewards, theirs, games)
@@ -183,8 +191,7 @@ class LearnerGames:
             self.mask[np.flatnonzero(over) if games is None else games[over]] = False
             theirs &= ~state.terminated & (cur != seat)
         if games is not None:  # write the games taken apart back into the batch (in place: the buffer stays)
-            for name in E._ARRAY_FIELDS:
-                getattr(self.state, name)[games] = getattr(state, name)
+            self.state.put(games, state)
         return reward
 
     def _note(self, rows: np.ndarray, actions: np.ndarray, games: np.ndarray | None = None) -> None:
@@ -198,22 +205,22 @@ class LearnerGames:
 
         if self.actions is None:
             raise ValueError("these games are not recorded: create the environment with record=True")
-        s = self.state
-        rec = Recorder(int(s.num_players[i]), int(s.seed[i]), bool(s.balanced_draws[i]), self.board)
+        s, E = self.state, self.engine
+        rec = Recorder(int(s.num_players[i]), int(s.seed[i]), **self.setup.options)
         for a in self.actions[i]:
             rec.append(a)
-        over = bool(s.phase[i] == E.OVER)
+        over = bool(E.finished(s)[i])
         return rec.record(E.scores(E.take(s, i))[0, : int(s.num_players[i])].tolist() if over else None)
 
     # ------------------------------------------------------------------------------------------ views
     def observe(self) -> np.ndarray:
-        """float32[B, 675]: every game seen from the learner's seat (a new array)."""
-        return E.observe(self.state, self.seat)
+        """float32[B, D]: every game seen from the learner's seat (a new array)."""
+        return self.engine.observe(self.state, self.seat)
 
     def final_info(self, rows: np.ndarray) -> dict[str, np.ndarray]:
-        """For the finished games ``rows`` (int indices): final ``scores`` (int[K, 4]), the ``learner_seat``, its
+        """For the finished games ``rows`` (int indices): final ``scores`` (int[K, P]), the ``learner_seat``, its
         ``score`` and whether it was among the winners (``win``; ties count for every tied winner)."""
-        scores = E.scores(E.take(self.state, rows)).astype(np.int64)
+        scores = self.engine.scores(self.engine.take(self.state, rows)).astype(np.int64)
         seat = self.seat[rows]
         return {"scores": scores, "learner_seat": seat.copy(), "score": scores[np.arange(rows.size), seat],
                 "win": self.won[rows].copy()}  # fmt: skip

@@ -1,6 +1,7 @@
 """A Stable-Baselines3 ``VecEnv`` on the batched engine, for sb3-contrib's MaskablePPO (needs the ``train`` extra).
 
-``make_vec_env(num_envs, num_players=4, opponents="random", seed=0)`` returns N learner games stepped as arrays
+``make_vec_env(num_envs, num_players=None, opponents="random", seed=0, game="industry", **options)`` returns N
+learner games of a game of the suite stepped as arrays
 (the core of the vector env, :mod:`.core`), in SB3's conventions: ``reset()`` returns observations only, a
 finished game resets in the same step with its last observation in ``infos[i]["terminal_observation"]``,
 ``env_method("action_masks")`` gives each sub-env's legal actions, so that
@@ -8,13 +9,12 @@ finished game resets in the same step with its last observation in ``infos[i]["t
 SB3's ``VecMonitor`` (episode returns and lengths in the logs); ``monitor=False`` for the bare one.
 
 Seeding: ``make_vec_env(..., seed=s)`` (or ``vec_env.seed(s)`` before ``reset()``, as SB3 models do) plays
-``reference.Game(num_players, seed=s + i)`` in sub-env ``i`` first.
+the reference game seeded ``s + i`` in sub-env ``i`` first (seeds above ``2**63 - 1`` hashed into range).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,31 +24,31 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("industry_env.sb3 needs Stable-Baselines3: pip install 'industry_env[train]'") from exc
 
-from ..games.industry.board import Board
-from .common import ILLEGAL_REWARD, action_space, observation_space
+from ..core.spec import GameSpec
+from .common import ILLEGAL_REWARD, game_seeds
 from .core import LearnerGames
 
 
-class IndustrySB3VecEnv(VecEnv):
-    """N learner games of Industry as an SB3 VecEnv; see the module docstring."""
+class LearnerSB3VecEnv(VecEnv):
+    """N learner games of a game of the suite as an SB3 VecEnv; see the module docstring."""
 
     def __init__(
         self,
         num_envs: int,
-        num_players: int = 4,
+        num_players: int | None = None,
         opponents: Any = "random",
         learner_seat: int | str = "random",
         reward: str = "win",
-        balanced_draws: bool = True,
-        board: Board | str | Path | None = None,
         illegal_reward: float = ILLEGAL_REWARD,
         seed: int | None = None,
+        game: str | GameSpec = "industry",
+        **options: Any,
     ) -> None:
         self._spec = dict(num_players=num_players, opponents=opponents, learner_seat=learner_seat, reward=reward,
-                          balanced_draws=balanced_draws, board=board, illegal_reward=illegal_reward)  # fmt: skip
+                          illegal_reward=illegal_reward, game=game, **options)  # fmt: skip
         self.games = LearnerGames(num_envs, **self._spec, seed=seed)
         self.render_mode = None
-        super().__init__(self.games.num_envs, observation_space(), action_space())
+        super().__init__(self.games.num_envs, self.games.setup.observation_space(), self.games.setup.action_space())
         if seed is not None:
             self.seed(seed)
         self._actions: np.ndarray | None = None
@@ -57,8 +57,7 @@ class IndustrySB3VecEnv(VecEnv):
         """Seeds for the next ``reset()``: sub-env i plays ``Game(num_players, seed + i)``."""
         if seed is None:
             seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2**63 - self.num_envs:
-            raise ValueError(f"seed={seed!r}: a whole number from 0 to 2**63 - 1 - num_envs")
+        game_seeds(seed, self.num_envs)  # checked now: a bad seed is refused here, not at reset()
         self._seeds = [int(seed) + i for i in range(self.num_envs)]
         return self._seeds
 
@@ -66,7 +65,7 @@ class IndustrySB3VecEnv(VecEnv):
         rows = np.ones(self.num_envs, bool)
         if self._seeds[0] is not None:
             self.games = LearnerGames(self.num_envs, **self._spec, seed=self._seeds[0])
-            self.games.reset(rows, np.array(self._seeds, np.int64))
+            self.games.reset(rows, game_seeds(self._seeds[0], self.num_envs))
         else:
             self.games.reset(rows)
         self._reset_seeds()
@@ -99,7 +98,7 @@ class IndustrySB3VecEnv(VecEnv):
         return obs, reward, ended.copy(), infos
 
     def action_masks(self) -> np.ndarray:
-        """bool[N, 314]: each sub-env's legal actions for the learner."""
+        """bool[N, A]: each sub-env's legal actions for the learner."""
         return self.games.mask.copy()
 
     def close(self) -> None:
@@ -113,10 +112,10 @@ class IndustrySB3VecEnv(VecEnv):
             return [self.action_masks] * len(idx)
         if hasattr(self.games, attr_name):
             return [getattr(self.games, attr_name)] * len(idx)
-        raise AttributeError(f"the Industry VecEnv's sub-envs have no attribute {attr_name!r}")
+        raise AttributeError(f"the VecEnv's sub-envs have no attribute {attr_name!r}")
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError(f"the Industry VecEnv's sub-envs share one batched core: {attr_name!r} cannot be set "
+        raise AttributeError(f"the VecEnv's sub-envs share one batched core: {attr_name!r} cannot be set "
                              f"per sub-env; build a new VecEnv with the option instead")  # fmt: skip
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
@@ -124,7 +123,7 @@ class IndustrySB3VecEnv(VecEnv):
         if method_name == "action_masks":
             masks = self.games.mask
             return [masks[i].copy() for i in idx]
-        raise AttributeError(f"the Industry VecEnv's sub-envs have no method {method_name!r} (only action_masks)")
+        raise AttributeError(f"the VecEnv's sub-envs have no method {method_name!r} (only action_masks)")
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
         return [False] * len(list(self._get_indices(indices)))
@@ -132,12 +131,18 @@ class IndustrySB3VecEnv(VecEnv):
 
 def make_vec_env(
     num_envs: int,
-    num_players: int = 4,
+    num_players: int | None = None,
     opponents: Any = "random",
     seed: int | None = 0,
     monitor: bool = True,
+    game: str | GameSpec = "industry",
     **kwargs: Any,
 ) -> VecEnv:
-    """N learner games as an SB3 VecEnv (wrapped in ``VecMonitor`` unless ``monitor=False``); see the module."""
-    env: VecEnv = IndustrySB3VecEnv(num_envs, num_players=num_players, opponents=opponents, seed=seed, **kwargs)
+    """N learner games of ``game`` as an SB3 VecEnv (wrapped in ``VecMonitor`` unless ``monitor=False``); see the
+    module. ``kwargs``: the learner envs' options and the game's own."""
+    env: VecEnv = LearnerSB3VecEnv(num_envs, num_players=num_players, opponents=opponents, seed=seed, game=game,
+                                   **kwargs)  # fmt: skip
     return VecMonitor(env) if monitor else env
+
+
+IndustrySB3VecEnv = LearnerSB3VecEnv  # the name of 0.1 (the default game is Industry)

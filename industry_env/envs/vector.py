@@ -3,78 +3,82 @@
 =====================  ==========================================================================================
 Make                   ``gymnasium.make_vec("industry_env/Industry-v0", num_envs=N,
                        vectorization_mode="vector_entry_point", opponents="random")``, or
-                       ``IndustryVectorEnv(N, ...)``; the arguments of the single env (:mod:`.single`)
-Spaces                 ``single_observation_space`` Box(675,) float32, ``single_action_space`` Discrete(314);
-                       ``observation_space`` / ``action_space`` batched over N
-Action masks           ``info["action_mask"]`` (bool[N, 314]) after every reset and step, and
-                       ``env.action_masks()``
+                       ``LearnerVectorEnv(N, game=..., ...)``; the arguments of the single env (:mod:`.single`)
+Spaces                 ``single_observation_space`` Box(D,) float32, ``single_action_space`` Discrete(A) (the
+                       game's sizes); ``observation_space`` / ``action_space`` batched over N
+Action masks           ``info["action_mask"]`` (bool[N, A]) after every reset and step, and
+                       ``env.action_masks()``. A sub-env whose next action is ignored (its game ended on this
+                       step and ``NEXT_STEP`` resets it on the next) shows every action allowed, as Pgx does, so
+                       that a masked softmax never divides by zero; the action it is given is ignored
 Opponents              played in batch between the learner's moves: each opponent agent is called once per
                        engine step for all the games where it is to move
-Autoreset              ``AutoresetMode.NEXT_STEP`` (Gymnasium's default; ``metadata["autoreset_mode"]``): the
-                       step after a game ends resets that sub-env, ignores its action and returns its first
-                       observation with reward 0. ``autoreset_mode="same_step"`` resets in the step that ends
-                       the game instead, the last observation in ``info["final_obs"]`` and its info in
-                       ``info["final_info"]``
+Autoreset              ``autoreset_mode`` attribute and ``metadata["autoreset_mode"]`` (read by TorchRL and
+                       Gymnasium's wrappers): ``AutoresetMode.NEXT_STEP`` by default (Gymnasium's): the step after
+                       a game ends resets that sub-env, ignores its action and returns its first observation with
+                       reward 0. ``autoreset_mode="same_step"`` resets in the step that ends the game instead,
+                       the last observation in ``info["final_obs"]`` and its info in ``info["final_info"]``
 Illegal action         ends that game with ``illegal_reward`` (``info["illegal_action"][i]``), as the single env
 Info                   ``action_mask``; ``illegal_action`` (bool[N]); at the end of a game, ``scores``
-                       (int[N, 4]), ``learner_seat``, ``score``, ``win`` with ``_``-prefixed masks saying which
+                       (int[N, P]), ``learner_seat``, ``score``, ``win`` with ``_``-prefixed masks saying which
                        sub-envs they are for (Gymnasium's vector info convention)
 =====================  ==========================================================================================
 
 Records: with ``record=True``, ``env.record(i)`` is sub-env ``i``'s game so far as a replayable
 :class:`industry_env.records.Record` (a short loop over the games each step: meant for evaluation, not training).
 
-Seeding: ``reset(seed=s)`` plays ``reference.Game(num_players, seed=s + i)`` in sub-env ``i`` (as
-``engine.init``) and seeds the generator of the learner's seats, the following games and the opponents.
+Seeding: ``reset(seed=s)`` plays the reference game seeded ``s + i`` in sub-env ``i`` (as ``engine.init``) and
+restarts the generator of the learner's seats, the following games and the opponents. With a partial reset
+(``options={"reset_mask": m}``) only the masked sub-envs change: sub-env ``i`` of the mask plays the game
+seeded ``s + i``, and the generator of the following games and seats restarts from ``s``; the other sub-envs
+keep their games as they are (the opponents' own generators are not reseeded by a partial reset).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..games.industry import engine as E
-from ..games.industry.board import Board
-from .common import ILLEGAL_REWARD, action_space, check_options, observation_space
+from ..core.spec import GameSpec
+from .common import ILLEGAL_REWARD, check_env_options, game_seeds
 from .core import LearnerGames
 
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
-class IndustryVectorEnv(VectorEnv):
-    """N learner games on the batched engine; see the module docstring for the spec card."""
+class LearnerVectorEnv(VectorEnv):
+    """N learner games of a game of the suite on its batched engine; see the module docstring for the spec card."""
 
     def __init__(
         self,
         num_envs: int = 16,
-        num_players: int = 4,
+        num_players: int | None = None,
         opponents: Any = "random",
         learner_seat: int | str = "random",
         reward: str = "win",
-        balanced_draws: bool = True,
-        board: Board | str | Path | None = None,
         illegal_reward: float = ILLEGAL_REWARD,
         autoreset_mode: str | AutoresetMode = "next_step",
         render_mode: str | None = None,
         record: bool = False,
+        game: str | GameSpec = "industry",
+        **options: Any,
     ) -> None:
         mode = _MODES.get(autoreset_mode, autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
         if mode not in _MODES.values():
             raise ValueError(f"autoreset_mode={autoreset_mode!r}: expected 'next_step' or 'same_step'")
-        check_options(num_players, balanced_draws, reward, render_mode, ("ansi",))
+        check_env_options(reward, render_mode, ("ansi",))
+        self.autoreset_mode = mode  # the attribute TorchRL reads, as Gymnasium's own vector envs carry it
         self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi"]}
         self.render_mode = render_mode
         self._spec = dict(num_players=num_players, opponents=opponents, learner_seat=learner_seat, reward=reward,
-                          balanced_draws=balanced_draws, board=board, illegal_reward=illegal_reward,
-                          record=bool(record))  # fmt: skip
+                          illegal_reward=illegal_reward, record=bool(record), game=game, **options)  # fmt: skip
         self.games = LearnerGames(num_envs, **self._spec)
+        self.setup = self.games.setup
         self.num_envs = self.games.num_envs
-        self.single_observation_space = observation_space()
-        self.single_action_space = action_space()
+        self.single_observation_space = self.setup.observation_space()
+        self.single_action_space = self.setup.action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._needs_reset = np.ones(self.num_envs, bool)
@@ -90,15 +94,16 @@ class IndustryVectorEnv(VectorEnv):
             if rows.dtype != bool or rows.shape != (self.num_envs,):
                 raise ValueError(f"reset_mask must be bool[{self.num_envs}], got {rows.dtype}{list(rows.shape)}")
         if seed is not None:
-            whole = isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
-            if not whole or not 0 <= seed < 2**63 - self.num_envs:
-                raise ValueError(f"seed={seed!r}: a whole number from 0 to 2**63 - 1 - num_envs")
-            self.games = LearnerGames(self.num_envs, **self._spec, seed=int(seed))
-            self.games.reset(rows, int(seed) + np.arange(self.num_envs))
+            seeds = game_seeds(seed, self.num_envs)
+            if rows.all():  # every game anew: the opponents are seeded afresh too
+                self.games = LearnerGames(self.num_envs, **self._spec, seed=int(seed))
+            else:  # only the masked sub-envs change: the others keep their games
+                self.games.seed(int(seed))
+            self.games.reset(rows, seeds)
         else:
             self.games.reset(rows)
         self._needs_reset &= ~rows
-        return self.games.observe(), {"action_mask": self.games.mask.copy()}
+        return self.games.observe(), {"action_mask": self._masks()}
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """One learner action per sub-env; the opponents answer in batch until each learner is to move again."""
@@ -129,9 +134,15 @@ class IndustryVectorEnv(VectorEnv):
             obs = self.games.observe()
         else:
             self._needs_reset = ended.copy()
-        info["action_mask"] = self.games.mask.copy()
+        info["action_mask"] = self._masks()
         info["_action_mask"] = np.ones(N, bool)
         return obs, reward, terminated, np.zeros(N, bool), info
+
+    def _masks(self) -> np.ndarray:
+        """bool[N, A]: the learner's legal actions; every action for a sub-env whose next action is ignored."""
+        masks = self.games.mask.copy()
+        masks[self._needs_reset] = True
+        return masks
 
     def _add_final_info(self, info: dict[str, Any], ended: np.ndarray) -> None:
         rows = np.flatnonzero(ended)
@@ -145,13 +156,15 @@ class IndustryVectorEnv(VectorEnv):
         return self.games.record(i)
 
     def action_masks(self) -> np.ndarray:
-        """bool[N, 314]: each sub-env's legal actions for the learner now (a copy)."""
-        return self.games.mask.copy()
+        """bool[N, A]: each sub-env's legal actions for the learner now (a copy; every action where the next one
+        is ignored)."""
+        return self._masks()
 
     def render(self) -> str | None:
         """``ansi``: the text board of sub-env 0."""
         if self.render_mode != "ansi":
             return None
-        from ..games.industry.render import render_text
+        return self.setup.spec.render_text(self.setup.engine.to_game(self.games.state, 0))
 
-        return render_text(E.to_game(self.games.state, 0))
+
+IndustryVectorEnv = LearnerVectorEnv  # the name of 0.1 (the default game is Industry)

@@ -1,20 +1,21 @@
-"""Industry as an RLlib ``MultiAgentEnv`` (new API stack): the AEC game, one acting agent per step.
+"""A game of the suite as an RLlib ``MultiAgentEnv`` (new API stack): the AEC game, one acting agent per step.
 
 =====================  ==========================================================================================
 Agents                 ``player_0`` .. ``player_{n-1}`` (engine seats, as in the AEC env)
-Observation            ``{"observations": float32[675], "action_mask": float32[314]}`` per agent: the layout of
-                       :mod:`industry_env.games.industry.observation` seen from the agent's seat, and its legal
-                       actions as 0/1 (the keys and dtype of RLlib's action-masking modules)
+Observation            ``{"observations": float32[D], "action_mask": float32[A]}`` per agent: the game's
+                       observation seen from the agent's seat (Industry: D = 675, A = 314), and its legal actions
+                       as 0/1 (the keys and dtype of RLlib's action-masking modules)
 Observation dict       only the agent to move, during the game; every agent once more at the end (final views,
                        all-zero masks) with its terminal reward
 Rewards                at the end only, the AEC env's terminal rewards (``reward="win"`` or ``"score"``)
-Termination            ``terminateds["__all__"]`` when the last round of Era 5 ends; no truncation
+Termination            ``terminateds["__all__"]`` when the game ends; no truncation
 Illegal action         ends the game: -1 to the agent at fault, 0 to the others (the AEC ``env()``'s rule)
 =====================  ==========================================================================================
 
 The env holds one :class:`industry_env.envs.aec.raw_env` and only translates its views; no rule is written here.
-``config`` (RLlib's env config) takes the AEC env's options: ``num_players``, ``reward``, ``balanced_draws``,
-``board``; an unknown key is refused by name.
+``config`` (RLlib's env config) takes the AEC env's options: ``game`` (default ``"industry"``), ``num_players``,
+``reward`` and the game's own options (Industry: ``balanced_draws``, ``board``); an unknown key is refused by
+name.
 """
 
 from __future__ import annotations
@@ -26,36 +27,36 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from ..envs.aec import raw_env
-from ..envs.common import ILLEGAL_REWARD, observation_space, render_game
-from ..games.industry import actions as A
+from ..envs.common import ILLEGAL_REWARD, GameSetup
 
-ENV_NAME = "industry_v0"
-ENV_OPTIONS = ("num_players", "reward", "balanced_draws", "board")
+ENV_NAME = "industry_v0"  # the name the self-play trainer registers the env under (any game, by its config)
 
 
-def rllib_observation_space() -> spaces.Dict:
-    """The per-agent space: the 675 observation floats and a float32 0/1 mask over the 314 actions."""
+def rllib_observation_space(setup: GameSetup) -> spaces.Dict:
+    """The per-agent space: the game's observation floats and a float32 0/1 mask over its actions."""
     return spaces.Dict({
-        "observations": observation_space(),
-        "action_mask": spaces.Box(0.0, 1.0, (A.NUM_ACTIONS,), np.float32),
+        "observations": setup.observation_space(),
+        "action_mask": spaces.Box(0.0, 1.0, (setup.num_actions,), np.float32),
     })  # fmt: skip
 
 
-class IndustryMultiAgentEnv(MultiAgentEnv):
-    """Industry for RLlib: turn-based multi-agent env over the AEC env; see the module docstring."""
+class LearnerMultiAgentEnv(MultiAgentEnv):
+    """A game of the suite for RLlib: turn-based multi-agent env over the AEC env; see the module docstring."""
 
     metadata = {"name": ENV_NAME, "render_modes": ["ansi"]}
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
         options = dict(config or {})
-        unknown = sorted(set(options) - set(ENV_OPTIONS))
-        if unknown:
-            raise ValueError(f"Industry RLlib env: unknown option(s) {unknown}; the options are {list(ENV_OPTIONS)}")
-        self.game_env = raw_env(**options)
+        try:
+            self.game_env = raw_env(**options)
+        except TypeError as exc:  # an option neither the env nor the game has
+            raise ValueError(f"RLlib env config {sorted(options)}: {exc}") from None
+        self.setup = self.game_env.setup
+        self.metadata = {**type(self).metadata, "name": self.setup.spec.pettingzoo_name}
         self.possible_agents = list(self.game_env.possible_agents)
         self.agents = list(self.possible_agents)
-        space = rllib_observation_space()
+        space = rllib_observation_space(self.setup)
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: self.game_env.action_space(a) for a in self.possible_agents}
         self.observation_space = spaces.Dict(self.observation_spaces)
@@ -85,10 +86,11 @@ class IndustryMultiAgentEnv(MultiAgentEnv):
         action = action_dict[agent]
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
+        n = self.setup.num_actions
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"step(): action {action!r} of {agent!r} is not an action of Industry "
-                             f"(0..{A.NUM_ACTIONS - 1})")  # fmt: skip
-        if not (0 <= action < A.NUM_ACTIONS and self.game_env._mask[int(action)]):
+            raise ValueError(f"step(): action {action!r} of {agent!r} is not an action of {self.setup.spec.name} "
+                             f"(0..{n - 1})")  # fmt: skip
+        if not (0 <= action < n and self.game_env.observe(agent)["action_mask"][int(action)]):
             return self._illegal(agent)
         self.game_env.step(int(action))
         if self.game_env.state_.terminated[0]:
@@ -115,9 +117,12 @@ class IndustryMultiAgentEnv(MultiAgentEnv):
         """The text board of the current position."""
         if self._over and self.game_env.state_ is None:
             raise RuntimeError("render() before reset()")
-        return render_game(self.game_env.game(), "ansi")
+        return self.setup.spec.render_text(self.game_env.game())
 
 
-def make_env(config: dict[str, Any] | None = None) -> IndustryMultiAgentEnv:
-    """The Industry ``MultiAgentEnv`` for RLlib (``config``: the AEC env's options, e.g. ``num_players``)."""
-    return IndustryMultiAgentEnv(config)
+IndustryMultiAgentEnv = LearnerMultiAgentEnv  # the name of 0.1 (the default game is Industry)
+
+
+def make_env(config: dict[str, Any] | None = None) -> LearnerMultiAgentEnv:
+    """The ``MultiAgentEnv`` for RLlib (``config``: the AEC env's options, e.g. ``game``, ``num_players``)."""
+    return LearnerMultiAgentEnv(config)

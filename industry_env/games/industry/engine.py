@@ -103,8 +103,8 @@ from .rules import (
 from .state import SCHEMA
 
 __all__ = [
-    "State", "init", "step", "legal_action_mask", "observe", "scores", "reset", "take", "put", "concat", "copy",
-    "to_game", "from_games", "sample_legal", "random_step", "rollout", "backend", "set_backend", "use_backend",
+    "State", "init", "step", "finished", "legal_action_mask", "observe", "scores", "reset", "take", "put", "concat",
+    "copy", "to_game", "from_games", "sample_legal", "random_step", "rollout", "backend", "set_backend", "use_backend",
     "IllegalActionError",
     "AUCTION", "BID", "SELL_OR_KEEP", "DEVELOP", "PAY", "OVER",
 ]  # fmt: skip
@@ -867,6 +867,11 @@ def scores(state: State) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------- legality
 _AT_MOST = np.arange(1, MAX_BID + 1)[None, :] <= np.arange(MAX_BID + 1)[:, None]  # [x, k-1]: bid k <= x
 _BIDS = _AT_MOST[None, :, :] & ~_AT_MOST[:, None, :]  # [high bid, money, k-1]: high < k <= money (1.4 MB)
+
+
+def finished(state: State) -> np.ndarray:
+    """bool[B]: the games ended by the rules (the final scoring done), not by an illegal action."""
+    return state.phase == OVER
 
 
 def legal_action_mask(state: State) -> np.ndarray:

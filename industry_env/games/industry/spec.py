@@ -104,5 +104,10 @@ class IndustrySpec(GameSpec):
 
         return to_rgb_array(game)  # every seat sees the whole table
 
+    def show(self, game: ReferenceGame) -> None:
+        from .picture import show
+
+        show(game)
+
 
 SPEC = IndustrySpec()
