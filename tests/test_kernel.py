@@ -431,3 +431,22 @@ def test_bad_random_step_arguments_are_refused(backend: str) -> None:
         with pytest.raises(ValueError, match="next_mask must be a writable C-contiguous bool"):
             E.random_step(state, np.random.default_rng(0), next_mask=np.zeros((2, A.NUM_ACTIONS), bool))
         assert_same_state(state, before)
+
+
+def test_rollout_stopping_at_a_seat_is_the_same_on_both_backends_and_stops_there() -> None:
+    """The vector env plays random opponents in one engine call, stopping at the learner's seat."""
+    start = E.init(64, 4, seed=5)
+    stop = np.arange(64, dtype=np.int64) % 4
+    stop[::9] = -1  # never stops: played to the end
+    done = {}
+    for backend in ("numpy", "numba"):
+        with E.use_backend(backend):
+            done[backend] = E.rollout(E.copy(start), 10**6, key=3, stop_at=stop)
+    (a, steps_a), (b, steps_b) = done["numpy"], done["numba"]
+    assert_same_state(a, b)
+    assert np.array_equal(steps_a, steps_b) and steps_a.sum() > 0
+    live = ~a.terminated
+    assert (a.current_player[live] == stop[live]).all()
+    assert a.terminated[stop == -1].all()
+    with pytest.raises(ValueError, match="stop_at"):
+        E.rollout(start, 5, stop_at=stop[:3])

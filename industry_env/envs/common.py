@@ -238,6 +238,16 @@ class Opponents:
                                     else as_agent(s, game=self.game.id))  # fmt: skip
             self.assign[:, k] = by_key[key]
 
+    def random_key(self, recording: bool) -> int | None:
+        """A key for the engine's random playouts when every opponent is the uniform random agent (then their moves
+        can be played in one engine call, drawn from counters keyed by the agent's own generator), else None; and
+        None when the games are recorded (each move must be known)."""
+        from ..agents.random_agent import RandomAgent
+
+        if recording or not all(type(a) is RandomAgent for a in self.members):
+            return None
+        return int(self.members[0].rng.integers(0, 2**63 - 1))
+
     def deal(self, rows: np.ndarray, rng: np.random.Generator) -> None:
         """New games in ``rows`` (int indices) draw their opponents from the pool (nothing to do otherwise)."""
         if self.pool is not None and rows.size:

@@ -169,6 +169,9 @@ class LearnerGames:
         state, games, seat = self.state, None, self.seat  # games: the rows of self.state of a taken-apart batch
         cur = state.current_player.astype(np.int64)
         theirs = rows & ~state.terminated & (cur != seat) & (cur >= 0)
+        key = self.opponents.random_key(self.actions is not None)
+        if key is not None and hasattr(self.engine, "rollout"):
+            return self._play_random_opponents(theirs, key)
         if mask is None:  # (a reset) every game of rows: the learner's or the opponent's legal actions
             mask = masks_of(self.engine, state, rows)
             self.mask[rows] = mask[rows]
@@ -192,6 +195,19 @@ class LearnerGames:
             theirs &= ~state.terminated & (cur != seat)
         if games is not None:  # write the games taken apart back into the batch (in place: the buffer stays)
             self.state.put(games, state)
+        return reward
+
+    def _play_random_opponents(self, theirs: np.ndarray, key: int) -> np.ndarray:
+        """Uniformly random opponents' moves in ``theirs`` until the learner is to move or the game is over, in one
+        call of the engine (``rollout`` stopping at the learner's seat: its draws counter-based, keyed by the
+        random agent's generator); the learner's rewards. Then the learner's legal actions."""
+        reward = np.zeros(self.num_envs, np.float32)
+        if theirs.any():
+            # every game stops at the learner's seat: the learner's own games and finished ones are not played
+            _, steps = self.engine.rollout(self.state, 2**62, key=key, inplace=True, stop_at=self.seat)
+            self.opponent_steps += int(steps.sum())
+            reward += self._learner_reward(self.state, np.where(theirs[:, None], self.state.rewards, 0.0), theirs)
+        self.mask[...] = masks_of(self.engine, self.state, ~self.state.terminated)
         return reward
 
     def _note(self, rows: np.ndarray, actions: np.ndarray, games: np.ndarray | None = None) -> None:

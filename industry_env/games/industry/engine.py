@@ -1351,7 +1351,8 @@ def random_step(
 
 
 def rollout(
-    state: State, max_steps: int, weights: np.ndarray | None = None, key: int = 0, inplace: bool = False
+    state: State, max_steps: int, weights: np.ndarray | None = None, key: int = 0, inplace: bool = False,
+    stop_at: np.ndarray | None = None,
 ) -> tuple[State, np.ndarray]:
     """Play every game at random for up to ``max_steps`` decisions or to its end: ``(new State, int64[B] steps)``.
 
@@ -1363,7 +1364,8 @@ def rollout(
     :mod:`industry_env.games.industry.kernel`), so both backends play the same games, rows holding the same game play
     differently, and ``key`` gives other playouts. ``rewards`` of the result: ``Game.returns()`` for the games that
     ended in this rollout, else 0.
-    ``inplace=True`` plays in ``state`` itself.
+    ``inplace=True`` plays in ``state`` itself. ``stop_at`` (int[B]): game ``i`` stops before a decision of player
+    ``stop_at[i]`` (the learner's seat: random opponents played until the learner is to move); -1 never stops.
     """
     if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 0:
         raise ValueError(f"max_steps={max_steps!r}: expected a whole number >= 0")
@@ -1374,8 +1376,14 @@ def rollout(
         if weights.shape != (A.NUM_ACTIONS,) or not (np.isfinite(weights).all() and (weights >= 0).all()):
             raise ValueError(f"weights must be {A.NUM_ACTIONS} finite numbers >= 0, one per action, got "
                              f"shape {list(weights.shape)}")  # fmt: skip
+    if stop_at is not None:
+        stop_at = np.asarray(stop_at)
+        if stop_at.shape != (state.batch_size,) or not np.issubdtype(stop_at.dtype, np.integer):
+            raise ValueError(f"stop_at must be int[{state.batch_size}], a seat (or -1) per game, got "
+                             f"{stop_at.dtype}{list(stop_at.shape)}")  # fmt: skip
+        stop_at = np.ascontiguousarray(stop_at, np.int64)
     if _backend == "numba":
-        return _kernel().rollout(_writable(state, inplace), int(max_steps), weights, int(key), inplace)
+        return _kernel().rollout(_writable(state, inplace), int(max_steps), weights, int(key), inplace, stop_at)
     s = _writable(state, inplace)
     B = s.batch_size
     steps = np.zeros(B, np.int64)
@@ -1385,7 +1393,7 @@ def rollout(
     with np.errstate(over="ignore"):
         game_key = chance.splitmix64(chance.splitmix64(s.seed.astype(np.uint64)) ^ row_key)
     for k in range(max_steps):
-        live = ~s.terminated
+        live = ~s.terminated if stop_at is None else ~s.terminated & (s.current_player != stop_at)
         if not live.any():
             break
         mask = legal_action_mask(s)
@@ -1397,7 +1405,11 @@ def rollout(
         else:  # the first action whose cumulative weight exceeds u times the total
             cs = np.cumsum(mask * weights, axis=1)
             a = np.argmax(cs > (u * cs[:, -1])[:, None], axis=1)
+        held = s.terminated.copy()  # the games that stop here are set aside for this step
+        s.terminated |= ~live
         _numpy_step(s, a, "raise", -1.0, True, mask)
+        s.terminated &= live | held
+        s.terminated |= held
         steps += live
         ended = live & s.terminated
         final[ended] = s.rewards[ended]

@@ -904,8 +904,22 @@ def random_step_range(buf, B, t, u, fn, st, out, next_mask, write_next, lo, hi):
 
 
 @njit(cache=True)
-def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi):
-    """Play games ``lo:hi`` for up to ``max_steps`` decisions each, or to their end (see the module docstring)."""
+def _mover(s8, B, i):
+    """The player whose decision game ``i`` awaits, -1 once over (``State.current_player``)."""
+    ph = s8[PHASE * B + i]
+    if ph == OVER or s8[TERMINATED * B + i]:
+        return -1
+    if ph == BID:
+        return np.int64(s8[BIDDER * B + i])
+    if ph >= DEVELOP:
+        return np.int64(s8[DEVELOPER * B + i])
+    return np.int64(s8[AUCTIONEER * B + i])
+
+
+@njit(cache=True)
+def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, stop, lo, hi):
+    """Play games ``lo:hi`` for up to ``max_steps`` decisions each, or to their end, or (``stop``, int64[B], empty
+    for none) until player ``stop[i]`` is to decide (see the module docstring)."""
     s8, s16, s64, r32 = _views(buf, B)
     t, weights = _raw(t), _raw(weights)
     owner = np.empty(_MAX_LEGAL, np.int64)
@@ -916,7 +930,7 @@ def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi
         k = 0
         # draw k is _key(seed, _key(key, 3, i), k): its first two rounds are the same for every k of the game
         game = _splitmix64(_splitmix64(_U64(s64[SEED * B + i])) ^ _U64(_key(key, 3, i)))
-        while k < max_steps and not s8[TERMINATED * B + i]:
+        while k < max_steps and not s8[TERMINATED * B + i] and (stop.size == 0 or _mover(s8, B, i) != stop[i]):
             u = np.float64(_splitmix64(game ^ _U64(k)) >> _U64(11)) * (1.0 / 9007199254740992.0)
             if use_weights:
                 a = _pick_listed(legal, _legal_actions(s8, s16, t, B, i, legal), u, weights, True)
@@ -934,7 +948,7 @@ OP_MASK, OP_CHECK, OP_APPLY, OP_SAMPLE, OP_ROLLOUT, OP_RANDOM_STEP = range(6)
 
 @njit(cache=True, parallel=True)
 def run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, u, out, weights,
-             use_weights, key, max_steps, steps, nc):  # fmt: skip
+             use_weights, key, max_steps, steps, stop, nc):  # fmt: skip
     """Run the range function ``op`` over the batch in ``nc`` chunks on all threads (a ``prange`` loop).
 
     One parallel entry for every operation: each parallel function costs seconds of compile, so there is one.
@@ -954,7 +968,7 @@ def run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_ma
         elif op == OP_RANDOM_STEP:
             random_step_range(buf, B, t, u, 0, 0, out, next_mask, write_next, lo, hi)
         else:  # games end at different times: more chunks than threads balance the load
-            rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, lo, hi)
+            rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, stop, lo, hi)
     return bad.sum()
 
 
@@ -1025,19 +1039,18 @@ PARALLEL_FROM = 512 if numba.config.THREADING_LAYER in ("omp", "tbb") else 8192
 _launch_lock = threading.Lock()
 
 
-
-def _chunks(B: int, per_thread: int) -> int:
+def chunks(B: int, per_thread: int) -> int:
     """Chunks of a batch for the threads: a few per thread, for balance."""
     return max(1, min(B, per_thread * get_num_threads()))
 
 
 def _parallel_run(op, buf=_NO_U8, B=0, t=_NO_I32, actions=_NO_I64, mask=_NO_MASK, use_mask=False, legal=_NO_BOOL,
                   penalty=0.0, next_mask=_NO_MASK, write_next=False, u=_NO_F64, out=_NO_I64, weights=_NO_F64,
-                  use_weights=False, key=0, max_steps=0, steps=_NO_I64, per_thread=4) -> int:  # fmt: skip
+                  use_weights=False, key=0, max_steps=0, steps=_NO_I64, stop=_NO_I64, per_thread=4) -> int:  # fmt: skip
     """:func:`run_parallel` with placeholders for the arguments ``op`` does not use (so one compiled version)."""
     with _launch_lock:
         return int(run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, u, out,
-                            weights, use_weights, key, max_steps, steps, _chunks(B, per_thread)))  # fmt: skip
+                            weights, use_weights, key, max_steps, steps, stop, chunks(B, per_thread)))  # fmt: skip
 
 
 def _table(board) -> np.ndarray:
@@ -1262,23 +1275,24 @@ def random_step(state, rng: np.random.Generator, inplace: bool, next_mask):
     return _random_step_drawing(state, rng, inplace, next_mask)
 
 
-def _rollout(state, max_steps, weights, key, inplace, parallel):
+def _rollout(state, max_steps, weights, key, inplace, parallel, stop=None):
     s = state  # the State to write (the engine gives a copy unless in place)
     buf = s.backed()
     B = s.batch_size
     steps = np.zeros(B, np.int64)
     w = _NO_F64 if weights is None else weights
+    st = _NO_I64 if stop is None else stop
     if parallel:
         _parallel_run(OP_ROLLOUT, buf, B, _table(s.board), weights=w, use_weights=weights is not None, key=key,
-                      max_steps=max_steps, steps=steps, per_thread=32)  # fmt: skip
+                      max_steps=max_steps, steps=steps, stop=st, per_thread=32)  # fmt: skip
     else:
-        rollout_range(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, 0, B)
+        rollout_range(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, st, 0, B)
     return s, steps
 
 
-def rollout(state, max_steps: int, weights, key: int, inplace: bool):
+def rollout(state, max_steps: int, weights, key: int, inplace: bool, stop=None):
     """``engine.rollout`` by the kernel (arguments checked by the engine): the games played in compiled code."""
-    return _rollout(state, max_steps, weights, key, inplace, state.batch_size >= 2 and get_num_threads() > 1)
+    return _rollout(state, max_steps, weights, key, inplace, state.batch_size >= 2 and get_num_threads() > 1, stop)
 
 
 def new_games(state, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,

@@ -10,10 +10,11 @@ the AEC env and the Gymnasium env observe one game per move, where numpy's ~40 c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import get_num_threads, njit, prange
 
 from ...core import uncompiled
 from ...core.uncompiled import scalars
+from . import kernel
 from . import observation as O
 from .rules import NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
 from .state import SCHEMA
@@ -112,21 +113,35 @@ if uncompiled.DISABLED:
 
 
 @njit(cache=True)
-def _observe_all(buf, B, observer, out):
-    """Every game into ``out``; ``observer[i]`` -1: its player to move (seat 0 once over). Returns the number of
-    games whose observer is not one of their players (nothing is written for them)."""
+def _observe_range(buf, B, observer, out, bad, lo, hi):
+    """Games ``lo:hi`` into ``out`` (uninitialised rows: each is zeroed, then written); ``observer[i]`` -1: its
+    player to move (seat 0 once over). ``bad[i]`` is set for a game whose observer is not one of its players."""
     buf = _readable(buf)
     s8 = buf.view(np.int8)
-    bad = 0
-    for i in range(B):
+    for i in range(lo, hi):
+        out[i, :] = 0.0
         me = np.int64(observer[i])
         if me == -1:
             me = max(_to_move(s8, B, i), 0)
         if me < 0 or me >= s8[F_N * B + i]:
-            bad += 1
+            bad[i] = True
             continue
         _observe_game(s8, buf.view(np.int16), B, i, me, out[i])
-    return bad
+
+
+@njit(cache=True)
+def _observe_all(buf, B, observer, out, bad):
+    """Every game into ``out``, on this thread (small batches)."""
+    _observe_range(buf, B, observer, out, bad, 0, B)
+
+
+@njit(cache=True, parallel=True)
+def _observe_parallel(buf, B, observer, out, bad, nc):
+    """Every game into ``out``, in ``nc`` chunks over numba's threads (the vector env's thousands of games: the
+    rows are written, zeroed first, where the memory is touched by each thread)."""
+    for c in prange(nc):
+        _observe_range(buf, B, observer, out, bad, c * B // nc, (c + 1) * B // nc)
+
 
 
 @njit(cache=True)
@@ -168,7 +183,12 @@ def observe(state, player) -> np.ndarray:
         if not np.issubdtype(raw.dtype, np.integer) or raw.shape not in ((), (B,)):
             raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
         observer = np.where(np.broadcast_to(raw, (B,)) >= 0, raw, -2).astype(np.int64)
-    out = np.zeros((B, DIM), np.float32)
-    if _observe_all(state.backed(), B, observer, out):
+    out = np.empty((B, DIM), np.float32)
+    bad = np.zeros(B, np.bool_)
+    if B >= 2 * kernel.PARALLEL_FROM and get_num_threads() > 1:  # the kernel's threading layer and threshold
+        _observe_parallel(state.backed(), B, observer, out, bad, kernel.chunks(B, 4))
+    else:
+        _observe_all(state.backed(), B, observer, out, bad)
+    if bad.any():
         raise ValueError("observer must be a player of the game (0 .. num_players - 1)")
     return out
