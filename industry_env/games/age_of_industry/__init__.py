@@ -9,8 +9,9 @@ What a registry needs is at the top level: ``NAME``, ``reference`` (the engine c
 from .actions import action_to_string, num_actions, string_to_action
 from .components import MAPS, ComponentsError, load_components, load_map
 from .observation import observation_size
-from .reference import GAME_NAME as NAME
-from .reference import Game, GameStateError, IllegalActionError
+from .reference import Game, IllegalActionError
+from .state import GAME_NAME as NAME
+from .state import GameStateError
 from .tools import print_components, print_rules, write_template
 
 reference = Game  # the readable reference engine: reference(num_players, seed, map, **options)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -24,8 +24,7 @@ from .components import MARKET_KINDS, Components, GameMap
 from .rules import HAND_LIMIT, MAX_PLAYERS, NUM_FACE_UP, NUM_INDUSTRIES, RAILS_PER_PLAYER
 from .state import PHASES
 
-if TYPE_CHECKING:
-    from .reference import Game
+Game = Any  # a reference Game (reference.Game reaches this module, so it is not imported back)
 
 P = MAX_PLAYERS
 SCALE_MONEY = 10.0  # dollars, money spent and loans are divided by 10

@@ -1,6 +1,6 @@
 """Saved games and hand-built positions: JSON in, a checked :class:`.state.State` out.
 
-:func:`state_from_dict` refuses a corrupt or inconsistent document with a :class:`.reference.GameStateError`
+:func:`state_from_dict` refuses a corrupt or inconsistent document with a :class:`.state.GameStateError`
 naming the entry and the problem, so that a position built for a test or loaded from disk is always one the rules
 could reach in form: types and shapes (from :data:`.state.FIELDS`), ranges, and the invariants that tie the entries
 together (the 66 cards all accounted for, counters and rails matching the displays, the decision in progress
@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from .components import ALL_SYMBOLS, MARKET_SPACE, Components, GameMap, allowed_industries
-from .reference import GAME_NAME, JSON_VERSION, GameStateError
 from .rules import (
     COAL_MINE,
     COTTON_MILL,
@@ -34,11 +33,14 @@ from .state import (
     DEVELOP_WHICH,
     DRAW_SECOND,
     FIELDS,
+    GAME_NAME,
     IRON_SOURCE,
+    JSON_VERSION,
     OVER,
     PHASES,
     SELL_MORE,
     SELL_TO,
+    GameStateError,
     State,
     shape_of,
 )

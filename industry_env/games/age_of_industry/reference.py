@@ -69,16 +69,17 @@ from .state import (
     COAL_SOURCE,
     DEVELOP_WHICH,
     DRAW_SECOND,
+    GAME_NAME,
     IRON_SOURCE,
+    JSON_VERSION,
     OVER,
     PHASES,
     SELL_MORE,
     SELL_TO,
+    GameStateError,
     State,
 )
 
-JSON_VERSION = 1
-GAME_NAME = "age_of_industry"
 DEMAND = -1  # a source: the demand track
 
 
@@ -88,10 +89,6 @@ def _is_whole(x: object) -> bool:
 
 class IllegalActionError(ValueError):
     """An action the rules forbid at this decision; the game is left unchanged."""
-
-
-class GameStateError(ValueError):
-    """A saved position that is corrupt or inconsistent; the message says which entry and why."""
 
 
 class Game:

@@ -6,13 +6,12 @@ Hands are shown only for ``seat`` (everything if ``seat`` is None: the debugging
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_KINDS, MARKET_SPACE
 from .rules import INDUSTRIES
 
-if TYPE_CHECKING:
-    from .reference import Game
+Game = Any  # a reference Game (reference.Game reaches this module, so it is not imported back)
 
 
 def space_text(game: Game, sp: int) -> str:

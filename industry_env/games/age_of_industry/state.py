@@ -17,6 +17,13 @@ import numpy as np
 
 from .rules import MAX_PLAYERS, NUM_FACE_UP, RESOURCES
 
+JSON_VERSION = 1  # of a saved position (positions.py reads it)
+GAME_NAME = "age_of_industry"
+
+
+class GameStateError(ValueError):
+    """A saved position that is corrupt or inconsistent; the message says which entry and why."""
+
 # Decisions (the value of ``phase``), in the order they arise in an action.
 PHASES = ("action", "build_where", "coal_source", "iron_source", "sell_to", "sell_more", "develop_which",
           "draw_second", "over")  # fmt: skip
