@@ -48,3 +48,13 @@ def test_no_project_file_points_outside_the_repository() -> None:
     offenders = [f for f in files if f != "tests/test_docs.py" and (ROOT / f).is_file()
                  and pattern.search((ROOT / f).read_text(encoding="utf-8", errors="ignore"))]  # fmt: skip
     assert offenders == []
+
+
+def test_balance_doc_states_the_shipped_policys_training_as_training_md_records_it() -> None:
+    """The shipped policy's second stage trained on board version 2 (training.md); balance.md must not say it is
+    still to be retrained on version 2."""
+    training = (ROOT / "docs" / "training.md").read_text()
+    assert "8.8 M learner steps (board version 2)" in training
+    balance = " ".join((ROOT / "docs" / "balance.md").read_text().split())
+    sentence = balance[balance.index("The shipped PPO policy") :].split(". ")[0]
+    assert "retrained" not in sentence and "version 2" in sentence and "version 1" in sentence, sentence
