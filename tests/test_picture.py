@@ -13,7 +13,7 @@ pytest.importorskip("matplotlib")
 
 from industry_env import engine, picture  # noqa: E402
 from industry_env.reference import Game  # noqa: E402
-from industry_env.rules import NUM_COLUMNS  # noqa: E402
+from industry_env.rules import BONUS, FACTORY, NUM_COLUMNS  # noqa: E402
 
 
 def played(seed: int, moves: int) -> Game:
@@ -148,3 +148,40 @@ def test_show_in_a_notebook_displays_the_svg(monkeypatch) -> None:
     game = Game(4, seed=3)
     assert picture.show(game) is True
     assert shown == [("svg", picture.to_svg(game))]
+
+
+def _ids(svg: str) -> set[str]:
+    return {el.get("id") for el in ET.fromstring(svg).iter() if el.get("id")}
+
+
+def test_svg_draws_every_road_link_and_network_of_the_board() -> None:
+    """End scoring counts roads, technology links and the factories on each bonus field's network: all drawn."""
+    from industry_env.board import field_id
+
+    game = played(5, 80)
+    board, ids = game.board, _ids(picture.to_svg(game))
+    roads = {f"road-{field_id(int(a))}-{field_id(int(b))}" for a, b in board.ROADS}
+    links = {f"tech-link-{field_id(int(a))}-{field_id(int(b))}" for a, b in board.TECH_LINKS}
+    assert len(roads) == 14 and len(links) == 9 and roads <= ids and links <= ids
+    assert "road-1D-1E" in ids and "tech-link-4L-5J" in ids  # one touching pair, one that does not touch
+    networks = {i for i in ids if i.startswith("network-")}
+    expected = {f"network-{n.replace(':', '-')}-{field_id(f)}" for f in range(60) for n in board.networks[f]
+                if board.KIND[f] in (FACTORY, BONUS)}  # fmt: skip
+    assert networks == expected and "network-river-1D" in ids and "network-tracks-2D" in ids
+
+
+def test_legend_has_the_coin_token_roads_and_links() -> None:
+    svg = picture.to_svg(Game(3, seed=2))
+    ids = _ids(svg)
+    assert {"legend-coin-token", "legend-road", "legend-tech-link"} <= ids
+    text = " ".join(" ".join(t.itertext()) for t in ET.fromstring(svg).iter() if t.tag.endswith("text"))
+    assert "coin token" in text and "road" in text and "river" in text and "power lines" in text
+
+
+def test_field_text_is_large_enough_to_read_at_paper_size() -> None:
+    """Every tile's text is at least 6.5 pt (the stripes' network labels 5.5 pt), in the SVG as text, not paths."""
+    static = picture._sketch_board(Game(4, seed=1).board)
+    sizes = [dict(kw)["fontsize"] for kind, args, kw in static if kind == "text" and dict(kw).get("rotation") != 90]
+    assert min(sizes) >= 6.5
+    svg = picture.to_svg(Game(4, seed=1))
+    assert "<text" in svg and "<image" not in svg  # vector text, no raster
