@@ -123,7 +123,7 @@ class _Sketch:
         self.regions.setdefault(self.region, []).append((kind, args, tuple(sorted(kw.items()))))
 
 
-def _sketch_board(board: Board) -> list[tuple]:
+def sketch_board(board: Board) -> list[tuple]:
     """The printed board: what never changes during a game."""
     b, k = board, _Sketch()
     for f in range(len(b.field_names)):
@@ -158,7 +158,7 @@ def _sketch_board(board: Board) -> list[tuple]:
         needs = b.need_labels(f)  # "Glass x2" for a resource needed twice
         if needs:
             details.append("needs " + " + ".join(needs))
-        lines = [line for d in details for line in textwrap.wrap(d, 17)][:3]
+        lines = [line for d in details for line in textwrap.wrap(d, 16)][:3]
         if lines:
             k.text(cx, y + 55, "\n".join(lines), fontsize=7, color="#222222", linespacing=1.05)
         if kind in (FACTORY, TECHNOLOGY):  # points in the cogwheel, bottom left
@@ -226,7 +226,7 @@ def _sketch_links(b: Board, k: _Sketch) -> None:
         k.patch("Line2D", xs, ys, color=colour, lw=4.5, solid_capstyle="round", solid_joinstyle="round", gid=gid)
 
 
-def _sketch_position(game: Game) -> dict[str, list[tuple]]:
+def sketch_position(game: Game) -> dict[str, list[tuple]]:
     """The position's primitives by region, read from the game's public state."""
     s, b, k = game.s, game.board, _Sketch()
     over, n = game.is_over, game.num_players
@@ -336,7 +336,7 @@ class _Canvas:
         ax.set_axis_off()
         self.ax = ax
         self.markers: dict[str, Any] = {}
-        for spec in _sketch_board(board):
+        for spec in sketch_board(board):
             self._make(spec)
         self.background: Any = None  # Agg buffer of the printed board alone
         self.frame = np.zeros(PICTURE_SHAPE, np.uint8)  # the last RGB frame
@@ -367,7 +367,7 @@ class _Canvas:
             self.canvas.draw()
             self.background = self.canvas.copy_from_bbox(self.fig.bbox)
             self.frame[:] = np.asarray(self.canvas.buffer_rgba())[:, :, :3]
-        sketch = {r: tuple(specs) for r, specs in _sketch_position(game).items()}
+        sketch = {r: tuple(specs) for r, specs in sketch_position(game).items()}
         changed = []
         for r, (x0, y0, x1, y1) in _REGIONS.items():
             key = sketch.get(r, ())
@@ -401,7 +401,7 @@ class _Canvas:
     def svg(self, game: Game, text_as_paths: bool = False) -> str:
         """The position as an SVG document: every primitive drawn, text kept as text."""
         matplotlib = _matplotlib()[0]
-        artists = [self._make(spec) for specs in _sketch_position(game).values() for spec in specs]
+        artists = [self._make(spec) for specs in sketch_position(game).values() for spec in specs]
         buf = io.StringIO()
         try:
             fonttype = "path" if text_as_paths else "none"

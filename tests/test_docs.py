@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import re
 from importlib import resources
 from pathlib import Path
+
+import pytest
 
 from industry_env import load_board
 from industry_env.actions import action_to_string, string_to_action
@@ -58,3 +62,26 @@ def test_balance_doc_states_the_shipped_policys_training_as_training_md_records_
     balance = " ".join((ROOT / "docs" / "balance.md").read_text().split())
     sentence = balance[balance.index("The shipped PPO policy") :].split(". ")[0]
     assert "retrained" not in sentence and "version 2" in sentence and "version 1" in sentence, sentence
+
+
+def test_docs_figures_are_the_ones_the_code_draws_now() -> None:
+    """docs/board-example.{svg,png} come from `python -m industry_env.docfigures`: same position, board version,
+    drawing and files as figures.json records, and the caption in records.md is the position's."""
+    pytest.importorskip("matplotlib")
+    from industry_env import docfigures
+
+    assert docfigures.check() == []
+    sidecar = json.loads((ROOT / "docs" / "figures.json").read_text())
+    example = sidecar["board-example"]
+    assert example["source"]["board_version"] == load_board().version
+    assert f"![{example['caption']}](board-example.svg)" in (ROOT / "docs" / "records.md").read_text()
+
+
+def test_every_figure_the_docs_show_is_listed_with_its_source() -> None:
+    """Each image README.md or docs/*.md shows is made by docfigures or listed in figures.json with its source."""
+    sidecar = json.loads((ROOT / "docs" / "figures.json").read_text())
+    entries = [e for e in sidecar.values() if isinstance(e, dict)]
+    listed = {f for e in entries for f in e.get("files", [e.get("file")])}
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text()):
+            assert Path(target).name in listed, f"{page.name} shows {target}, which figures.json does not list"

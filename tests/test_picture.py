@@ -180,7 +180,7 @@ def test_legend_has_the_coin_token_roads_and_links() -> None:
 
 def test_field_text_is_large_enough_to_read_at_paper_size() -> None:
     """Every tile's text is at least 6.5 pt (the stripes' network labels 5.5 pt), in the SVG as text, not paths."""
-    static = picture._sketch_board(Game(4, seed=1).board)
+    static = picture.sketch_board(Game(4, seed=1).board)
     sizes = [dict(kw)["fontsize"] for kind, args, kw in static if kind == "text" and dict(kw).get("rotation") != 90]
     assert min(sizes) >= 6.5
     svg = picture.to_svg(Game(4, seed=1))
