@@ -134,20 +134,20 @@ def test_svg_with_text_as_paths_has_no_text_elements() -> None:
     assert root.tag.endswith("svg") and not [t for t in root.iter() if t.tag.endswith("}text")]
 
 
-def test_show_in_a_notebook_displays_the_svg(monkeypatch) -> None:
+def test_show_in_a_notebook_displays_a_small_png(monkeypatch) -> None:
     import types
 
     shown = []
     ipython = types.ModuleType("IPython")
     ipython.get_ipython = lambda: types.SimpleNamespace(kernel=object())
     display = types.ModuleType("IPython.display")
-    display.SVG = lambda data: ("svg", data)
+    display.Image = lambda data, width: ("png", data, width)
     display.display = shown.append
     monkeypatch.setitem(sys.modules, "IPython", ipython)
     monkeypatch.setitem(sys.modules, "IPython.display", display)
     game = Game(4, seed=3)
     assert picture.show(game) is True
-    assert shown == [("svg", picture.to_svg(game))]
+    assert shown == [("png", picture.to_png(game, colours=128), picture.WIDTH)]
 
 
 def _ids(svg: str) -> set[str]:
@@ -185,3 +185,19 @@ def test_field_text_is_large_enough_to_read_at_paper_size() -> None:
     assert min(sizes) >= 6.5
     svg = picture.to_svg(Game(4, seed=1))
     assert "<text" in svg and "<image" not in svg  # vector text, no raster
+
+
+def test_to_png_palette_is_small_and_looks_like_the_picture() -> None:
+    """What show() puts in a notebook: a 128-colour PNG, small enough to commit executed notebooks."""
+    import io
+
+    from PIL import Image
+
+    game = played(5, 80)
+    small, full = picture.to_png(game, colours=128), picture.to_png(game)
+    assert len(small) < 150_000 < len(full)
+    rgb = np.asarray(Image.open(io.BytesIO(small)).convert("RGB"))
+    assert rgb.shape == picture.PICTURE_SHAPE
+    assert np.abs(rgb.astype(int) - picture.to_rgb_array(game)).mean() < 3
+    with pytest.raises(ValueError, match="colours=1"):
+        picture.to_png(game, colours=1)
