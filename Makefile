@@ -49,3 +49,6 @@ slow: install-dev  ## the long property tests
 
 figures: install-dev  ## redraw the docs' pictures of the board (docs/board-example.*, docs/figures.json)
 	$(BIN)/python -m industry_env.docfigures
+
+notebooks: install-dev  ## run the notebooks and save them with their outputs (make test runs them again with nbmake)
+	$(BIN)/python notebooks/execute.py

@@ -85,3 +85,26 @@ def test_every_figure_the_docs_show_is_listed_with_its_source() -> None:
     for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text()):
             assert Path(target).name in listed, f"{page.name} shows {target}, which figures.json does not list"
+
+
+def test_committed_notebooks_are_executed_small_and_free_of_volatile_metadata() -> None:
+    """A reader on GitHub sees each notebook's outputs: `make notebooks` saves them executed (CI runs them again
+    with nbmake); every code cell has an output, none is an error, plots are PNG, and a notebook stays < 300 kB."""
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    assert len(notebooks) >= 4
+    for path in notebooks:
+        assert path.stat().st_size < 300_000, f"{path.name}: {path.stat().st_size} bytes; keep outputs small"
+        nb = json.loads(path.read_text())
+        assert nb["metadata"].get("language_info") == {"name": "python"}, f"{path.name}: kernel version details"
+        images = 0
+        for i, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
+            where = f"{path.name}, code cell {i + 1}"
+            assert cell.get("execution_count") and cell["outputs"], f"{where}: not executed (run make notebooks)"
+            assert "execution" not in cell["metadata"], f"{where}: execution timings saved"
+            assert all(o["output_type"] != "error" for o in cell["outputs"]), f"{where}: saved with an error"
+            for out in cell["outputs"]:
+                data = out.get("data", {})
+                assert "image/svg+xml" not in data, f"{where}: plots are saved as PNG"
+                images += "image/png" in data
+        if "plt." in path.read_text() or "plot(" in path.read_text() or "picture.show" in path.read_text():
+            assert images, f"{path.name}: draws a plot but saved no image"
