@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install install-dev bench verify balance slow lint
+.PHONY: demo test install install-dev bench verify balance slow lint figures notebooks
 
 # setuptools warns on every editable install because agents/ and train/ are mapped into the package
 # (pyproject.toml says why); that one warning is silenced, every other one still shows.
@@ -46,3 +46,9 @@ balance: install  ## the board's balance over many games
 
 slow: install-dev  ## the long property tests
 	$(BIN)/python -m pytest -m slow -n 2
+
+figures: install-dev  ## redraw the docs' pictures of the board (docs/board-example.*, docs/figures.json)
+	$(BIN)/python -m industry_env.docfigures
+
+notebooks: install-dev  ## run the notebooks and save them with their outputs (make test runs them again with nbmake)
+	$(BIN)/python notebooks/execute.py

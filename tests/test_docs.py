@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import re
 from importlib import resources
 from pathlib import Path
+
+import pytest
 
 from industry_env import load_board
 from industry_env.games.industry.actions import action_to_string, string_to_action
@@ -56,3 +60,59 @@ def test_engine_doc_lists_the_state_fields_of_the_one_declaration() -> None:
     doc = (ROOT / "docs" / "engine.md").read_text()
     assert SCHEMA.markdown() in doc
     assert f"{SCHEMA.bytes_per_game} bytes per game" in doc
+
+
+def test_balance_doc_states_the_shipped_policys_training_as_training_md_records_it() -> None:
+    """The shipped policy's second stage trained on board version 2 (training.md); balance.md must not say it is
+    still to be retrained on version 2."""
+    training = (ROOT / "docs" / "training.md").read_text()
+    assert "8.8 M learner steps (board version 2)" in training
+    balance = " ".join((ROOT / "docs" / "balance.md").read_text().split())
+    sentence = balance[balance.index("The shipped PPO policy") :].split(". ")[0]
+    assert "retrained" not in sentence and "version 2" in sentence and "version 1" in sentence, sentence
+
+
+def test_docs_figures_are_the_ones_the_code_draws_now() -> None:
+    """docs/board-example.{svg,png} come from `python -m industry_env.docfigures`: same position, board version,
+    drawing and files as figures.json records, and the caption in records.md is the position's."""
+    pytest.importorskip("matplotlib")
+    from industry_env import docfigures
+
+    assert docfigures.check() == []
+    sidecar = json.loads((ROOT / "docs" / "figures.json").read_text())
+    example = sidecar["board-example"]
+    assert example["source"]["board_version"] == load_board().version
+    assert f"![{example['caption']}](board-example.svg)" in (ROOT / "docs" / "records.md").read_text()
+
+
+def test_every_figure_the_docs_show_is_listed_with_its_source() -> None:
+    """Each image README.md or docs/*.md shows is made by docfigures or listed in figures.json with its source."""
+    sidecar = json.loads((ROOT / "docs" / "figures.json").read_text())
+    entries = [e for e in sidecar.values() if isinstance(e, dict)]
+    listed = {f for e in entries for f in e.get("files", [e.get("file")])}
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text()):
+            assert Path(target).name in listed, f"{page.name} shows {target}, which figures.json does not list"
+
+
+def test_committed_notebooks_are_executed_small_and_free_of_volatile_metadata() -> None:
+    """A reader on GitHub sees each notebook's outputs: `make notebooks` saves them executed (CI runs them again
+    with nbmake); every code cell has an output, none is an error, plots are PNG, and a notebook stays < 300 kB."""
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    assert len(notebooks) >= 4
+    for path in notebooks:
+        assert path.stat().st_size < 300_000, f"{path.name}: {path.stat().st_size} bytes; keep outputs small"
+        nb = json.loads(path.read_text())
+        assert nb["metadata"].get("language_info") == {"name": "python"}, f"{path.name}: kernel version details"
+        images = 0
+        for i, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
+            where = f"{path.name}, code cell {i + 1}"
+            assert cell.get("execution_count") and cell["outputs"], f"{where}: not executed (run make notebooks)"
+            assert "execution" not in cell["metadata"], f"{where}: execution timings saved"
+            assert all(o["output_type"] != "error" for o in cell["outputs"]), f"{where}: saved with an error"
+            for out in cell["outputs"]:
+                data = out.get("data", {})
+                assert "image/svg+xml" not in data, f"{where}: plots are saved as PNG"
+                images += "image/png" in data
+        if "plt." in path.read_text() or "plot(" in path.read_text() or "picture.show" in path.read_text():
+            assert images, f"{path.name}: draws a plot but saved no image"

@@ -13,7 +13,7 @@ pytest.importorskip("matplotlib")
 
 from industry_env.games.industry import engine, picture  # noqa: E402
 from industry_env.games.industry.reference import Game  # noqa: E402
-from industry_env.games.industry.rules import NUM_COLUMNS  # noqa: E402
+from industry_env.games.industry.rules import BONUS, FACTORY, NUM_COLUMNS  # noqa: E402
 
 
 def played(seed: int, moves: int) -> Game:
@@ -135,17 +135,70 @@ def test_svg_with_text_as_paths_has_no_text_elements() -> None:
     assert root.tag.endswith("svg") and not [t for t in root.iter() if t.tag.endswith("}text")]
 
 
-def test_show_in_a_notebook_displays_the_svg(monkeypatch) -> None:
+def test_show_in_a_notebook_displays_a_small_png(monkeypatch) -> None:
     import types
 
     shown = []
     ipython = types.ModuleType("IPython")
     ipython.get_ipython = lambda: types.SimpleNamespace(kernel=object())
     display = types.ModuleType("IPython.display")
-    display.SVG = lambda data: ("svg", data)
+    display.Image = lambda data, width: ("png", data, width)
     display.display = shown.append
     monkeypatch.setitem(sys.modules, "IPython", ipython)
     monkeypatch.setitem(sys.modules, "IPython.display", display)
     game = Game(4, seed=3)
     assert picture.show(game) is True
-    assert shown == [("svg", picture.to_svg(game))]
+    assert shown == [("png", picture.to_png(game, colours=128), picture.WIDTH)]
+
+
+def _ids(svg: str) -> set[str]:
+    return {el.get("id") for el in ET.fromstring(svg).iter() if el.get("id")}
+
+
+def test_svg_draws_every_road_link_and_network_of_the_board() -> None:
+    """End scoring counts roads, technology links and the factories on each bonus field's network: all drawn."""
+    from industry_env.games.industry.board import field_id
+
+    game = played(5, 80)
+    board, ids = game.board, _ids(picture.to_svg(game))
+    roads = {f"road-{field_id(int(a))}-{field_id(int(b))}" for a, b in board.ROADS}
+    links = {f"tech-link-{field_id(int(a))}-{field_id(int(b))}" for a, b in board.TECH_LINKS}
+    assert len(roads) == 14 and len(links) == 9 and roads <= ids and links <= ids
+    assert "road-1D-1E" in ids and "tech-link-4L-5J" in ids  # one touching pair, one that does not touch
+    networks = {i for i in ids if i.startswith("network-")}
+    expected = {f"network-{n.replace(':', '-')}-{field_id(f)}" for f in range(60) for n in board.networks[f]
+                if board.KIND[f] in (FACTORY, BONUS)}  # fmt: skip
+    assert networks == expected and "network-river-1D" in ids and "network-tracks-2D" in ids
+
+
+def test_legend_has_the_coin_token_roads_and_links() -> None:
+    svg = picture.to_svg(Game(3, seed=2))
+    ids = _ids(svg)
+    assert {"legend-coin-token", "legend-road", "legend-tech-link"} <= ids
+    text = " ".join(" ".join(t.itertext()) for t in ET.fromstring(svg).iter() if t.tag.endswith("text"))
+    assert "coin token" in text and "road" in text and "river" in text and "power lines" in text
+
+
+def test_field_text_is_large_enough_to_read_at_paper_size() -> None:
+    """Every tile's text is at least 6.5 pt (the stripes' network labels 5.5 pt), in the SVG as text, not paths."""
+    static = picture.sketch_board(Game(4, seed=1).board)
+    sizes = [dict(kw)["fontsize"] for kind, args, kw in static if kind == "text" and dict(kw).get("rotation") != 90]
+    assert min(sizes) >= 6.5
+    svg = picture.to_svg(Game(4, seed=1))
+    assert "<text" in svg and "<image" not in svg  # vector text, no raster
+
+
+def test_to_png_palette_is_small_and_looks_like_the_picture() -> None:
+    """What show() puts in a notebook: a 128-colour PNG, small enough to commit executed notebooks."""
+    import io
+
+    from PIL import Image
+
+    game = played(5, 80)
+    small, full = picture.to_png(game, colours=128), picture.to_png(game)
+    assert len(small) < 150_000 < len(full)
+    rgb = np.asarray(Image.open(io.BytesIO(small)).convert("RGB"))
+    assert rgb.shape == picture.PICTURE_SHAPE
+    assert np.abs(rgb.astype(int) - picture.to_rgb_array(game)).mean() < 3
+    with pytest.raises(ValueError, match="colours=1"):
+        picture.to_png(game, colours=1)

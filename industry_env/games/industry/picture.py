@@ -1,11 +1,14 @@
 """Pictures of a position for papers, notebooks, windows and replays: PNG, RGB arrays and SVG from one drawing.
 
 The picture shows the 5 x 12 board by era and column: each field's kind (background colour), id, name, points
-(cogwheel), printed cost (coin), what it makes and the resources it needs; the Property tokens in the owners'
-colours (filled once developed, rings while clock side up, the owner's number on both); taken Joker
-fields greyed out; the Era marker; the column tokens (face-up ones gold, their fields framed in gold); the field
-on auction (framed in red) with the highest bid and bidder; the field being paid for (dashed frame); and, per
-player, Talers, points, fields, Joker tokens, Subsidy token, the Starting Player marker and whose decision it is.
+(cogwheel), printed cost (coin), what it makes and the resources it needs; the networks (a labelled stripe on
+each factory on a network and each bonus field serving one), the roads between factories and the links between
+technologies (what the end scoring counts; SVG ids ``road-1D-1E``, ``tech-link-1K-1L``, ``network-river-1D``);
+the Property tokens in the owners' colours (filled once developed, rings while clock side up, the owner's number
+on both); taken Joker fields greyed out; the Era marker; the column tokens (face-up ones gold, their fields
+framed in gold); the field on auction (framed in red) with the highest bid and bidder; the field being paid for
+(dashed frame); and, per player, Talers, points, fields, Joker tokens, Subsidy token, the Starting Player
+marker and whose decision it is.
 
 It reads only the public state of a reference :class:`~industry_env.games.industry.reference.Game` and the board's
 tables; it holds no rule. Engine games are drawn through ``engine.to_game(state, i)``.
@@ -35,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .board import Board, field_id
+from .board import Board, field_id, network_kind
 from .rules import BONUS, COIN_COLUMN, COLUMN_LETTERS, FACTORY, JOKER, NUM_COLUMNS, NUM_ERAS, TECHNOLOGY
 
 if TYPE_CHECKING:
@@ -51,6 +54,10 @@ KIND_NAMES = {FACTORY: "factory", TECHNOLOGY: "technology", BONUS: "bonus", JOKE
 PLAYER_COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7")
 _GOLD, _RED, _INK = "#e0a800", "#c0112b", "#222222"
 _NETWORK_OF_BONUS = ("river", "tracks", "pipelines", "power lines")  # rules.BONUS_KINDS order
+# One colour per network kind (rules.NETWORKS order): the stripe on the left of each factory on it and of each
+# bonus field serving it. Roads join factories, links join technologies: each pair scores 3 points at the end.
+NETWORK_COLOURS = ("#1f77b4", "#5a3a1a", "#17becf", "#9467bd")
+ROAD_COLOUR, TECH_LINK_COLOUR = "#7f4f24", "#2f4b7c"
 
 # Layout in pixels, y downwards: the axes map data units to pixels one to one.
 _X0, _Y0 = 78, 88  # top-left corner of field 1A
@@ -116,7 +123,7 @@ class _Sketch:
         self.regions.setdefault(self.region, []).append((kind, args, tuple(sorted(kw.items()))))
 
 
-def _sketch_board(board: Board) -> list[tuple]:
+def sketch_board(board: Board) -> list[tuple]:
     """The printed board: what never changes during a game."""
     b, k = board, _Sketch()
     for f in range(len(b.field_names)):
@@ -125,41 +132,101 @@ def _sketch_board(board: Board) -> list[tuple]:
         kind = int(b.KIND[f])
         k.patch("Rectangle", (x + 2, y + 2), _CW - 4, _CH - 4, facecolor=KIND_COLOURS[kind], edgecolor="#b0a898",
                 lw=0.8)  # fmt: skip
-        k.text(x + 7, y + 11, field_id(f), fontsize=7, ha="left", weight="bold", color="#444444")
-        k.text(x + 26, y + 11, KIND_NAMES[kind], fontsize=5.5, ha="left", color="#666666", style="italic")
-        name = "\n".join(textwrap.wrap(b.field_names[f], 15)[:2])
-        k.text(x + _CW / 2, y + 31, name, fontsize=7.5, weight="bold", linespacing=1.05)
+        k.text(x + 6, y + 12, field_id(f), fontsize=9, ha="left", weight="bold", color="#333333")
+        k.text(x + 26, y + 12, KIND_NAMES[kind], fontsize=6.5, ha="left", color="#555555", style="italic")
+        nets = b.networks[f] if kind in (FACTORY, BONUS) else ()
+        for i, net in enumerate(nets):  # the network(s) it lies on / serves: a labelled stripe on the left
+            h = 46 / len(nets)
+            k.patch("Rectangle", (x + 2, y + 20 + i * h), 10, h - 1, facecolor=NETWORK_COLOURS[network_kind(net)],
+                    edgecolor="none", gid=f"network-{net.replace(':', '-')}-{field_id(f)}")  # fmt: skip
+            k.text(x + 7, y + 20 + (i + 0.5) * h, net.replace("_", " ").replace("power lines", "power"),
+                   fontsize=5.5, color="white", weight="bold", rotation=90)  # fmt: skip
+        cx = x + _CW / 2 + 5  # text centre, right of the network stripe
+        words = textwrap.wrap(b.field_names[f], 12, break_long_words=False)[:2]
+        size = 8.5 if max(map(len, words)) <= 10 else 7.5 if max(map(len, words)) <= 12 else 6.5
+        k.text(cx, y + 30, "\n".join(words), fontsize=size, weight="bold", linespacing=1.0)
         if b.COST[f] > 0:  # printed cost: a coin in the top-right corner
-            k.patch("Circle", (x + _CW - 13, y + 13), 9, facecolor="#f5cf4b", edgecolor="#9a7b0a", lw=0.8)
-            k.text(x + _CW - 13, y + 13.5, str(int(b.COST[f])), fontsize=7, weight="bold")
+            k.patch("Circle", (x + _CW - 13, y + 13), 10, facecolor="#f5cf4b", edgecolor="#9a7b0a", lw=0.8)
+            k.text(x + _CW - 13, y + 13.5, str(int(b.COST[f])), fontsize=8.5, weight="bold")
         details = []
         if kind == FACTORY and b.PRODUCES[f] >= 0:
             details.append(f"makes {b.resource_names[b.PRODUCES[f]]}")
         if kind == BONUS:
-            details += [f"{int(b.MULTIPLIER[f])} points per factory", f"on {_NETWORK_OF_BONUS[int(b.BONUS_KIND[f])]}"]
+            details += [f"{int(b.MULTIPLIER[f])} pts / factory", f"on {_NETWORK_OF_BONUS[int(b.BONUS_KIND[f])]}"]
         if b.DISCOUNT[f] > 0:
             details.append(f"-{int(b.DISCOUNT[f])} on costs")
         needs = b.need_labels(f)  # "Glass x2" for a resource needed twice
         if needs:
             details.append("needs " + " + ".join(needs))
-        lines = [line for d in details for line in textwrap.wrap(d, 21)][:3]
+        lines = [line for d in details for line in textwrap.wrap(d, 16)][:3]
         if lines:
-            k.text(x + _CW / 2, y + 54, "\n".join(lines), fontsize=5.8, color="#333333", linespacing=1.1)
+            k.text(cx, y + 55, "\n".join(lines), fontsize=7, color="#222222", linespacing=1.05)
         if kind in (FACTORY, TECHNOLOGY):  # points in the cogwheel, bottom left
-            k.patch("Polygon", _gear(x + 15, y + _CH - 15, 10.5), closed=True, facecolor="#9aa3ab",
+            k.patch("Polygon", _gear(x + 15, y + _CH - 14, 11), closed=True, facecolor="#9aa3ab",
                     edgecolor="#4d565e", lw=0.8)  # fmt: skip
-            k.patch("Circle", (x + 15, y + _CH - 15), 6.8, facecolor="white", edgecolor="#4d565e", lw=0.6)
-            k.text(x + 15, y + _CH - 14.5, str(int(b.POINTS[f])), fontsize=7, weight="bold")
-    lx = _X0 + 6 * _CW + 8  # legend of kinds and tokens, top right
+            k.patch("Circle", (x + 15, y + _CH - 14), 7.5, facecolor="white", edgecolor="#4d565e", lw=0.6)
+            k.text(x + 15, y + _CH - 13.5, str(int(b.POINTS[f])), fontsize=8, weight="bold")
+    _sketch_links(b, k)
+    lx = _X0 + 5 * _CW + 8  # legend of kinds, networks, links and tokens, top right
     for i, kind in enumerate((FACTORY, TECHNOLOGY, BONUS, JOKER)):
-        k.patch("Rectangle", (lx + i * 82, 8), 12, 12, facecolor=KIND_COLOURS[kind], edgecolor="#b0a898")
-        k.text(lx + i * 82 + 16, 14.5, KIND_NAMES[kind], fontsize=7, ha="left")
-    k.text(lx, 32, "Property token: filled = developed, ring = not yet;  gold = for auction now;  red = on auction",
-           fontsize=6.5, ha="left", color="#444444")  # fmt: skip
+        k.patch("Rectangle", (lx + i * 80, 4), 12, 12, facecolor=KIND_COLOURS[kind], edgecolor="#b0a898")
+        k.text(lx + i * 80 + 16, 10.5, KIND_NAMES[kind], fontsize=8, ha="left")
+    for i, net in enumerate(_NETWORK_OF_BONUS):
+        k.patch("Rectangle", (lx + 330 + i * 86, 4), 8, 12, facecolor=NETWORK_COLOURS[i], edgecolor="none")
+        k.text(lx + 342 + i * 86, 10.5, net, fontsize=8, ha="left")
+    k.patch("Line2D", (lx, lx + 22), (24, 24), color=ROAD_COLOUR, lw=4, solid_capstyle="round", gid="legend-road")
+    k.text(lx + 28, 24.5, "road: 3 points a pair of developed factories", fontsize=7.5, ha="left")
+    k.patch("Line2D", (lx + 300, lx + 322), (24, 24), color=TECH_LINK_COLOUR, lw=4, solid_capstyle="round",
+            gid="legend-tech-link")  # fmt: skip
+    k.text(lx + 328, 24.5, "link: 3 points a pair of technologies", fontsize=7.5, ha="left")
+    k.text(10, 40, "Property token: filled = developed, ring = not yet;  gold = for auction now;  red = on auction",
+           fontsize=7.5, ha="left", color="#444444")  # fmt: skip
+    k.patch("Circle", (lx + 5, 38), 5, facecolor="#f5cf4b", edgecolor="#9a7b0a", lw=0.6, gid="legend-coin-token")
+    k.text(lx + 14, 38.5, "coin token (column A): when drawn, every player takes 1 Taler", fontsize=7.5, ha="left",
+           color="#444444")  # fmt: skip
     return k.regions["static"]
 
 
-def _sketch_position(game: Game) -> dict[str, list[tuple]]:
+def _link_path(a: int, b: int, taken: set[tuple[int, float]]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The polyline (xs, ys) of a road or link between fields ``a`` and ``b``.
+
+    Fields that touch on the grid get a short bar across their shared border or corner; fields that do not touch
+    get a path out of one cell, along the gap between two rows and into the other, on the side of the row where no
+    other link crosses (``taken``: (gap row, x) of the crossings of the touching pairs).
+    """
+    (ea, ca), (eb, cb) = divmod(a, NUM_COLUMNS), divmod(b, NUM_COLUMNS)
+    if (eb, cb) < (ea, ca):
+        (ea, ca), (eb, cb) = (eb, cb), (ea, ca)
+    ax, ay = _X0 + (ca + 0.5) * _CW, _Y0 + (ea + 0.5) * _CH
+    bx, by = _X0 + (cb + 0.5) * _CW, _Y0 + (eb + 0.5) * _CH
+    if abs(ea - eb) <= 1 and abs(ca - cb) <= 1:
+        t0, t1 = (0.42, 0.58) if ea != eb and ca != cb else (0.4, 0.6)
+        return (ax + t0 * (bx - ax), ax + t1 * (bx - ax)), (ay + t0 * (by - ay), ay + t1 * (by - ay))
+    lo, hi = sorted((ax, bx))
+    gap = ea + 1 if eb > ea or not any(g == ea + 1 and lo <= x <= hi for g, x in taken) else ea
+    gy = _Y0 + gap * _CH
+    ya = ay + (0.4 if gap > ea else -0.4) * _CH
+    yb = by + (0.4 if gy > by else -0.4) * _CH
+    return (ax, ax, bx, bx), (ya, gy, gy, yb)
+
+
+def _sketch_links(b: Board, k: _Sketch) -> None:
+    """Roads between factories and links between technologies, each an SVG group with its own id."""
+    pairs = [("road", ROAD_COLOUR, tuple(map(int, r))) for r in b.ROADS]
+    pairs += [("tech-link", TECH_LINK_COLOUR, tuple(map(int, r))) for r in b.TECH_LINKS]
+    taken = set()  # where touching pairs cross a gap between rows: non-touching paths avoid those stretches
+    for _, _, (f, g) in pairs:
+        (ef, cf), (eg, cg) = divmod(f, NUM_COLUMNS), divmod(g, NUM_COLUMNS)
+        if abs(ef - eg) == 1 and abs(cf - cg) <= 1:
+            taken.add((max(ef, eg), _X0 + (max(cf, cg) if cf != cg else cf + 0.5) * _CW))
+    for name, colour, (f, g) in pairs:
+        xs, ys = _link_path(f, g, taken)
+        gid = f"{name}-{field_id(f)}-{field_id(g)}"
+        k.patch("Line2D", xs, ys, color="white", lw=7.5, solid_capstyle="round", solid_joinstyle="round")
+        k.patch("Line2D", xs, ys, color=colour, lw=4.5, solid_capstyle="round", solid_joinstyle="round", gid=gid)
+
+
+def sketch_position(game: Game) -> dict[str, list[tuple]]:
     """The position's primitives by region, read from the game's public state."""
     s, b, k = game.s, game.board, _Sketch()
     over, n = game.is_over, game.num_players
@@ -257,6 +324,9 @@ class _Canvas:
 
     def __init__(self, board: Board) -> None:
         _, self.patches, Figure, FigureCanvasAgg, self.MarkerStyle = _matplotlib()
+        from matplotlib.lines import Line2D
+
+        self.Line2D = Line2D
         self.board = board
         self.fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor="white")
         self.canvas = FigureCanvasAgg(self.fig)
@@ -266,7 +336,7 @@ class _Canvas:
         ax.set_axis_off()
         self.ax = ax
         self.markers: dict[str, Any] = {}
-        for spec in _sketch_board(board):
+        for spec in sketch_board(board):
             self._make(spec)
         self.background: Any = None  # Agg buffer of the printed board alone
         self.frame = np.zeros(PICTURE_SHAPE, np.uint8)  # the last RGB frame
@@ -285,6 +355,8 @@ class _Canvas:
             if marker not in self.markers:  # parsing a mathtext marker is slow: once per digit
                 self.markers[marker] = self.MarkerStyle(marker)
             return self.ax.scatter(*args, marker=self.markers[marker], **kw)
+        if kind == "Line2D":
+            return self.ax.add_line(self.Line2D(*args, **kw))
         art = getattr(self.patches, kind)(*args, **kw)
         self.ax.add_artist(art)  # not add_patch: the limits are fixed and updating them is slow
         return art
@@ -295,7 +367,7 @@ class _Canvas:
             self.canvas.draw()
             self.background = self.canvas.copy_from_bbox(self.fig.bbox)
             self.frame[:] = np.asarray(self.canvas.buffer_rgba())[:, :, :3]
-        sketch = {r: tuple(specs) for r, specs in _sketch_position(game).items()}
+        sketch = {r: tuple(specs) for r, specs in sketch_position(game).items()}
         changed = []
         for r, (x0, y0, x1, y1) in _REGIONS.items():
             key = sketch.get(r, ())
@@ -329,7 +401,7 @@ class _Canvas:
     def svg(self, game: Game, text_as_paths: bool = False) -> str:
         """The position as an SVG document: every primitive drawn, text kept as text."""
         matplotlib = _matplotlib()[0]
-        artists = [self._make(spec) for specs in _sketch_position(game).values() for spec in specs]
+        artists = [self._make(spec) for specs in sketch_position(game).values() for spec in specs]
         buf = io.StringIO()
         try:
             fonttype = "path" if text_as_paths else "none"
@@ -369,6 +441,21 @@ def save_png(game: Game, path: str | os.PathLike[str]) -> None:
     from PIL import Image  # Pillow is installed with matplotlib
 
     Image.fromarray(to_rgb_array(game)).save(os.fspath(path), format="PNG")
+
+
+def to_png(game: Game, colours: int = 0) -> bytes:
+    """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, about a third of
+    the size (what a notebook shows)."""
+    from PIL import Image  # Pillow is installed with matplotlib
+
+    image = Image.fromarray(to_rgb_array(game))
+    if colours:
+        if not 2 <= colours <= 256:
+            raise ValueError(f"to_png: colours={colours!r} must be 0 (full colour) or from 2 to 256")
+        image = image.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=bool(colours))
+    return buf.getvalue()
 
 
 def save_svg(game: Game, path: str | os.PathLike[str], text_as_paths: bool = False) -> None:
@@ -507,15 +594,17 @@ _window: dict[str, Any] = {}
 
 
 def show(game: Game) -> bool:
-    """Show the position: inline SVG in a Jupyter notebook, else in one matplotlib window updated in place.
+    """Show the position: an inline PNG (128 colours, about 90 kB, so a saved notebook stays small) in a Jupyter
+    notebook, else in one matplotlib window updated in place. For vector graphics in a notebook, display
+    ``IPython.display.SVG(to_svg(game))`` (about 320 kB).
 
     Returns True when the picture was shown. On a machine without a display it does not raise: it warns,
     saying what is missing, and returns False (a missing matplotlib still raises the ImportError naming the extra).
     """
     if _in_notebook():
-        from IPython.display import SVG, display
+        from IPython.display import Image, display
 
-        display(SVG(to_svg(game)))
+        display(Image(to_png(game, colours=128), width=WIDTH))
         return True
     frame = to_rgb_array(game)
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -549,4 +638,4 @@ def show(game: Game) -> bool:
 
 
 __all__ = ["PICTURE_SHAPE", "WIDTH", "HEIGHT", "PLAYER_COLOURS", "GifWriter", "to_rgb_array", "to_svg", "save_png",
-           "save_svg", "show"]  # fmt: skip
+           "to_png", "save_svg", "show"]  # fmt: skip
