@@ -151,8 +151,9 @@ class GameSpec(abc.ABC):
     hidden_information: bool
     #: the game's options (``num_players`` and ``seed`` are not options)
     options: tuple[Option, ...] = ()
-    #: module paths of the parts, imported on first use
-    engine_module: str
+    #: module paths of the parts, imported on first use (no batched engine yet: None, for a game registered hidden
+    #: while it is built; a listed game has one, the contract tests check it)
+    engine_module: str | None
     reference_class: str
     #: the game's own agents by name: ``"module:attr"`` of a factory ``(seed=..., **params) -> Agent``
     agents: Mapping[str, str] = {}
@@ -243,6 +244,9 @@ class GameSpec(abc.ABC):
     @property
     def engine(self) -> ModuleType:
         """The batched engine (:class:`BatchedEngine`), imported on first use."""
+        if self.engine_module is None:
+            raise ValueError(f"{self.name} has no batched engine yet: only its reference engine "
+                             f"(load_game({self.id!r}).reference(...)) plays it")  # fmt: skip
         return _import(self.engine_module)
 
     def reference(self, num_players: int | None = None, seed: int = 0, **options: Any) -> ReferenceGame:

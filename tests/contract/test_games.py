@@ -18,6 +18,7 @@ from industry_env.registry import available_games, load_game
 
 GAMES = available_games(include_hidden=True)
 PLAYER_COUNTS = [(g, n) for g in GAMES for n in range(load_game(g).min_players, load_game(g).max_players + 1)]
+WITH_ENGINE = [(g, n) for g, n in PLAYER_COUNTS if load_game(g).engine_module is not None]
 
 
 def _random_game(spec: GameSpec, n: int, seed: int, stop_after: int | None = None):
@@ -32,7 +33,7 @@ def _random_game(spec: GameSpec, n: int, seed: int, stop_after: int | None = Non
 
 
 def test_the_registry_lists_the_games_and_refuses_an_unknown_id():
-    assert "industry" in available_games()
+    assert "industry" in available_games() and "age_of_industry" in GAMES
     assert set(available_games()) <= set(GAMES)
     assert industry_env.available_games() == available_games() and industry_env.load_game("industry").id == "industry"
     with pytest.raises(ValueError, match="not a game of the suite.*industry"):
@@ -108,7 +109,17 @@ def test_resample_keeps_what_the_seat_sees(game_id):
         assert guess.legal_actions() == game.legal_actions() or game.current_player != seat
 
 
-@pytest.mark.parametrize(("game_id", "n"), PLAYER_COUNTS)
+def test_a_listed_game_has_a_batched_engine_and_a_hidden_one_says_it_has_none():
+    for game_id in GAMES:
+        spec = load_game(game_id)
+        if game_id in available_games():
+            assert spec.engine_module is not None, game_id
+        elif spec.engine_module is None:
+            with pytest.raises(ValueError, match="no batched engine yet"):
+                spec.engine  # noqa: B018
+
+
+@pytest.mark.parametrize(("game_id", "n"), WITH_ENGINE)
 def test_the_batched_engine_plays_the_reference_games_decision_by_decision(game_id, n):
     spec = load_game(game_id)
     E = spec.engine
