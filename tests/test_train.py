@@ -308,3 +308,11 @@ def test_a_policy_file_that_does_not_fit_is_refused_when_loaded(tmp_path) -> Non
     np.savez(bad, **{**arrays, "weight_0": np.array([object()] * 3)})  # pickled arrays are never read
     with pytest.raises(AgentInputError, match="not a readable policy file"):
         make_agent("ppo", path=bad)
+
+
+def test_the_config_names_its_game_and_checks_players_by_that_game() -> None:
+    assert TrainConfig().game == "industry"
+    with pytest.raises(ConfigError, match="game = 'chess': not a game of the suite"):
+        load_config(None, ["game=chess"])
+    with pytest.raises(ConfigError, match="num_players = 5: Industry is played by 3 or 4"):
+        load_config(None, ["num_players=5"])

@@ -35,8 +35,10 @@ class TrainConfig:
     """Learner decisions to train for (steps of the VecEnv summed over its games; opponents' moves not counted)."""
     num_envs: int = 64
     """Games played at once by the batched engine (the VecEnv's sub-envs)."""
+    game: str = "industry"
+    """The game of the suite to train on (``industry_env.available_games()``: one with a batched engine)."""
     num_players: int = 4
-    """Players at the table (3 or 4); the learner takes a seat drawn at random each game."""
+    """Players at the table (Industry: 3 or 4); the learner takes a seat drawn at random each game."""
     seed: int = 0
     """Seeds the games, the seats, the opponents, torch and the network's initial weights: same seed, same run."""
     torch_threads: int = 1
@@ -223,7 +225,13 @@ def validate(cfg: TrainConfig) -> TrainConfig:
         need(getattr(cfg, key) >= 0, key, "must be 0 or more")
     need(cfg.seed < SEED_LIMIT, "seed", f"must be below 2**32 = {SEED_LIMIT} (Stable-Baselines3 seeds numpy with it)")
     need(cfg.eval_games <= MAX_EVAL_GAMES, "eval_games", f"at most {MAX_EVAL_GAMES:,}")
-    need(cfg.num_players in (3, 4), "num_players", "Industry is played by 3 or 4")
+    from industry_env.registry import available_games, load_game
+
+    need(cfg.game in available_games(), "game", f"not a game of the suite (games: {', '.join(available_games())})")
+    try:
+        load_game(cfg.game).check_num_players(cfg.num_players)
+    except ValueError as exc:
+        raise ConfigError(str(exc).replace("num_players=", "num_players = ", 1)) from None
     need(cfg.reward in ("win", "score"), "reward", "'win' or 'score'")
     need(cfg.learning_rate > 0, "learning_rate", "must be above 0")
     need(0 < cfg.gamma <= 1, "gamma", "must be in (0, 1]")
@@ -261,7 +269,7 @@ def check_agents(cfg: TrainConfig) -> None:
     for key, names in (("opponents", cfg.opponents), ("eval_opponent", [cfg.eval_opponent])):
         for name in dict.fromkeys(names):
             try:
-                as_agent(name, seed=0)
+                as_agent(name, seed=0, game=cfg.game)
             except (ValueError, TypeError, ImportError, AttributeError, OSError) as exc:
                 said = str(exc)
                 raise ConfigError(f"{key}: {said}" if repr(name) in said else f"{key}: agent {name!r}: {said}"

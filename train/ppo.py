@@ -201,10 +201,11 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
     from industry_env.sb3 import make_vec_env
 
     timer = Timer()
-    starters = [_timed_agent(as_agent(n, seed=_league_seed(cfg, k)), timer) for k, n in enumerate(cfg.opponents)]
-    pool = OpponentPool(starters, weights=cfg.opponent_weights, seed=cfg.seed)
+    starters = [_timed_agent(as_agent(n, seed=_league_seed(cfg, k), game=cfg.game), timer)
+                for k, n in enumerate(cfg.opponents)]  # fmt: skip
+    pool = OpponentPool(starters, weights=cfg.opponent_weights, seed=cfg.seed, game=cfg.game)
     base = make_vec_env(cfg.num_envs, num_players=cfg.num_players, opponents=pool, seed=cfg.seed, monitor=False,
-                        learner_seat="random", reward=cfg.reward)  # fmt: skip
+                        learner_seat="random", reward=cfg.reward, game=cfg.game)  # fmt: skip
     env = VecMonitor(_timed_vec_env(base, timer))
     if resume is not None:
         model = MaskablePPO.load(resume, env=env, device="cpu")  # unpickles: a checkpoint of this run's own
