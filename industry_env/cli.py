@@ -10,7 +10,6 @@ import argparse
 import importlib
 import sys
 import time
-from importlib import resources
 from typing import Any
 
 from .games.industry import actions as A
@@ -306,9 +305,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------------------------- rules / board
 def cmd_rules(args: argparse.Namespace) -> int:
-    """Print the rules summary and the rulings (the same text as docs/rules.md)."""
-    print(resources.files("industry_env.data").joinpath("rules.md").read_text(encoding="utf-8"))
+    """Print the game's rules as implemented and the rulings (Industry: the same text as docs/rules.md)."""
+    print(_game(args).rules_text())
     return 0
+
+
+def _game(args: argparse.Namespace) -> Any:
+    """The spec of ``--game`` (hidden games too: their rules and components are readable while they are built)."""
+    from .registry import load_game
+
+    return load_game(args.game)
+
+
+def _game_option(p: argparse.ArgumentParser) -> None:
+    from .registry import DEFAULT_GAME, available_games
+
+    p.add_argument("--game", default=DEFAULT_GAME, choices=available_games(include_hidden=True),
+                   help=f"the game (default {DEFAULT_GAME})")  # fmt: skip
 
 
 def cmd_board(args: argparse.Namespace) -> int:
@@ -320,6 +333,13 @@ def cmd_board(args: argparse.Namespace) -> int:
     from .games.industry.board import BoardWarning, board_template
     from .games.industry.boarddoc import board_markdown, board_text
 
+    if args.game != "industry":  # another game's components: its tables (the board file options are Industry's)
+        if args.template is not None or args.board is not None:
+            print(f"error: --template and --board are Industry's board file; {args.game} shows its components "
+                  f"(write its templates with industry_env.games.{args.game}.tools.write_template)", file=sys.stderr)
+            return 2
+        sys.stdout.write(_game(args).components_text())
+        return 0
     if args.template is not None:
         target = Path(args.template)
         if not args.template.strip() or target.is_dir():
@@ -417,10 +437,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("rules", help="print the rules summary and the rulings on ambiguous rules")
+    _game_option(p)
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("board", help="check a board file and print it as a table, or write a blank one")
+    p = sub.add_parser("board", help="check a board file and print it as a table, or write a blank one "
+                                     "(--game: another game's components)")  # fmt: skip
     _board_option(p)
+    _game_option(p)
     shown = p.add_mutually_exclusive_group()
     shown.add_argument("--markdown", action="store_true",
                        help="print the board as markdown (for the shipped board: docs/board.md)")  # fmt: skip

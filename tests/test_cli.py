@@ -82,3 +82,17 @@ def test_board_prints_every_field(capsys) -> None:
 def test_play_against_heuristic_opponents_reaches_the_end() -> None:
     text = play(["0"] * 3000, "--players", "4", "--seed", "3", "--opponents", "heuristic", "--seat", "2")
     assert "You are player 2" in text and "game over" in text
+
+
+def test_rules_and_board_take_a_game(capsys) -> None:
+    from industry_env.cli import main
+
+    assert main(["rules", "--game", "age_of_industry"]) == 0
+    assert capsys.readouterr().out.startswith("# Age of Industry: the rules as implemented")
+    assert main(["board", "--game", "age_of_industry"]) == 0
+    assert "# Age of Industry: the components as implemented" in capsys.readouterr().out
+    assert main(["board", "--game", "age_of_industry", "--template", "x.toml"]) == 2
+    assert "Industry's board file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["rules", "--game", "chess"])
+    assert exc.value.code == 2 and "invalid choice: 'chess'" in capsys.readouterr().err

@@ -289,6 +289,15 @@ class GameSpec(abc.ABC):
         """A position as a picture, uint8[H, W, 3] (``seat``: only what that seat may see)."""
         raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")
 
+    def rules_text(self) -> str:
+        """The rules as implemented, with the rulings on what the rulebook leaves open (``industry-env rules``)."""
+        raise ValueError(f"{self.name} ships no rules text")
+
+    def components_text(self) -> str:
+        """The game's components (board, maps, display...) as Markdown tables with the provenance of every number
+        (``industry-env board``)."""
+        raise ValueError(f"{self.name} ships no components table")
+
     def show(self, game: ReferenceGame) -> None:
         """Show a position's picture (in a notebook, or a window)."""
         raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")

@@ -108,5 +108,15 @@ class AgeOfIndustrySpec(GameSpec):
     def render_text(self, game: ReferenceGame) -> str:
         return game.render()
 
+    def rules_text(self) -> str:
+        from .tools import rules_text
+
+        return rules_text()
+
+    def components_text(self) -> str:
+        from .tools import components_markdown
+
+        return components_markdown()
+
 
 SPEC = AgeOfIndustrySpec()

@@ -104,6 +104,16 @@ class IndustrySpec(GameSpec):
 
         return to_rgb_array(game)  # every seat sees the whole table
 
+    def rules_text(self) -> str:
+        from importlib import resources
+
+        return resources.files("industry_env.data").joinpath("rules.md").read_text(encoding="utf-8")
+
+    def components_text(self) -> str:
+        from .boarddoc import board_markdown
+
+        return board_markdown(load_board())
+
     def show(self, game: ReferenceGame) -> None:
         from .picture import show
 
