@@ -2,7 +2,8 @@
 
 ``make_agent("ppo")`` plays the shipped policy (``industry_env/data/ppo_industry.npz``, loaded on first use);
 ``make_agent("ppo", path=...)`` plays your own. Only the actor is kept: a tanh (or the saved activation) MLP from
-the 675 observation floats to 314 logits; illegal actions get ``-inf`` before the choice. Deterministic by default
+the game's observation floats to one logit per action; illegal actions get ``-inf``
+before the choice. Deterministic by default
 (the most probable legal action); ``deterministic=False`` samples from the masked softmax with the agent's own
 seeded generator.
 
@@ -15,7 +16,8 @@ Files it reads, none of them by unpickling (nothing in them can run code):
   (``MaskablePPO.load`` unpickles them: only load zips you trust with it);
 - an older ``PPOAgent.save`` file (``.pt``, format ``industry_env-ppo-actor/1``), by ``torch.load(weights_only=True)``.
 
-Every file is checked when loaded: the layers must chain from 675 inputs to 314 outputs, with finite weights.
+Every file is checked when loaded: the layers must chain from the game's observation size to its number of actions
+(read from its spec; the policies are Industry's), with finite weights.
 """
 
 from __future__ import annotations
@@ -34,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from industry_env.games.industry import observation as O
-from industry_env.games.industry.actions import NUM_ACTIONS
+from industry_env.registry import load_game
 
 from .base import Agent, AgentInputError, check_seed
 
+GAME = "industry"  # the game whose observation and actions the policy files' networks read and give
 SHIPPED = "ppo_industry.npz"  # in industry_env/data: the actor of ppo_industry.zip, exported by export_policy
 SHIPPED_SB3 = "ppo_industry.zip"  # the whole MaskablePPO save it came from (Adam state too: to continue training)
 WEIGHTS_FORMAT = "industry_env-ppo-actor/1"  # the older torch weights file (.pt), still read
@@ -73,16 +75,17 @@ def shipped_sb3_path() -> Path:
 def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: str) -> Any:
     """nn.Sequential: Linear layers with ``activation`` between them (none after the last), checked first.
 
-    The layers must chain (each one's inputs the previous one's outputs) from the 675 observation floats to the
-    314 logits, with 2-D weights, 1-D biases and finite values: a file that does not fits is refused here, when
+    The layers must chain (each one's inputs the previous one's outputs) from the game's observation floats to
+    its logits, with 2-D weights, 1-D biases and finite values: a file that does not fits is refused here, when
     it is loaded, not at its first action.
     """
+    obs_size, num_actions = _sizes()
     torch = _torch()
     if activation not in ACTIVATIONS:
         raise AgentInputError(f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
     if not layers:
         raise AgentInputError(f"{where}: no layers")
-    width = O.OBS_DIM
+    width = obs_size
     checked = []
     for k, (w, b) in enumerate(layers):
         w, b = torch.as_tensor(w), torch.as_tensor(b)
@@ -98,9 +101,9 @@ def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: st
             raise AgentInputError(f"{where}: layer {k} holds NaN or infinite weights")
         width = w.shape[0]
         checked.append((w.to(torch.float32), b.to(torch.float32)))
-    if width != NUM_ACTIONS:
+    if width != num_actions:
         raise AgentInputError(f"{where}: the last layer gives {width} outputs, not one logit for each of the "
-                              f"{NUM_ACTIONS} actions")  # fmt: skip
+                              f"{num_actions} actions")  # fmt: skip
     mods: list[Any] = []
     for k, (w, b) in enumerate(checked):
         lin = torch.nn.Linear(w.shape[1], w.shape[0])
@@ -127,10 +130,17 @@ def actor_from_policy(policy: Any) -> Any:
     return actor.eval()
 
 
+def _sizes() -> tuple[int, int]:
+    """The observation size and number of actions of the game the policies play (:data:`GAME`)."""
+    spec = load_game(GAME)
+    return spec.observation_size(), spec.num_actions()
+
+
 def _check_actor(actor: Any, where: str) -> None:
     lins = [m for m in actor if type(m).__name__ == "Linear"]
-    if not lins or lins[0].in_features != O.OBS_DIM or lins[-1].out_features != NUM_ACTIONS:
-        raise AgentInputError(f"{where}: not an Industry policy (expected {O.OBS_DIM} inputs and {NUM_ACTIONS} "
+    obs_size, num_actions = _sizes()
+    if not lins or lins[0].in_features != obs_size or lins[-1].out_features != num_actions:
+        raise AgentInputError(f"{where}: not an Industry policy (expected {obs_size} inputs and {num_actions} "
                               f"outputs)")  # fmt: skip
 
 
@@ -272,7 +282,7 @@ def _write_policy_file(actor: Any, p: Path) -> Path:
     acts = {type(m).__name__ for m in actor if not isinstance(m, torch.nn.Linear)}
     activation = acts.pop() if acts else "Tanh"
     description = {"format": POLICY_FORMAT, "activation": activation, "layers": len(lins),
-                   "sizes": [O.OBS_DIM] + [m.out_features for m in lins]}  # fmt: skip
+                   "sizes": [lins[0].in_features] + [m.out_features for m in lins]}  # fmt: skip
     arrays: dict[str, np.ndarray] = {"description": np.array(json.dumps(description))}
     for k, m in enumerate(lins):
         arrays[f"weight_{k}"] = m.weight.detach().cpu().numpy().astype(np.float32)
@@ -298,7 +308,7 @@ _SHIPPED_ACTOR: list[Any] = []  # the shipped actor, read once per process (froz
 
 
 class NetworkAgent(Agent, ABC):
-    """An agent that acts by a torch network's logits over the 314 actions: the most probable legal action, or a
+    """An agent that acts by a torch network's logits over the game's actions: the most probable legal action, or a
     sample of the masked softmax (Gumbel-max, the agent's generator); torch runs on ``threads`` threads during its
     calls. Subclasses give :meth:`raw_logits` and set ``torch``, ``threads``, ``deterministic`` and ``rng``."""
 
@@ -317,10 +327,10 @@ class NetworkAgent(Agent, ABC):
 
     @abstractmethod
     def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, 314]: the network's logits, before masking (called under ``torch.inference_mode``)."""
+        """float32[B, A]: the network's logits, before masking (called under ``torch.inference_mode``)."""
 
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, 314]: the policy's logits with illegal actions at -inf (checked inputs)."""
+        """float32[B, A]: the policy's logits with illegal actions at -inf (checked inputs)."""
         torch, before = self.torch, self.torch.get_num_threads()
         if before != self.threads:  # one thread: a small MLP gains nothing from more, and loses much on a busy CPU
             torch.set_num_threads(self.threads)
@@ -349,7 +359,7 @@ class PPOAgent(NetworkAgent):
     """
 
     name = "ppo"
-    game = "industry"  # the policy files hold networks over Industry's observation and actions
+    game = GAME
 
     def __init__(self, seed: int | None = None, path: str | Path | None = None, deterministic: bool = True,
                  threads: int = 1) -> None:  # fmt: skip
@@ -386,7 +396,7 @@ class PPOAgent(NetworkAgent):
         return agent
 
     def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, 314]: the actor's logits."""
+        """float32[B, A]: the actor's logits."""
         return self.actor(self.torch.from_numpy(np.ascontiguousarray(observations, np.float32))).numpy()
 
     def save(self, path: str | Path) -> Path:

@@ -95,7 +95,7 @@ class SharedPolicyEnv(gymnasium.Env):
         return obs, self._reward, self._over(), False, info
 
     def action_masks(self) -> np.ndarray:
-        """bool[314]: the learner's legal actions now (what MaskablePPO asks for)."""
+        """bool[A]: the learner's legal actions now (what MaskablePPO asks for)."""
         return self.aec.observe(self.learner)["action_mask"].astype(bool)
 
     def render(self) -> Any:

@@ -38,7 +38,7 @@ class TrainConfig:
     game: str = "industry"
     """The game of the suite to train on (``industry_env.available_games()``: one with a batched engine)."""
     num_players: int = 4
-    """Players at the table (Industry: 3 or 4); the learner takes a seat drawn at random each game."""
+    """Players at the table (as many as the game allows); the learner takes a seat drawn at random each game."""
     seed: int = 0
     """Seeds the games, the seats, the opponents, torch and the network's initial weights: same seed, same run."""
     torch_threads: int = 1
@@ -68,7 +68,7 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     """Gradient clipping."""
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
-    """Hidden layers of the policy and (separately) of the value network (tanh MLPs over the 675 floats)."""
+    """Hidden layers of the policy and (separately) of the value network (tanh MLPs over the game's observation)."""
 
     # ------------------------------------------------------------------ league
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])

@@ -3,9 +3,8 @@
 =====================  ==========================================================================================
 Import                 ``import industry_env; env = industry_env.env(game="industry", num_players=4)``
 Agents                 ``player_0`` .. ``player_{n-1}`` (engine seats 0 .. n-1, clockwise)
-Action space           ``Discrete(A)``: the game's one action encoding (Industry: 314, ``docs/actions.md``)
+Action space           ``Discrete(A)``: the game's one action encoding (Industry's: ``docs/actions.md``)
 Observation space      ``Dict(observation=Box(low, high, (D,), float32), action_mask=Box(0, 1, (A,), int8))``
-                       (Industry: D = 675)
 Observation            the game's observation layout seen from the agent's own seat (the seat itself first,
                        then clockwise); only what that seat may see (Industry: everything on the table but the
                        order of the bag)

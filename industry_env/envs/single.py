@@ -6,9 +6,9 @@ Make                   ``gymnasium.make("industry_env/Industry-v0", num_players=
                        when ``industry_env`` is imported (in a process that has not imported it, e.g. a
                        ``spawn`` worker, use ``"industry_env:industry_env/Industry-v0"``: Gymnasium imports the
                        module first)
-Action space           ``Discrete(A)``: the game's one action encoding (Industry: 314, ``docs/actions.md``)
+Action space           ``Discrete(A)``: the game's one action encoding (Industry's: ``docs/actions.md``)
 Observation space      ``Box(low, high, (D,), float32)``: the game's observation from the learner's seat,
-                       bounded by the spec's ``observation_bounds`` (Industry: 675 floats)
+                       bounded by the spec's ``observation_bounds``
 Action mask            ``env.action_masks()`` (bool[A], what sb3-contrib's MaskablePPO calls) and
                        ``info["action_mask"]`` after every reset and step
 Rewards                at the end only, from the learner's seat: ``reward="win"``: +1 if it wins (ties: every

@@ -16,7 +16,6 @@ import numpy as np
 
 from ..agents.base import AgentInputError, check_seed
 from ..agents.ppo import NetworkAgent
-from ..games.industry.actions import NUM_ACTIONS
 
 MODULES_DIR = Path("learner_group") / "learner" / "rl_module"
 
@@ -52,6 +51,7 @@ class RLlibAgent(NetworkAgent):
     """An RLlib action-masking policy as an Agent (module docstring). ``threads``: torch threads during calls."""
 
     name = "rllib"
+    game = "industry"  # the self-play trainer's checkpoints play Industry
 
     def __init__(self, seed: int | None = None, path: str | Path | None = None, module: str = "learner",
                  deterministic: bool = True, threads: int = 1) -> None:  # fmt: skip
@@ -87,16 +87,17 @@ class RLlibAgent(NetworkAgent):
                                   f"make_agent({rl_module.agent.name!r}) instead")  # fmt: skip
         space = getattr(rl_module, "observation_space", None)
         keys = set(getattr(space, "spaces", {}) or {})
-        if keys != {OBS_KEY, MASK_KEY} or getattr(getattr(rl_module, "action_space", None), "n", None) != NUM_ACTIONS:
+        num_actions = self.spec.num_actions()
+        if keys != {OBS_KEY, MASK_KEY} or getattr(getattr(rl_module, "action_space", None), "n", None) != num_actions:
             raise AgentInputError(f"{type(rl_module).__name__} is not an Industry policy (expected a Dict observation "
-                                  f"space {{{OBS_KEY!r}, {MASK_KEY!r}}} and {NUM_ACTIONS} actions)")  # fmt: skip
+                                  f"space {{{OBS_KEY!r}, {MASK_KEY!r}}} and {num_actions} actions)")  # fmt: skip
         self.module = rl_module
         self.rng = np.random.default_rng(check_seed(seed))
         self.deterministic = deterministic
         self.threads = threads
 
     def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, 314]: the module's action-distribution inputs (its own masking applied too)."""
+        """float32[B, A]: the module's action-distribution inputs (its own masking applied too)."""
         from ray.rllib.core.columns import Columns
 
         obs = {"observations": self.torch.from_numpy(np.ascontiguousarray(observations, np.float32)),

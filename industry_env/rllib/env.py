@@ -3,7 +3,7 @@
 =====================  ==========================================================================================
 Agents                 ``player_0`` .. ``player_{n-1}`` (engine seats, as in the AEC env)
 Observation            ``{"observations": float32[D], "action_mask": float32[A]}`` per agent: the game's
-                       observation seen from the agent's seat (Industry: D = 675, A = 314), and its legal actions
+                       observation seen from the agent's seat, and its legal actions
                        as 0/1 (the keys and dtype of RLlib's action-masking modules)
 Observation dict       only the agent to move, during the game; every agent once more at the end (final views,
                        all-zero masks) with its terminal reward

@@ -1,7 +1,7 @@
-"""RLModules for Industry on RLlib's new API stack: a masked PPO policy, and the project's agents as modules.
+"""RLModules on RLlib's new API stack: a masked PPO policy, and the project's agents as modules.
 
 :class:`MaskedPPOModule` is RLlib's default PPO torch module (MLP encoder, policy and value heads) built on the
-675 observation floats only; before any action is drawn the logits of illegal actions are replaced by the
+game's observation floats only; before any action is drawn the logits of illegal actions are replaced by the
 smallest float, so exploration (sampling) and inference (argmax) alike only ever pick a legal action, and the
 PPO loss sees the same masked distribution the actions were drawn from.
 

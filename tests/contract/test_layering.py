@@ -7,6 +7,7 @@ imports only the core and its own package: never an adapter, an agent, the regis
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,3 +81,20 @@ def test_a_game_imports_only_the_core_and_itself():
 
 def test_the_registry_knows_games_only_by_name():
     assert imports_of("industry_env.registry") <= {m for m in MODULES if _in(m, "industry_env.core")}
+
+
+# One game's sizes written as numbers (Industry's 675 observation floats, 314 actions, "3 or 4" players).
+SIZE_LITERALS = re.compile(r"(?<![\w.])(675|314|313)(?![\w.])|\b3 or 4\b")
+ONE_GAMES = ("industry_env.games.", "industry_env.agents.industry")
+KNOWN = {"industry_env.arena"}  # the arena's player count and its message: made generic with the records (issue 20)
+
+
+def test_no_generic_module_holds_one_games_sizes():
+    found = []
+    for name, f in MODULES.items():
+        if name.startswith(ONE_GAMES) or name in KNOWN:
+            continue
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            if SIZE_LITERALS.search(line):
+                found.append(f"{f.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert not found, "\n".join(found)
