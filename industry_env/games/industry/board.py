@@ -193,7 +193,7 @@ class Board:
 
 
 def _blank(value: object) -> bool:
-    """A template's placeholder: "", [] or 0 count as not given."""
+    """A template's blank: "", [] or 0 count as not given."""
     return value == "" or value == [] or (type(value) is int and value == 0)
 
 

@@ -952,7 +952,7 @@ def run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_ma
     """Run the range function ``op`` over the batch in ``nc`` chunks on all threads (a ``prange`` loop).
 
     One parallel entry for every operation: each parallel function costs seconds of compile, so there is one.
-    Returns the illegal count for ``OP_CHECK`` (else 0). Arguments an operation does not use are placeholders.
+    Returns the illegal count for ``OP_CHECK`` (else 0). Arguments an operation does not use are stand-ins.
     """
     bad = np.zeros(nc, np.int64)
     for c in prange(nc):
@@ -1047,7 +1047,7 @@ def chunks(B: int, per_thread: int) -> int:
 def _parallel_run(op, buf=_NO_U8, B=0, t=_NO_I32, actions=_NO_I64, mask=_NO_MASK, use_mask=False, legal=_NO_BOOL,
                   penalty=0.0, next_mask=_NO_MASK, write_next=False, u=_NO_F64, out=_NO_I64, weights=_NO_F64,
                   use_weights=False, key=0, max_steps=0, steps=_NO_I64, stop=_NO_I64, per_thread=4) -> int:  # fmt: skip
-    """:func:`run_parallel` with placeholders for the arguments ``op`` does not use (so one compiled version)."""
+    """:func:`run_parallel` with stand-ins for the arguments ``op`` does not use (so one compiled version)."""
     with _launch_lock:
         return int(run_parallel(op, buf, B, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, u, out,
                             weights, use_weights, key, max_steps, steps, stop, chunks(B, per_thread)))  # fmt: skip
