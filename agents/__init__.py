@@ -141,6 +141,9 @@ def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = 
 
 
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:PATH"): a checkpoint of industry-env train --framework rllib
+# The agent classes of the training adapters, named (as the registry names games): the adapters import the agents'
+# interface, so the agents only name them and import them when one is asked for.
+RLLIB_AGENT = "industry_env.rllib.agent:RLlibAgent"
 
 
 def _rllib_agent(name: str, seed: int | None, params: dict[str, Any]) -> Agent:
@@ -151,10 +154,10 @@ def _rllib_agent(name: str, seed: int | None, params: dict[str, Any]) -> Agent:
     if "path" in params:
         raise ValueError(f"agent {name!r}: the path is the part after 'rllib:'; do not pass path= too")
     try:
-        from industry_env.rllib.agent import RLlibAgent
+        rllib_agent = _import_factory(RLLIB_AGENT)
     except ImportError as exc:
         raise ValueError(f"agent {name!r}: {exc}") from None
-    return _build(RLlibAgent, name, seed, {**params, "path": path})
+    return _build(rllib_agent, name, seed, {**params, "path": path})
 
 
 def with_current_folder() -> None:

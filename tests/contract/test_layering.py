@@ -98,3 +98,39 @@ def test_no_generic_module_holds_one_games_sizes():
             if SIZE_LITERALS.search(line):
                 found.append(f"{f.relative_to(ROOT)}:{i}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+def test_the_house_has_no_import_circle():
+    """Strongly connected modules, every import counted (a module's import of its own parent package excepted)."""
+    edges = {m: {t for t in imports_of(m) if not m.startswith(t + ".")} for m in MODULES}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(sorted(comp))
+
+    for v in MODULES:
+        if v not in index:
+            visit(v)
+    assert not circles, circles
