@@ -904,7 +904,7 @@ def random_step_range(buf, B, t, u, fn, st, out, next_mask, write_next, lo, hi):
 
 
 @njit(cache=True)
-def _mover(s8, B, i):
+def mover(s8, B, i):
     """The player whose decision game ``i`` awaits, -1 once over (``State.current_player``)."""
     ph = s8[PHASE * B + i]
     if ph == OVER or s8[TERMINATED * B + i]:
@@ -930,7 +930,7 @@ def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, stop, 
         k = 0
         # draw k is _key(seed, _key(key, 3, i), k): its first two rounds are the same for every k of the game
         game = _splitmix64(_splitmix64(_U64(s64[SEED * B + i])) ^ _U64(_key(key, 3, i)))
-        while k < max_steps and not s8[TERMINATED * B + i] and (stop.size == 0 or _mover(s8, B, i) != stop[i]):
+        while k < max_steps and not s8[TERMINATED * B + i] and (stop.size == 0 or mover(s8, B, i) != stop[i]):
             u = np.float64(_splitmix64(game ^ _U64(k)) >> _U64(11)) * (1.0 / 9007199254740992.0)
             if use_weights:
                 a = _pick_listed(legal, _legal_actions(s8, s16, t, B, i, legal), u, weights, True)

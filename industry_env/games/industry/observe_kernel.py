@@ -30,7 +30,6 @@ OWNER, DEVELOPED, CLAIMED, AVAILABLE, IN_BAG, LOT = (_I[k] for k in ("owner", "d
 HIGH_BID, DEVELOPMENTS, DEV_TURNS, DEVELOPING, PENDING = (_I[k] for k in ("high_bid", "developments", "dev_turns",
                                                                           "developing", "pending"))  # fmt: skip
 DIM = O.OBS_DIM
-_BID, _DEVELOP, _OVER = 1, 3, 5  # engine phases
 _S_MONEY, _S_POINTS, _S_ROUND = O.SCALE_MONEY, O.SCALE_POINTS, O.SCALE_ROUND
 
 
@@ -59,7 +58,7 @@ def _observe_game(s8, s16, B, i, me, o):
     """Game ``i`` seen from player ``me``, written into ``o`` (float32[OBS_DIM], zeros)."""
     n = np.int64(s8[F_N * B + i])
     ph = np.int64(s8[F_PHASE * B + i])
-    cur = _to_move(s8, B, i)
+    cur = kernel.mover(s8, B, i)
     o[FOUR] = 1.0 if n == 4 else 0.0
     o[BALANCED] = 1.0 if s8[F_BAL * B + i] else 0.0
     e = np.int64(s8[F_ERA * B + i])
@@ -122,7 +121,7 @@ def _observe_range(buf, B, observer, out, bad, lo, hi):
         out[i, :] = 0.0
         me = np.int64(observer[i])
         if me == -1:
-            me = max(_to_move(s8, B, i), 0)
+            me = max(kernel.mover(s8, B, i), 0)
         if me < 0 or me >= s8[F_N * B + i]:
             bad[i] = True
             continue
@@ -145,23 +144,10 @@ def _observe_parallel(buf, B, observer, out, bad, nc):
 
 
 @njit(cache=True)
-def _to_move(s8, B, i):
-    """The player whose decision game ``i`` awaits, -1 once over (``State.current_player``)."""
-    ph = np.int64(s8[F_PHASE * B + i])
-    if ph == _OVER or s8[F_TERM * B + i]:
-        return -1
-    if ph == _BID:
-        return np.int64(s8[F_BIDDER * B + i])
-    if ph >= _DEVELOP:
-        return np.int64(s8[F_DEV * B + i])
-    return np.int64(s8[F_AUCT * B + i])
-
-
-@njit(cache=True)
 def _to_move_all(buf, B, out):
     s8 = _readable(buf).view(np.int8)
     for i in range(B):
-        out[i] = _to_move(s8, B, i)
+        out[i] = kernel.mover(s8, B, i)
 
 
 def current_player(state) -> np.ndarray:
