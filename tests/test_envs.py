@@ -28,26 +28,6 @@ def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- PettingZoo AEC
-def test_aec_passes_pettingzoo_api_test() -> None:
-    from pettingzoo.test import api_test
-
-    api_test(industry_env.env(num_players=4), num_cycles=200)
-    api_test(industry_env.env(num_players=3, reward="score"), num_cycles=100)
-
-
-def test_aec_passes_seed_test() -> None:
-    from pettingzoo.test import seed_test
-
-    seed_test(lambda: industry_env.env(num_players=3), num_cycles=100)
-
-
-def test_aec_as_parallel_passes_parallel_api_test() -> None:
-    from pettingzoo.test import parallel_api_test
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
-
-    parallel_api_test(turn_based_aec_to_parallel(industry_env.env(num_players=4)), num_cycles=200)
-
-
 def test_aec_spaces_are_declared_once_and_observations_are_copies() -> None:
     env = raw_env()
     env.reset(seed=0)
@@ -141,17 +121,6 @@ def test_aec_renders_text() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- Gymnasium
-def test_gymnasium_env_passes_both_env_checkers() -> None:
-    from gymnasium.utils.env_checker import check_env
-
-    env = gymnasium.make("industry_env/Industry-v0", opponents="heuristic")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_env(env.unwrapped, skip_render_check=True)
-    sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
-    sb3.check_env(IndustryEnv(opponents="random"), warn=True)
-
-
 def _replay(num_players: int, seed: int, learner: int, learner_actions: list[int]) -> Game:
     """The reference game the learner played against ``first_legal`` opponents."""
     game, it = Game(num_players, seed=seed), iter(learner_actions)
