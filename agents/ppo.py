@@ -27,7 +27,6 @@ import io
 import json
 import os
 import re
-import tempfile
 import zipfile
 from abc import ABC, abstractmethod
 from importlib import resources
@@ -36,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from industry_env.core.outputs import atomic_file
 from industry_env.registry import load_game
 
 from .base import Agent, AgentInputError, check_seed
@@ -287,20 +287,8 @@ def _write_policy_file(actor: Any, p: Path) -> Path:
     for k, m in enumerate(lins):
         arrays[f"weight_{k}"] = m.weight.detach().cpu().numpy().astype(np.float32)
         arrays[f"bias_{k}"] = m.bias.detach().cpu().numpy().astype(np.float32)
-    folder = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".partial", dir=folder)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.chmod(tmp, 0o666 & ~umask)  # as open() would make it (mkstemp makes 0600)
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)  # a file object: numpy adds no .npz to the name
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(p) as f:
+        np.savez(f, **arrays)  # a file object: numpy adds no .npz to the name
     return p
 
 

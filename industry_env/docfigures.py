@@ -15,13 +15,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .core.outputs import write_bytes_atomic
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SIDECAR = "figures.json"
@@ -112,17 +113,7 @@ def build() -> tuple[dict[str, Any], dict[str, bytes]]:
 
 def _write(path: Path, data: bytes) -> None:
     """Write whole: a temporary name in the same folder, then a rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a docs file is readable like any other
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_bytes_atomic(path, data)
 
 
 def check(docs: Path = DOCS) -> list[str]:

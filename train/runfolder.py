@@ -23,17 +23,17 @@ import os
 import re
 import shutil
 import socket
-import tempfile
 import time
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
+
+from industry_env.core.outputs import PARTIAL, atomic_file, write_text_atomic
 
 from .errors import ConfigError
 
 LOCK = ".lock"
-PARTIAL = ".partial"
 STEP_ZIP = re.compile(r"^step_(\d+)\.zip$")
 STEP_DIR = re.compile(r"^step_(\d+)$")  # the RLlib trainer's checkpoints are folders
 # What a run writes into its folder (both trainers); a folder holding any of them holds a run.
@@ -43,30 +43,9 @@ MAX_LEAGUE_BYTES = 50_000_000
 
 
 # ---------------------------------------------------------------------------------------------- writing whole
-@contextlib.contextmanager
-def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
-    """A binary file object whose content appears at ``path`` only once it is complete (temporary name, fsync,
-    rename); on an error the temporary file is removed and ``path`` keeps what it held before."""
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=PARTIAL, dir=p.parent)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.chmod(tmp, 0o666 & ~umask)  # as open() would make it (mkstemp makes 0600)
-        with os.fdopen(fd, "wb") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_text(path: str | Path, text: str) -> None:
     """``text`` (UTF-8) written to ``path`` whole or not at all."""
-    with atomic_file(path) as f:
-        f.write(text.encode("utf-8"))
+    write_text_atomic(path, text)
 
 
 def write_json(path: str | Path, data: Any) -> None:

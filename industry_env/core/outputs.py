@@ -1,9 +1,48 @@
-"""Output paths of the tools, checked before a long run so that its results are never lost at the end."""
+"""Output files of the tools: paths checked before a long run so that its results are never lost at the end, and
+files written whole or not at all (a temporary name in the same folder, fsync, then a rename)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
+
+PARTIAL = ".partial"  # suffix of a file being written (a crash may leave one; it is never read as a result)
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | os.PathLike) -> Iterator[BinaryIO]:
+    """A binary file object whose content appears at ``path`` only once it is complete (temporary name, fsync,
+    rename); on an error the temporary file is removed and ``path`` keeps what it held before."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=PARTIAL, dir=folder)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would make it (mkstemp makes 0600)
+        with os.fdopen(fd, "wb") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """``data`` written to ``path`` whole or not at all."""
+    with atomic_file(path) as f:
+        f.write(data)
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    """``text`` (UTF-8) written to ``path`` whole or not at all."""
+    write_bytes_atomic(path, text.encode("utf-8"))
 
 
 def check_output_file(path: str | os.PathLike, option: str = "--output") -> Path:

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.textdata import TextDataError, parse_json
 from . import chance
 from .actions import ActionSpace, action_space, action_to_string
 from .components import (
@@ -1037,9 +1038,9 @@ class Game:
         from .positions import state_from_dict
 
         try:
-            doc = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise GameStateError(f"saved game is not valid JSON: {exc}") from None
+            doc = parse_json(text)
+        except TextDataError as exc:
+            raise GameStateError(f"saved game is {exc}") from None
         if not isinstance(doc, dict):
             raise GameStateError("saved game must be a JSON object")
         components = components or load_components()

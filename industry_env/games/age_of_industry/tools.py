@@ -7,7 +7,6 @@ not an agent of the suite: it reads its own hand and the public position through
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import time
@@ -17,6 +16,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from ...core.outputs import write_text_atomic
 from .components import (
     ALL_SYMBOLS,
     MAPS,
@@ -453,9 +453,7 @@ def write_template(path: str | Path, what: str = "components", overwrite: bool =
         text = map_template(what)
     else:
         raise ValueError(f"what={what!r}: 'components' or one of {list(MAPS)}")
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, target)
+    write_text_atomic(target, text)
     return target
 
 

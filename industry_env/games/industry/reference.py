@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.textdata import TextDataError, parse_json
 from . import actions as A
 from . import chance
 from .board import Board, load_board
@@ -495,9 +496,9 @@ class Game:
         from .positions import state_from_dict
 
         try:
-            doc = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise GameStateError(f"saved game is not valid JSON: {exc}") from None
+            doc = parse_json(text)
+        except TextDataError as exc:
+            raise GameStateError(f"saved game is {exc}") from None
         game = cls.__new__(cls)
         game.board = board if board is not None else load_board()
         game.s = state_from_dict(doc, game.board)
