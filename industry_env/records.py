@@ -1,105 +1,125 @@
-"""Game records: a played game as a small JSON file that replays exactly, move by move, with the reference engine.
+"""Game records: a played game of any game of the suite as a small JSON file that replays exactly, move by move,
+with the game's reference engine.
 
-A game of Industry is fixed by its options, its seed (the starting player and the bag) and the actions chosen,
-so a record stores exactly these, plus the SHA-256 digest of the board file's text so that a record made on one
-board is never replayed on another, and optionally the final scores as a check::
+A game is fixed by its game id, its number of players, its options, its seed and the actions chosen, so a
+record stores exactly these, plus the SHA-256 digest of every data file the game was played on (Industry's
+board; Age of Industry's components and map) so that it is never replayed on other data, and optionally the
+final scores as a check (format version 2)::
 
     {
       "format": "industry_env game record",
-      "version": 1,
-      "options": {"num_players": 4, "balanced_draws": true},
+      "version": 2,
+      "game": "industry",
+      "num_players": 4,
+      "options": {"balanced_draws": true},
+      "data": {"board": {"name": "board.toml", "sha256": "3f1c...e9"}},
       "seed": 7,
-      "board": {"name": "board.toml", "sha256": "3f1c...e9"},
       "actions": [4, 61, 60, 60, 173, ...],
       "final_scores": [31, 24, 40, 18]
     }
 
-``actions`` are integers of :mod:`industry_env.games.industry.actions` in the order they were played, from the opening
-position of ``Game(num_players, seed, balanced_draws=...)``. ``final_scores`` is present once the game is over
-(or ``null``); an unfinished game is a valid record and replays to its last position.
+``actions`` are integers of the game's action encoding in the order they were played, from the opening
+position ``load_game(game).reference(num_players, seed, **options)``. ``final_scores`` is present once the game
+is over (or ``null``); an unfinished game is a valid record and replays to its last position. An option that
+names a data file (Industry's ``board``) is not stored: the record holds its digest, and whoever replays the
+record passes the file again. Version 1 records (Industry only, written before the suite) are still read.
 
 :func:`replay` refuses a record that does not replay with a :class:`RecordError` that says where (the file and
-the move number, counted from 1) and why: bad JSON, a missing or mistyped entry, an unknown format version,
-another board, an illegal move, or final scores that differ. Any engine game or environment records itself
+the move number, counted from 1) and why: bad JSON, a missing or mistyped entry, an unknown format version or
+game, other data, an illegal move, or final scores that differ. Any reference game or environment records itself
 with a :class:`Recorder`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import os
-import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 from typing import Any, NamedTuple
 
-from .games.industry import actions as A
-from .games.industry.board import SHIPPED_BOARD, Board, load_board
-from .games.industry.reference import Game, IllegalActionError
-from .games.industry.render import describe_action
-from .games.industry.rules import MAX_PLAYERS, MIN_PLAYERS
+from .core.outputs import write_text_atomic
+from .core.spec import GameSpec, ReferenceGame
+from .core.textdata import TextDataError, parse_json, read_text
+from .registry import DEFAULT_GAME, available_games, load_game
 
 FORMAT = "industry_env game record"
-VERSION = 1
-_SHIPPED_PATH = f"industry_env/data/{SHIPPED_BOARD}"  # Board.path of the shipped board (see board.load_board)
-_digests: weakref.WeakKeyDictionary[Board, str] = weakref.WeakKeyDictionary()
+VERSION = 2
+READS = (1, 2)  # the format versions this industry_env reads
+MAX_RECORD_BYTES = 8 << 20  # a whole game of Industry is about 2 kB of JSON; 8 MiB is far beyond any real record
 
 
 class RecordError(ValueError):
     """A game record that cannot be read or does not replay; the message names the file, the move and the reason."""
 
 
-def board_digest(board: Board | None = None) -> str:
-    """SHA-256 (hex) of the text of the file ``board`` was loaded from (None: the shipped board).
+def board_digest(board: Any = None) -> str:
+    """SHA-256 (hex) of the text an Industry board was parsed from (None: the shipped board): the digest a record
+    of a game on that board stores, taken from the loaded board itself, never re-read from its file."""
+    spec = load_game("industry")
+    return spec.data_digests(board=board)["board"]["sha256"]
 
-    The digest identifies the board a record was played on. A board built from a string by ``parse_board`` has
-    no file, so it has no digest and cannot be recorded (ValueError).
-    """
-    board = board if board is not None else load_board()
-    if board in _digests:
-        return _digests[board]
-    try:
-        if board.path == _SHIPPED_PATH:
-            text = resources.files("industry_env.data").joinpath(SHIPPED_BOARD).read_text(encoding="utf-8")
-        else:
-            text = Path(board.path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"board {board.path}: its file cannot be read, so it has no digest ({exc})") from None
-    digest = _digests[board] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return digest
+
+def _data_options(spec: GameSpec) -> set[str]:
+    return {o.name for o in spec.options if o.data}
 
 
 @dataclass(frozen=True)
 class Record:
-    """One game: options, seed, board digest, actions and, once it is over, the final scores."""
+    """One game: its game, players, options, seed, data digests, actions and, once it is over, the final scores."""
 
     num_players: int
     seed: int
     actions: tuple[int, ...]
-    balanced_draws: bool = True
-    board_sha256: str = ""
-    board_name: str = SHIPPED_BOARD  # informative: the board file's name
+    game: str = DEFAULT_GAME
+    options: Mapping[str, Any] = field(default_factory=dict)  # JSON values of the game's non-data options
+    data: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # what -> {"name", "sha256"}
     final_scores: tuple[int, ...] | None = None
     source: str = field(default="record", compare=False)  # where it was read from, for messages
+
+    @property
+    def spec(self) -> GameSpec:
+        """The spec of the record's game."""
+        return load_game(self.game)
+
+    # Industry's entries of format version 1, kept readable for code written before the suite.
+    @property
+    def balanced_draws(self) -> bool:
+        return bool(self.options.get("balanced_draws", True))
+
+    @property
+    def board_sha256(self) -> str:
+        return str(self.data.get("board", {}).get("sha256", ""))
+
+    @property
+    def board_name(self) -> str:
+        return str(self.data.get("board", {}).get("name", ""))
+
+    def describe(self) -> str:
+        """One line for people: game, players, seed, options, data files, moves."""
+        opts = ", ".join(f"{k} {v}" for k, v in self.options.items())
+        data = ", ".join(f"{what} {d.get('name', '?')}" for what, d in self.data.items())
+        return (f"{self.spec.name}, {self.num_players} players, seed {self.seed}" + (f", {opts}" if opts else "")
+                + (f", {data}" if data else "") + f", {len(self.actions)} moves")  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """The record as the JSON document described in the module docstring."""
         return {
             "format": FORMAT,
             "version": VERSION,
-            "options": {"num_players": self.num_players, "balanced_draws": self.balanced_draws},
+            "game": self.game,
+            "num_players": self.num_players,
+            "options": dict(self.options),
+            "data": {k: dict(v) for k, v in self.data.items()},
             "seed": self.seed,
-            "board": {"name": self.board_name, "sha256": self.board_sha256},
             "actions": list(self.actions),
             "final_scores": None if self.final_scores is None else list(self.final_scores),
         }
 
     def to_json(self) -> str:
-        """The record as compact JSON text on one line (about 1.5 kB for a whole game)."""
+        """The record as compact JSON text on one line (about 2 kB for a whole game of Industry)."""
+        import json
+
         return json.dumps(self.to_dict(), separators=(",", ":")) + "\n"
 
     @classmethod
@@ -112,56 +132,106 @@ class Record:
         if not isinstance(doc, dict):
             raise bad("not a game record: expected a JSON object")
         if doc.get("format") != FORMAT:
-            raise bad(f"not a game record: 'format' is {doc.get('format')!r}, expected {FORMAT!r}")
-        missing = [k for k in ("version", "options", "seed", "board", "actions") if k not in doc]
+            raise bad(f"not a game record: 'format' is {_short(doc.get('format'))}, expected {FORMAT!r}")
+        version = doc.get("version")
+        if not _is_int(version) or version not in READS:
+            raise bad(f"record format version {_short(version)} is not supported (this industry_env reads versions "
+                      f"{', '.join(map(str, READS))})")  # fmt: skip
+        doc = _from_version_1(doc, bad) if version == 1 else doc
+        missing = [k for k in ("game", "num_players", "options", "data", "seed", "actions") if k not in doc]
         if missing:
             raise bad(f"missing entries {missing}")
-        if doc["version"] != VERSION or not _is_int(doc["version"]):
-            raise bad(f"record format version {doc['version']!r} is not supported (this industry_env reads "
-                      f"version {VERSION})")  # fmt: skip
+        game_id = doc["game"]
+        if not isinstance(game_id, str) or game_id not in available_games(include_hidden=True):
+            raise bad(f"game is {_short(game_id)}: not a game of the suite (games: "
+                      f"{', '.join(available_games(include_hidden=True))})")  # fmt: skip
+        spec = load_game(game_id)
+        n = doc["num_players"]
+        try:
+            n = spec.check_num_players(n) if _is_int(n) else spec.check_num_players(None)
+        except ValueError:
+            raise bad(f"num_players is {_short(n)}, expected {spec.min_players} to {spec.max_players} "
+                      f"({spec.name})") from None  # fmt: skip
         options = doc["options"]
-        if not isinstance(options, dict) or "num_players" not in options:
-            raise bad("'options' must be an object with 'num_players' (and 'balanced_draws')")
-        n = options["num_players"]
-        if not _is_int(n) or n not in (MIN_PLAYERS, MAX_PLAYERS):
-            raise bad(f"options.num_players is {n!r}, expected {MIN_PLAYERS} or {MAX_PLAYERS}")
-        balanced = options.get("balanced_draws", True)
-        if not isinstance(balanced, bool):
-            raise bad(f"options.balanced_draws is {balanced!r}, expected true or false")
+        if not isinstance(options, dict):
+            raise bad("'options' must be an object of the game's options")
+        stored_data = sorted(_data_options(spec) & set(options))
+        if stored_data:
+            raise bad(f"options.{stored_data[0]}: a data option is not stored in a record (its digest is, under "
+                      f"'data'); pass it when replaying")  # fmt: skip
+        try:
+            checked = spec.options_from_json(options)
+        except ValueError as exc:
+            raise bad(str(exc)) from None
         seed = doc["seed"]
         if not _is_int(seed) or not 0 <= seed < 2**63:
-            raise bad(f"seed is {seed!r}, expected a whole number from 0 to 2**63 - 1")
-        board = doc["board"]
-        digest = board.get("sha256") if isinstance(board, dict) else None
-        if not isinstance(digest, str) or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-            raise bad("board.sha256 must be the 64 hex digits of the board file's SHA-256")
-        name = board.get("name", "")
-        if not isinstance(name, str):
-            raise bad(f"board.name is {name!r}, expected text")
+            raise bad(f"seed is {_short(seed)}, expected a whole number from 0 to 2**63 - 1")
+        data = doc["data"]
+        if not isinstance(data, dict):
+            raise bad("'data' must be an object {what: {name, sha256}} of the data files the game was played on")
+        for what, d in data.items():
+            digest = d.get("sha256") if isinstance(d, dict) else None
+            if not isinstance(digest, str) or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+                raise bad(f"data.{what}.sha256 must be the 64 hex digits of the file's SHA-256")
+            if not isinstance(d.get("name", ""), str):
+                raise bad(f"data.{what}.name is {_short(d.get('name'))}, expected text")
         actions = doc["actions"]
         if not isinstance(actions, list):
             raise bad("'actions' must be a list of action numbers")
+        longest = spec.max_game_length(n, **checked)
+        if len(actions) > longest:
+            raise bad(f"{len(actions):,} actions: no game of {spec.name} for {n} players lasts over {longest:,}")
+        num_actions = spec.num_actions(**checked)
         for i, a in enumerate(actions):
-            if not _is_int(a) or not 0 <= a < A.NUM_ACTIONS:
-                raise bad(f"move {i + 1}: {a!r} is not an action number (0 to {A.NUM_ACTIONS - 1})")
+            if not _is_int(a) or not 0 <= a < num_actions:
+                raise bad(f"move {i + 1}: {_short(a)} is not an action number (0 to {num_actions - 1})")
         final = doc.get("final_scores")
-        if final is not None and (not isinstance(final, list) or len(final) != n or not all(map(_is_int, final))):
-            raise bad(f"final_scores is {final!r}, expected null or {n} whole numbers")
-        return cls(num_players=n, seed=seed, actions=tuple(actions), balanced_draws=balanced, board_sha256=digest,
-                   board_name=name, final_scores=None if final is None else tuple(final), source=source)  # fmt: skip
+        if final is not None and (not isinstance(final, list) or len(final) != n or not all(map(_is_int, final))
+                                  or not all(abs(x) < 2**31 for x in final)):  # fmt: skip
+            raise bad(f"final_scores is {_short(final)}, expected null or {n} whole numbers")
+        json_options = {k: v for k, v in spec.options_to_json(checked).items() if k not in _data_options(spec)}
+        return cls(num_players=n, seed=seed, actions=tuple(actions), game=game_id, options=json_options,
+                   data={k: {"name": str(v.get("name", "")), "sha256": v["sha256"]} for k, v in data.items()},
+                   final_scores=None if final is None else tuple(final), source=source)  # fmt: skip
 
     @classmethod
     def from_json(cls, text: str, source: str = "record") -> Record:
-        """Parse and check record text; bad JSON is a :class:`RecordError` with its line and column."""
+        """Parse and check record text; bad JSON (or nesting too deep, a giant number) is a :class:`RecordError`."""
         try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{source}: not valid JSON ({exc})") from None
+            doc = parse_json(text)
+        except TextDataError as exc:
+            raise RecordError(f"{source}: {exc}") from None
         return cls.from_dict(doc, source)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the record to ``path`` (an OSError says why if it cannot be written)."""
+        """Write the record to ``path``, atomically (an OSError says why if it cannot be written)."""
         save(self, path)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut short (a hostile record's entry may be megabytes long)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return "a number too long to show"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _from_version_1(doc: dict, bad: Any) -> dict:
+    """A version 1 record (Industry: options.num_players, options.balanced_draws, board) as version 2 entries."""
+    missing = [k for k in ("options", "seed", "board", "actions") if k not in doc]
+    if missing:
+        raise bad(f"missing entries {missing}")
+    options = doc["options"]
+    if not isinstance(options, dict) or "num_players" not in options:
+        raise bad("'options' must be an object with 'num_players' (and 'balanced_draws')")
+    balanced = options.get("balanced_draws", True)
+    if not isinstance(balanced, bool):
+        raise bad(f"options.balanced_draws is {_short(balanced)}, expected true or false")
+    board = doc["board"]
+    return {**{k: v for k, v in doc.items() if k not in ("board", "options")}, "game": "industry",
+            "num_players": options["num_players"], "options": {"balanced_draws": balanced},
+            "data": {"board": board if isinstance(board, dict) else {"sha256": None}}}  # fmt: skip
 
 
 def _is_int(v: Any) -> bool:
@@ -171,86 +241,102 @@ def _is_int(v: Any) -> bool:
 class Recorder:
     """Collects the actions of one game as it is played, from its opening position; ``record()`` gives the Record.
 
-    Environments and scripts create one per game (``Recorder.for_game(Game(...))``, ``Recorder.for_engine(state,
-    i)`` for game ``i`` of an engine batch, or with the options directly) and ``append`` each action taken.
+    Environments and scripts create one per game (``Recorder.for_game(game)``, ``Recorder.for_engine(state, i,
+    game=...)`` for game ``i`` of an engine batch, or with the set-up directly: ``Recorder(num_players, seed,
+    game="industry", **options)``) and ``append`` each action taken.
     """
 
-    def __init__(self, num_players: int, seed: int, balanced_draws: bool = True, board: Board | None = None) -> None:
-        board = board if board is not None else load_board()
-        self._record = Record(num_players=int(num_players), seed=int(seed), actions=(),
-                              balanced_draws=bool(balanced_draws), board_sha256=board_digest(board),
-                              board_name=Path(board.path).name)  # fmt: skip
-        Record.from_dict(self._record.to_dict(), "recorder")  # the options must make a valid record
-        self.board = board
+    def __init__(self, num_players: int, seed: int, game: str = DEFAULT_GAME, **options: Any) -> None:
+        spec = load_game(game)
+        n = spec.check_num_players(num_players)
+        checked = spec.check_options(options)
+        data_names = _data_options(spec)
+        self._record = Record(
+            num_players=n, seed=int(seed), actions=(), game=spec.id,
+            options={k: v for k, v in spec.options_to_json(checked).items() if k not in data_names},
+            data=spec.data_digests(**checked),
+        )  # fmt: skip
+        Record.from_dict(self._record.to_dict(), "recorder")  # the set-up must make a valid record
+        self.spec, self.options = spec, checked
+        self._num_actions = spec.num_actions(**checked)
         self.actions: list[int] = []
 
     @classmethod
-    def for_game(cls, game: Game) -> Recorder:
-        """A recorder for a reference game that has not started (its opening position); ValueError otherwise."""
-        s = game.s
-        opening = Game(s.num_players, seed=s.seed, board=game.board, balanced_draws=s.balanced_draws)
-        if opening.to_json() != game.to_json():
+    def for_game(cls, game: ReferenceGame, spec: GameSpec | None = None) -> Recorder:
+        """A recorder for a reference game that has not started (its opening position); ValueError otherwise.
+
+        ``spec`` is found from the game's class when not given."""
+        spec = spec if spec is not None else _spec_of_game(game)
+        n, seed, options = spec.setup_of(game)
+        if spec.reference(n, seed=seed, **options).to_json() != game.to_json():
             raise ValueError("Recorder.for_game: the game has already started; a record starts at the opening "
-                             "position (create the recorder right after Game(...))")  # fmt: skip
-        return cls(s.num_players, s.seed, s.balanced_draws, game.board)
+                             "position (create the recorder right after creating the game)")  # fmt: skip
+        return cls(n, seed, game=spec.id, **options)
 
     @classmethod
-    def for_engine(cls, state: Any, i: int) -> Recorder:
-        """A recorder for game ``i`` of a batched engine ``State`` that has not started."""
-        from .games.industry.engine import to_game
-
-        return cls.for_game(to_game(state, i))
+    def for_engine(cls, state: Any, i: int, game: str = DEFAULT_GAME) -> Recorder:
+        """A recorder for game ``i`` of a batched engine ``State`` of ``game`` that has not started."""
+        spec = load_game(game)
+        return cls.for_game(spec.engine.to_game(state, i), spec)
 
     def append(self, action: int) -> None:
-        """Note the next action played (an integer of the action encoding)."""
+        """Note the next action played (an integer of the game's action encoding)."""
         a = int(action)
-        if not 0 <= a < A.NUM_ACTIONS:
-            raise ValueError(f"Recorder.append: {action!r} is not an action number (0 to {A.NUM_ACTIONS - 1})")
+        if not 0 <= a < self._num_actions:
+            raise ValueError(f"Recorder.append: {action!r} is not an action number (0 to {self._num_actions - 1})")
         self.actions.append(a)
 
     def record(self, final_scores: Sequence[int] | None = None) -> Record:
         """The record so far; pass the final scores once the game is over (they are checked on replay)."""
         final = None if final_scores is None else tuple(int(x) for x in final_scores)
-        return Record(num_players=self._record.num_players, seed=self._record.seed, actions=tuple(self.actions),
-                      balanced_draws=self._record.balanced_draws, board_sha256=self._record.board_sha256,
-                      board_name=self._record.board_name, final_scores=final)  # fmt: skip
+        return dataclasses.replace(self._record, actions=tuple(self.actions), final_scores=final)
 
     def save(self, path: str | os.PathLike[str], final_scores: Sequence[int] | None = None) -> Record:
-        """Write the record so far to ``path`` and return it."""
+        """Write the record so far to ``path`` (atomically) and return it."""
         rec = self.record(final_scores)
         save(rec, path)
         return rec
 
 
-def record_from_game(game: Game, actions: Sequence[int]) -> Record:
+def _spec_of_game(game: ReferenceGame) -> GameSpec:
+    """The spec whose reference class made ``game``."""
+    cls = type(game)
+    for gid in available_games(include_hidden=True):
+        spec = load_game(gid)
+        module, _, name = spec.reference_class.partition(":")
+        if cls.__module__ == module and cls.__qualname__ == name:
+            return spec
+    raise ValueError(f"{cls.__qualname__} is not the reference game of a game of the suite")
+
+
+def record_from_game(game: ReferenceGame, actions: Sequence[int], spec: GameSpec | None = None) -> Record:
     """The record of ``game`` played by ``actions`` from its seed's opening position, checked by replaying it.
 
     Raises :class:`RecordError` if the actions do not lead to ``game``'s position.
     """
-    s = game.s
-    rec = Record(num_players=s.num_players, seed=s.seed, actions=tuple(int(a) for a in actions),
-                 balanced_draws=s.balanced_draws, board_sha256=board_digest(game.board),
-                 board_name=Path(game.board.path).name, source="record_from_game")  # fmt: skip
-    if replay(rec, game.board).to_json() != game.to_json():
+    spec = spec if spec is not None else _spec_of_game(game)
+    n, seed, options = spec.setup_of(game)
+    rec = dataclasses.replace(Recorder(n, seed, game=spec.id, **options).record(),
+                              actions=tuple(int(a) for a in actions), source="record_from_game")  # fmt: skip
+    data_values = {k: v for k, v in options.items() if k in _data_options(spec)}
+    if replay(rec, **data_values).to_json() != game.to_json():
         raise RecordError("record_from_game: these actions, played from the seed's opening position, do not "
                           "reach the game's position")  # fmt: skip
     return dataclasses.replace(rec, final_scores=tuple(game.scores()) if game.is_over else None, source="record")
 
 
 def save(record: Record, path: str | os.PathLike[str]) -> None:
-    """Write ``record`` to ``path`` as JSON."""
-    Path(path).write_text(record.to_json(), encoding="utf-8")
+    """Write ``record`` to ``path`` as JSON, atomically (a reader never sees half a record)."""
+    write_text_atomic(path, record.to_json())
 
 
 def load(path: str | os.PathLike[str]) -> Record:
     """Read and check a record file; :class:`RecordError` names the file and the problem."""
     source = os.fspath(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{source}: cannot be read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{source}: not a game record (not UTF-8 text)") from None
+        text = read_text(path, MAX_RECORD_BYTES, "game record")
+    except TextDataError as exc:
+        raise RecordError(f"{source}: {exc}") from None
     return Record.from_json(text, source)
 
 
@@ -261,39 +347,57 @@ class Move(NamedTuple):
     player: int
     action: int
     name: str
-    game: Game  # the live game, already updated: copy it (clone()) to keep this position
+    game: Any  # the live reference game, already updated: copy it (clone()) to keep this position
 
 
-def _board_for(record: Record, board: Board | None) -> Board:
-    board = board if board is not None else load_board()
-    digest = board_digest(board)
-    if digest != record.board_sha256:
-        hint = "pass the board file it was played on (--board PATH)" if board.path == _SHIPPED_PATH else (
-            "it was not played on this board file")  # fmt: skip
-        raise RecordError(f"{record.source}: the record was played on another board (board {record.board_name!r}, "
-                          f"sha256 {record.board_sha256[:12]}...) than {board.path} (sha256 {digest[:12]}...): "
-                          f"{hint}")  # fmt: skip
-    return board
+def opening(record: Record, board: Any = None, **data_options: Any) -> ReferenceGame:
+    """The opening position of ``record``'s game, on the data it was played on (``board=`` or the game's other
+    data options for files that are not shipped); RecordError if the given data's digests differ."""
+    spec = record.spec
+    if board is not None:
+        data_options["board"] = board
+    unknown = sorted(set(data_options) - _data_options(spec))
+    if unknown:
+        raise RecordError(f"{record.source}: {', '.join(unknown)}: not a data option of {spec.name}")
+    try:
+        options = spec.check_options({**spec.options_from_json(record.options), **data_options})
+    except ValueError as exc:
+        raise RecordError(f"{record.source}: {exc}") from None
+    digests = spec.data_digests(**options)
+    for what, want in record.data.items():
+        have = digests.get(what)
+        if have is None or have["sha256"] != want["sha256"]:
+            given = what in data_options
+            hint = (f"pass the {what} file it was played on (--{what} PATH)" if what in _data_options(spec) and
+                    not given else f"it was not played on this {what} file")  # fmt: skip
+            shown = f"{have['name']} (sha256 {have['sha256'][:12]}...)" if have else "none"
+            raise RecordError(f"{record.source}: the record was played on another {what} ({want.get('name')!r}, "
+                              f"sha256 {want['sha256'][:12]}...) than {shown}: {hint}")  # fmt: skip
+    return spec.reference(record.num_players, seed=record.seed, **options)
 
 
-def iter_replay(record: Record, board: Board | None = None) -> Iterator[Move]:
+def iter_replay(record: Record, board: Any = None, **data_options: Any) -> Iterator[Move]:
     """Replay ``record`` move by move with the reference engine, yielding each :class:`Move` after it is played.
 
-    Raises :class:`RecordError` (file, move number, reason) for another board, an illegal move, or final scores
+    Raises :class:`RecordError` (file, move number, reason) for other data, an illegal move, or final scores
     that differ from the recorded ones.
     """
-    board = _board_for(record, board)
-    game = Game(record.num_players, seed=record.seed, board=board, balanced_draws=record.balanced_draws)
+    spec = record.spec
+    game = opening(record, board, **data_options)
     for number, action in enumerate(record.actions, start=1):
         player = game.current_player
         if game.is_over:
             raise RecordError(f"{record.source}: move {number}: action {action} comes after the end of the game "
                               f"(the game ended with move {number - 1})")  # fmt: skip
-        try:
-            name = describe_action(game, action)
-            game.apply(action)
-        except IllegalActionError as exc:
-            raise RecordError(f"{record.source}: move {number} (player {player}) is illegal: {exc}") from None
+        if not game.legal_action_mask()[action]:
+            try:
+                game.apply(action)  # the engine's own message says why
+                why = "not a legal action"
+            except ValueError as exc:
+                why = str(exc)
+            raise RecordError(f"{record.source}: move {number} (player {player}) is illegal: {why}")
+        name = spec.describe_action(game, action)
+        game.apply(action)
         yield Move(number, player, action, name, game)
     if record.final_scores is not None:
         if not game.is_over:
@@ -304,14 +408,13 @@ def iter_replay(record: Record, board: Board | None = None) -> Iterator[Move]:
                               f"{game.scores()}, the record says {list(record.final_scores)}")  # fmt: skip
 
 
-def replay(record: Record, board: Board | None = None) -> Game:
+def replay(record: Record, board: Any = None, **data_options: Any) -> Any:
     """Replay ``record`` with the reference engine and return the game at its end (see :func:`iter_replay`)."""
-    game = Game(record.num_players, seed=record.seed, board=_board_for(record, board),
-                balanced_draws=record.balanced_draws)  # fmt: skip
-    for move in iter_replay(record, game.board):
+    game = opening(record, board, **data_options)
+    for move in iter_replay(record, board, **data_options):
         game = move.game
     return game
 
 
 __all__ = ["FORMAT", "VERSION", "Record", "RecordError", "Recorder", "Move", "board_digest", "record_from_game",
-           "save", "load", "iter_replay", "replay"]  # fmt: skip
+           "save", "load", "opening", "iter_replay", "replay"]  # fmt: skip

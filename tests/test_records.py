@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -42,8 +43,9 @@ def test_a_saved_record_loads_equal_and_replays_to_the_same_final_scores(tmp_pat
     again = R.replay(loaded)
     assert again.is_over and again.scores() == game.scores() and again.to_json() == game.to_json()
     doc = json.loads((tmp_path / "g.json").read_text())
-    assert doc["version"] == R.VERSION and doc["options"] == {"num_players": 4, "balanced_draws": True}
-    assert doc["board"]["sha256"] == R.board_digest() and len(doc["actions"]) == len(record.actions)
+    assert doc["version"] == R.VERSION == 2 and doc["game"] == "industry" and doc["num_players"] == 4
+    assert doc["options"] == {"balanced_draws": True}
+    assert doc["data"]["board"]["sha256"] == R.board_digest() and len(doc["actions"]) == len(record.actions)
 
 
 def test_record_from_game_checks_the_actions_against_the_position(finished) -> None:
@@ -69,8 +71,7 @@ def test_iter_replay_numbers_moves_from_one_with_player_and_name(finished) -> No
 
 def prefix(record: R.Record, k: int) -> R.Record:
     """The record of the first ``k`` moves (no final scores)."""
-    return R.Record(num_players=record.num_players, seed=record.seed, actions=record.actions[:k],
-                    balanced_draws=record.balanced_draws, board_sha256=record.board_sha256)  # fmt: skip
+    return dataclasses.replace(record, actions=record.actions[:k], final_scores=None)
 
 
 def test_an_engine_game_is_recorded_and_replays_to_the_engine_scores() -> None:
@@ -106,12 +107,16 @@ def corrupt(doc: dict, **changes) -> str:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"version": 2}, "version 2 is not supported"),
+        ({"version": 3}, "version 3 is not supported"),
         ({"format": "something else"}, "not a game record"),
         ({"actions": ...}, r"missing entries \['actions'\]"),
-        ({"options": {"num_players": 5}}, "num_players is 5"),
+        ({"num_players": 5}, "num_players is 5"),
+        ({"game": "chess"}, "game is 'chess': not a game of the suite"),
+        ({"options": {"balanced_draws": 3}}, "balanced_draws=3"),
+        ({"options": {"board": "/etc/passwd"}}, "options.board: a data option is not stored"),
+        ({"options": {"nosuch": 1}}, "nosuch: not an option of Industry"),
         ({"seed": -1}, "seed is -1"),
-        ({"board": {"sha256": "abc"}}, "64 hex digits"),
+        ({"data": {"board": {"sha256": "abc"}}}, "64 hex digits"),
         ({"final_scores": [1, 2]}, "final_scores"),
     ],
 )
@@ -261,3 +266,87 @@ def test_play_saves_a_left_game_under_a_new_default_name(tmp_path, monkeypatch) 
 def test_play_says_so_when_the_record_cannot_be_written(tmp_path) -> None:
     text = play(tmp_path, ["quit"], "--record", str(tmp_path / "nowhere" / "p.json"))
     assert "could not save the game record" in text
+
+
+# ------------------------------------------------------------------ format 2: any game; version 1 still read
+def test_a_version_1_record_is_read_as_a_game_of_industry(finished) -> None:
+    game, record = finished
+    v1 = {"format": R.FORMAT, "version": 1, "options": {"num_players": 4, "balanced_draws": True},
+          "seed": record.seed, "board": {"name": "board.toml", "sha256": R.board_digest()},
+          "actions": list(record.actions), "final_scores": list(record.final_scores)}  # fmt: skip
+    old = R.Record.from_json(json.dumps(v1), "old.json")
+    assert old == record and old.game == "industry"
+    assert R.replay(old).to_json() == game.to_json()
+
+
+@pytest.mark.filterwarnings("ignore:board file")  # a copy of the shipped board: its documented long links
+def test_the_board_digest_is_the_loaded_boards_not_the_files_now(tmp_path) -> None:
+    """Editing the board file after loading it does not change the digest of games played on the loaded board."""
+    shipped = (Path(R.__file__).parent / "data" / "board.toml").read_text(encoding="utf-8")
+    path = tmp_path / "mine.toml"
+    path.write_text(shipped, encoding="utf-8")
+    board = load_board(path)
+    game = Game(3, seed=4, board=board)
+    rec = R.Recorder.for_game(game)
+    path.write_text(shipped + "\n# edited after the game began\n", encoding="utf-8")
+    assert rec.record().board_sha256 == board.sha256 == R.board_digest(board) == R.board_digest()
+    assert load_board(path).sha256 != board.sha256  # the edited file is another board
+
+
+def test_a_game_of_age_of_industry_is_recorded_and_replays(tmp_path) -> None:
+    from industry_env.registry import load_game
+
+    spec = load_game("age_of_industry")
+    game = spec.reference(3, seed=9, map="new_england")
+    rec, rng = R.Recorder.for_game(game), np.random.default_rng(1)
+    for _ in range(60):
+        a = int(rng.choice(game.legal_actions()))
+        game.apply(a)
+        rec.append(a)
+    rec.save(tmp_path / "aoi.json")
+    loaded = R.load(tmp_path / "aoi.json")
+    assert loaded.game == "age_of_industry" and loaded.options == {"map": "new_england", "edition": 2}
+    assert set(loaded.data) == {"components", "map"}
+    assert R.replay(loaded).to_json() == game.to_json()
+    assert R.record_from_game(game, rec.actions) == loaded
+    moves = list(R.iter_replay(loaded))
+    assert len(moves) == 60 and moves[0].player == spec.reference(3, seed=9, map="new_england").current_player
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+        ('{"format": "industry_env game record", "version": 2, "seed": ' + "7" * 5000 + "}", "more than 4,300 digits"),
+    ],
+)
+def test_deep_or_giant_json_is_refused_naming_the_file(tmp_path, text, message) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_text(text)
+    with pytest.raises(R.RecordError, match=rf"hostile\.json: .*{message}"):
+        R.load(path)
+    with pytest.raises(Exception, match=message):  # a saved position too
+        Game.from_json(text)
+
+
+def test_a_record_too_big_or_too_long_is_refused_without_reading_it_whole(tmp_path, finished, monkeypatch) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(" " * 4096 + finished[1].to_json())
+    monkeypatch.setattr(R, "MAX_RECORD_BYTES", 4096)
+    with pytest.raises(R.RecordError, match=r"big\.json: is over 4,096 bytes"):
+        R.load(path)
+    doc = finished[1].to_dict()
+    with pytest.raises(R.RecordError, match="no game of Industry for 4 players lasts over"):
+        R.Record.from_json(corrupt(doc, actions=[0] * 10**6, final_scores=None))
+
+
+def test_a_giant_number_in_a_board_file_is_refused_naming_the_file(tmp_path) -> None:
+    from industry_env.games.industry.board import BoardError
+
+    path = tmp_path / "giant.toml"
+    path.write_text("[meta]\nversion = " + "9" * 5000 + "\n")
+    with pytest.raises(BoardError, match=r"giant\.toml.*more than 4,300 digits"):
+        load_board(path)
+    path.write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    with pytest.raises(BoardError, match=r"giant\.toml.*nested too deep"):
+        load_board(path)

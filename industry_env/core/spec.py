@@ -42,7 +42,9 @@ class Option:
 
     ``check(value)`` returns the value the game uses (e.g. a file path turned into its data) or raises
     ValueError saying what is allowed (the caller prefixes the option's name). ``to_json`` gives what a game
-    record stores (JSON types only), ``from_json`` reads it back.
+    record stores (JSON types only), ``from_json`` reads it back. A ``data`` option names a data file (Industry's
+    ``board``): a record stores the data's digest (``GameSpec.data_digests``), never the value (a path on someone
+    else's machine), and whoever replays it passes the data again.
     """
 
     name: str
@@ -51,6 +53,7 @@ class Option:
     check: Callable[[Any], Any] = lambda v: v
     to_json: Callable[[Any], Any] = lambda v: v
     from_json: Callable[[Any], Any] = lambda v: v
+    data: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,6 +122,9 @@ class BatchedEngine(Protocol):
     def observe(self, state: Any, player: Any = None) -> np.ndarray: ...
     def scores(self, state: Any) -> np.ndarray: ...
     def finished(self, state: Any) -> np.ndarray: ...  # bool[B]: ended by the rules (not by a penalty)
+    # Optional: ``ranking(state)`` int64[B, max_players], the rules' final order with every tie-break as a key
+    # per seat (higher better, equal = tied on everything, -1 absent seats). Without it the arena ranks by
+    # final reward, then points.
     def take(self, state: Any, rows: Any) -> Any: ...
     def copy(self, state: Any) -> Any: ...
     def concat(self, states: Sequence[Any]) -> Any: ...
@@ -218,6 +224,11 @@ class GameSpec(abc.ABC):
         raw = {k: (known[k].from_json(v) if k in known else v) for k, v in doc.items()}
         return self.check_options(raw, where="options.")
 
+    def variants(self) -> list[dict[str, Any]]:
+        """Option settings that together reach every rule of the game (Industry: both draw variants; Age of
+        Industry: both maps, both editions): ``industry-env verify --game`` and the bench cycle through them."""
+        return [{}]
+
     # ---------------------------------------------------------------------------------------- sizes
     @abc.abstractmethod
     def num_actions(self, **options: Any) -> int:
@@ -285,6 +296,11 @@ class GameSpec(abc.ABC):
     #: the game draws pictures of positions (``to_rgb_array``); a game without them renders as text only
     has_pictures: bool = False
 
+    def picture_key(self, game: ReferenceGame) -> Any:
+        """What a picture of ``game`` shows, comparable: a replay draws a new frame only when it changes (None:
+        a frame after every decision)."""
+        return None
+
     def to_rgb_array(self, game: ReferenceGame, seat: int | None = None) -> np.ndarray:
         """A position as a picture, uint8[H, W, 3] (``seat``: only what that seat may see)."""
         raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")
@@ -303,6 +319,15 @@ class GameSpec(abc.ABC):
         raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")
 
     def data_digests(self, **options: Any) -> dict[str, dict[str, str]]:
-        """``{what: {"name": file name, "sha256": hex}}`` of the data files these options play on, which a
-        record stores so that it is never replayed on other data."""
+        """``{what: {"name": file name, "sha256": hex}}`` of the data files these (checked) options play on,
+        which a record stores so that it is never replayed on other data."""
         return {}
+
+    def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
+        """``(num_players, seed, options)`` a reference game was created with: its opening position is
+        ``reference(num_players, seed, **options)`` (what a record of it starts from)."""
+        raise ValueError(f"{self.name} does not say how its games were set up, so they cannot be recorded")
+
+    def describe_action(self, game: ReferenceGame, action: int) -> str:
+        """What ``action`` does in ``game``'s position, for people (a replay's move list)."""
+        return self.action_to_string(action, game)

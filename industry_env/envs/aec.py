@@ -212,7 +212,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
         if self.state_ is None:
             raise RuntimeError("record() before reset()")
-        rec = Recorder(self.num_players, self.game_seed, **self.options)
+        rec = Recorder(self.num_players, self.game_seed, game=self.setup.spec.id, **self.options)
         for a in self.actions_played:
             rec.append(a)
         over = bool(self.engine.finished(self.state_)[0])

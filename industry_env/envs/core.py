@@ -222,7 +222,7 @@ class LearnerGames:
         if self.actions is None:
             raise ValueError("these games are not recorded: create the environment with record=True")
         s, E = self.state, self.engine
-        rec = Recorder(int(s.num_players[i]), int(s.seed[i]), **self.setup.options)
+        rec = Recorder(int(s.num_players[i]), int(s.seed[i]), game=self.setup.spec.id, **self.setup.options)
         for a in self.actions[i]:
             rec.append(a)
         over = bool(E.finished(s)[i])

@@ -10,7 +10,7 @@ the same tables a batched kernel will hold as arrays; derived tables are built b
 
 from __future__ import annotations
 
-import tomllib
+import hashlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.textdata import TextDataError, parse_toml, read_text
 from .rules import (
     ALLOWED,
     COAL_MINE,
@@ -131,24 +132,25 @@ class _Checker:
         return {key: self.provenance(where, prov.get(key), default) for key in sorted(attributes)}
 
 
+MAX_FILE_BYTES = 1 << 20  # a components or map file is a few kB; anything over 1 MiB is not one
+
+
 def _read(path: str | Path | None, shipped: str) -> tuple[str, str]:
     """(text, path shown in messages) of a user's file, or of the shipped file when ``path`` is None."""
     if path is None:
         text = resources.files(DATA_PACKAGE).joinpath(shipped).read_text(encoding="utf-8")
         return text, f"industry_env/games/age_of_industry/data/{shipped}"
     try:
-        return Path(path).read_text(encoding="utf-8"), str(path)
-    except OSError as exc:
-        raise ComponentsError(str(path), [("file", f"cannot be read: {exc.strerror}")]) from None
-    except UnicodeDecodeError as exc:
-        raise ComponentsError(str(path), [("file", f"is not UTF-8 text: {exc.reason} at byte {exc.start}")]) from None
+        return read_text(path, MAX_FILE_BYTES, "components or map file"), str(path)
+    except TextDataError as exc:
+        raise ComponentsError(str(path), [("file", str(exc))]) from None
 
 
 def _toml(text: str, path: str) -> dict:
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentsError(path, [("file", f"is not valid TOML: {exc}")]) from None
+        return parse_toml(text)
+    except TextDataError as exc:
+        raise ComponentsError(path, [("file", f"is {exc}")]) from None
 
 
 # ================================================================================== the player display and the rest
@@ -183,6 +185,7 @@ class Components:
     LOAN_REPAY: int
     LOAN_INTEREST: int
     provenance: dict[str, dict[str, str]] = field(repr=False)  # entry -> attribute -> provenance
+    sha256: str = ""  # SHA-256 (hex) of the file's text: a game record names its data by it
 
     @property
     def num_slots(self) -> int:
@@ -383,7 +386,7 @@ def parse_components(text: str, path: str) -> Components:
         SLOT_INCOME=col("income"), SLOTS_OF=slots_of, CARD_COUNT=tuple(card_count),
         CARD_INDUSTRY=tuple(card_industry), CARD_COLOUR=tuple(card_colour), TILE_COUNT=tuple(tile_count),
         DEMAND_PRICES=(prices[0], prices[1]), LOAN_VALUE=value, LOAN_REPAY=repay, LOAN_INTEREST=interest,
-        provenance=prov,
+        provenance=prov, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
     )  # fmt: skip
 
 
@@ -433,6 +436,7 @@ class GameMap:
     SHIP_MARKET: tuple[int, ...]  # [S] for a ship space: the market space it serves, -1 none
     SHIP_PORT_LOCS: tuple[tuple[int, ...], ...]  # [S] for a ship space: the port locations it is sea-laned to
     provenance: dict[str, dict[str, str]] = field(repr=False)
+    sha256: str = ""  # SHA-256 (hex) of the file's text: a game record names its data by it
     warnings: tuple[str, ...] = ()
 
     @property
@@ -640,6 +644,7 @@ def parse_map(text: str, path: str, components: Components, key: str | None = No
         SPACE_SYMBOL=tuple(space_symbol), SPACE_IMPORT=tuple(space_import), LINK_A=tuple(link_a),
         LINK_B=tuple(link_b), LINK_SEA=tuple(link_sea), SHIP_IMPORT=tuple(ship_import),
         SHIP_MARKET=tuple(ship_market), SHIP_PORT_LOCS=tuple(ship_ports), provenance=prov,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
     )  # fmt: skip
 
 

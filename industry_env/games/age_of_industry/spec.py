@@ -9,6 +9,7 @@ Martin Wallace's *Age of Industry* (Treefrog Games 2010, second edition): 3 to 5
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -89,6 +90,20 @@ class AgeOfIndustrySpec(GameSpec):
         cards = sum(load_components().CARD_COUNT)
         actions = 4 * cards + RAILS_PER_PLAYER * n + ACTIONS_PER_TURN * n
         return 2 * 16 * actions
+
+    def variants(self) -> list[dict[str, Any]]:
+        return [{"map": m, "edition": e} for e in (2, 1) for m in MAPS]
+
+    def data_digests(self, **options: Any) -> dict[str, dict[str, str]]:
+        checked = self.check_options(options)
+        game_map = _map(checked["map"])
+        components = load_components()
+        return {"components": {"name": Path(components.path).name, "sha256": components.sha256},
+                "map": {"name": Path(game_map.path).name, "sha256": game_map.sha256}}  # fmt: skip
+
+    def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
+        s = game.s
+        return int(s.num_players), int(s.seed), {"map": game.map.key, "edition": int(s.edition)}
 
     def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
         from .reference import Game

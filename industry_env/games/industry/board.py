@@ -10,8 +10,8 @@ never inline in rules.
 
 from __future__ import annotations
 
+import hashlib
 import re
-import tomllib
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.textdata import TextDataError, parse_toml, read_text
 from . import rules
 from .rules import (
     BONUS,
@@ -155,6 +156,7 @@ class Board:
     road_provenance: tuple[str, ...]  # one per row of ROADS
     tech_link_provenance: tuple[str, ...]  # one per row of TECH_LINKS
     warnings: tuple[str, ...]  # what loads but looks unintended (roads between fields that do not touch)
+    sha256: str  # SHA-256 (hex) of the text this board was parsed from: a game record names its board by it
     KIND: np.ndarray  # int8[60]: FACTORY, TECHNOLOGY, BONUS, JOKER
     ERA: np.ndarray  # int8[60]: 0-4
     COLUMN: np.ndarray  # int8[60]: 0-11
@@ -301,8 +303,8 @@ def parse_board(text: str, path: str = "<string>") -> Board:
     if not isinstance(text, str):
         raise BoardError(path, [("text", f"must be the TOML text of a board file (str), not {type(text).__name__}")])
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = parse_toml(text)
+    except TextDataError as exc:
         raise BoardError(path, [("syntax", str(exc))]) from None
     p = _Parser(path, data)
     for section in sorted(set(data) - _SECTIONS):
@@ -501,7 +503,8 @@ def parse_board(text: str, path: str = "<string>") -> Board:
         path=path, name=board_name, version=version, default_provenance=default, resource_names=tuple(names),
         resource_provenance=tuple(res_prov), field_names=tuple(field_names), provenance=tuple(provenance),
         networks=tuple(nets_of), road_provenance=tuple(road_prov), tech_link_provenance=tuple(tech_prov),
-        warnings=tuple(p.notes), PRODUCERS=producers, **arrays,
+        warnings=tuple(p.notes), sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(), PRODUCERS=producers,
+        **arrays,
     )  # fmt: skip
 
 
@@ -549,17 +552,18 @@ def _shipped_text() -> str:
     return resources.files("industry_env.data").joinpath(SHIPPED_BOARD).read_text(encoding="utf-8")
 
 
+MAX_BOARD_BYTES = 1 << 20  # the shipped board file is about 30 kB; anything over 1 MiB is not a board file
+
+
 @lru_cache(maxsize=8)
 def _load_cached(path: str | None, stamp: tuple[int, int] | None) -> Board:
     """One parse per file version (``stamp`` = modification time and size), so an edited file is re-read."""
     if path is None:
         return parse_board(_shipped_text(), SHIPPED_PATH)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardError(path, [("file", f"cannot be read: {exc.strerror}")]) from None
-    except UnicodeDecodeError as exc:
-        raise BoardError(path, [("file", f"is not UTF-8 text: {exc.reason} at byte {exc.start}")]) from None
+        text = read_text(path, MAX_BOARD_BYTES, "board file")
+    except TextDataError as exc:
+        raise BoardError(path, [("file", str(exc))]) from None
     return parse_board(text, path)
 
 
@@ -595,7 +599,7 @@ def board_template() -> str:
     The resources are the rulebook's bank table (already filled in); every field has every key with a blank
     value ("", 0, []), which the loader reads as "not given", so only the keys a field uses need typing.
     """
-    shipped = tomllib.loads(_shipped_text())
+    shipped = parse_toml(_shipped_text())
     lines = [
         "# A board file for Industry (Michael Schacht, Ystari 2009), to be filled in from the printed board.",
         "# Fill in each field's kind and the numbers printed on it; leave unused keys blank. Check it with",

@@ -47,7 +47,7 @@ class IndustrySpec(GameSpec):
     options = (
         Option("balanced_draws", True, "the rulebook's recommended draws of Eras 4 and 5", _check_bool),
         Option("board", None, "the board: a Board, a board file's path, or None for the shipped reconstructed board",
-               _check_board, to_json=lambda b: None if b is None else b.path),
+               _check_board, data=True),
     )  # fmt: skip
     engine_module = "industry_env.games.industry.engine"
     reference_class = "industry_env.games.industry.reference:Game"
@@ -77,6 +77,22 @@ class IndustrySpec(GameSpec):
         development = MAX_DEVELOPMENTS * (1 + 2 * NUM_RESOURCES) + 1
         return 20 * n * (auction + development) + n
 
+    def variants(self) -> list[dict[str, Any]]:
+        return [{"balanced_draws": True}, {"balanced_draws": False}]
+
+    def data_digests(self, **options: Any) -> dict[str, dict[str, str]]:
+        board = self.check_options(options)["board"]
+        return {"board": {"name": Path(board.path).name, "sha256": board.sha256}}
+
+    def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
+        s = game.s
+        return s.num_players, s.seed, {"balanced_draws": bool(s.balanced_draws), "board": game.board}
+
+    def describe_action(self, game: ReferenceGame, action: int) -> str:
+        from .render import describe_action
+
+        return describe_action(game, action)
+
     def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
         from .reference import Game
 
@@ -98,6 +114,10 @@ class IndustrySpec(GameSpec):
         from .render import render_text
 
         return render_text(game)
+
+    def picture_key(self, game: ReferenceGame) -> Any:
+        s = game.s  # the picture shows claims, owners and developments, and the era; bids and passes change none
+        return (tuple(s.claimed), tuple(s.owner), tuple(s.developed), s.era, game.is_over)
 
     def to_rgb_array(self, game: ReferenceGame, seat: int | None = None) -> np.ndarray:
         from .picture import to_rgb_array
