@@ -1,28 +1,31 @@
 """Tournaments between agents: which policy is better, and by how much, with error bars.
 
-``Arena(agents, num_players=4, games=1000, seed=0).run()`` plays the games in batches on the batched engine and
-returns an :class:`ArenaResults`: per agent the win rate with its 95% Wilson interval, the mean points with their
+``Arena(agents, games=1000, seed=0, game="industry", **options).run()`` plays the games of any game of the suite
+in batches on its batched engine (the number of players is the number of agents) and returns an
+:class:`ArenaResults`: per agent the win rate with its 95% Wilson interval, the mean points with their
 standard error, the mean rank, an openskill rating (Plackett-Luce) and the win rate by seat; ``industry-env
 arena`` does the same from the command line and writes JSON, CSV and a PNG plot.
 
 How the games are dealt, so that no agent is favoured by its seat:
 
-* ``agents`` lists one agent per seat (3 or 4); a name may repeat (``heuristic,random,random,random``), each
-  entry is then a separate agent with its own seed and its own line in the table.
-* The games come in *deals*. A deal is one engine seed (one bag order and one first Starting Player), played
-  once for each *seating* of the agents. By default the seatings are the ``n`` cyclic rotations: in seating
-  ``r`` agent ``j`` sits at position ``(j + r) % n`` counted clockwise from the first Starting Player (position
-  0 is the Starting Player of the first round). So every agent plays every position equally often, and on the
-  same deals as the others; the agents keep their order around the table (with ``heuristic,random,random,
-  random``, ``random#1`` always sits on the heuristic's left, and a random player's results depend on that).
-  ``all_orders=True`` plays every ordering instead (``n!`` seatings: 6 or 24), which also balances who sits
-  next to whom. ``games`` is rounded up to a whole number of deals (a multiple of the number of seatings).
+* ``agents`` lists one agent per seat (as many as the game's players); a name may repeat
+  (``heuristic,random,random,random``), each entry is then a separate agent with its own seed and its own
+  line in the table.
+* The games come in *deals*. A deal is one engine seed (in Industry one bag order and one first Starting Player),
+  played once for each *seating* of the agents. By default the seatings are the ``n`` cyclic rotations: in seating
+  ``r`` agent ``j`` sits at position ``(j + r) % n`` counted clockwise from the seat that moves first (position 0:
+  Industry's first Starting Player). So every agent plays every position equally often, and on the same deals as
+  the others; the agents keep their order around the table (with ``heuristic,random,random,random``, ``random#1``
+  always sits on the heuristic's left, and a random player's results depend on that). ``all_orders=True`` plays
+  every ordering instead (``n!`` seatings: 6 for 3 players, 24 for 4), which also balances who sits next to whom.
+  ``games`` is rounded up to a whole number of deals (a multiple of the number of seatings).
 * Seeds: deal ``k`` uses engine seed ``deal_seeds(seed, deals)[k]`` (drawn from the arena seed, the same for
   any number of deals, recorded per game in the results); the agent in entry ``j`` given by name is built with
   seed ``agent_seed(seed, j)``. Same arena seed, agents and batch size: same games, same table.
 
-Winning follows the rules: most points, then most Property tokens on the board, then most money
-(``reference.Game.winners``). Players still tied after that share the win: each of ``k`` tied winners counts
+Winning follows the game's rules, read from its batched engine (``ranking``: Industry orders by points, then
+Property tokens on the board, then money; a game without ``ranking`` orders by final reward, then points).
+Players still tied after that share the win: each of ``k`` tied winners counts
 ``1/k`` of a win (``wins``), so the wins of a game always add up to one and the win rates of the table add up
 to one; ``wins_any`` counts a shared win as a whole one. Ranks follow the same order; tied players share the
 mean of the ranks they span (two players tied for first both rank 1.5).
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import itertools
 import json
 import math
@@ -51,9 +55,10 @@ from typing import Any
 
 import numpy as np
 
-from .games.industry import engine
-from .games.industry.board import load_board
-from .games.industry.rules import MAX_PLAYERS, MIN_PLAYERS
+from .core.outputs import check_output_file, write_text_atomic
+from .core.spec import GameSpec
+from .gameargs import add_game_arguments, game_options
+from .registry import DEFAULT_GAME, load_game
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
 _DEAL_PURPOSE = 0x6172656E61  # "arena": keeps the arena's seed streams apart from any other use of the seed
@@ -81,22 +86,29 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
-def outcome(state: engine.State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+# The most games one arena plays: each game's results are kept (about 200 bytes a game, and its line in
+# arena.json); more games than this are several arenas with different seeds.
+MAX_GAMES = 1_000_000
+
+
+def outcome(state: Any, game: str | GameSpec = DEFAULT_GAME) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Points, ranks and win shares (each float64[B, n], by seat) of finished games, all with the same ``n``.
 
-    The order is the rules' (``reference.Game.winners``): points, then Property tokens on the board, then money;
-    tied players share the mean of their ranks, and each of ``k`` tied winners gets ``1/k`` of the win.
+    The order is the rules' (the engine's ``ranking``; Industry: points, then Property tokens on the board, then
+    money); tied players share the mean of their ranks, and each of ``k`` tied winners gets ``1/k`` of the win.
     """
-    n = int(state.num_players[0]) if state.batch_size else MAX_PLAYERS
+    spec = game if isinstance(game, GameSpec) else load_game(game)
+    engine = spec.engine
+    n = int(state.num_players[0]) if state.batch_size else spec.max_players
     if state.batch_size and not (state.num_players == n).all():
         raise ArenaError("outcome: the games must all have the same number of players")
-    if not (state.phase == engine.OVER).all():
-        raise ArenaError("outcome: every game must be over (phase 'over'; a game ended by a penalty has no winner)")
+    if not engine.finished(state).all():
+        raise ArenaError("outcome: every game must be over (a game ended by a penalty has no winner)")
     points = engine.scores(state)[:, :n].astype(np.int64)
-    seats = np.arange(n)
-    tokens = ((state.owner[:, None, :] == seats[None, :, None]) & state.developed[:, None, :]).sum(axis=2)
-    money = state.money[:, :n].astype(np.int64)
-    key = (points + 1000) * 1_000_000 + tokens * 1000 + money  # lexicographic: points > -1000, money < 1000
+    if callable(getattr(engine, "ranking", None)):
+        key = np.asarray(engine.ranking(state))[:, :n].astype(np.int64)
+    else:  # the winners (by the game's own tie-break, in its rewards) first, then by points
+        key = (np.asarray(state.rewards)[:, :n] > 0).astype(np.int64) * 2**40 + points
     above = (key[:, None, :] > key[:, :, None]).sum(axis=2)  # [B, n]: players strictly ahead of each one
     level = (key[:, None, :] == key[:, :, None]).sum(axis=2)  # players with the same key, oneself included
     rank = 1.0 + above + (level - 1) / 2.0
@@ -138,7 +150,7 @@ class ArenaResults:
     labels: list[str]
     num_players: int
     seed: int
-    balanced_draws: bool
+    game: str  # the game's id
     games_requested: int
     game_seed: np.ndarray  # int64[G]: engine seed of each game
     seating: np.ndarray  # int64[G]: index into ``seatings``
@@ -153,11 +165,20 @@ class ArenaResults:
     elapsed_seconds: float
     batch_size: int
     seatings: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))  # [R, n]: entry -> position
-    ratings: list[dict[str, float]] = field(default_factory=list)
+    ratings: list[dict[str, float]] = field(default_factory=list)  # empty without openskill (the arena extra)
+    options: dict[str, Any] = field(default_factory=dict)  # the game's options, as a record stores them
 
     def __post_init__(self) -> None:
         if not self.ratings:
-            self.ratings = openskill_ratings(self.rank)
+            try:
+                self.ratings = openskill_ratings(self.rank)
+            except ImportError:
+                self.ratings = []  # the table has no rating columns; __str__ says which extra brings them
+
+    @property
+    def balanced_draws(self) -> bool:
+        """Industry's option (True for other games, which have none)."""
+        return bool(self.options.get("balanced_draws", True))
 
     @property
     def games(self) -> int:
@@ -189,7 +210,7 @@ class ArenaResults:
                 "mean_points": float(pts.mean()) if G else 0.0,
                 "points_se": float(pts.std(ddof=1) / math.sqrt(G)) if G > 1 else 0.0,
                 "mean_rank": float(self.rank[:, j].mean()) if G else 0.0,
-                **{k: float(v) for k, v in self.ratings[j].items()},
+                **({k: float(v) for k, v in self.ratings[j].items()} if self.ratings else {}),
                 "moves": int(self.moves[j]),
                 "ms_per_move": 1000.0 * float(self.think_seconds[j]) / max(int(self.moves[j]), 1),
             }
@@ -223,22 +244,27 @@ class ArenaResults:
     def __str__(self) -> str:
         n = self.num_players
         speed = self.games / max(self.elapsed_seconds, 1e-9)
-        head = (f"{self.games} games, {n} players, seed {self.seed}, "
-                f"{'balanced' if self.balanced_draws else 'plain'} draws; "
+        opts = "".join(f", {k} {v}" for k, v in self.options.items())
+        head = (f"{load_game(self.game).name}: {self.games} games, {n} players, seed {self.seed}{opts}; "
                 f"{self.elapsed_seconds:.1f} s ({speed:.1f} games/s)")  # fmt: skip
         if self.games != self.games_requested:
             head += (f"\n({self.games_requested} games asked, rounded up to whole deals of "
                      f"{len(self.seatings)} seatings)")
         width = max(12, *(len(lab) for lab in self.labels))
+        rated = bool(self.ratings)
+        rating_head = f" {'mu':>6} {'sigma':>6} {'ordinal':>7}" if rated else ""
         lines = [head, "",
-                 f"{'agent':<{width}} {'wins':>8} {'win rate [95% CI]':>23} {'points ± se':>14} {'rank':>5} "
-                 f"{'mu':>6} {'sigma':>6} {'ordinal':>7} {'ms/move':>8}"]  # fmt: skip
+                 f"{'agent':<{width}} {'wins':>8} {'win rate [95% CI]':>23} {'points ± se':>14} {'rank':>5}"
+                 f"{rating_head} {'ms/move':>8}"]  # fmt: skip
         for r in self.table():
             ci = f"{100 * r['win_rate']:5.1f}% [{100 * r['win_ci_low']:4.1f}, {100 * r['win_ci_high']:5.1f}]"
             pts = f"{r['mean_points']:.1f} ± {r['points_se']:.1f}"
-            lines.append(f"{r['agent']:<{width}} {r['wins']:>8.6g} {ci:>23} {pts:>14} {r['mean_rank']:5.2f} "
-                         f"{r['mu']:6.2f} {r['sigma']:6.2f} {r['ordinal']:7.2f} {r['ms_per_move']:8.3g}")  # fmt: skip
-        lines += ["", "win rate by position from the first Starting Player (0 = Starting Player, then clockwise):",
+            rating = f" {r['mu']:6.2f} {r['sigma']:6.2f} {r['ordinal']:7.2f}" if rated else ""
+            lines.append(f"{r['agent']:<{width}} {r['wins']:>8.6g} {ci:>23} {pts:>14} {r['mean_rank']:5.2f}"
+                         f"{rating} {r['ms_per_move']:8.3g}")  # fmt: skip
+        if not rated:
+            lines.append("(no ratings: they need openskill, pip install 'industry_env[arena]')")
+        lines += ["", "win rate by position from the seat that moves first (0, then clockwise):",
                   f"{'position':<{width}} " + " ".join(f"{k:>8}" for k in range(n))]  # fmt: skip
         eff = self.seat_effects()
         for name in ["all", *self.labels]:
@@ -250,6 +276,7 @@ class ArenaResults:
         """Everything as plain JSON types: the settings, the table, the seat effects and every game."""
         return {
             "arena": {
+                "game": self.game, "options": self.options,
                 "agents": self.labels, "num_players": self.num_players, "games": self.games,
                 "games_requested": self.games_requested, "seed": self.seed, "balanced_draws": self.balanced_draws,
                 "batch_size": self.batch_size, "elapsed_seconds": self.elapsed_seconds,
@@ -257,7 +284,7 @@ class ArenaResults:
                 "games_per_second": self.games / max(self.elapsed_seconds, 1e-9),
                 "wins": "a win shared by k tied winners counts 1/k (wins_any counts it as 1)",
                 "rank": "1 is best; tied players share the mean of their ranks",
-                "position": "seat counted clockwise from the first Starting Player (0)",
+                "position": "seat counted clockwise from the seat that moves first (0; Industry: the Starting Player)",
                 "rating": "openskill PlackettLuce, games rated in order; ordinal = mu - 3 sigma",
             },  # fmt: skip
             "table": self.table(),
@@ -271,19 +298,20 @@ class ArenaResults:
         }
 
     def to_json(self, path: str | os.PathLike) -> Path:
-        """Write :meth:`to_dict` as JSON to ``path``; returns the path."""
+        """Write :meth:`to_dict` as JSON to ``path`` (whole or not at all); returns the path."""
         path = Path(path)
-        path.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        write_text_atomic(path, json.dumps(self.to_dict(), indent=1) + "\n")
         return path
 
     def to_csv(self, path: str | os.PathLike) -> Path:
         """Write :meth:`table` as CSV (one row per agent entry) to ``path``; returns the path."""
         path = Path(path)
         rows = self.table()
-        with path.open("w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+        text = io.StringIO(newline="")
+        w = csv.DictWriter(text, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+        write_text_atomic(path, text.getvalue())
         return path
 
     def plot(self, path: str | os.PathLike | None = None):
@@ -293,7 +321,7 @@ class ArenaResults:
         x = np.arange(len(rows))
         labels = [r["agent"] for r in rows]
         fig = Figure(figsize=(4 + 1.6 * len(rows), 4.2), layout="constrained")
-        ax, bx = fig.subplots(1, 2)
+        ax, bx = fig.subplots(1, 2) if self.ratings else (fig.subplots(1, 1), None)
         rate = np.array([r["win_rate"] for r in rows])
         err = np.array([[r["win_rate"] - r["win_ci_low"] for r in rows],
                         [r["win_ci_high"] - r["win_rate"] for r in rows]]).clip(min=0.0)  # fmt: skip
@@ -303,6 +331,10 @@ class ArenaResults:
         ax.set_ylabel("win rate (%), 95% Wilson interval")
         ax.set_title(f"{self.games} games, {self.num_players} players")
         ax.legend(loc="upper right")
+        if bx is None:  # no openskill: win rates only
+            if path is not None:
+                fig.savefig(path, dpi=120)
+            return fig
         mu = np.array([r["mu"] for r in rows])
         sigma = np.array([r["sigma"] for r in rows])
         bx.errorbar(x, mu, yerr=sigma, fmt="o", capsize=6, color="tab:orange", label="mu ± sigma")
@@ -339,7 +371,7 @@ def openskill_ratings(rank: np.ndarray) -> list[dict[str, float]]:
 
 
 # ---------------------------------------------------------------------------------------------- the arena
-def _resolve(spec: Any, slot: int, seed: int) -> tuple[Any, str]:
+def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME) -> tuple[Any, str]:
     """The agent object and label of one entry: a name (or ``module:callable``) via ``make_agent``, or an object."""
     if isinstance(spec, str):
         from . import agents
@@ -350,11 +382,11 @@ def _resolve(spec: Any, slot: int, seed: int) -> tuple[Any, str]:
                              "pass agent objects instead of names")  # fmt: skip
         try:
             try:
-                agent = make_agent(spec, seed=agent_seed(seed, slot))
+                agent = make_agent(spec, seed=agent_seed(seed, slot), game=game)
             except ValueError:
                 if ":" not in spec:
                     raise
-                agent = make_agent(spec)  # a user's agent object or plain function: used as given, unseeded
+                agent = make_agent(spec, game=game)  # a user's agent object or plain function: used as given
         except (KeyError, ValueError, ImportError, AttributeError, TypeError) as exc:
             raise ArenaError(f"agent {slot} {spec!r}: {exc}") from exc  # make_agent's message lists the names
         return agent, spec
@@ -368,11 +400,12 @@ def _resolve(spec: Any, slot: int, seed: int) -> tuple[Any, str]:
 
 
 class Arena:
-    """A tournament between ``num_players`` agents, one per seat, over ``games`` games; see the module docstring.
+    """A tournament between agents, one per seat, over ``games`` games of ``game``; see the module docstring.
 
     ``agents``: names (``make_agent``, seeded from ``seed`` and the entry's index; a ``module:callable`` naming an
     agent object or a plain function is used as given), agent objects, or plain functions ``(observation,
-    action_mask) -> action``, one per seat.
+    action_mask) -> action``, one per seat. ``num_players`` defaults to the number of agents (as the command line
+    does); ``options`` are the game's options (Industry: ``balanced_draws``, ``board``).
     ``games`` is rounded up to a multiple of the number of seatings (``num_players``, or its factorial with
     ``all_orders``; a warning says so). ``batch_size`` games are played at once (results depend on it only
     through the agents' random draws). ``progress``: a tqdm bar if tqdm is installed.
@@ -381,30 +414,48 @@ class Arena:
     def __init__(
         self,
         agents: Sequence[Any],
-        num_players: int = 4,
+        num_players: int | None = None,
         games: int = 1000,
         seed: int = 0,
-        balanced_draws: bool = True,
+        balanced_draws: bool | None = None,
         batch_size: int = 1024,
-        board=None,
+        board: Any = None,
         progress: bool = False,
         all_orders: bool = False,
+        game: str = DEFAULT_GAME,
+        **options: Any,
     ) -> None:
         if isinstance(agents, str):
             agents = agents.split(",")
         agents = list(agents)
-        if num_players not in (MIN_PLAYERS, MAX_PLAYERS):
-            raise ArenaError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")
-        if len(agents) != num_players:
-            raise ArenaError(f"{num_players} players need {num_players} agents, one per seat (repeat a name to seat "
-                             f"it more than once, e.g. heuristic,random,random,random); got {len(agents)}")  # fmt: skip
+        try:
+            self.spec = spec = load_game(game)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
+        # Industry's options by their old names (they came before the suite)
+        for name, value in (("balanced_draws", balanced_draws), ("board", board)):
+            if value is not None:
+                options[name] = value
+        try:
+            self.options = spec.check_options(options)
+            num_players = len(agents) if num_players is None else num_players
+            self.num_players = spec.check_num_players(num_players)
+        except ValueError as exc:
+            raise ArenaError(f"{exc}") from None
+        if len(agents) != self.num_players:
+            raise ArenaError(f"{self.num_players} players need {self.num_players} agents, one per seat (repeat a "
+                             f"name to seat it more than once, e.g. heuristic,random,random); got {len(agents)}")
+        if spec.engine_module is None:
+            raise ArenaError(f"{spec.name} has no batched engine yet: the arena plays games on it")
         if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
             raise ArenaError(f"games={games!r}: must be a whole number above 0")
+        if games > MAX_GAMES:
+            raise ArenaError(f"games={games:,}: one arena plays at most {MAX_GAMES:,} games (it keeps every game's "
+                             f"results); run several arenas with different seeds for more")  # fmt: skip
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ArenaError(f"seed={seed!r}: must be a whole number >= 0")
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
             raise ArenaError(f"batch_size={batch_size!r}: must be a whole number above 0")
-        self.num_players = int(num_players)
         self.seatings = seatings(self.num_players, all_orders)
         R = len(self.seatings)
         self.games_requested = int(games)
@@ -413,11 +464,11 @@ class Arena:
             warnings.warn(f"arena: {games} games rounded up to {self.games}, a multiple of the {R} seatings, so "
                           "that every agent plays every seat equally often", stacklevel=2)  # fmt: skip
         self.seed = int(seed)
-        self.balanced_draws = bool(balanced_draws)
         self.batch_size = int(batch_size)
-        self.board = board if board is not None else load_board()
         self.progress = progress
-        resolved = [_resolve(a, j, self.seed) for j, a in enumerate(agents)]
+        data = {o.name for o in spec.options if o.data}
+        self.options_json = {k: v for k, v in spec.options_to_json(self.options).items() if k not in data}
+        resolved = [_resolve(a, j, self.seed, spec.id) for j, a in enumerate(agents)]
         self.agents = [a for a, _ in resolved]
         self.labels = _unique_labels([lab for _, lab in resolved])
         # entries sharing one object are asked together (one act_batch call per object and step)
@@ -429,7 +480,11 @@ class Arena:
                     break
             else:
                 self._groups.append((a, np.array([j])))
-        openskill_ratings(np.zeros((0, self.num_players)))  # a missing openskill fails now, not after the games
+
+    @property
+    def balanced_draws(self) -> bool:
+        """Industry's option (True for other games, which have none)."""
+        return bool(self.options.get("balanced_draws", True))
 
     def schedule(self) -> tuple[np.ndarray, np.ndarray]:
         """(engine seed, seating) of every game: deal ``k`` is games ``k*R .. k*R + R - 1``, seatings 0..R-1."""
@@ -454,8 +509,8 @@ class Arena:
             for lo in range(0, G, self.batch_size):
                 hi = min(G, lo + self.batch_size)
 
-                def finished(ids: np.ndarray, state: engine.State, lo: int = lo) -> None:
-                    points, rank, share = outcome(state)
+                def finished(ids: np.ndarray, state: Any, lo: int = lo) -> None:
+                    points, rank, share = outcome(state, self.spec)
                     g = lo + ids
                     by_slot = seat[g]  # [N, n]: the seat of each entry
                     r = np.arange(ids.size)[:, None]
@@ -471,7 +526,7 @@ class Arena:
                 bar.close()
         elapsed = time.perf_counter() - t0
         return ArenaResults(
-            labels=self.labels, num_players=n, seed=self.seed, balanced_draws=self.balanced_draws,
+            labels=self.labels, num_players=n, seed=self.seed, game=self.spec.id, options=self.options_json,
             games_requested=self.games_requested, game_seed=seeds, seating=seating, starting_player=start,
             position=pos, seat=seat, points=rec["points"], rank=rec["rank"], win_share=rec["win_share"],
             moves=self._moves.copy(), think_seconds=self._think.copy(), elapsed_seconds=elapsed,
@@ -483,17 +538,17 @@ class Arena:
         seeds: np.ndarray,
         seating: np.ndarray,
         seat: np.ndarray,
-        finished: Callable[[np.ndarray, engine.State], None],
+        finished: Callable[[np.ndarray, Any], None],
     ) -> tuple[np.ndarray, np.ndarray]:
         """Play the games ``seeds`` (with their ``seating``) to the end as one batch.
 
         Writes the seat of each entry into ``seat`` (int[B, n]) first, then calls ``finished(ids, state)`` with
         the indices (into ``seeds``) and the final states of the games that have just ended, as they end.
-        Returns the first Starting Player of each game and the position of each entry.
+        Returns the seat that moves first in each game and the position of each entry.
         """
-        n, B = self.num_players, len(seeds)
-        state = engine.init(B, num_players=n, seed=seeds, board=self.board, balanced_draws=self.balanced_draws)
-        sp = state.starting_player.astype(np.int64)
+        n, B, engine = self.num_players, len(seeds), self.spec.engine
+        state = engine.init(B, num_players=n, seed=seeds, **self.options)
+        sp = np.asarray(state.current_player).astype(np.int64)  # the first to move (Industry: the Starting Player)
         slots = np.arange(n)
         position = self.seatings[seating]  # [B, n] by entry
         seat[:] = (sp[:, None] + position) % n
@@ -585,14 +640,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=_positive, default=1000,
                         help="games to play, rounded up to a multiple of the players (default 1000)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="arena seed: deals and agents' seeds (default 0)")
-    parser.add_argument("--players", type=int, choices=(3, 4), default=None,
+    parser.add_argument("--players", type=int, default=None,
                         help="number of players (default: the number of agents)")  # fmt: skip
     parser.add_argument("--output-dir", default="arena-results", metavar="DIR",
                         help="folder for arena.json, arena.csv and arena.png (default arena-results)")  # fmt: skip
     parser.add_argument("--batch-size", type=_positive, default=1024, help="games played at once (default 1024)")
-    parser.add_argument("--plain-draws", action="store_true",
-                        help="one token per player in every era (default: the recommended draws)")  # fmt: skip
-    parser.add_argument("--board", metavar="PATH", default=None, help="a board file (default: the shipped board)")
+    add_game_arguments(parser)
     parser.add_argument("--all-orders", action="store_true",
                         help="play every order of the agents around the table (n! seatings: 6 or 24), not only the "
                              "n rotations, so that who sits next to whom is balanced too")  # fmt: skip
@@ -600,8 +653,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def _check_output_dir(path: Path) -> None:
-    """Create ``path`` if needed and make sure files can be written there, before any game is played."""
+OUTPUT_FILES = ("arena.json", "arena.csv", "arena.png")
+
+
+def _check_output_dir(path: Path, files: Sequence[str] = OUTPUT_FILES) -> None:
+    """Create ``path`` if needed and make sure each of ``files`` can be written there, before any game is played."""
     if path.exists() and not path.is_dir():
         raise ArenaError(f"--output-dir {path}: exists and is not a folder")
     try:
@@ -611,6 +667,11 @@ def _check_output_dir(path: Path) -> None:
         probe.unlink()
     except OSError as exc:
         raise ArenaError(f"--output-dir {path}: cannot write there ({exc.strerror or exc})") from exc
+    for name in files:
+        try:
+            check_output_file(path / name, "--output-dir")
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -618,22 +679,22 @@ def run(args: argparse.Namespace) -> int:
     names = [a.strip() for a in args.agents.split(",")]
     if any(not a for a in names):
         raise ArenaError(f"--agents {args.agents!r}: an empty name (agents are separated by single commas)")
+    spec, options = game_options(args)
     players = args.players if args.players is not None else len(names)
-    if players not in (MIN_PLAYERS, MAX_PLAYERS):
-        raise ArenaError(f"--agents: {len(names)} agents given; Industry is played by 3 or 4, one agent per seat")
+    if len(names) != players:
+        raise ArenaError(f"--agents: {len(names)} agents for --players {players}: one agent per seat")
     if not args.no_plot:
         try:
             _matplotlib_figure()
         except ImportError as exc:
             raise ArenaError(f"{exc} (or pass --no-plot)") from exc
-    board = load_board(args.board)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the rounding is reported below
-        arena = Arena(names, num_players=players, games=args.games, seed=args.seed, balanced_draws=not args.plain_draws,
-                      batch_size=args.batch_size, board=board, progress=not args.no_progress,
-                      all_orders=args.all_orders)  # fmt: skip
+        arena = Arena(names, num_players=players, games=args.games, seed=args.seed, batch_size=args.batch_size,
+                      progress=not args.no_progress, all_orders=args.all_orders, game=spec.id,
+                      **options)  # fmt: skip
     out = Path(args.output_dir)
-    _check_output_dir(out)  # after the agents are known, before any game is played
+    _check_output_dir(out, OUTPUT_FILES[:2] if args.no_plot else OUTPUT_FILES)  # before any game is played
     if arena.games != args.games:
         print(f"note: {args.games} games rounded up to {arena.games}, a multiple of the {len(arena.seatings)} "
               "seatings, so that every agent plays every seat equally often")  # fmt: skip

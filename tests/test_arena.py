@@ -301,9 +301,17 @@ def test_wilson_interval_known_values() -> None:
 # ---------------------------------------------------------------------------------------------- bad input
 def test_bad_arena_input_is_refused_clearly(named_agents: None) -> None:
     with pytest.raises(ArenaError, match="4 players need 4 agents"):
-        Arena([FirstLegal(), FirstLegal()])
+        Arena([FirstLegal(), FirstLegal()], num_players=4)
+    with pytest.raises(ArenaError, match="played by 3 or 4"):
+        Arena([FirstLegal(), FirstLegal()])  # the player count is the number of agents
     with pytest.raises(ArenaError, match="played by 3 or 4"):
         Arena([FirstLegal()] * 5, num_players=5)
+    with pytest.raises(ArenaError, match="at most 1,000,000 games"):
+        Arena([FirstLegal()] * 4, games=10**12)
+    with pytest.raises(ArenaError, match="nosuch: not an option of Industry"):
+        Arena([FirstLegal()] * 4, nosuch=1)
+    with pytest.raises(ArenaError, match="'chess': not a game"):
+        Arena([FirstLegal()] * 4, game="chess")
     for games in (0, -3, 2.5):
         with pytest.raises(ArenaError, match="games="):
             Arena([FirstLegal()] * 4, games=games)
@@ -321,9 +329,9 @@ def test_the_command_refuses_bad_input_with_exit_2(named_agents: None, tmp_path,
     assert "'nope'" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()  # refused before anything was written
     assert main(["arena", "--agents", "random,random", "--output-dir", out]) == 2
-    assert "2 agents given" in capsys.readouterr().err
+    assert "num_players=2: Industry is played by 3 or 4" in capsys.readouterr().err
     assert main(["arena", "--agents", "random,random,random", "--players", "4", "--output-dir", out]) == 2
-    assert "4 players need 4 agents" in capsys.readouterr().err
+    assert "3 agents for --players 4" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         main(["arena", "--agents", "random,random,random", "--games", "0"])
     assert exc.value.code == 2 and "must be above 0" in capsys.readouterr().err
@@ -360,3 +368,33 @@ def test_the_progress_bar_is_optional(monkeypatch: pytest.MonkeyPatch, capsys) -
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # as if tqdm were not installed
     again = Arena([FirstLegal(), LastLegal(), LastLegal()], num_players=3, games=3, progress=True).run()
     assert capsys.readouterr().err == "" and np.array_equal(r.points, again.points)
+
+
+def test_an_output_file_that_is_a_folder_is_refused_before_any_game(named_agents: None, tmp_path, capsys,
+                                                                     monkeypatch) -> None:  # fmt: skip
+    out = tmp_path / "out"
+    (out / "arena.json").mkdir(parents=True)
+    played = []
+    monkeypatch.setattr(Arena, "run", lambda self: played.append(1))
+    assert main(["arena", "--agents", "random,random,random", "--output-dir", str(out), "--no-plot"]) == 2
+    assert "arena.json: is a folder" in capsys.readouterr().err and not played
+
+
+def test_the_arena_runs_without_openskill_and_says_which_extra_rates(named_agents: None, tmp_path, capsys,
+                                                                      monkeypatch) -> None:  # fmt: skip
+    monkeypatch.setitem(sys.modules, "openskill", None)
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+    out = tmp_path / "out"
+    argv = ["arena", "--agents", "random,random,random", "--games", "3", "--output-dir", str(out), "--no-plot",
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "pip install 'industry_env[arena]'" in text and "mu" not in json.loads((out / "arena.json").read_text(
+        ))["table"][0]  # fmt: skip
+
+
+def test_the_api_takes_the_player_count_from_the_agents_as_the_command_does() -> None:
+    r = Arena([FirstLegal(), LastLegal(), LastLegal()], games=3).run()
+    assert r.num_players == 3 and r.game == "industry" and r.options == {"balanced_draws": True}
+    plain = Arena([FirstLegal(), LastLegal(), LastLegal()], games=3, balanced_draws=False).run()
+    assert plain.options == {"balanced_draws": False} and not plain.balanced_draws

@@ -104,7 +104,8 @@ from .state import SCHEMA
 
 __all__ = [
     "State", "init", "step", "finished", "legal_action_mask", "observe", "scores", "reset", "take", "put", "concat",
-    "copy", "to_game", "from_games", "sample_legal", "random_step", "rollout", "backend", "set_backend", "use_backend",
+    "copy", "to_game", "from_games", "ranking", "sample_legal", "random_step", "rollout", "backend", "set_backend",
+    "use_backend",
     "IllegalActionError",
     "AUCTION", "BID", "SELL_OR_KEEP", "DEVELOP", "PAY", "OVER",
 ]  # fmt: skip
@@ -829,8 +830,9 @@ def _final_scores(s: State, rows: np.ndarray) -> np.ndarray:
     return np.where(present, total, 0)
 
 
-def _returns(s: State, rows: np.ndarray) -> np.ndarray:
-    """float32[N, P]: +1 winners, -1 others, 0 for all if everyone ties (``Game.returns()``)."""
+def _ranking(s: State, rows: np.ndarray) -> np.ndarray:
+    """int64[N, P]: each seat's place in the final order, higher is better, equal only for a full tie; -1 for
+    absent seats."""
     present = _rows_players(s.num_players[rows])
     sc = _final_scores(s, rows)
     # "In case of a tie, the player with the most Property tokens on the board wins. If there is still a tie,
@@ -838,7 +840,19 @@ def _returns(s: State, rows: np.ndarray) -> np.ndarray:
     # (< 2**15, 16 bits), tokens <= 60 (16 bits), scores of int16 state stay far inside 2**20 either way.
     tokens = ((s.owner[rows][:, None, :] == np.arange(P)[None, :, None]) & s.developed[rows][:, None, :]).sum(2)
     key = ((sc + 2**20) << 32) + (tokens.astype(np.int64) << 16) + s.money[rows].astype(np.int64)
-    key = np.where(present, key, -1)
+    return np.where(present, key, -1)
+
+
+def ranking(state: State) -> np.ndarray:
+    """int64[B, P]: the rules' order of the players of finished games (points, then Property tokens on the board,
+    then money), as a key per seat: higher is better, equal keys tie on everything; -1 for absent seats."""
+    return _ranking(state, np.arange(state.batch_size))
+
+
+def _returns(s: State, rows: np.ndarray) -> np.ndarray:
+    """float32[N, P]: +1 winners, -1 others, 0 for all if everyone ties (``Game.returns()``)."""
+    present = _rows_players(s.num_players[rows])
+    key = _ranking(s, rows)
     win = (key == key.max(axis=1, keepdims=True)) & present
     everyone = win.sum(axis=1) == s.num_players[rows]
     out = np.where(win, 1.0, -1.0)
