@@ -12,6 +12,7 @@ import sys
 import time
 from typing import Any
 
+from .gameargs import add_game_arguments
 from .games.industry import actions as A
 from .games.industry.board import BoardError, load_board
 
@@ -32,56 +33,54 @@ def _game_options(parser: argparse.ArgumentParser, players_default: int | None =
 
 # ---------------------------------------------------------------------------------------------- demo
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Play random games with the reference engine and show one of them."""
-    from .agents import RandomAgent
-    from .games.industry.reference import Game
+    """Play random games with the reference engine and show one of them (then a batch on the batched engine)."""
+    import numpy as np
+
+    from .gameargs import game_options
 
     if args.games < 1:
         raise ValueError(f"--games {args.games}: the demonstration plays at least one game")
-    board = load_board(args.board)
-    t0, decisions, finals = time.perf_counter(), 0, []
-    shown = None
+    spec, options = game_options(args)
+    if args.players is not None:
+        spec.check_num_players(args.players, "--players")
+    both = (spec.max_players, spec.min_players)  # by default, alternately the most and the fewest players
+    t0, decisions, shown = time.perf_counter(), 0, None
     for g in range(args.games):
-        n = args.players if args.players is not None else (4 if g % 2 == 0 else 3)
-        game = Game(n, seed=args.seed + g, board=board, balanced_draws=not args.plain_draws)
-        agent = RandomAgent(args.seed + g)
+        n = args.players if args.players is not None else both[g % 2]
+        game = spec.reference(n, seed=args.seed + g, **options)
+        rng = np.random.default_rng(args.seed + g)
         while not game.is_over:
-            game.apply(agent.act_game(game))
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.integers(len(legal)))])  # uniformly random legal moves
             decisions += 1
-        finals.append((n, game.scores(), game.winners()))
         shown = shown or game
     dt = time.perf_counter() - t0
-    print(shown.render())
+    print(spec.render_text(shown))
     print()
     for p in range(shown.num_players):
-        print(f"player {p}: {shown.score_breakdown(p)}")
+        breakdown = getattr(shown, "score_breakdown", None)
+        print(f"player {p}: {breakdown(p) if breakdown else shown.scores()[p]}")
     print()
-    who = f"{args.players} players" if args.players is not None else "3 and 4 players"
-    print(f"{args.games} random games ({who}) with the reference engine: "
+    who = f"{args.players} players" if args.players is not None else f"{both[0]} and {both[1]} players"
+    print(f"{args.games} random games of {spec.name} ({who}) with the reference engine: "
           f"{decisions} decisions in {dt:.2f} s ({decisions / dt:,.0f} decisions/s, "
           f"{decisions / args.games:.0f} a game)")  # fmt: skip
-    try:
-        from .games.industry import engine
-    except ImportError:
+    if spec.engine_module is None:
         return 0
-    if hasattr(engine, "init"):
-        import numpy as np
-
-        rng = np.random.default_rng(args.seed)
-        n = args.players if args.players is not None else 4
-        state = engine.init(256, num_players=n, seed=args.seed, board=board, balanced_draws=not args.plain_draws)
-        t0, steps = time.perf_counter(), 0
-        while not bool(np.all(state.terminated)):
-            mask = engine.legal_action_mask(state)
-            live = ~np.asarray(state.terminated)
-            logits = np.where(mask, rng.random(mask.shape), -1.0)
-            state = engine.step(state, logits.argmax(axis=1))
-            steps += int(live.sum())
-        dt = time.perf_counter() - t0
-        print(
-            f"256 random {n}-player games with the batched engine: {steps} steps in {dt:.2f} s "
-            f"({steps / dt:,.0f} steps/s)"
-        )
+    engine = spec.engine
+    rng = np.random.default_rng(args.seed)
+    n = args.players if args.players is not None else spec.default_players
+    state = engine.init(256, num_players=n, seed=args.seed, **options)
+    t0, steps = time.perf_counter(), 0
+    while not bool(np.all(state.terminated)):
+        mask = engine.legal_action_mask(state)
+        live = ~np.asarray(state.terminated)
+        logits = np.where(mask, rng.random(mask.shape), -1.0)
+        state = engine.step(state, logits.argmax(axis=1))
+        steps += int(live.sum())
+    dt = time.perf_counter() - t0
+    print(f"256 random {n}-player games with the batched engine: {steps} steps in {dt:.2f} s "
+          f"({steps / dt:,.0f} steps/s)")  # fmt: skip
     return 0
 
 
@@ -228,10 +227,11 @@ def _output_folder(option: str, path, create: bool) -> str | None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Replay a game record move by move, printing each move, and write its pictures (GIF, PNGs)."""
+    """Replay a game record (of any game: the record names it) move by move, printing each move, and write its
+    pictures (GIF, PNGs)."""
     from pathlib import Path
 
-    from .records import iter_replay, load, replay
+    from .records import iter_replay, load, opening, replay
 
     gif = Path(args.gif) if args.gif else None
     png_dir = Path(args.png_dir) if args.png_dir else None
@@ -246,10 +246,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"error: {p}", file=sys.stderr)
         return 2
     record = load(args.file)
-    board = load_board(args.board)
-    replay(record, board)  # refuses a record that does not replay before anything is printed or written
-    picture = None
-    if gif or png_dir:
+    spec = record.spec
+    data = {"board": load_board(args.board)} if args.board is not None else {}
+    if data and record.game != "industry":
+        raise ValueError(f"--board: a board file of Industry; {args.file} is a game of {spec.name}")
+    replay(record, **data)  # refuses a record that does not replay before anything is printed or written
+    drawing = bool(gif or png_dir)
+    if drawing:
+        if not spec.has_pictures:
+            raise ValueError(f"--gif/--png-dir: {spec.name} draws no pictures yet (its moves are printed)")
         from .games.industry import picture
 
         try:
@@ -257,22 +262,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except ImportError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-    from .games.industry.reference import Game
-
-    game = Game(record.num_players, seed=record.seed, board=board, balanced_draws=record.balanced_draws)
-    print(f"{args.file}: {record.num_players} players, seed {record.seed}, "
-          f"{'balanced' if record.balanced_draws else 'plain'} draws, board {record.board_name}, "
-          f"{len(record.actions)} moves")  # fmt: skip
-    writer = picture.GifWriter(gif, frame_ms=args.frame_ms, scale=args.gif_scale) if picture and gif else None
+    game = opening(record, **data)
+    print(f"{args.file}: {record.describe()}")
+    writer = picture.GifWriter(gif, frame_ms=args.frame_ms, scale=args.gif_scale) if drawing and gif else None
     frames, last_look = 0, None
 
-    def frame(g: Game, number: int) -> None:
+    def frame(g: Any, number: int) -> None:
         nonlocal frames, last_look
-        look = (tuple(g.s.claimed), tuple(g.s.owner), tuple(g.s.developed), g.s.era, g.is_over)
-        if args.frames == "move" and look == last_look and number < len(record.actions):
+        look = spec.picture_key(g)
+        if args.frames == "move" and look is not None and look == last_look and number < len(record.actions):
             return  # one frame per move: only when the board changed (and always the last position)
         last_look = look
-        rgb = picture.to_rgb_array(g)
+        rgb = spec.to_rgb_array(g)
         if writer is not None:
             writer.add(rgb)
         if png_dir is not None:
@@ -282,11 +283,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         frames += 1
 
     try:
-        if picture:
+        if drawing:
             frame(game, 0)
-        for move in iter_replay(record, board):
+        for move in iter_replay(record, **data):
             print(f"{move.number:4d}  player {move.player}  {move.name}")
-            if picture:
+            if drawing:
                 frame(move.game, move.number)
             game = move.game
     finally:
@@ -409,7 +410,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("demo", help="play random games and show one (the short demonstration)")
-    _game_options(p, players_default=None)
+    add_game_arguments(p)
+    p.add_argument("--players", type=int, default=None,
+                   help="number of players (default: the game's most and fewest, alternately)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     p.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
     p.set_defaults(func=cmd_demo)
 
@@ -425,7 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="replay a game record move by move; write its pictures as a GIF or PNGs")
     p.add_argument("file", metavar="FILE", help="a game record (JSON, as written by 'play' or industry_env.records)")
-    _board_option(p)
+    p.add_argument("--board", metavar="PATH", default=None,
+                   help="Industry: the board file the record was played on (default: the shipped board)")
     p.add_argument("--gif", metavar="OUT.gif", default=None, help="write an animated GIF of the game")
     p.add_argument("--png-dir", metavar="DIR", default=None, help="write one PNG a frame into DIR (made if missing)")
     p.add_argument("--frames", choices=("move", "decision"), default="move",

@@ -16,14 +16,27 @@ itself (``next_mask=``), so every path of both backends is compared with the ref
 Games cycle through 3 and 4 players and both draw variants; half play uniformly random legal actions, half a
 "developer" policy that favours developing fields and low bids, so that every phase (payments, subsidies, the
 Bank discount) is reached often.
+
+``--game ID`` verifies another game of the suite the same way (:func:`differential_game`): its player counts
+and option variants (``GameSpec.variants``, e.g. Age of Industry's maps and editions) in turn, uniformly random
+legal actions, and at every step the mask, the player to move, the observation of every seat (a game with
+hidden information must show each seat exactly what the reference shows it), the rewards and terminal flags,
+and the final scores.
+
+Ctrl-C stops the run at once (running chunks are abandoned), prints how many games were checked, and exits
+with status 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import signal
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +44,7 @@ from .games.industry import actions as A
 from .games.industry import engine as E
 from .games.industry.observation import observe_game
 from .games.industry.reference import Game
+from .registry import DEFAULT_GAME, available_games, load_game
 
 # Per-action weights of the "developer" policy: develop often, bid low, subsidy rarely.
 _DEV_WEIGHTS = np.ones(A.NUM_ACTIONS)
@@ -162,8 +176,95 @@ def _differential(num_games: int, first_seed: int, all_seats: bool, max_reports:
     return rep
 
 
+def game_configs(spec: Any, num_games: int, first_seed: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
+    """(seed, players, options) of ``num_games`` games of ``spec``: every player count and every option variant
+    in turn, seeds ``first_seed + i``."""
+    counts = list(range(spec.min_players, spec.max_players + 1))
+    variants = spec.variants()
+    return [(first_seed + i, counts[i % len(counts)], variants[(i // len(counts)) % len(variants)])
+            for i in range(num_games)]  # fmt: skip
+
+
+def differential_game(game: str, num_games: int, first_seed: int = 0, all_seats: bool = True,
+                      max_reports: int = 20) -> Report:  # fmt: skip
+    """Play ``num_games`` games of ``game`` in its batched engine and its reference engine, with the same seeds and
+    uniformly random legal actions, and compare every decision (see the module docstring)."""
+    t0 = time.perf_counter()
+    spec = load_game(game)
+    E = spec.engine
+    rep = Report(games=num_games)
+    groups: dict[tuple, list[tuple[int, int, dict[str, Any]]]] = {}
+    for cfg in game_configs(spec, num_games, first_seed):
+        groups.setdefault((cfg[1], tuple(sorted(cfg[2].items()))), []).append(cfg)
+    rng = np.random.default_rng(first_seed)
+    for (n, _), cfgs in groups.items():
+        options = cfgs[0][2]
+        seeds = np.array([c[0] for c in cfgs], np.int64)
+        B = len(cfgs)
+        state = E.init(B, num_players=n, seed=seeds, **options)
+        games = [spec.reference(n, seed=int(s), **options) for s in seeds]
+        failed = np.zeros(B, bool)
+
+        def fail(i: int, t: int, what: str, n: int = n, options: dict = options, seeds: np.ndarray = seeds,
+                 failed: np.ndarray = failed) -> None:  # fmt: skip
+            failed[i] = True
+            if len(rep.disagreements) < max_reports:
+                rep.disagreements.append(f"seed {int(seeds[i])} ({n} players, {options}) step {t}: {what}")
+
+        t = 0
+        next_mask = np.zeros((B, spec.num_actions(**options)), bool)
+        while True:
+            live = np.flatnonzero(~np.asarray(state.terminated) & ~failed)
+            if live.size == 0:
+                break
+            mask = np.asarray(E.legal_action_mask(state)) if t % 3 == 0 else next_mask.copy()
+            cur = np.asarray(state.current_player)
+            seats = range(n) if all_seats else [t % n]
+            obs = {k: np.asarray(E.observe(state, np.full(B, k))) for k in seats}
+            for i in live.tolist():
+                g = games[i]
+                if g.current_player != int(cur[i]):
+                    fail(i, t, f"player to move {int(cur[i])} != reference {g.current_player}")
+                    continue
+                if not np.array_equal(g.legal_action_mask(), mask[i]):
+                    diff = np.flatnonzero(g.legal_action_mask() != mask[i])[:8].tolist()
+                    fail(i, t, f"legal-action mask differs at actions {diff}")
+                    continue
+                for k in seats:
+                    rep.observations += 1
+                    if not np.array_equal(spec.observe(g, k), obs[k][i]):
+                        fail(i, t, f"observation of player {k} differs")
+                        break
+            actions = np.zeros(B, np.int64)
+            for i in live.tolist():
+                legal = np.flatnonzero(mask[i])
+                actions[i] = legal[rng.integers(legal.size)] if legal.size else 0
+            state = E.step(state, actions, mask=mask if t % 2 else None, next_mask=next_mask)
+            rep.steps += int(live.size)
+            for i in live.tolist():
+                if failed[i]:
+                    continue
+                g = games[i]
+                g.apply(int(actions[i]))
+                want = np.zeros(np.asarray(state.rewards).shape[1], np.float32)
+                want[:n] = g.returns()
+                if bool(state.terminated[i]) != g.is_over or not np.array_equal(state.rewards[i], want):
+                    fail(i, t, f"after action {int(actions[i])}: terminated/rewards "
+                               f"{bool(state.terminated[i])}/{np.asarray(state.rewards[i]).tolist()} != "
+                               f"{g.is_over}/{want.tolist()}")  # fmt: skip
+                elif g.is_over:
+                    sc = np.asarray(E.scores(state))[i, :n].tolist()
+                    if sc != list(g.scores()):
+                        fail(i, t, f"final scores {sc} != reference {g.scores()}")
+            t += 1
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``industry-env verify``."""
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=available_games(include_hidden=True),
+                        help=f"the game whose batched engine is checked (default {DEFAULT_GAME})")  # fmt: skip
     parser.add_argument("--games", type=int, default=100_000, help="number of games to check (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (games use seed, seed+1, ...)")
     parser.add_argument("--chunk", type=int, default=2000, help="games stepped as one batch (default 2000)")
@@ -173,9 +274,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the batched engine's backend (default: numba where installed, else numpy)")
 
 
-def _chunk(args: tuple[int, int, bool, str | None]) -> Report:
-    games, seed, all_seats, backend = args
+def _chunk(args: tuple[str, int, int, bool, str | None]) -> Report:
+    game, games, seed, all_seats, backend = args
+    if game != "industry":
+        return differential_game(game, games, seed, all_seats=True)
     return differential(games, seed, all_seats, backend=backend)
+
+
+def _ignore_interrupts() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops them (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -186,17 +294,37 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seed <= 2**63 - 1 - args.games:
         raise ValueError(f"--seed {args.seed}: the games use seeds seed .. seed + games - 1, "
                          "which must lie in 0 .. 2**63 - 1")
-    with E.use_backend(args.backend) as name:
-        print(f"batched engine backend: {name}", flush=True)
+    game = getattr(args, "game", DEFAULT_GAME)
+    spec = load_game(game)
+    if spec.engine_module is None:
+        raise ValueError(f"--game {game}: {spec.name} has no batched engine yet, so there is nothing to verify")
+    if game == "industry":
+        with E.use_backend(args.backend) as name:
+            print(f"batched engine backend: {name}", flush=True)
+    elif args.backend is not None:
+        raise ValueError(f"--backend: Industry's choice of engine; {spec.name} has one batched engine")
     t0 = time.perf_counter()
-    jobs = [(min(args.chunk, args.games - k), args.seed + k, args.all_seats, args.backend)
+    jobs = [(game, min(args.chunk, args.games - k), args.seed + k, args.all_seats, args.backend)
             for k in range(0, args.games, args.chunk)]  # fmt: skip
     total = Report()
-    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        for rep in pool.map(_chunk, jobs):
-            total.merge(rep)
+    pool = ProcessPoolExecutor(max_workers=max(1, args.workers), initializer=_ignore_interrupts)
+    futures = [pool.submit(_chunk, job) for job in jobs]
+    try:
+        for fut in futures:
+            total.merge(fut.result())
             total.seconds = time.perf_counter() - t0
             print(total.summary(), flush=True)
+    except KeyboardInterrupt:
+        for child in multiprocessing.active_children():  # the running chunks: stop them now, not at their end
+            child.terminate()
+        pool.shutdown(wait=True)  # returns at once: the pool is broken, its pending chunks fail
+        total.seconds = time.perf_counter() - t0
+        print(f"interrupted: {total.summary()} (games of unfinished chunks are not counted)", file=sys.stderr,
+              flush=True)  # fmt: skip
+        for d in total.disagreements:
+            print("DISAGREEMENT:", d, file=sys.stderr)
+        return 130
+    pool.shutdown()
     for d in total.disagreements:
         print("DISAGREEMENT:", d)
     ok = not total.disagreements and total.games == args.games and total.steps > 0

@@ -188,12 +188,36 @@ def test_command_refuses_options_that_would_check_or_play_nothing(capsys, tmp_pa
 def test_demo_honours_the_number_of_players(capsys) -> None:
     code, text = _run(capsys, "demo", "--games", "2", "--players", "3")
     assert code == 0
-    assert "2 random games (3 players)" in text and "256 random 3-player games" in text
+    assert "2 random games of Industry (3 players)" in text and "256 random 3-player games" in text
 
 
 def test_verify_that_checked_games_says_ok(capsys) -> None:
     code, text = _run(capsys, "verify", "--games", "4", "--chunk", "2", "--workers", "1")
     assert code == 0 and "OK: checked 4 games" in text
+
+
+def test_verify_stops_at_once_on_ctrl_c_and_says_how_many_games_it_checked(tmp_path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, "-m", "industry_env", "verify", "--games", "100000", "--chunk", "50", "--workers", "2",
+           "--backend", "numpy"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline()  # the backend line
+        second = proc.stdout.readline()  # a first chunk checked: the workers are busy with the next ones
+        assert "backend" in first and "checked" in second, (first, second)
+        t0 = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        stopped = time.perf_counter() - t0
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert stopped < 10, f"took {stopped:.1f} s to stop"
+    assert "interrupted: checked" in err and "Traceback" not in err
 
 
 def test_version_and_python_dash_m() -> None:

@@ -151,3 +151,17 @@ def test_the_batched_engine_plays_the_reference_games_decision_by_decision(game_
     scores = np.asarray(E.scores(state))
     for i, g in enumerate(games):
         assert scores[i, :n].tolist() == list(g.scores())
+
+
+@pytest.mark.parametrize("game_id", sorted({g for g, _ in WITH_ENGINE}))
+def test_verify_checks_every_game_with_an_engine_against_its_reference(game_id):
+    """``industry-env verify --game`` (its harness): a few games of every player count and option variant agree."""
+    from industry_env.verify import differential_game, game_configs
+
+    spec = load_game(game_id)
+    games = 2 * len(spec.variants()) * (spec.max_players - spec.min_players + 1)
+    configs = game_configs(spec, games)
+    assert {(n, tuple(sorted(o.items()))) for _, n, o in configs} == {
+        (n, tuple(sorted(o.items()))) for n in range(spec.min_players, spec.max_players + 1) for o in spec.variants()}
+    rep = differential_game(game_id, games, first_seed=5)
+    assert rep.disagreements == [] and rep.games == games and rep.steps > games and rep.observations > rep.steps
