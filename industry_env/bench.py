@@ -11,6 +11,11 @@ per game; peak memory; and, for the compiled backend, the start-up from its disk
 fresh process) and, with ``--cold``, the cold compile. Figures go to a JSON file (``bench-results.json`` unless
 ``--output``). ``--quick`` runs a short smoke version.
 
+``--game ID`` benchmarks another game of the suite (:func:`run_game`): its batched engine's random legal play
+(mask, one uniform legal action a game, step, finished games reset in place) at each batch size against its
+reference engine doing the same work in the same run, bytes of state per game, and the start-up from the disk
+cache (``--cold``: the cold compile) in a fresh process.
+
 Each backend runs its fast path, as a training loop would: ``step(state, actions, inplace=True, mask=mask)``
 (the batch updated in place, no copy a step; the actions checked against the mask they were sampled from) and
 ``reset(..., inplace=True)``. The numpy backend computes ``legal_action_mask`` each step; the compiled one
@@ -38,9 +43,10 @@ import tracemalloc
 
 import numpy as np
 
-from .core.outputs import check_output_file
+from .core.outputs import check_output_file, write_text_atomic
 from .games.industry import engine as E
 from .games.industry.reference import Game
+from .registry import DEFAULT_GAME, available_games, load_game
 
 BATCH_SIZES = (1, 64, 1024, 4096, 16384)
 ROLLOUT_SIZES = (1024, 4096)
@@ -189,11 +195,137 @@ def start_up_seconds(cold: bool) -> float:
     return float(out.stdout.split()[-1])
 
 
+# ---------------------------------------------------------------------------------------------- any game
+def _uniform_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``mask`` (0 for a row with none)."""
+    w = rng.random(mask.shape) * mask
+    return w.argmax(axis=1)
+
+
+def bench_game_engine(game: str, batch_size: int, seconds: float, num_players: int | None = None,
+                      seed: int = 0, **options: object) -> dict[str, float]:  # fmt: skip
+    """``game``'s batched engine in random legal play for about ``seconds``: mask, uniform legal action, step
+    (in place, with the mask), finished games reset in place; steps/s and time per game-step."""
+    spec = load_game(game)
+    n = spec.default_players if num_players is None else spec.check_num_players(num_players)
+    eng = spec.engine
+    state = eng.init(batch_size, num_players=n, seed=seed, **options)
+    rng = np.random.default_rng(seed)
+    mask = np.asarray(eng.legal_action_mask(state))
+    steps = calls = 0
+    t0 = time.perf_counter()
+    while True:
+        state = eng.step(state, _uniform_legal(mask, rng), inplace=True, mask=mask)
+        steps += batch_size
+        calls += 1
+        done = np.asarray(state.terminated)
+        if done.any():
+            state = eng.reset(state, done, inplace=True)
+        mask = np.asarray(eng.legal_action_mask(state))
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds and calls >= 3:
+            break
+    return {"batch_size": batch_size, "steps_per_second": steps / elapsed,
+            "nanoseconds_per_game_step": 1e9 * elapsed / steps,
+            "state_bytes_per_game": int(state.state_bytes_per_game)}  # fmt: skip
+
+
+def bench_game_reference(game: str, seconds: float, num_players: int | None = None, seed: int = 0,
+                         **options: object) -> dict[str, float]:  # fmt: skip
+    """``game``'s reference engine on the same work, one game at a time: mask, uniform legal action, apply."""
+    spec = load_game(game)
+    n = spec.default_players if num_players is None else spec.check_num_players(num_players)
+    rng = np.random.default_rng(seed)
+    g = spec.reference(n, seed=seed, **options)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while True:
+        legal = np.flatnonzero(g.legal_action_mask())
+        g.apply(int(legal[int(rng.random() * legal.size)]))
+        steps += 1
+        if g.is_over:
+            games += 1
+            g = spec.reference(n, seed=seed + games, **options)
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            break
+    return {"steps_per_second": steps / elapsed, "microseconds_per_step": 1e6 * elapsed / steps,
+            "steps_per_game": steps / max(games, 1), "games": games}  # fmt: skip
+
+
+_GAME_START = """
+import sys, time
+t0 = time.perf_counter()
+import numpy as np
+from industry_env.registry import load_game
+spec = load_game(sys.argv[1])
+E = spec.engine
+s = E.init(1, num_players=spec.default_players, seed=0)
+E.step(s, np.flatnonzero(np.asarray(E.legal_action_mask(s))[0])[:1], inplace=True)
+print(time.perf_counter() - t0)
+"""
+
+
+def game_start_up_seconds(game: str, cold: bool) -> float:
+    """Seconds from importing ``game``'s engine to its first step in a fresh process: from the disk cache
+    (``cold=False``; run once before so that the cache is there), or compiling into an empty cache."""
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as cache:
+        if cold:
+            env["NUMBA_CACHE_DIR"] = cache
+        else:
+            subprocess.run([sys.executable, "-c", _GAME_START, game], env=env, check=True, capture_output=True)
+        out = subprocess.run([sys.executable, "-c", _GAME_START, game], env=env, check=True, capture_output=True,
+                             text=True)  # fmt: skip
+    return float(out.stdout.split()[-1])
+
+
+def run_game(args: argparse.Namespace) -> int:
+    """``industry-env bench --game ID``: the game's batched engine against its reference engine, in one run."""
+    spec = load_game(args.game)
+    if spec.engine_module is None:
+        raise ValueError(f"--game {args.game}: {spec.name} has no batched engine yet, so there is nothing to bench")
+    n = spec.default_players if args.players is None else spec.check_num_players(args.players, "--players")
+    sizes = (1, 64) if args.quick else (1, 64, 1024, 4096)
+    seconds = 0.3 if args.quick else args.seconds
+    ref = bench_game_reference(spec.id, max(seconds, 2.0), n)
+    print(f"{spec.name}, {n} players: reference engine {ref['steps_per_second']:,.0f} steps/s "
+          f"({ref['microseconds_per_step']:.0f} us a step, {ref['steps_per_game']:.0f} steps a random game)")
+    print(f"{'batch':>6} {'steps/s':>12} {'ns/step':>9} {'x reference':>12} {'games/s':>10}")
+    rows = []
+    for size in sizes:
+        r = bench_game_engine(spec.id, size, seconds, n)
+        r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
+        r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
+        rows.append(r)
+        print(f"{size:>6} {r['steps_per_second']:>12,.0f} {r['nanoseconds_per_game_step']:>9,.0f} "
+              f"{r['speedup_vs_reference']:>12,.1f} {r['games_per_second']:>10,.1f}", flush=True)
+    start = {"warm_start_seconds": game_start_up_seconds(spec.id, cold=False)}
+    print(f"state: {rows[0]['state_bytes_per_game']} bytes per game; import to first step from the disk cache: "
+          f"{start['warm_start_seconds']:.2f} s")  # fmt: skip
+    if args.cold:
+        start["cold_compile_seconds"] = game_start_up_seconds(spec.id, cold=True)
+        print(f"import to first step, compiling cold: {start['cold_compile_seconds']:.1f} s")
+    out = {
+        "game": spec.id,
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version(),
+                    "numpy": np.__version__},  # fmt: skip
+        "settings": {"seconds": seconds, "players": n, "quick": bool(args.quick)},
+        "reference": ref, "engine": rows, "start_up": start,
+        "state_bytes_per_game": rows[0]["state_bytes_per_game"],
+    }  # fmt: skip
+    write_text_atomic(args.output, json.dumps(out, indent=2))
+    print(f"figures written to {args.output}")
+    return 0
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``industry-env bench``."""
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=available_games(include_hidden=True),
+                        help=f"the game whose batched engine is measured (default {DEFAULT_GAME})")  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="short smoke run (batch sizes 1 and 64, 0.3 s each)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per batch size (default 3)")
-    parser.add_argument("--players", type=int, default=4, choices=(3, 4), help="players per game (default 4)")
+    parser.add_argument("--players", type=int, default=None, help="players per game (default: the game's default)")
     parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
     parser.add_argument("--backend", choices=("numpy", "numba"), action="append", default=None,
                         help="measure only this backend (repeatable; default: every installed one)")  # fmt: skip
@@ -213,6 +345,10 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.output)  # before the run, not after it: the figures must not be lost
     if not args.seconds > 0:
         raise ValueError(f"--seconds {args.seconds}: must be more than 0")
+    if getattr(args, "game", DEFAULT_GAME) != "industry":
+        return run_game(args)
+    args.players = load_game("industry").check_num_players(4 if args.players is None else args.players,
+                                                           "--players")  # fmt: skip
     backends = tuple(dict.fromkeys(args.backend or available_backends()))
     for b in backends:
         E._check_backend(b, "--backend")
@@ -311,8 +447,7 @@ def run(args: argparse.Namespace) -> int:
 
         out["machine"]["numba"] = numba.__version__
         out["machine"]["numba_threads"] = numba.get_num_threads()
-    with open(args.output, "w", encoding="utf-8") as fh:
-        json.dump(out, fh, indent=2)
+    write_text_atomic(args.output, json.dumps(out, indent=2))
     print(f"figures written to {args.output}")
     return 0
 

@@ -28,3 +28,27 @@ def test_quick_bench_writes_both_loops_of_both_backends(tmp_path, capsys) -> Non
     assert figures["rollout"]["numba"][0]["games_per_second"] > 0
     printed = capsys.readouterr().out
     assert "numba random_step" in printed and "numba/numpy fused" in printed
+
+
+def test_the_bench_of_any_game_measures_its_engine_against_its_reference(tmp_path) -> None:
+    """``bench --game``'s loops, on every game with a batched engine (Industry's generic path too)."""
+    from industry_env.bench import bench_game_engine, bench_game_reference
+    from industry_env.registry import available_games, load_game
+
+    for game in available_games(include_hidden=True):
+        if load_game(game).engine_module is None:
+            continue
+        r = bench_game_engine(game, 8, 0.05)
+        ref = bench_game_reference(game, 0.05)
+        assert r["steps_per_second"] > 0 and r["state_bytes_per_game"] > 0 and ref["steps_per_second"] > 0
+
+
+def test_bench_refuses_a_game_without_an_engine_before_writing(tmp_path, capsys) -> None:
+    from industry_env.cli import main
+    from industry_env.registry import available_games, load_game
+
+    without = [g for g in available_games(include_hidden=True) if load_game(g).engine_module is None]
+    if not without:
+        pytest.skip("every registered game has a batched engine")
+    assert main(["bench", "--game", without[0], "--quick", "--output", str(tmp_path / "b.json")]) == 2
+    assert "no batched engine yet" in capsys.readouterr().err and not (tmp_path / "b.json").exists()
