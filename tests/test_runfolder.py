@@ -230,6 +230,10 @@ def test_a_deeply_nested_or_huge_config_file_is_refused_naming_it(tmp_path) -> N
     huge.write_text("# " + "x" * 2_000_000 + "\n")
     with pytest.raises(ConfigError, match=r"config .*huge\.toml: over 1,000,000 bytes"):
         load_config(huge)
+    giant = tmp_path / "giant.toml"
+    giant.write_text("seed = " + "7" * 5000 + "\n")
+    with pytest.raises(ConfigError, match=r"config .*giant\.toml: not valid TOML: a number with more than"):
+        load_config(giant)
     (tmp_path / "bin.toml").write_bytes(b"seed = \xff\n")
     with pytest.raises(ConfigError, match=r"bin\.toml: not UTF-8"):
         load_config(tmp_path / "bin.toml")

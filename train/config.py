@@ -13,11 +13,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import tomllib
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from industry_env.core.textdata import TextDataError, parse_toml
 
 from .errors import ConfigError
 
@@ -311,15 +312,13 @@ def read_toml(path: str | Path) -> dict[str, Any]:
             raw = f.read(MAX_CONFIG_BYTES + 1)
         if len(raw) > MAX_CONFIG_BYTES:
             raise ConfigError(f"config {path}: over {MAX_CONFIG_BYTES:,} bytes, too big for a training config")
-        return tomllib.loads(raw.decode("utf-8"))
+        return parse_toml(raw.decode("utf-8"))
     except OSError as exc:
         raise ConfigError(f"config {path}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"config {path}: not UTF-8 text ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config {path}: not valid TOML ({exc})") from None
-    except RecursionError:
-        raise ConfigError(f"config {path}: nested too deep to be a training config") from None
+    except TextDataError as exc:  # bad syntax, nesting too deep, a number of thousands of digits
+        raise ConfigError(f"config {path}: {exc}") from None
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
