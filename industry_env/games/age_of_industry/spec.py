@@ -61,7 +61,7 @@ class AgeOfIndustrySpec(GameSpec):
         Option("map", "germany", "the map: 'germany' or 'new_england'", _check_map),
         Option("edition", 2, "2 (the second edition's rules) or 1 (the first edition's differences)", _check_edition),
     )
-    engine_module = None  # the batched engine is being built (registered hidden until it is verified)
+    engine_module = "industry_env.games.age_of_industry.engine"  # registered hidden until the lead lists it
     reference_class = "industry_env.games.age_of_industry.reference:Game"
 
     def num_actions(self, map: str = "germany", **options: Any) -> int:  # noqa: A002 (the option's name)

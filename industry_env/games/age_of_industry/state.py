@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.state import Field, Schema
 from .rules import MAX_PLAYERS, NUM_FACE_UP, RESOURCES
 
 JSON_VERSION = 1  # of a saved position (positions.py reads it)
@@ -144,3 +145,21 @@ class State:
 
 def _deep(v: Any) -> Any:
     return [_deep(x) for x in v] if isinstance(v, list) else v
+
+
+# The batched engine's State: every entry of FIELDS with a leading game axis (seats padded to 5), plus what a batch
+# of games needs besides the position. Fill values of a fresh batch (the rest 0); a new game writes every entry.
+BATCH_FILL = {name: -1 for name in ("card", "build_space", "build_industry", "rail_link", "sell_from", "order",
+                                    "deck", "face_up", "space_owner", "space_industry", "space_tile", "link_owner")}
+BATCH_EXTRA_FIELDS: tuple[tuple[str, str, tuple, str], ...] = (
+    ("terminated", "bool", (), "the game is over (phase over, or ended by an illegal action)"),
+    ("rewards", "float32", ("P",), "rewards of the last step: Game.returns() on the step that ends the game"),
+)
+
+
+def batch_schema(sizes: dict[str, int]) -> Schema:
+    """The core Schema of a batch of games with these symbol sizes (``K``, ``D``, ``C``, ``S``, ``L``; ``P`` is 5):
+    :data:`FIELDS` declared once, each with its dtype and shape per game."""
+    sizes = {"P": MAX_PLAYERS, **sizes}
+    return Schema(Field(name, np.dtype(dtype), shape_of(spec, sizes), BATCH_FILL.get(name, 0), doc)
+                  for name, dtype, spec, doc in FIELDS + BATCH_EXTRA_FIELDS)  # fmt: skip

@@ -1,0 +1,555 @@
+"""The batched engine of Age of Industry: B games as one State of arrays, stepped by a numba kernel (:mod:`.kernel`).
+
+:class:`.reference.Game` is the readable oracle it is checked against, game by game
+(``tests/age_of_industry/test_engine.py``): game i of ``init(B, seed=s)`` is ``Game(n, seed=s + i)``, and every
+legal mask, player to move, observation of every seat, reward and score agrees with it at every decision.
+
+Functional API
+==============
+================================================  ====================================================
+``init(B, num_players=4, seed=0, map="germany",   B new games; game i seeded ``seed + i`` (or ``seed[i]``)
+edition=2) -> State``
+``step(state, actions, on_illegal="raise",        one action per game -> a new State (``inplace=True``:
+penalty=-1.0, inplace=False, mask=None,           ``state`` itself); ``mask``: the state's legal mask;
+next_mask=None)``                                 ``next_mask``: receives the new state's legal masks
+``legal_action_mask(state) -> bool[B, A]``        legal actions of the player to move; all False once over
+``observe(state, player=None) -> f32[B, D]``      :mod:`.observation` of any seat (None: the one to move)
+``scores(state) -> int32[B, 5]``                  ``Game.scores()`` (final points once over)
+``reset(state, done, seeds=None, inplace=False,   new games in the rows ``done`` (default seeds: old + B)
+next_mask=None)``
+``finished / take / put / concat / copy``         games over by the rules; batch surgery
+``to_game(state, i) / from_games(games)``         to and from :class:`.reference.Game` (its checked JSON)
+``resample(state, seat, seeds)``                  what ``seat`` cannot see redealt, game i from ``seeds[i]``
+================================================  ====================================================
+
+State: the entries of :data:`.state.FIELDS` with a leading game axis (seats padded to 5), ``terminated`` and
+``rewards`` (:func:`.state.batch_schema`; one buffer behind all arrays, :mod:`industry_env.core.state`), and the
+map shared by the batch (``state.map``). ``state.current_player`` (int8[B], -1 once over) is derived.
+
+Conventions (those of Industry's engine): an illegal action with ``on_illegal="raise"`` refuses the whole step with
+:class:`IllegalActionError` naming each offending game, the state unchanged; with ``"penalize"`` the offending
+game ends at once, the player at fault gets ``penalty`` and the others ``-penalty`` (the Pgx convention). A game
+already over ignores its action and gets zero rewards. ``rewards`` are zero except on the step that ends a game:
++1 for the winner, -1 for the others (``Game.returns()``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ...core import numba_cache
+from ...core.state import BatchState
+from . import kernel as K
+from .components import MAPS, GameMap, load_components, load_map
+from .reference import Game, IllegalActionError
+from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .state import FIELDS, GAME_NAME, JSON_VERSION, OVER, batch_schema
+
+__all__ = [
+    "State", "init", "step", "reset", "finished", "legal_action_mask", "observe", "scores", "take", "put", "concat",
+    "copy", "to_game", "from_games", "resample", "sample_legal", "random_step", "IllegalActionError", "bench",
+]  # fmt: skip
+
+P = MAX_PLAYERS
+_MAX_SEED = 2**63 - 1
+
+
+class State(BatchState):
+    """B games of Age of Industry on one map: the arrays of the map's schema (:func:`.state.batch_schema`), and
+    the map they share (``state.map``). Each map has its subclass (:func:`state_class`): the sizes differ."""
+
+    EXTRAS = ("map",)
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """int8[B]: the seat whose decision is awaited, -1 once over (or ended by an illegal action)."""
+        B = self.batch_size
+        cur = self.order[np.arange(B), np.clip(self.turn, 0, P - 1)]
+        return np.where((self.phase == OVER) | self.terminated, np.int8(-1), cur).astype(np.int8)
+
+    def __reduce__(self) -> tuple:
+        return _unpickle, (self.map.key, {k: v for k, v in self.__getstate__().items() if not k.startswith("_")})
+
+
+def _unpickle(map_key: str, values: dict[str, Any]) -> State:
+    game_map = load_map(map_key)
+    s = state_class(game_map).__new__(state_class(game_map))
+    s.__setstate__({**values, "map": game_map})
+    return s
+
+
+@lru_cache(maxsize=16)
+def _setup(game_map: GameMap) -> tuple[type, np.ndarray]:
+    components = load_components()
+    sizes = {"K": components.num_card_kinds, "D": components.num_slots, "C": sum(components.CARD_COUNT),
+             "S": game_map.num_spaces, "L": game_map.num_links}  # fmt: skip
+    schema = batch_schema(sizes)
+    cls = type(f"State_{game_map.name.replace(' ', '_')}", (State,), {"SCHEMA": schema, "__module__": __name__})
+    return cls, K.tables(components, game_map)
+
+
+def state_class(game_map: GameMap) -> type:
+    """The State subclass of a map (its arrays' sizes)."""
+    return _setup(game_map)[0]
+
+
+def _tables(state: State) -> np.ndarray:
+    return K.wrap_tables(_setup(state.map)[1])
+
+
+def _games(state: State) -> Any:
+    """The kernel's view of ``state``: a named tuple of its arrays, all views of its one buffer."""
+    buf = state.backed()
+    hit = state.__dict__.get("_kernel_view")
+    if hit is not None and hit[0] is buf:
+        return hit[1]
+    g = K.views(buf, state.SCHEMA, state.batch_size)
+    state.__dict__["_kernel_view"] = (buf, g)
+    return g
+
+
+# ---------------------------------------------------------------------------------------------- the first call
+_ready = False
+COLD_COMPILE_SECONDS = 60  # about what the first compile takes on the 2-core test machine (docs/age-of-industry)
+
+
+def _warm_up(game_map: GameMap) -> None:
+    """Compile every entry point once per process (from numba's disk cache when it is fresh)."""
+    global _ready
+    if _ready or K.uncompiled.DISABLED:
+        _ready = True
+        return
+    _ready = True
+    fresh = numba_cache.is_fresh(K.entries(), K.dispatchers(), K.sources(), "aoi_kernel")
+    if fresh:
+        return
+    import sys
+
+    print(f"industry_env: compiling the Age of Industry engine, once: about {COLD_COMPILE_SECONDS} s "
+          "(cached on disk afterwards)", file=sys.stderr, flush=True)  # fmt: skip
+    cls, t = _setup(game_map)
+    s = cls.empty(2, map=game_map)
+    g = _games(s)
+    next_mask = np.zeros((2, int(t[K.X_NA])), bool)
+    K.new_games(g, t, np.arange(2, dtype=np.int64), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8),
+                np.array([2, 1], np.int8), next_mask, True)  # fmt: skip
+    acts = np.zeros(2, np.int64)
+    K.sample_rows(next_mask, np.zeros(2), acts)
+    legal = np.zeros(2, bool)
+    K.step_serial(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True)
+    K.step_parallel(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True, 1)
+    K.mask_serial(g, t, next_mask)
+    K.mask_parallel(g, t, next_mask, 1)
+    K.observe_rows(g, t, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
+    K.scores_rows(g, t, np.zeros((2, P), np.int64))
+    numba_cache.mark_fresh(K.entries(), K.sources(), "aoi_kernel")
+
+
+# ---------------------------------------------------------------------------------------------- checks
+def _is_whole(x: object) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _seeds(batch_size: int, seed: Any) -> np.ndarray:
+    """int64[B] seeds: ``seed + i`` for an int, else the given array, checked (whole numbers, 0 to 2**63 - 1)."""
+    if np.ndim(seed) == 0:
+        if isinstance(seed, np.ndarray) and np.issubdtype(seed.dtype, np.integer):
+            seed = seed.item()
+        if not _is_whole(seed) or not 0 <= int(seed) <= _MAX_SEED:
+            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2**63 - 1")
+        if batch_size and int(seed) + batch_size - 1 > _MAX_SEED:
+            raise ValueError(f"seed={seed!r}: game i of the batch gets seed + i, and seed + {batch_size - 1} is beyond "
+                             f"2**63 - 1; use a seed at most {_MAX_SEED - batch_size + 1}")  # fmt: skip
+        return int(seed) + np.arange(batch_size, dtype=np.int64)
+    raw = np.asarray(seed)
+    if raw.ndim != 1 or raw.shape[0] != batch_size:
+        raise ValueError(f"seeds of shape {list(raw.shape)} given for a batch of {batch_size}: expected one seed per "
+                         f"game, shape [{batch_size}]")  # fmt: skip
+    if raw.size and (not np.issubdtype(raw.dtype, np.integer) or (raw.dtype == np.uint64 and raw.max() > _MAX_SEED)):
+        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1, got dtype {raw.dtype}")
+    s = raw.astype(np.int64)
+    if s.size and s.min() < 0:
+        bad = int(np.flatnonzero(s < 0)[0])
+        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1; seed[{bad}] is {int(s[bad])}")
+    return s
+
+
+def _per_game(value: Any, batch_size: int, allowed: tuple[int, ...], what: str) -> np.ndarray:
+    """int8[B] from one whole number or one per game, each in ``allowed``."""
+    raw = np.asarray(value)
+    if raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (
+            raw.ndim == 1 and raw.size != batch_size):  # fmt: skip
+        raise ValueError(f"{what}={value!r}: must be one of {list(allowed)} (a whole number, or one per game)")
+    if batch_size and not np.isin(raw, allowed).all():
+        raise ValueError(f"{what}={value!r}: must be one of {list(allowed)}")
+    return np.broadcast_to(raw.astype(np.int8), (batch_size,)).copy()
+
+
+def _rows_of(done: Any, batch_size: int) -> np.ndarray:
+    """int64 row indices from a bool mask of length B or from integer indices in range; anything else refused."""
+    d = np.asarray(done)
+    if d.dtype == bool:
+        if d.shape != (batch_size,):
+            raise ValueError(f"done mask of shape {list(d.shape)} for a batch of {batch_size}: expected "
+                             f"bool[{batch_size}] (or integer row indices)")  # fmt: skip
+        return np.flatnonzero(d)
+    if d.size == 0 and d.ndim == 1:
+        return np.zeros(0, np.int64)
+    if not np.issubdtype(d.dtype, np.integer) or d.ndim != 1:
+        raise ValueError(f"done must be a bool mask of length {batch_size} or a 1-D array of integer row indices, "
+                         f"got dtype {d.dtype} shape {list(d.shape)}")  # fmt: skip
+    if ((d < 0) | (d >= batch_size)).any():
+        bad = d[(d < 0) | (d >= batch_size)]
+        raise ValueError(f"done: row indices {bad[:5].tolist()} are out of range for a batch of {batch_size}")
+    return np.unique(d.astype(np.int64))
+
+
+def _map_of(map: Any) -> GameMap:  # noqa: A002 (the suite's option name)
+    if isinstance(map, GameMap):
+        return map
+    if not isinstance(map, str):
+        raise ValueError(f"map={map!r}: must be one of {', '.join(MAPS)} (or a map file's path)")
+    return load_map(map)
+
+
+def _check_next_mask(next_mask: np.ndarray | None, batch_size: int, num_actions: int) -> None:
+    if next_mask is None:
+        return
+    if (
+        not isinstance(next_mask, np.ndarray)
+        or next_mask.shape != (batch_size, num_actions)
+        or next_mask.dtype != bool
+        or not next_mask.flags.c_contiguous
+        or not next_mask.flags.writeable
+    ):
+        raise ValueError(f"next_mask must be a writable C-contiguous bool[{batch_size}, {num_actions}] array, got "
+                         f"{getattr(next_mask, 'dtype', type(next_mask).__name__)}"
+                         f"{list(getattr(next_mask, 'shape', ()))}")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------- init, reset
+def _new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, edition: np.ndarray,
+               next_mask: np.ndarray | None = None) -> None:  # fmt: skip
+    _warm_up(s.map)
+    t = _tables(s)
+    nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask
+    K.new_games(_games(s), t, np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(seeds, np.int64),
+                np.ascontiguousarray(n, np.int8), np.ascontiguousarray(edition, np.int8), nm,
+                next_mask is not None)  # fmt: skip
+
+
+def init(
+    batch_size: int,
+    num_players: int | np.ndarray = 4,
+    seed: int | np.ndarray | Sequence[int] = 0,
+    map: str | GameMap = "germany",
+    edition: int | np.ndarray = 2,
+) -> State:  # noqa: A002
+    """B new games on ``map``; game i equals ``reference.Game(num_players, seed + i, map, edition=edition)``."""
+    if not _is_whole(batch_size) or batch_size < 0:
+        raise ValueError(f"batch_size={batch_size!r} must be a whole number >= 0")
+    n = _per_game(num_players, batch_size, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), "num_players")
+    ed = _per_game(edition, batch_size, (1, 2), "edition")
+    seeds = _seeds(batch_size, seed)
+    game_map = _map_of(map)
+    s = state_class(game_map).empty(batch_size, map=game_map)
+    _new_games(s, np.arange(batch_size), seeds, n, ed)
+    return s
+
+
+def _writable(state: State, inplace: bool) -> State:
+    return state if inplace else state.copy()
+
+
+def reset(state: State, done: Any, seeds: Any = None, inplace: bool = False,
+          next_mask: np.ndarray | None = None) -> State:  # fmt: skip
+    """A State where the games in rows ``done`` (bool mask or row indices) start afresh, the others unchanged.
+
+    ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``; players and edition are kept
+    per row. ``inplace=True`` resets the rows of ``state`` itself; ``next_mask`` receives the new games' masks."""
+    rows = _rows_of(done, state.batch_size)
+    if rows.size and seeds is None and (state.seed[rows] > _MAX_SEED - state.batch_size).any():
+        raise ValueError("reset: the default new seed (old seed + batch size) is beyond 2**63 - 1; pass seeds")
+    new = None if seeds is None else _seeds(state.batch_size, seeds)
+    _check_next_mask(next_mask, state.batch_size, int(_setup(state.map)[1][K.X_NA]))
+    s = _writable(state, inplace)
+    if rows.size:
+        new = s.seed + s.batch_size if new is None else new
+        _new_games(s, rows, new[rows], s.num_players[rows].copy(), s.edition[rows].copy(), next_mask)
+    return s
+
+
+# ---------------------------------------------------------------------------------------------- play
+def finished(state: State) -> np.ndarray:
+    """bool[B]: the games ended by the rules (not by an illegal action)."""
+    return state.phase == OVER
+
+
+def legal_action_mask(state: State) -> np.ndarray:
+    """bool[B, num_actions]: the legal actions of each game's player to move (all False once over)."""
+    _warm_up(state.map)
+    t = _tables(state)
+    out = np.zeros((state.batch_size, int(t[K.X_NA])), bool)
+    nc = K.threads(state.batch_size)
+    if nc:
+        K.mask_parallel(_games(state), t, out, nc)
+    else:
+        K.mask_serial(_games(state), t, out)
+    return out
+
+
+def _illegal_message(state: State, bad: np.ndarray, actions: np.ndarray) -> str:
+    mask = legal_action_mask(state.take(bad))
+    lines = []
+    for j, i in enumerate(bad.tolist()):
+        game = to_game(state, i)
+        a = actions[i]
+        legal = np.flatnonzero(mask[j]).tolist()
+        try:
+            name = repr(game.action_to_string(int(a)))
+        except ValueError:
+            name = f"{a!r} (not an action of Age of Industry on this map, 0..{mask.shape[1] - 1})"
+        shown = ", ".join(game.action_to_string(x) for x in legal[:12])
+        more = "" if len(legal) <= 12 else f", ... ({len(legal)} in all)"
+        who = f"seat {game.current_player} at this {game.phase} decision"
+        lines.append(
+            f"game {i} (seed {int(state.seed[i])}): action {name} is not legal for {who}; legal: {shown}{more}"
+        )
+        if len(lines) == 10 and bad.size > 10:
+            lines.append(f"... and {bad.size - 10} more games")
+            break
+    return "\n".join(lines)
+
+
+def step(state: State, actions: Any, on_illegal: str = "raise", penalty: float = -1.0, inplace: bool = False,
+         mask: np.ndarray | None = None, next_mask: np.ndarray | None = None) -> State:  # fmt: skip
+    """Play one action in every game that is not over; the new State (``inplace=True``: ``state`` itself).
+
+    ``on_illegal``: ``"raise"`` refuses the step with :class:`IllegalActionError` (state unchanged);
+    ``"penalize"`` ends each offending game, ``penalty`` to the player at fault and ``-penalty`` to the others.
+    ``mask``: ``legal_action_mask(state)`` of this very state, if the caller has it (actions are checked against
+    it). ``next_mask``: a C-contiguous bool[B, num_actions] array receiving the new state's legal masks."""
+    if on_illegal != "raise" and on_illegal != "penalize":
+        raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'penalize'")
+    a_all = actions if type(actions) is np.ndarray else np.asarray(actions)
+    B = state.batch_size
+    t = _tables(state)
+    if a_all.shape != (B,):
+        raise ValueError(f"actions of shape {list(a_all.shape)} given for a batch of {B}: expected one action per "
+                         f"game, shape [{B}]")  # fmt: skip
+    if a_all.dtype.kind not in "iu":
+        raise IllegalActionError(f"actions must be integers, got dtype {a_all.dtype}")
+    if mask is not None and (mask.shape != (B, int(t[K.X_NA])) or mask.dtype != bool):
+        raise ValueError(f"mask must be bool[{B}, {int(t[K.X_NA])}], got {mask.dtype}{list(mask.shape)}")
+    _check_next_mask(next_mask, B, int(t[K.X_NA]))
+    _warm_up(state.map)
+    acts = a_all.astype(np.int64) if a_all.dtype != np.int64 or not a_all.flags.c_contiguous else a_all
+    if a_all.dtype == np.uint64:
+        acts = np.where(a_all > np.uint64(2**62), -1, a_all.astype(np.int64))
+    s = _writable(state, inplace)
+    legal = np.empty(B, bool)
+    m = np.zeros((0, int(t[K.X_NA])), bool) if mask is None else np.ascontiguousarray(mask)
+    nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask
+    g = _games(s)
+    nc = K.threads(B)
+    if nc:
+        n_bad = K.step_parallel(g, t, acts, m, mask is not None, legal, on_illegal == "raise", float(penalty), nm,
+                                next_mask is not None, nc)  # fmt: skip
+    else:
+        n_bad = K.step_serial(g, t, acts, m, mask is not None, legal, on_illegal == "raise", float(penalty), nm,
+                              next_mask is not None)  # fmt: skip
+    if n_bad and on_illegal == "raise":
+        raise IllegalActionError(_illegal_message(state, np.flatnonzero(~legal), acts))
+    return s
+
+
+def _observers(state: State, player: Any) -> np.ndarray:
+    B = state.batch_size
+    if player is None:
+        return np.maximum(state.current_player, 0).astype(np.int64)
+    raw = np.asarray(player)
+    if raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (
+            raw.ndim == 1 and raw.size != B):  # fmt: skip
+        raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
+    seats = np.broadcast_to(raw.astype(np.int64), (B,)).copy()
+    n = state.num_players.astype(np.int64)
+    if B and ((seats < 0) | (seats >= n)).any():
+        bad = int(np.flatnonzero((seats < 0) | (seats >= n))[0])
+        raise ValueError(f"player={player!r}: seat {int(seats[bad])} is not a seat of game {bad} "
+                         f"({int(n[bad])} players: 0..{int(n[bad]) - 1})")  # fmt: skip
+    return seats
+
+
+def observe(state: State, player: Any = None) -> np.ndarray:
+    """float32[B, observation_size]: each game seen from ``player`` (a seat, or one per game; None: the player to
+    move, seat 0 once over); the floats of :func:`.observation.observe` of the reference game."""
+    _warm_up(state.map)
+    t = _tables(state)
+    seats = _observers(state, player)
+    out = np.zeros((state.batch_size, int(t[K.X_NOBS])), np.float32)
+    K.observe_rows(_games(state), t, seats, out)
+    return out
+
+
+def scores(state: State) -> np.ndarray:
+    """int32[B, 5]: ``Game.scores()`` of each game (final points once over; 0 in absent seats)."""
+    _warm_up(state.map)
+    out = np.zeros((state.batch_size, P), np.int64)
+    K.scores_rows(_games(state), _tables(state), out)
+    return out.astype(np.int32)
+
+
+def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row)."""
+    m = np.ascontiguousarray(mask, bool)
+    if m.ndim != 2:
+        raise ValueError(f"mask must be bool[B, num_actions], got shape {list(m.shape)}")
+    out = np.zeros(m.shape[0], np.int64)
+    K.sample_rows(m, rng.random(m.shape[0]), out)
+    return out
+
+
+def random_step(state: State, rng: np.random.Generator, inplace: bool = False,
+                mask: np.ndarray | None = None) -> tuple[State, np.ndarray]:  # fmt: skip
+    """Every running game plays a uniformly drawn legal action; returns the new State and the actions."""
+    m = legal_action_mask(state) if mask is None else mask
+    acts = sample_legal(m, rng)
+    return step(state, acts, inplace=inplace, mask=m), acts
+
+
+# ---------------------------------------------------------------------------------------------- batch surgery
+def copy(state: State) -> State:
+    """An independent copy of the batch (every array copied; the map shared)."""
+    return state.copy()
+
+
+def take(state: State, rows: int | np.ndarray | Sequence[int]) -> State:
+    """The games ``rows`` as a new State (an int gives a batch of 1)."""
+    return state.take(rows)
+
+
+def put(state: State, rows: int | np.ndarray | Sequence[int], games: State) -> State:
+    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (same map)."""
+    if games.map is not state.map:
+        raise ValueError("put: the two states are played on different maps")
+    out = state.copy()
+    out.put(rows, games)
+    return out
+
+
+def concat(states: Sequence[State]) -> State:
+    """One State holding all the games of ``states`` in order (they must share the map)."""
+    if not states:
+        raise ValueError("concat needs at least one State")
+    if any(s.map is not states[0].map for s in states):
+        raise ValueError("concat: the states are played on different maps")
+    return type(states[0]).concat(states)
+
+
+def to_game(state: State, i: int) -> Game:
+    """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
+    n = int(state.num_players[i])
+    doc: dict[str, Any] = {"version": JSON_VERSION, "game": GAME_NAME, "map": state.map.key}
+    for name, _, spec, _ in FIELDS:
+        v = getattr(state, name)[i]
+        if "P" in spec:
+            v = v[:n]
+        doc[name] = v.tolist() if isinstance(v, np.ndarray) else int(v)
+    return Game.from_json(json.dumps(doc))
+
+
+def from_games(games: Sequence[Game]) -> State:
+    """A State holding the reference games ``games`` (all on one map), rewards zero."""
+    if not games:
+        raise ValueError("from_games needs at least one game")
+    game_map = load_map(games[0].map.key)
+    if any(g.map.key != game_map.key for g in games):
+        raise ValueError("from_games: the games are played on different maps")
+    s = state_class(game_map).empty(len(games), map=game_map)
+    sizes = {"K": s.hand.shape[2], "D": s.display.shape[2], "C": s.deck.shape[1], "S": s.space_owner.shape[1],
+             "L": s.link_owner.shape[1]}  # fmt: skip
+    for i, g in enumerate(games):
+        for name, arr in g.s.arrays(sizes).items():
+            getattr(s, name)[i] = arr
+        s.terminated[i] = g.is_over
+    return s
+
+
+def resample(state: State, seat: int | np.ndarray, seeds: int | np.ndarray | Sequence[int]) -> State:
+    """A new State where what ``seat`` (one per game, or one for all) cannot see is redealt: game i as
+    ``observation.resample(game_i, seat_i, rng=seeds[i])`` of the reference (the same redeal, card for card)."""
+    seats = _observers(state, seat)
+    seeds = _seeds(state.batch_size, seeds)
+    out = state.copy()
+    C = out.deck.shape[1]
+    for i in range(out.batch_size):
+        gen = np.random.default_rng(int(seeds[i]))
+        n, me, pos = int(out.num_players[i]), int(seats[i]), int(out.deck_pos[i])
+        hand, known = out.hand[i], out.known[i]
+        pool = out.deck[i, pos:].astype(np.int64).tolist()
+        unknown = {}
+        for q in range(n):
+            if q == me:
+                continue
+            unknown[q] = int((hand[q] - known[q]).sum())
+            for k in range(hand.shape[1]):
+                pool += [k] * int(hand[q, k] - known[q, k])
+            hand[q] = known[q]
+        pool = [pool[j] for j in gen.permutation(len(pool))]
+        for q in sorted(unknown):
+            for k in pool[: unknown[q]]:
+                hand[q, k] += 1
+            pool = pool[unknown[q] :]
+        out.deck[i, pos:C] = pool
+        out.seed[i] = int(gen.integers(0, 2**63 - 1))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- measuring
+def bench(
+    batch_size: int = 4096,
+    num_players: int = 4,
+    seconds: float = 5.0,
+    map: str = "germany",  # noqa: A002
+    seed: int = 0,
+) -> dict[str, float]:
+    """Steps per second of ``batch_size`` games playing uniformly random legal actions (finished games reset),
+    measured for about ``seconds`` after one warm-up step; and the State's bytes per game."""
+    rng = np.random.default_rng(seed)
+    state = init(batch_size, num_players, seed=seed, map=map)
+    mask = legal_action_mask(state)
+    step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
+    steps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
+        steps += batch_size
+        if state.terminated.any():
+            reset(state, state.terminated, inplace=True, next_mask=mask)
+    dt = time.perf_counter() - t0
+    return {"batch_size": batch_size, "steps_per_second": steps / dt, "bytes_per_game": state.state_bytes_per_game}
+
+
+def bench_reference(
+    num_players: int = 4,
+    seconds: float = 5.0,
+    map: str = "germany",  # noqa: A002
+    seed: int = 0,
+) -> dict[str, float]:
+    """Steps per second of the reference engine (one game at a time, legal actions recomputed each step)."""
+    rng = np.random.default_rng(seed)
+    game = Game(num_players, seed=seed, map=map)
+    steps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        legal = game.legal_actions()
+        game.apply(legal[int(rng.integers(len(legal)))])
+        steps += 1
+        if game.is_over:
+            seed += 1
+            game = Game(num_players, seed=seed, map=map)
+    return {"steps_per_second": steps / (time.perf_counter() - t0)}
