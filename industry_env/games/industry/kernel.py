@@ -31,11 +31,12 @@ from typing import Any
 import numba
 import numpy as np
 from llvmlite import ir
-from numba import carray, get_num_threads, njit, prange, types
+from numba import carray, get_num_threads, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ...core import numba_cache, uncompiled
+from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
 from . import actions as A
 from .rules import (
