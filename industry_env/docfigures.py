@@ -77,9 +77,9 @@ def _sha(data: bytes) -> str:
 
 def build() -> tuple[dict[str, Any], dict[str, bytes]]:
     """The sidecar's content and the files' bytes, made from the code and the board."""
-    import matplotlib
-
     from .games.industry import picture
+
+    matplotlib = picture._matplotlib()[0]  # or the ImportError naming the render extra
     from .records import board_digest
 
     game, moves = example_game()

@@ -450,3 +450,46 @@ def test_rollout_stopping_at_a_seat_is_the_same_on_both_backends_and_stops_there
     assert a.terminated[stop == -1].all()
     with pytest.raises(ValueError, match="stop_at"):
         E.rollout(start, 5, stop_at=stop[:3])
+
+
+def test_board_tables_are_bounded_shared_by_content_and_free_their_boards() -> None:
+    """The kernel kept every board it saw alive, with its table (3,000 boards: 240 MB); now a few tables by content,
+    the boards held weakly, and the same results as the numpy rules on each board."""
+    import dataclasses
+    import gc
+    import weakref
+
+    from industry_env.games.industry.board import load_board
+    from industry_env.games.industry.rules import FACTORY
+
+    shipped = load_board()
+    factories = np.flatnonzero(shipped.KIND == FACTORY)
+    boards, refs = [], []
+    for k in range(3 * K.TABLES_BY_CONTENT):  # boards that differ by one factory's points
+        points = shipped.POINTS.copy()
+        points[factories[k]] += 1
+        points.flags.writeable = False
+        board = dataclasses.replace(shipped, POINTS=points)
+        refs.append(weakref.ref(board))
+        got, want = E.init(6, seed=k, board=board), None
+        with E.use_backend("numpy"):
+            want = E.init(6, seed=k, board=board)
+        rng = np.random.default_rng(k)
+        for _ in range(60):
+            actions = E.sample_legal(E.legal_action_mask(got), rng)
+            got = E.step(got, actions)
+            with E.use_backend("numpy"):
+                want = E.step(want, actions)
+        assert_same_state(got, want)
+        assert np.array_equal(K._table(board), K.board_table(board))
+        assert len(K._tables_by_content) <= K.TABLES_BY_CONTENT
+        boards.append(board)
+    copies = [dataclasses.replace(shipped) for _ in range(2)]  # each env loading its own copy of one file
+    assert K._table(copies[0]) is K._table(copies[1])  # one table for boards with the same content
+    refs += [weakref.ref(c) for c in copies]
+    del boards, board, got, want, copies
+    E._tables.cache_clear()  # the numpy rules' own memo (8 boards at most) is not the kernel's
+    E._producer_table.cache_clear()
+    gc.collect()
+    assert sum(r() is not None for r in refs) == 0  # no board kept alive by the kernel's tables
+    assert len(K._tables_by_board) <= 2  # the shipped board's entry, and nothing of the boards gone

@@ -1,9 +1,16 @@
 """The freshness of numba's disk cache (``industry_env.core.numba_cache``): by the content of every source, not by
-file times. Checked on stand-ins for numba's dispatchers, so that the suite never empties the real cache."""
+file times; a damaged cache is emptied and rebuilt; no writable cache folder means compiling without one. Checked
+on stand-ins for numba's dispatchers, and in subprocesses on a small compiled module whose cache lives in a
+temporary NUMBA_CACHE_DIR, so that the suite never empties the real cache."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
 
 from industry_env.core import numba_cache
 
@@ -18,7 +25,12 @@ class _Cache:
         self.flushes = 0
 
     def _load_index(self) -> dict:
+        if isinstance(self.index, Exception):
+            raise self.index
         return self.index
+
+    def _load_data(self, name: str) -> str:
+        return name
 
     def flush(self) -> None:
         self.flushes += 1
@@ -81,3 +93,81 @@ def test_stamps_of_two_modules_are_separate(tmp_path) -> None:
     numba_cache.mark_fresh(fns, sources, "kernel")
     assert not numba_cache.is_fresh(fns, fns, sources, "strong_kernel")
     assert sorted(p.name for p in tmp_path.glob("*.sources-sha256")) == ["kernel.sources-sha256"]
+
+
+def test_an_unreadable_index_is_damage_not_freshness(tmp_path, capsys) -> None:
+    """A truncated index made every later call raise; is_fresh took the EOFError for "numba internals moved"."""
+    fns, sources = _setup(tmp_path)
+    numba_cache.mark_fresh(fns, sources, "kernel")
+    fns[0]._cache.index = EOFError("Ran out of input")
+    assert not numba_cache.is_fresh(fns, fns, sources, "kernel")
+    assert [f._cache.flushes for f in fns] == [1, 1]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "damaged" in err[0] and "EOFError" in err[0]
+
+
+_TOY = """
+from industry_env.core import numba_cache
+from industry_env.core.numba_cache import njit
+
+
+@njit(cache=True)
+def helper(x):
+    return x * 2
+
+
+@njit(cache=True)
+def entry(x):
+    return helper(x) + 1
+
+
+fresh = numba_cache.is_fresh([entry], [helper, entry], [__file__], "toy")
+print(entry(20), fresh)
+if not fresh:
+    numba_cache.mark_fresh([entry], [__file__], "toy")
+"""
+
+
+def _run(folder, **env: str) -> tuple[str, str]:
+    """Run the toy compiled module in a new process; its stdout and stderr."""
+    code = f"import sys; sys.path.insert(0, {str(folder)!r}); import toy"
+    full = {**os.environ, "PYTHONWARNINGS": "default", **env}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip(), done.stderr.strip()
+
+
+@pytest.fixture()
+def toy(tmp_path):
+    pytest.importorskip("numba")
+    (tmp_path / "toy.py").write_text(textwrap.dedent(_TOY))
+    return tmp_path
+
+
+def test_a_truncated_cache_file_is_emptied_and_rebuilt(toy) -> None:
+    cache = toy / "cache"
+    env = {"NUMBA_CACHE_DIR": str(cache)}
+    assert _run(toy, **env) == ("41 False", "")  # compiled, cached
+    for suffix in (".nbc", ".nbi"):
+        [damaged] = [p for p in cache.rglob(f"toy.entry-*{suffix}")]
+        damaged.write_bytes(damaged.read_bytes()[: damaged.stat().st_size // 2])
+        out, err = _run(toy, **env)
+        assert out == "41 False"  # works, compiling afresh
+        assert len(err.splitlines()) == 1 and "damaged" in err and damaged.name in err, err
+    assert _run(toy, **env) == ("41 True", "")  # the rebuilt cache loads, silently
+
+
+def test_no_writable_cache_folder_compiles_without_it_after_one_warning(toy) -> None:
+    """numba's locators all fail: its own user folder only (NUMBA_CACHE_LOCATOR_CLASSES), and that one unwritable
+    (beneath a file), as for a read-only install with an unwritable home."""
+    blocker = toy / "not-a-folder"
+    blocker.write_text("")
+    env = {"NUMBA_CACHE_DIR": str(blocker / "cache"), "NUMBA_CACHE_LOCATOR_CLASSES": "UserProvidedCacheLocator"}
+    out, err = _run(toy, **env)
+    assert out == "41 True"
+    assert err.count("NumbaCacheWarning") == 1 and "NUMBA_CACHE_DIR" in err and "Traceback" not in err
+    code = "import industry_env.games.industry.kernel, industry_env.games.industry.observe_kernel; print('imported')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONWARNINGS": "default", **env})  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "imported", done.stderr
+    assert done.stderr.count("NumbaCacheWarning") == 1

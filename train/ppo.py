@@ -156,6 +156,18 @@ def evaluate(agent: Any, cfg: TrainConfig, games: int | None = None) -> dict[str
             "mean_points": row["mean_points"], "games": row["games"]}  # fmt: skip
 
 
+def _require_train_extra() -> None:
+    """ValueError naming the train extra if torch, Stable-Baselines3 or sb3-contrib is missing (checked before
+    anything is written)."""
+    try:
+        import sb3_contrib  # noqa: F401
+        import stable_baselines3  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(f"industry-env train needs the train extra: pip install 'industry_env[train]' ({exc})"
+                         ) from None  # fmt: skip
+
+
 def train(cfg: TrainConfig, overwrite: bool = False) -> TrainResult:
     """Run the training described by ``cfg`` (see the module docstring); returns where the model is and figures.
 
@@ -163,6 +175,7 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> TrainResult:
     folder is locked for the run's time. A folder that holds a run is refused unless ``cfg.resume`` continues it
     or ``overwrite`` is True (its run files are then removed first).
     """
+    _require_train_extra()
     cfg = validate(cfg)
     run = Path(cfg.run_dir)
     R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)  # read only: nothing written yet
@@ -393,12 +406,7 @@ def run(args: argparse.Namespace) -> int:
         for line in to_toml(cfg).splitlines():
             print(f"{line:<48} # {' '.join(docs.get(line.split(' = ')[0], '').split())}")
         return 0
-    try:
-        import sb3_contrib  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError as exc:
-        raise ValueError(f"industry-env train needs the train extra: pip install 'industry_env[train]' ({exc})"
-                         ) from None  # fmt: skip
+    _require_train_extra()
     result = train(cfg, overwrite=getattr(args, "overwrite", False))
     print(result.summary())
     return 0

@@ -25,9 +25,9 @@ import time
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from industry_env.core import numba_cache
+from industry_env.core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
 from industry_env.games.industry import kernel as K

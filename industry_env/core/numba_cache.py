@@ -1,4 +1,5 @@
-"""Is numba's disk cache of a compiled module fresh? Checked on the content of every file its code depends on.
+"""Is numba's disk cache of a compiled module fresh and whole? Checked on the content of every file its code
+depends on, and on every cache file it would load.
 
 numba caches a function's machine code next to its module and reuses it while that one file's content is the
 same (numba 0.68 hashes the file; older versions compare its modification time). The compiled kernels also
@@ -7,13 +8,26 @@ if only those change, numba would reuse code built from the old numbers. So each
 numba's cache directory, a stamp with the hash of all its sources, written after a full compile; a missing or
 different stamp empties the module's cache, and the next calls compile afresh. File times play no part: a
 ``git checkout`` or a reinstall of the same files is not a change.
+
+Two ways a disk cache fails are handled here rather than left to numba, which would raise on every later call
+in every process:
+
+* a damaged cache (an index ``.nbi`` or code ``.nbc`` file cut short or overwritten: a full disk, a copy
+  interrupted) is found by :func:`is_fresh`, which reads every file numba would load; the module's cache is then
+  emptied and rebuilt, with one line on stderr;
+* no writable cache folder (a read-only install, an unwritable home and ``NUMBA_CACHE_DIR``): numba refuses
+  ``cache=True`` with ``cannot cache function ...: no locator available``. :func:`njit` compiles such functions
+  without the disk cache instead, with one :class:`NumbaCacheWarning` a process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
 def sources_digest(sources: Sequence[str]) -> str:
@@ -30,28 +44,83 @@ def _stamp_path(dispatchers: Sequence, name: str) -> str:
     return os.path.join(dispatchers[0]._cache._cache_path, f"{name}.sources-sha256")
 
 
+def damage(dispatchers: Sequence) -> str | None:
+    """What is wrong with numba's cache files of ``dispatchers`` (the first unreadable file and why), or None.
+
+    Every index file and every code file an index names is read as numba reads them when it loads a function, so
+    a file numba would fail on is found here, before any call. A code file missing is not damage (numba then
+    compiles that version again); numba internals that moved, or a function without a disk cache, are not
+    checked.
+    """
+    for f in dispatchers:
+        try:
+            cache_file = f._cache._cache_file
+            load_index, load_data = cache_file._load_index, cache_file._load_data
+            where = getattr(cache_file, "_index_path", "the index")
+        except AttributeError:
+            continue
+        try:
+            for data_name in list(load_index().values()):
+                where = data_name
+                try:
+                    load_data(data_name)
+                except FileNotFoundError:
+                    continue
+        except Exception as exc:  # unpickling a damaged file raises any of a dozen kinds of error
+            return f"{os.path.basename(str(where))}: {type(exc).__name__}: {exc}"
+    return None
+
+
+def empty(dispatchers: Sequence) -> None:
+    """Empty numba's cache of each of ``dispatchers`` (their next calls compile); a cache that cannot be written is
+    not used by this process instead."""
+    for f in dispatchers:
+        try:
+            try:
+                f._cache.flush()
+            except OSError:
+                f._cache.disable()
+        except AttributeError:  # numba internals moved, or no disk cache
+            pass
+
+
+def repair(dispatchers: Sequence, name: str) -> bool:
+    """Empty numba's cache of ``dispatchers`` if a file of it is damaged, saying so in one line on stderr (``name``
+    names the module); True if it was."""
+    why = damage(dispatchers)
+    if why is None:
+        return False
+    print(f"industry_env: numba's disk cache of {name} was damaged ({why}): emptied, it is rebuilt as the code "
+          f"compiles", file=sys.stderr, flush=True)  # fmt: skip
+    empty(dispatchers)
+    return True
+
+
 def is_fresh(entries: Sequence, dispatchers: Sequence, sources: Sequence[str], name: str) -> bool:
     """Does numba's cache hold code for each of ``entries`` (the functions called from Python), compiled from
-    these very ``sources``?
+    these very ``sources``, in files numba can read?
 
     If not, the cache of every one of ``dispatchers`` (the module's compiled functions) is emptied, so that
     their next calls compile, and False is returned; :func:`mark_fresh` records the sources after the compile.
-    ``name`` names the stamp file. numba internals that moved count as fresh: better no message than a wrong one.
+    A damaged cache file is reported on stderr (:func:`repair`). ``name`` names the stamp file. numba internals
+    that moved, and functions compiled without a disk cache (:func:`njit`'s fallback), count as fresh: better no
+    message than a wrong one.
     """
     try:
-        with open(_stamp_path(entries, name), encoding="ascii") as fh:
-            same = fh.read().strip() == sources_digest(sources)
-        if same and all(f._cache._cache_file._load_index() for f in entries):
-            return True
-    except FileNotFoundError:
-        pass
-    except (AttributeError, OSError, ValueError, EOFError):  # numba internals moved, or an unreadable stamp
+        stamp = _stamp_path(entries, name)
+        indexes = [f._cache._cache_file._load_index for f in entries]
+    except AttributeError:
         return True
+    if repair(dispatchers, name):
+        return False
     try:
-        for f in dispatchers:
-            f._cache.flush()
-    except (AttributeError, OSError):
+        with open(stamp, encoding="ascii") as fh:
+            same = fh.read().strip() == sources_digest(sources)
+        if same and all(load() for load in indexes):
+            return True
+    except (OSError, ValueError):  # no stamp yet, or an unreadable one: compile afresh and write it again
         pass
+    empty(dispatchers)
     return False
 
 
@@ -60,5 +129,43 @@ def mark_fresh(entries: Sequence, sources: Sequence[str], name: str) -> None:
     try:
         with open(_stamp_path(entries, name), "w", encoding="ascii") as fh:
             fh.write(sources_digest(sources) + "\n")
-    except (AttributeError, OSError):  # a read-only cache directory: numba did not cache either
+    except (AttributeError, OSError):  # a read-only cache directory, or no disk cache: numba did not cache either
         pass
+
+
+class NumbaCacheWarning(UserWarning):
+    """numba has no writable folder for its disk cache: compiled code is built afresh in every process."""
+
+
+_warned_no_cache = False
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``numba.njit``, except that a function asking for ``cache=True`` where numba finds no writable folder for
+    its disk cache compiles without it (one :class:`NumbaCacheWarning` a process) instead of failing at import
+    with numba's ``cannot cache function ...: no locator available``."""
+    import numba
+
+    def decorate(fn: Callable) -> Any:
+        global _warned_no_cache
+        try:
+            return numba.njit(**options)(fn)
+        except RuntimeError as exc:
+            if not options.get("cache") or "no locator available" not in str(exc):
+                raise
+            if not _warned_no_cache:
+                _warned_no_cache = True
+                warnings.warn(
+                    "numba finds no writable folder for its disk cache (the package folder, the user's cache "
+                    "folder and NUMBA_CACHE_DIR): compiling without it, again in every process; set NUMBA_CACHE_DIR "
+                    f"to a writable folder to keep the compiled code ({exc})",
+                    NumbaCacheWarning,
+                    stacklevel=3,
+                )
+            return numba.njit(**{**options, "cache": False})(fn)
+
+    if args and callable(args[0]) and len(args) == 1:
+        return decorate(args[0])
+    if args:
+        raise TypeError("njit takes the function, or keyword options only (cache=True, parallel=True)")
+    return decorate

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 try:
     import ray.rllib  # noqa: F401
+    import torch  # noqa: F401  (the module's networks; ray[rllib] alone does not install it)
 except ImportError as exc:  # pragma: no cover - depends on the install
-    raise ImportError(f"industry_env.rllib needs Ray RLlib: pip install 'industry_env[rllib]' ({exc})") from None
+    raise ImportError(f"industry_env.rllib needs Ray RLlib and torch: pip install 'industry_env[rllib]' ({exc})"
+                      ) from None  # fmt: skip
 
 from .agent import RLlibAgent
 from .env import ENV_NAME, IndustryMultiAgentEnv, make_env

@@ -21,21 +21,25 @@ and ``key``, independent of thread count, and differs between rows holding the s
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import importlib.metadata
 import os
 import sys
 import threading
 import time
+import weakref
+from collections import OrderedDict
 from typing import Any
 
 import numba
 import numpy as np
 from llvmlite import ir
-from numba import carray, get_num_threads, njit, prange, types
+from numba import carray, get_num_threads, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ...core import numba_cache, uncompiled
+from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
 from . import actions as A
 from .rules import (
@@ -992,7 +996,13 @@ _NO_I32 = np.zeros(0, np.int32)
 _NO_I64 = np.zeros(0, np.int64)
 _NO_BOOL = np.zeros(0, np.bool_)
 _NO_F64 = np.zeros(0, np.float64)
-_tables_by_board: dict[int, tuple[object, np.ndarray]] = {}
+# Board tables (about 17 KB each): the one of the board used last; one per board object alive; and a few by
+# content, so that boards with the same facts (each env loading its own copy of one file) share one table. Boards
+# are held weakly: one no longer used elsewhere is freed, and its entry with it.
+TABLES_BY_CONTENT = 8
+_last_table: tuple[weakref.ref | None, np.ndarray] = (None, _NO_I32)
+_tables_by_board: weakref.WeakKeyDictionary[object, np.ndarray] = weakref.WeakKeyDictionary()
+_tables_by_content: OrderedDict[bytes, np.ndarray] = OrderedDict()
 _bit_generators: dict[int, tuple[object, int, int]] = {}
 _ready = False
 # numba's threads. A launch of the workqueue layer (numba's fallback) wakes sleeping workers: about 160-400 us on
@@ -1054,12 +1064,26 @@ def _parallel_run(op, buf=_NO_U8, B=0, t=_NO_I32, actions=_NO_I64, mask=_NO_MASK
 
 
 def _table(board) -> np.ndarray:
-    """The board table of ``board``, built once per board object."""
-    hit = _tables_by_board.get(id(board))
-    if hit is None or hit[0] is not board:
-        hit = (board, board_table(board))
-        _tables_by_board[id(board)] = hit
-    return hit[1]
+    """The board table of ``board``: built once per content, looked up once per board object (see
+    ``TABLES_BY_CONTENT``); no board is kept alive by it."""
+    global _last_table
+    last = _last_table
+    if last[0] is not None and last[0]() is board:
+        return last[1]
+    table = _tables_by_board.get(board)
+    if table is None:
+        built = board_table(board)
+        key = hashlib.sha256(built.tobytes()).digest()
+        table = _tables_by_content.get(key)
+        if table is None:
+            table = _tables_by_content[key] = built
+            while len(_tables_by_content) > TABLES_BY_CONTENT:
+                _tables_by_content.popitem(last=False)
+        else:
+            _tables_by_content.move_to_end(key)
+        _tables_by_board[board] = table
+    _last_table = (weakref.ref(board), table)
+    return table
 
 
 class _Direct:

@@ -10,9 +10,10 @@ the AEC env and the Gymnasium env observe one game per move, where numpy's ~40 c
 from __future__ import annotations
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import get_num_threads, prange
 
-from ...core import uncompiled
+from ...core import numba_cache, uncompiled
+from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
 from . import kernel
 from . import observation as O
@@ -178,3 +179,8 @@ def observe(state, player) -> np.ndarray:
     if bad.any():
         raise ValueError("observer must be a player of the game (0 .. num_players - 1)")
     return out
+
+
+# A damaged cache file would make every call of this module raise, in every process: emptied here instead.
+_compiled = [f for f in list(globals().values()) if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
+numba_cache.repair(_compiled, "observe_kernel")

@@ -65,8 +65,8 @@ _CW, _CH = 100, 94  # cell size
 _PANEL_Y = _Y0 + NUM_ERAS * _CH + 14  # top of the players' boxes
 _BOX_W = (WIDTH - 20) / 4
 _MISSING = (
-    "pictures of the board need matplotlib, an optional extra: pip install 'industry_env[render]' "
-    "(or pip install matplotlib)"
+    "pictures of the board need matplotlib (and Pillow, which comes with it), an optional extra: "
+    "pip install 'industry_env[render]' (or pip install matplotlib)"
 )
 
 # Regions of the picture that change independently: name -> (x0, y0, x1, y1) in pixels.
@@ -96,6 +96,16 @@ def _matplotlib() -> Any:
     except ImportError as exc:
         raise ImportError(_MISSING) from exc
     return matplotlib, patches, Figure, FigureCanvasAgg, MarkerStyle
+
+
+def _pillow() -> Any:
+    """Import Pillow's ``Image`` on first use, or raise an ImportError that names the extra to install (Pillow comes
+    with matplotlib)."""
+    try:
+        from PIL import Image
+    except ImportError as exc:
+        raise ImportError(_MISSING) from exc
+    return Image
 
 
 def _gear(cx: float, cy: float, r: float, teeth: int = 9) -> tuple[tuple[float, float], ...]:
@@ -437,16 +447,24 @@ def to_svg(game: Game, text_as_paths: bool = False) -> str:
 
 
 def save_png(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG."""
-    from PIL import Image  # Pillow is installed with matplotlib
-
-    Image.fromarray(to_rgb_array(game)).save(os.fspath(path), format="PNG")
+    """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG (atomically: a reader never sees
+    half a file, and a failed write leaves an earlier file as it was)."""
+    Image = _pillow()
+    image = Image.fromarray(to_rgb_array(game))
+    target = os.fspath(path)
+    partial = f"{target}.partial-{os.getpid()}"
+    try:
+        image.save(partial, format="PNG")
+        os.replace(partial, target)
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
 
 
 def to_png(game: Game, colours: int = 0) -> bytes:
     """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, about a third of
     the size (what a notebook shows)."""
-    from PIL import Image  # Pillow is installed with matplotlib
+    Image = _pillow()
 
     image = Image.fromarray(to_rgb_array(game))
     if colours:
@@ -505,7 +523,8 @@ class GifWriter:
 
     def add(self, frame: np.ndarray | Game) -> None:
         """Append one frame: a picture from :func:`to_rgb_array`, or a game to draw."""
-        from PIL import Image, ImageColor
+        Image = _pillow()
+        from PIL import ImageColor
 
         rgb = frame if isinstance(frame, np.ndarray) else to_rgb_array(frame)
         if rgb.shape != PICTURE_SHAPE or rgb.dtype != np.uint8:
@@ -551,7 +570,8 @@ class GifWriter:
 
     def _flush(self, last: bool = False) -> None:
         """Write the frame held back (its display time is known only once the next frame differs)."""
-        from PIL import GifImagePlugin, Image
+        Image = _pillow()
+        from PIL import GifImagePlugin
 
         if self._pending is None:
             return
