@@ -257,6 +257,25 @@ def test_gymnasium_make_vec_sync_and_async_spawn_never_give_an_empty_mask(mode):
         venv.close()
 
 
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+def test_gymnasiums_vector_episode_statistics_count_each_game_once_in_every_autoreset_mode(mode):
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    venv = RecordEpisodeStatistics(gymnasium.make_vec("industry_env/Industry-v0", num_envs=4, num_players=NUM_PLAYERS,
+                                                      vectorization_mode="vector_entry_point", autoreset_mode=mode))
+    _, info = venv.reset(seed=0)
+    rng = np.random.default_rng(0)
+    ended, episodes = [], []
+    for _ in range(300):
+        _, reward, terminated, _, info = venv.step(_sample(info["action_mask"], rng))
+        ended += reward[terminated].tolist()
+        if "episode" in info:
+            episodes += info["episode"]["r"][info["_episode"]].tolist()
+        if mode == "disabled" and terminated.any():  # the caller resets the finished sub-envs
+            _, info = venv.reset(options={"reset_mask": terminated})
+    assert len(ended) >= 4 and sorted(episodes) == sorted(ended)  # one episode per game, its return the reward
+
+
 # ---------------------------------------------------------------------------------------------- SB3
 def test_sb3_subproc_vec_env_with_vec_normalize_trains_maskable_ppo():
     from sb3_contrib import MaskablePPO
