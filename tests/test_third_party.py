@@ -71,11 +71,15 @@ def test_torchrl_pettingzoo_wrapper_plays_whole_turn_based_games_with_its_own_ro
     assert raw.actions_played == [] and sum(bool(again[a]["mask"][0]) for a in agents) == 1
 
 
-def test_torchrl_gym_wrapper_with_its_action_mask_transform_plays_a_whole_game():
-    from torchrl.envs import ActionMask, GymWrapper, TransformedEnv
+def test_torchrl_gym_env_by_id_with_its_action_mask_transform_plays_a_whole_game():
+    from torchrl.envs import ActionMask, GymEnv, TransformedEnv
 
-    base = GymWrapper(gymnasium.make("industry_env/Industry-v0", num_players=NUM_PLAYERS),
-                      categorical_action_encoding=True)  # fmt: skip
+    # GymEnv passes frameskip= to every env and drops it on Python's "unexpected keyword argument" TypeError
+    with pytest.raises(TypeError, match="unexpected keyword argument 'frameskip'"):
+        gymnasium.make("industry_env/Industry-v0", frameskip=1)
+    with pytest.raises(ValueError, match="frameskip: not an option of"):  # a refused option, as every other
+        industry_env.env(frameskip=1)
+    base = GymEnv("industry_env:industry_env/Industry-v0", categorical_action_encoding=True, num_players=NUM_PLAYERS)
     base.set_info_dict_reader(_torchrl_mask_reader((), base.action_spec.space.n))
     env = TransformedEnv(base, ActionMask())
     env.set_seed(0)
