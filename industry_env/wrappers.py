@@ -45,7 +45,8 @@ class SharedPolicyEnv(gymnasium.Env):
             raise ValueError(f"SharedPolicyEnv wraps a PettingZoo AEC env (industry_env.env()), got {aec_env!r}")
         self.aec = aec_env
         first = aec_env.possible_agents[0]
-        self.observation_space = aec_env.observation_space(first)["observation"]
+        space = aec_env.observation_space(first)  # a Dict with the mask, or (action_mask="info") the Box alone
+        self.observation_space = space["observation"] if isinstance(space, gymnasium.spaces.Dict) else space
         self.action_space = aec_env.action_space(first)
         self.game = aec_env.unwrapped.setup.spec.id
         self.render_mode = getattr(aec_env, "render_mode", None)
@@ -96,7 +97,7 @@ class SharedPolicyEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """bool[A]: the learner's legal actions now (what MaskablePPO asks for)."""
-        return self.aec.observe(self.learner)["action_mask"].astype(bool)
+        return self._view(self.learner)[1].astype(bool)
 
     def render(self) -> Any:
         return self.aec.render()
@@ -111,16 +112,24 @@ class SharedPolicyEnv(gymnasium.Env):
     def _play_others(self) -> None:
         """The other seats move until the learner is to move or the game is over; the learner's rewards summed."""
         while not self._over() and self.aec.agent_selection != self.learner:
-            seen = self.aec.observe(self.aec.agent_selection)
-            self.aec.step(self._opponent(seen["observation"], seen["action_mask"]))
+            obs, mask = self._view(self.aec.agent_selection)
+            self.aec.step(self._opponent(obs, mask))
             self._reward += float(self.aec.rewards.get(self.learner, 0.0))
 
+    def _view(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
+        """The agent's observation and legal actions, wherever the AEC env gives the mask (observation or info)."""
+        seen = self.aec.observe(agent)
+        if isinstance(seen, dict):
+            return seen["observation"], seen["action_mask"]
+        return seen, self.aec.infos[agent]["action_mask"]
+
     def _observe(self) -> tuple[np.ndarray, dict]:
-        seen = self.aec.observe(self.learner)
-        info = {"action_mask": seen["action_mask"].astype(bool), "learner": self.learner}
+        obs, mask = self._view(self.learner)
+        info = {"learner": self.learner}
         if self._over():
             info.update(self.aec.infos.get(self.learner, {}))
-        return seen["observation"], info
+        info["action_mask"] = mask.astype(bool)
+        return obs, info
 
 
 __all__ = ["SharedPolicyEnv"]

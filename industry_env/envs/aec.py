@@ -4,7 +4,11 @@
 Import                 ``import industry_env; env = industry_env.env(game="industry", num_players=4)``
 Agents                 ``player_0`` .. ``player_{n-1}`` (engine seats 0 .. n-1, clockwise)
 Action space           ``Discrete(A)``: the game's one action encoding (Industry's: ``docs/actions.md``)
-Observation space      ``Dict(observation=Box(low, high, (D,), float32), action_mask=Box(0, 1, (A,), int8))``
+Observation space      ``Dict(observation=Box(low, high, (D,), float32), action_mask=Box(0, 1, (A,), int8))``;
+                       with ``action_mask="info"``, ``Box(low, high, (D,), float32)`` and the mask in
+                       ``infos[agent]["action_mask"]`` (PettingZoo's other place for it), so that wrappers made
+                       for Box observations (SuperSuit's ``dtype_v0``, ``flatten_v0``, ``frame_stack_v1``, ...)
+                       apply
 Observation            the game's observation layout seen from the agent's own seat (the seat itself first,
                        then clockwise); only what that seat may see (Industry: everything on the table but the
                        order of the bag)
@@ -19,7 +23,7 @@ Parallel API           turn-based, so ``metadata["is_parallelizable"]`` is False
                        refuses it up front); ``pettingzoo.utils.conversions.turn_based_aec_to_parallel`` gives
                        the parallel API (the agents not to move get an all-zero mask)
 Info                   ``infos[agent]``: empty during the game; at the end ``scores`` (by seat), ``score`` (own),
-                       ``winners`` (agent names)
+                       ``winners`` (agent names); with ``action_mask="info"``, ``action_mask`` always
 Render modes           ``"ansi"`` (text board); ``"rgb_array"`` and ``"human"`` for games with pictures (the
                        ``render`` extra)
 =====================  ==========================================================================================
@@ -55,6 +59,8 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..core.spec import GameSpec
 from .common import ILLEGAL_REWARD, MAX_GAME_SEED, GameSetup, agent_names, check_env_options, game_seed
 from .common import terminal_rewards as _terminal_rewards
+
+MASK_PLACES = ("observation", "info")  # where raw_env gives the legal actions (PettingZoo's two places)
 
 
 class TerminateIllegalOnce(wrappers.TerminateIllegalWrapper):
@@ -104,11 +110,16 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         reward: str = "win",
         render_mode: str | None = None,
         game: str | GameSpec = "industry",
+        action_mask: str = "observation",
         **options: Any,
     ) -> None:
         super().__init__()
+        if action_mask not in MASK_PLACES:
+            raise ValueError(f"action_mask={action_mask!r}: expected one of {list(MASK_PLACES)} (where the legal "
+                             f"actions are given: in the observation dict, or in infos[agent])")  # fmt: skip
         self.setup = setup = GameSetup(game, num_players, options)
         check_env_options(reward, render_mode, setup.render_modes())
+        self.mask_in_info = action_mask == "info"
         self.metadata = {**type(self).metadata, "name": setup.spec.pettingzoo_name,
                          "render_modes": list(setup.render_modes())}  # fmt: skip
         self.engine = setup.engine
@@ -119,7 +130,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.possible_agents = agent_names(self.num_players)
         self.agent_name_mapping = {a: k for k, a in enumerate(self.possible_agents)}
         # Declared once; the same objects are returned on every call.
-        obs_space = spaces.Dict({
+        obs_space: spaces.Space = setup.observation_space() if self.mask_in_info else spaces.Dict({
             "observation": setup.observation_space(),
             "action_mask": spaces.Box(0, 1, (setup.num_actions,), np.int8),
         })  # fmt: skip
@@ -191,16 +202,23 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             self.agent_selection = self.possible_agents[p]
         elif self.agents:  # over: the dead agents are stepped with None in turn, as PettingZoo expects
             self.agent_selection = self.agents[0]
+        if self.mask_in_info:
+            for a in self.agents:
+                self.infos[a]["action_mask"] = self._mask_of(a)
 
     # ------------------------------------------------------------------------------------------ observing
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's own view: its observation and (if it is to move) its legal actions; fresh copies."""
-        k = self.agent_name_mapping[agent]
-        obs = self.engine.observe(self.state_, k)[0]  # a new array every call
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
+        """The agent's own view: its observation and (if it is to move) its legal actions; fresh copies
+        (``action_mask="info"``: the observation alone)."""
+        obs = self.engine.observe(self.state_, self.agent_name_mapping[agent])[0]  # a new array every call
+        return obs if self.mask_in_info else {"observation": obs, "action_mask": self._mask_of(agent)}
+
+    def _mask_of(self, agent: str) -> np.ndarray:
+        """int8[A]: the agent's legal actions if it is to move, else all zeros (a new array)."""
         mask = np.zeros(self.setup.num_actions, np.int8)
-        if self._to_move == k:
+        if self._to_move == self.agent_name_mapping[agent]:
             mask[self._mask] = 1
-        return {"observation": obs, "action_mask": mask}
+        return mask
 
     def game(self):
         """The position as the game's reference game (a copy)."""

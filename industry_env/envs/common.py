@@ -25,6 +25,12 @@ ILLEGAL_REWARD = -1.0
 MAX_GAME_SEED = 2**63 - 1  # a game's seed is an int64 of its State
 
 
+class UnknownOptionError(TypeError, ValueError):
+    """An environment was given a keyword argument it does not take: a TypeError saying "unexpected keyword
+    argument", as Python's own for a function, so that makers that try optional arguments and drop the refused
+    ones (TorchRL's ``GymEnv`` passes ``frameskip``) work; a ValueError too, as every refused option here is."""
+
+
 def agent_names(num_players: int) -> list[str]:
     """``player_0`` .. ``player_{n-1}``: seat k of the engine is ``player_k``."""
     return [f"player_{k}" for k in range(num_players)]
@@ -42,7 +48,13 @@ class GameSetup:
         self.spec = resolve(game)
         self.num_players = self.spec.default_players if num_players is None else \
             self.spec.check_num_players(num_players)  # fmt: skip
-        self.options = self.spec.check_options(options)
+        try:
+            self.options = self.spec.check_options(options)
+        except ValueError as exc:
+            unknown = sorted(set(options) - {o.name for o in self.spec.options})
+            if not unknown:
+                raise
+            raise UnknownOptionError(f"unexpected keyword argument {unknown[0]!r}: {exc}") from None
         self.engine = self.spec.engine
         self.num_actions = self.spec.num_actions(**self.options)
         self.observation_size = self.spec.observation_size(**self.options)

@@ -229,6 +229,14 @@ class LearnerGames:
         return rec.record(E.scores(E.take(s, i))[0, : int(s.num_players[i])].tolist() if over else None)
 
     # ------------------------------------------------------------------------------------------ views
+    def learner_masks(self, waiting: np.ndarray) -> np.ndarray:
+        """bool[B, A]: the learner's legal actions (a copy), every action allowed in the games ``waiting`` (bool[B]:
+        over, their next action ignored or refused), as Pgx does, so that a masked softmax or a masked sampler
+        given a whole batch (Gymnasium's vector envs, TorchRL) never meets a row without an action."""
+        masks = self.mask.copy()
+        masks[waiting] = True
+        return masks
+
     def observe(self) -> np.ndarray:
         """float32[B, D]: every game seen from the learner's seat (a new array)."""
         return self.engine.observe(self.state, self.seat)

@@ -10,7 +10,9 @@ Action space           ``Discrete(A)``: the game's one action encoding (Industry
 Observation space      ``Box(low, high, (D,), float32)``: the game's observation from the learner's seat,
                        bounded by the spec's ``observation_bounds``
 Action mask            ``env.action_masks()`` (bool[A], what sb3-contrib's MaskablePPO calls) and
-                       ``info["action_mask"]`` after every reset and step
+                       ``info["action_mask"]`` after every reset and step; every action once the episode is
+                       over (Pgx's convention: in ``gymnasium.make_vec(..., "sync")`` that step's action is
+                       ignored, and a masked sampler never meets an empty row)
 Rewards                at the end only, from the learner's seat: ``reward="win"``: +1 if it wins (ties: every
                        tied winner), -1 if not, 0 on a full tie; ``reward="score"``: (its final points - the
                        table's mean) / 10
@@ -92,7 +94,7 @@ class LearnerEnv(gymnasium.Env):
         else:
             self.games.reset(np.ones(1, bool))
         self._done = False
-        return self.games.observe()[0], {"action_mask": self.games.mask[0].copy()}
+        return self.games.observe()[0], {"action_mask": self.action_masks()}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._done:
@@ -100,11 +102,11 @@ class LearnerEnv(gymnasium.Env):
         if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
             raise ValueError(f"action {action!r}: must be an integer action 0..{self.setup.num_actions - 1}")
         reward, terminated, illegal = self.games.step(np.array([int(action)]))
-        info: dict[str, Any] = {"action_mask": self.games.mask[0].copy()}
+        self._done = bool(terminated[0])
+        info: dict[str, Any] = {"action_mask": self.action_masks()}
         if illegal[0]:
             info["illegal_action"] = True
         if terminated[0]:  # numbers and arrays that Gymnasium's vector envs batch into numeric arrays
-            self._done = True
             final = self.games.final_info(np.array([0]))
             n = self.games.num_players
             info.update(scores=final["scores"][0, :n].copy(), learner_seat=final["learner_seat"][0],
@@ -114,8 +116,10 @@ class LearnerEnv(gymnasium.Env):
         return self.games.observe()[0], float(reward[0]), bool(terminated[0]), False, info
 
     def action_masks(self) -> np.ndarray:
-        """bool[A]: the learner's legal actions now (sb3-contrib's MaskablePPO calls this)."""
-        return self.games.mask[0].copy()
+        """bool[A]: the learner's legal actions now (sb3-contrib's MaskablePPO calls this); once the episode is over,
+        every action (none is played: ``step`` refuses), so that Gymnasium's vector envs, which ignore that action
+        in their ``NEXT_STEP`` autoreset, never hand a masked sampler a row without an action."""
+        return self.games.learner_masks(np.array([self._done]))[0]
 
     def record(self):
         """This episode's game, every seat's moves, as a :class:`industry_env.records.Record` (replays exactly)."""

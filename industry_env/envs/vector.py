@@ -8,15 +8,18 @@ Spaces                 ``single_observation_space`` Box(D,) float32, ``single_ac
                        game's sizes); ``observation_space`` / ``action_space`` batched over N
 Action masks           ``info["action_mask"]`` (bool[N, A]) after every reset and step, and
                        ``env.action_masks()``. A sub-env whose next action is ignored (its game ended on this
-                       step and ``NEXT_STEP`` resets it on the next) shows every action allowed, as Pgx does, so
-                       that a masked softmax never divides by zero; the action it is given is ignored
+                       step and ``NEXT_STEP`` resets it on the next; with ``disabled``, until it is reset) shows
+                       every action allowed, as Pgx does, so that a masked softmax never divides by zero
 Opponents              played in batch between the learner's moves: each opponent agent is called once per
                        engine step for all the games where it is to move
 Autoreset              ``autoreset_mode`` attribute and ``metadata["autoreset_mode"]`` (read by TorchRL and
                        Gymnasium's wrappers): ``AutoresetMode.NEXT_STEP`` by default (Gymnasium's): the step after
                        a game ends resets that sub-env, ignores its action and returns its first observation with
                        reward 0. ``autoreset_mode="same_step"`` resets in the step that ends the game instead,
-                       the last observation in ``info["final_obs"]`` and its info in ``info["final_info"]``
+                       the last observation in ``info["final_obs"]`` and its info in ``info["final_info"]``;
+                       ``autoreset_mode="disabled"`` (TorchRL's preferred mode) never resets by itself: a
+                       finished sub-env waits for ``reset(options={"reset_mask": m})`` and stepping it first
+                       is refused
 Illegal action         ends that game with ``illegal_reward`` (``info["illegal_action"][i]``), as the single env
 Info                   ``action_mask``; ``illegal_action`` (bool[N]); at the end of a game, ``scores``
                        (int[N, P]), ``learner_seat``, ``score``, ``win`` with ``_``-prefixed masks saying which
@@ -45,7 +48,8 @@ from ..core.spec import GameSpec
 from .common import ILLEGAL_REWARD, check_env_options, game_seeds
 from .core import LearnerGames
 
-_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
+          "disabled": AutoresetMode.DISABLED}
 
 
 class LearnerVectorEnv(VectorEnv):
@@ -67,7 +71,7 @@ class LearnerVectorEnv(VectorEnv):
     ) -> None:
         mode = _MODES.get(autoreset_mode, autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
         if mode not in _MODES.values():
-            raise ValueError(f"autoreset_mode={autoreset_mode!r}: expected 'next_step' or 'same_step'")
+            raise ValueError(f"autoreset_mode={autoreset_mode!r}: expected 'next_step', 'same_step' or 'disabled'")
         check_env_options(reward, render_mode, ("ansi",))
         self.autoreset_mode = mode  # the attribute TorchRL reads, as Gymnasium's own vector envs carry it
         self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi"]}
@@ -113,9 +117,15 @@ class LearnerVectorEnv(VectorEnv):
         N = self.num_envs
         reward = np.zeros(N, np.float32)
         terminated = np.zeros(N, bool)
-        # NEXT_STEP: the sub-envs whose game ended on the previous step start anew; their actions are ignored.
-        restart = self._needs_reset.copy()
-        self.games.reset(restart)
+        if self.autoreset_mode == AutoresetMode.DISABLED:
+            if self._needs_reset.any():  # refused before anything changes
+                raise RuntimeError(f"sub-envs {np.flatnonzero(self._needs_reset).tolist()} have no game running "
+                                   f"(over, or never reset; autoreset_mode='disabled'): reset them first with "
+                                   f"reset(options={{'reset_mask': mask}})")  # fmt: skip
+            restart = np.zeros(N, bool)
+        else:  # NEXT_STEP: the sub-envs whose game ended on the previous step start anew; their actions are ignored.
+            restart = self._needs_reset.copy()
+            self.games.reset(restart)
         active = ~restart
         r, ended, illegal = self.games.step(a, rows=active)
         reward[active] = r[active]
@@ -124,7 +134,7 @@ class LearnerVectorEnv(VectorEnv):
         if ended.any():
             self._add_final_info(info, ended)
         obs = self.games.observe()
-        if self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP and ended.any():
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and ended.any():
             final_info = {k: v for k, v in info.items() if k not in ("illegal_action", "_illegal_action")}
             info["final_obs"] = np.where(ended[:, None], obs, 0.0).astype(np.float32)
             info["_final_obs"] = ended.copy()
@@ -139,10 +149,9 @@ class LearnerVectorEnv(VectorEnv):
         return obs, reward, terminated, np.zeros(N, bool), info
 
     def _masks(self) -> np.ndarray:
-        """bool[N, A]: the learner's legal actions; every action for a sub-env whose next action is ignored."""
-        masks = self.games.mask.copy()
-        masks[self._needs_reset] = True
-        return masks
+        """bool[N, A]: the learner's legal actions; every action for a sub-env whose game is over (its next action
+        is ignored, or with ``disabled`` it waits for a reset)."""
+        return self.games.learner_masks(self._needs_reset)
 
     def _add_final_info(self, info: dict[str, Any], ended: np.ndarray) -> None:
         rows = np.flatnonzero(ended)
