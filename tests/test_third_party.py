@@ -321,11 +321,11 @@ def test_gymnasiums_vector_episode_statistics_count_each_game_once_in_every_auto
 def test_sb3_subproc_vec_env_with_vec_normalize_trains_maskable_ppo():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
-    from stable_baselines3.common.vec_env import SubprocVecEnv, VecNormalize
+    from stable_baselines3.common.vec_env import SubprocVecEnv, VecCheckNan, VecNormalize
 
     venv = make_vec_env("industry_env:industry_env/Industry-v0", n_envs=2, seed=0, vec_env_cls=SubprocVecEnv,
                         vec_env_kwargs={"start_method": "fork"}, env_kwargs={"num_players": NUM_PLAYERS})  # fmt: skip
-    venv = VecNormalize(venv, norm_reward=False)
+    venv = VecNormalize(VecCheckNan(venv, raise_exception=True), norm_reward=False)  # a NaN or inf would raise
     try:
         model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=64, n_epochs=1, seed=0, device="cpu",
                             policy_kwargs={"net_arch": [32]})  # fmt: skip
