@@ -52,8 +52,11 @@ def test_torchrl_pettingzoo_wrapper_plays_whole_turn_based_games_with_its_own_ro
         warnings.simplefilter("ignore")  # TorchRL names the PettingZoo version it was tested with
         env = PettingZooWrapper(env=industry_env.env(num_players=NUM_PLAYERS), use_mask=True,
                                 categorical_actions=True, seed=0)  # fmt: skip
+    from torchrl.envs.utils import check_env_specs
+
     agents = [f"player_{k}" for k in range(NUM_PLAYERS)]
     assert sorted(env.group_map) == agents
+    check_env_specs(env, seed=0)  # TorchRL's own check: what the env returns is what its specs declare
     rollout = env.rollout(2000)  # a whole game: random actions from the action spec, which TorchRL masks
     raw = env._env.unwrapped
     acting = torch.stack([rollout[a]["mask"][:, 0] for a in agents], dim=1)
@@ -82,7 +85,9 @@ def test_torchrl_gym_env_by_id_with_its_action_mask_transform_plays_a_whole_game
     base = GymEnv("industry_env:industry_env/Industry-v0", categorical_action_encoding=True, num_players=NUM_PLAYERS)
     base.set_info_dict_reader(_torchrl_mask_reader((), base.action_spec.space.n))
     env = TransformedEnv(base, ActionMask())
-    env.set_seed(0)
+    from torchrl.envs.utils import check_env_specs
+
+    check_env_specs(env, seed=0)
     rollout = env.rollout(3000)
     action, mask = rollout["action"], rollout["action_mask"]
     assert mask[torch.arange(len(action)), action].all()
@@ -188,6 +193,38 @@ def test_supersuit_observation_wrappers_apply_with_the_mask_in_infos():
         industry_env.env(num_players=NUM_PLAYERS, action_mask="obs")
 
 
+def test_supersuits_vec_env_of_the_turn_based_parallel_env_plays_whole_games():
+    import supersuit as ss
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    parallel = turn_based_aec_to_parallel(industry_env.env(num_players=NUM_PLAYERS, action_mask="info"))
+    venv = ss.concat_vec_envs_v1(ss.pettingzoo_env_to_vec_env_v1(parallel), 2, num_cpus=0,
+                                 base_class="stable_baselines3")  # fmt: skip
+    assert venv.num_envs == 2 * NUM_PLAYERS  # every agent of every game is a row
+    venv.reset()  # (SuperSuit's SB3 wrapper cannot seed its ConcatVecEnv: it has no seed method)
+    infos = venv.reset_infos  # SB3's place for the infos of a reset: here each agent's mask
+    rng = np.random.default_rng(0)
+    games = []
+    for _ in range(2000):
+        masks = np.stack([i["action_mask"] for i in infos]).astype(bool)
+        to_move = masks.any(axis=1).reshape(2, NUM_PLAYERS)
+        assert (to_move.sum(axis=1) == 1).all()  # turn-based: one agent of each game has legal actions
+        actions = np.zeros(venv.num_envs, np.int64)  # the others' actions are ignored
+        actions[masks.any(axis=1)] = _sample(masks[masks.any(axis=1)], rng)
+        obs, reward, done, infos = venv.step(actions)
+        assert np.isfinite(obs).all()
+        done, reward = done.astype(bool).reshape(2, NUM_PLAYERS), reward.reshape(2, NUM_PLAYERS)
+        assert (done.all(axis=1) == done.any(axis=1)).all()  # a game ends for all its agents at once
+        games += [sorted(r) for r in reward[done.all(axis=1)].tolist()]
+        assert (reward[~done] == 0).all()
+        if len(games) >= 2:
+            break
+    assert len(games) >= 2
+    for r in games:  # +1 each winner, -1 the others, or 0 for all on a full tie (Game.returns)
+        assert set(r) <= {-1.0, 1.0} and 1.0 in r or r == [0.0] * NUM_PLAYERS
+    venv.close()
+
+
 def test_the_aec_env_with_the_mask_in_infos_passes_pettingzoos_api_test_and_trains_the_shared_policy():
     from pettingzoo.test import api_test
 
@@ -284,11 +321,11 @@ def test_gymnasiums_vector_episode_statistics_count_each_game_once_in_every_auto
 def test_sb3_subproc_vec_env_with_vec_normalize_trains_maskable_ppo():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
-    from stable_baselines3.common.vec_env import SubprocVecEnv, VecNormalize
+    from stable_baselines3.common.vec_env import SubprocVecEnv, VecCheckNan, VecNormalize
 
     venv = make_vec_env("industry_env:industry_env/Industry-v0", n_envs=2, seed=0, vec_env_cls=SubprocVecEnv,
                         vec_env_kwargs={"start_method": "fork"}, env_kwargs={"num_players": NUM_PLAYERS})  # fmt: skip
-    venv = VecNormalize(venv, norm_reward=False)
+    venv = VecNormalize(VecCheckNan(venv, raise_exception=True), norm_reward=False)  # a NaN or inf would raise
     try:
         model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=64, n_epochs=1, seed=0, device="cpu",
                             policy_kwargs={"net_arch": [32]})  # fmt: skip
