@@ -72,9 +72,9 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME, **p
         raise ValueError(f"agent name must be a string, got {type(name).__name__}")
     spec = load_game(game)
     if name in GENERIC_AGENTS:
-        return _bind(_build(GENERIC_AGENTS[name], name, seed, params), name, spec)
+        return _bind(_build(GENERIC_AGENTS[name], name, seed, params, spec.id), name, spec)
     if name in spec.agents:
-        return _bind(_build(_import_factory(spec.agents[name]), name, seed, params), name, spec)
+        return _bind(_build(_import_factory(spec.agents[name]), name, seed, params, spec.id), name, spec)
     if name.startswith(RLLIB_PREFIX):
         return _bind(_rllib_agent(name, seed, params), name, spec)
     if ":" not in name:
@@ -186,12 +186,15 @@ def _import_factory(path: str) -> type[Agent]:
     return getattr(importlib.import_module(module), attr)
 
 
-def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any]) -> Agent:
-    accepted = [k for k in inspect.signature(cls.__init__).parameters if k not in ("self", "seed", "game")]
+def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any], game: str | None = None) -> Agent:
+    signature = inspect.signature(cls.__init__).parameters
+    accepted = [k for k in signature if k not in ("self", "seed", "game")]
     unknown = sorted(set(params) - set(accepted))
     if unknown:
         takes = ", ".join(["seed", *accepted])
         raise ValueError(f"agent {name!r} has no parameter {', '.join(map(repr, unknown))} (it takes: {takes})")
+    if game is not None and "game" in signature:  # an agent that plays several games is told which
+        params = {**params, "game": game}
     return cls(seed=seed, **params)
 
 

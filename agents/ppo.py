@@ -1,9 +1,10 @@
 """``PPOAgent``: a policy trained with MaskablePPO (``industry_env.train``) as an Agent; needs the ``train`` extra.
 
-``make_agent("ppo")`` plays the shipped policy (``industry_env/data/ppo_industry.npz``, loaded on first use);
-``make_agent("ppo", path=...)`` plays your own. Only the actor is kept: a tanh (or the saved activation) MLP from
-the game's observation floats to one logit per action; illegal actions get ``-inf``
-before the choice. Deterministic by default
+``make_agent("ppo")`` plays the shipped policy of Industry (``industry_env/data/ppo_industry.npz``, loaded on
+first use), ``make_agent("ppo", game=...)`` a game's shipped policy (``GameSpec.shipped_policy``);
+``make_agent("ppo", path=..., game=...)`` plays your own. Only the actor is kept: a tanh (or the saved
+activation) MLP from the game's observation floats to one logit per action; illegal actions get ``-inf`` before
+the choice. Deterministic by default
 (the most probable legal action); ``deterministic=False`` samples from the masked softmax with the agent's own
 seeded generator.
 
@@ -17,7 +18,7 @@ Files it reads, none of them by unpickling (nothing in them can run code):
 - an older ``PPOAgent.save`` file (``.pt``, format ``industry_env-ppo-actor/1``), by ``torch.load(weights_only=True)``.
 
 Every file is checked when loaded: the layers must chain from the game's observation size to its number of actions
-(read from its spec; the policies are Industry's), with finite weights.
+(read from the game's spec), with finite weights.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from industry_env.registry import load_game
 
 from .base import Agent, AgentInputError, check_seed
 
-GAME = "industry"  # the game whose observation and actions the policy files' networks read and give
+GAME = "industry"  # the default game whose observation and actions the policy files' networks read and give
 SHIPPED = "ppo_industry.npz"  # in industry_env/data: the actor of ppo_industry.zip, exported by export_policy
 SHIPPED_SB3 = "ppo_industry.zip"  # the whole MaskablePPO save it came from (Adam state too: to continue training)
 WEIGHTS_FORMAT = "industry_env-ppo-actor/1"  # the older torch weights file (.pt), still read
@@ -62,9 +63,15 @@ def _torch() -> Any:
     return torch
 
 
-def shipped_path() -> Path:
-    """Where the shipped policy file (weights only, ``.npz``) lives inside the installed package."""
-    return Path(str(resources.files("industry_env.data").joinpath(SHIPPED)))
+def shipped_path(game: str = GAME) -> Path:
+    """Where ``game``'s shipped policy file (weights only, ``.npz``) lives inside the installed package; a
+    ValueError if the game ships none."""
+    spec = load_game(game)
+    if spec.shipped_policy is None:
+        raise AgentInputError(f"{spec.name} ships no trained policy yet: pass path= (a policy file or a "
+                              f"MaskablePPO .zip of your own, trained with industry-env train)")  # fmt: skip
+    package, _, file = spec.shipped_policy.partition(":")
+    return Path(str(resources.files(package).joinpath(file)))
 
 
 def shipped_sb3_path() -> Path:
@@ -72,14 +79,14 @@ def shipped_sb3_path() -> Path:
     return Path(str(resources.files("industry_env.data").joinpath(SHIPPED_SB3)))
 
 
-def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: str) -> Any:
+def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: str, game: str = GAME) -> Any:
     """nn.Sequential: Linear layers with ``activation`` between them (none after the last), checked first.
 
     The layers must chain (each one's inputs the previous one's outputs) from the game's observation floats to
     its logits, with 2-D weights, 1-D biases and finite values: a file that does not fits is refused here, when
     it is loaded, not at its first action.
     """
-    obs_size, num_actions = _sizes()
+    obs_size, num_actions = _sizes(game)
     torch = _torch()
     if activation not in ACTIVATIONS:
         raise AgentInputError(f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
@@ -130,21 +137,21 @@ def actor_from_policy(policy: Any) -> Any:
     return actor.eval()
 
 
-def _sizes() -> tuple[int, int]:
-    """The observation size and number of actions of the game the policies play (:data:`GAME`)."""
-    spec = load_game(GAME)
+def _sizes(game: str = GAME) -> tuple[int, int]:
+    """The observation size and number of actions of ``game`` (its default options)."""
+    spec = load_game(game)
     return spec.observation_size(), spec.num_actions()
 
 
-def _check_actor(actor: Any, where: str) -> None:
+def _check_actor(actor: Any, where: str, game: str = GAME) -> None:
     lins = [m for m in actor if type(m).__name__ == "Linear"]
-    obs_size, num_actions = _sizes()
+    obs_size, num_actions = _sizes(game)
     if not lins or lins[0].in_features != obs_size or lins[-1].out_features != num_actions:
-        raise AgentInputError(f"{where}: not an Industry policy (expected {obs_size} inputs and {num_actions} "
-                              f"outputs)")  # fmt: skip
+        raise AgentInputError(f"{where}: not a policy of {load_game(game).name} (expected {obs_size} inputs and "
+                              f"{num_actions} outputs)")  # fmt: skip
 
 
-def load_actor(path: str | Path) -> Any:
+def load_actor(path: str | Path, game: str = GAME) -> Any:
     """The actor (nn.Sequential) of a policy file, a MaskablePPO ``.zip`` or an older ``.pt`` weights file.
 
     Nothing is unpickled (module docstring); AgentInputError names the file and what is wrong with it.
@@ -156,10 +163,10 @@ def load_actor(path: str | Path) -> Any:
     where = f"PPO policy {p}"
     names = _zip_names(p, where)
     if "description.npy" in names:
-        return _actor_from_layers(*_read_policy_file(p, where), where)
+        return _actor_from_layers(*_read_policy_file(p, where), where, game)
     if {"data", "policy.pth"} <= names:
-        return _actor_from_layers(*_read_sb3_zip(p, where), where)
-    return _actor_from_layers(*_read_weights_pt(p, where), where)
+        return _actor_from_layers(*_read_sb3_zip(p, where), where, game)
+    return _actor_from_layers(*_read_weights_pt(p, where), where, game)
 
 
 MAX_POLICY_BYTES = 2**30  # what a policy's entries may unpack to: 1 GiB (the shipped zip unpacks to 3 MB)
@@ -256,7 +263,7 @@ def _read_weights_pt(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
     return list(zip(weights, biases, strict=True)), str(blob.get("activation", "Tanh"))
 
 
-def export_policy(source: Any, path: str | Path) -> Path:
+def export_policy(source: Any, path: str | Path, game: str = GAME) -> Path:
     """Write the actor of ``source`` as a policy file (``.npz``, weights only), which loads without unpickling.
 
     ``source``: a PPOAgent, a MaskablePPO model or its ``policy``, or the path of a policy file, a MaskablePPO
@@ -264,7 +271,7 @@ def export_policy(source: Any, path: str | Path) -> Path:
     renamed, so it is whole or absent. ``make_agent("ppo", path=...)`` plays it.
     """
     if isinstance(source, (str, os.PathLike)):
-        actor = load_actor(source)
+        actor = load_actor(source, game)
     elif isinstance(source, PPOAgent):
         actor = source.actor
     else:
@@ -292,7 +299,7 @@ def _write_policy_file(actor: Any, p: Path) -> Path:
     return p
 
 
-_SHIPPED_ACTOR: list[Any] = []  # the shipped actor, read once per process (frozen: agents can share it)
+_SHIPPED_ACTOR: dict[str, Any] = {}  # game -> its shipped actor, read once per process (frozen: agents share it)
 
 
 class NetworkAgent(Agent, ABC):
@@ -340,7 +347,8 @@ class NetworkAgent(Agent, ABC):
 class PPOAgent(NetworkAgent):
     """A trained MaskablePPO policy as an Agent; see the module docstring.
 
-    ``path``: a MaskablePPO ``.zip`` or a PPOAgent weights file (default: the shipped policy).
+    ``path``: a MaskablePPO ``.zip`` or a PPOAgent weights file (default: the game's shipped policy).
+    ``game``: the game the policy plays (its observation and actions; default Industry).
     ``deterministic``: the most probable legal action (default) or a sample from the masked softmax, drawn
     with the agent's generator seeded by ``seed``. ``threads``: torch threads during its calls (default 1: a
     forward pass of this size takes about 0.3 ms on one thread, and 30 times longer with two on a busy 2-core CPU).
@@ -350,35 +358,38 @@ class PPOAgent(NetworkAgent):
     game = GAME
 
     def __init__(self, seed: int | None = None, path: str | Path | None = None, deterministic: bool = True,
-                 threads: int = 1) -> None:  # fmt: skip
+                 threads: int = 1, game: str = GAME) -> None:  # fmt: skip
         self.check_options(deterministic, threads)
+        spec = load_game(game)
+        self.game = spec.id
         self.threads = threads
         self.rng = np.random.default_rng(check_seed(seed))
         self.deterministic = deterministic
         self.torch = _torch()
         if path is None:
-            if not _SHIPPED_ACTOR:
-                p = shipped_path()
+            p = shipped_path(spec.id)
+            if spec.id not in _SHIPPED_ACTOR:
                 if not p.is_file():
-                    raise AgentInputError(f"the shipped PPO policy is missing from this install ({p})")
-                _SHIPPED_ACTOR.append(load_actor(p))
-            self.actor = _SHIPPED_ACTOR[0]
-            self.path: Path | None = shipped_path()
+                    raise AgentInputError(f"the shipped PPO policy of {spec.name} is missing from this install ({p})")
+                _SHIPPED_ACTOR[spec.id] = load_actor(p, spec.id)
+            self.actor = _SHIPPED_ACTOR[spec.id]
+            self.path: Path | None = p
         else:
-            self.actor = load_actor(path)
+            self.actor = load_actor(path, spec.id)
             self.path = Path(path)
 
     @classmethod
-    def from_policy(cls, policy: Any, name: str = "ppo", seed: int | None = None,
-                    deterministic: bool = True) -> PPOAgent:  # fmt: skip
-        """A frozen snapshot of a live MaskablePPO policy (e.g. ``model.policy`` during training)."""
+    def from_policy(cls, policy: Any, name: str = "ppo", seed: int | None = None, deterministic: bool = True,
+                    game: str = GAME) -> PPOAgent:  # fmt: skip
+        """A frozen snapshot of a live MaskablePPO policy (e.g. ``model.policy`` during training) of ``game``."""
         agent = cls.__new__(cls)
+        agent.game = load_game(game).id
         agent.rng = np.random.default_rng(check_seed(seed))
         agent.deterministic = bool(deterministic)
         agent.threads = 1
         agent.torch = _torch()
         agent.actor = actor_from_policy(policy)
-        _check_actor(agent.actor, "PPOAgent.from_policy")
+        _check_actor(agent.actor, "PPOAgent.from_policy", agent.game)
         agent.path = None
         agent.name = name
         return agent

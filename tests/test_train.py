@@ -316,3 +316,35 @@ def test_the_config_names_its_game_and_checks_players_by_that_game() -> None:
         load_config(None, ["game=chess"])
     with pytest.raises(ConfigError, match="num_players = 5: Industry is played by 3 or 4"):
         load_config(None, ["num_players=5"])
+
+
+def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path) -> None:
+    """A policy of Age of Industry (made here in the documented file format) loads for that game only; a game
+    without a shipped policy says so."""
+    from industry_env.agents.ppo import POLICY_FORMAT
+    from industry_env.registry import load_game
+
+    spec = load_game("age_of_industry")
+    obs, acts = spec.observation_size(), spec.num_actions()
+    rng = np.random.default_rng(0)
+    path = tmp_path / "aoi.npz"
+    np.savez(path, description=np.array(json.dumps({"format": POLICY_FORMAT, "activation": "Tanh", "layers": 2,
+                                                    "sizes": [obs, 16, acts]})),
+             weight_0=rng.normal(size=(16, obs)).astype(np.float32), bias_0=np.zeros(16, np.float32),
+             weight_1=rng.normal(size=(acts, 16)).astype(np.float32), bias_1=np.zeros(acts, np.float32))  # fmt: skip
+    agent = make_agent("ppo", path=path, game="age_of_industry")
+    assert agent.game == "age_of_industry"
+    game = spec.reference(4, seed=3)
+    for _ in range(30):
+        a = agent.act(spec.observe(game, game.current_player), game.legal_action_mask())
+        assert a in game.legal_actions()
+        game.apply(a)
+    with pytest.raises(AgentInputError, match=f"layer 0 takes {obs} inputs but gets 675"):
+        make_agent("ppo", path=path)  # Industry's observation is another size
+    with pytest.raises(AgentInputError, match="Age of Industry ships no trained policy yet: pass path="):
+        make_agent("ppo", game="age_of_industry")
+    with pytest.raises(ConfigError, match="game = 'chess'"):
+        load_config(None, ["game=chess"])
+    cfg = load_config(None, ["game=age_of_industry", "num_players=5", "opponents=random", "opponent_weights=1",
+                             "eval_opponent=random"])  # fmt: skip
+    assert cfg.game == "age_of_industry" and cfg.num_players == 5

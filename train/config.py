@@ -228,7 +228,9 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     need(cfg.eval_games <= MAX_EVAL_GAMES, "eval_games", f"at most {MAX_EVAL_GAMES:,}")
     from industry_env.registry import available_games, load_game
 
-    need(cfg.game in available_games(), "game", f"not a game of the suite (games: {', '.join(available_games())})")
+    games = available_games(include_hidden=True)  # a game still being built trains too, once it has an engine
+    need(cfg.game in games, "game", f"not a game of the suite (games: {', '.join(games)})")
+    need(load_game(cfg.game).engine_module is not None, "game", "has no batched engine yet to train on")
     try:
         load_game(cfg.game).check_num_players(cfg.num_players)
     except ValueError as exc:

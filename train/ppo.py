@@ -150,7 +150,7 @@ def evaluate(agent: Any, cfg: TrainConfig, games: int | None = None) -> dict[str
         warnings.simplefilter("ignore")  # games rounded up to whole deals
         n = games or cfg.eval_games
         arena = Arena([agent] + [cfg.eval_opponent] * (cfg.num_players - 1), num_players=cfg.num_players, games=n,
-                      seed=cfg.seed, batch_size=min(1024, n + cfg.num_players))  # fmt: skip
+                      seed=cfg.seed, batch_size=min(1024, n + cfg.num_players), game=cfg.game)  # fmt: skip
     row = arena.run().table()[0]
     return {"win_rate": row["win_rate"], "win_ci_low": row["win_ci_low"], "win_ci_high": row["win_ci_high"],
             "mean_points": row["mean_points"], "games": row["games"]}  # fmt: skip
@@ -225,7 +225,8 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
         model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
         model.tensorboard_log = str(run / "tb")
         for snap in league["snapshots"]:
-            agent = PPOAgent(seed=snap["seed"], path=run / "snapshots" / snap["file"], deterministic=False)
+            agent = PPOAgent(seed=snap["seed"], path=run / "snapshots" / snap["file"], deterministic=False,
+                             game=cfg.game)  # fmt: skip
             agent.name = snap["name"]
             pool.add(_timed_agent(agent, timer), snap["weight"])
         start = model.num_timesteps
@@ -293,7 +294,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
 
         def _evaluate(self, n: int) -> None:
             t = time.perf_counter()
-            result = evaluate(PPOAgent.from_policy(self.model.policy, name="learner"), cfg)
+            result = evaluate(PPOAgent.from_policy(self.model.policy, name="learner", game=cfg.game), cfg)
             timer.eval += time.perf_counter() - t
             for key in ("win_rate", "win_ci_low", "win_ci_high", "mean_points"):
                 self.logger.record(f"eval/{key}", result[key])
@@ -315,7 +316,8 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
 
         def _snapshot(self, n: int) -> None:
             seed = _league_seed(cfg, 1000 + n)
-            agent = PPOAgent.from_policy(self.model.policy, name=f"snapshot-{n}", seed=seed, deterministic=False)
+            agent = PPOAgent.from_policy(self.model.policy, name=f"snapshot-{n}", seed=seed, deterministic=False,
+                                         game=cfg.game)  # fmt: skip
             file = f"snapshot_{n}.npz"
             agent.save(run / "snapshots" / file)
             pool.add(_timed_agent(agent, timer), cfg.snapshot_weight)

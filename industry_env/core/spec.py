@@ -163,6 +163,8 @@ class GameSpec(abc.ABC):
     reference_class: str
     #: the game's own agents by name: ``"module:attr"`` of a factory ``(seed=..., **params) -> Agent``
     agents: Mapping[str, str] = {}
+    #: the trained policy shipped with the game, ``"package:file.npz"`` (``make_agent("ppo", game=...)``), or None
+    shipped_policy: str | None = None
     #: the game's own command-line tools by name: ``"module:attr"`` of ``(configure(parser), run(args))`` pairs
     tools: Mapping[str, str] = {}
 

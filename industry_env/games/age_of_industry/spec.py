@@ -63,6 +63,9 @@ class AgeOfIndustrySpec(GameSpec):
     )
     engine_module = "industry_env.games.age_of_industry.engine"  # registered hidden until the lead lists it
     reference_class = "industry_env.games.age_of_industry.reference:Game"
+    agents = {
+        "ppo": "industry_env.agents.ppo:PPOAgent",  # a policy of your own (path=): no trained policy ships yet
+    }
 
     def num_actions(self, map: str = "germany", **options: Any) -> int:  # noqa: A002 (the option's name)
         return num_actions(_map(map))

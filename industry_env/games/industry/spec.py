@@ -49,6 +49,7 @@ class IndustrySpec(GameSpec):
         Option("board", None, "the board: a Board, a board file's path, or None for the shipped reconstructed board",
                _check_board, data=True),
     )  # fmt: skip
+    shipped_policy = "industry_env.data:ppo_industry.npz"
     engine_module = "industry_env.games.industry.engine"
     reference_class = "industry_env.games.industry.reference:Game"
     agents = {
