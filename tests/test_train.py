@@ -322,6 +322,7 @@ def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path) -> None
     """A policy of Age of Industry (made here in the documented file format) loads for that game only; a game
     without a shipped policy says so."""
     from industry_env.agents.ppo import POLICY_FORMAT
+
     from industry_env.registry import load_game
 
     spec = load_game("age_of_industry")
