@@ -59,7 +59,7 @@ class _Table:
     """One game as the person at ``seat`` sees it, through the game's spec."""
 
     intro = ("Type a choice's number or the action as listed; 'help' lists the commands, 'board' shows the game, "
-             "'quit' leaves (the game is saved).")  # fmt: skip
+             "'quit' leaves.")  # fmt: skip
 
     def __init__(self, spec: Any, game: Any, seat: int) -> None:
         self.spec, self.game, self.seat = spec, game, seat
@@ -115,7 +115,7 @@ class _IndustryTable(_Table):
     """Industry: the grid and this era's fields, what each choice costs, field lookup, the scoring table."""
 
     intro = ("Type a choice's number or its action (e.g. 'bid 3', 'auction 1D', 'pay Wood: bank'); 'info 1E' tells "
-             "about a field, 'help' lists the commands, 'quit' leaves (the game is saved).")  # fmt: skip
+             "about a field, 'help' lists the commands, 'quit' leaves.")  # fmt: skip
 
     def __init__(self, spec: Any, game: Any, seat: int) -> None:
         super().__init__(spec, game, seat)
@@ -221,6 +221,12 @@ class _IndustryTable(_Table):
 class _Saver:
     """Saves the game as its position (another game than Industry: records are Industry's), atomically."""
 
+    what = "position"
+
+    def saved(self, path: str) -> str:
+        """The line saying where the game went."""
+        return f"game position saved to {path} (the game's spec reads it back: reference_from_json)"
+
     def __init__(self, game: Any) -> None:
         self.game = game
 
@@ -244,6 +250,11 @@ class _Saver:
 
 class _RecordSaver(_Saver):
     """Industry: the game record, which ``industry-env replay`` reads."""
+
+    what = "record"
+
+    def saved(self, path: str) -> str:
+        return f"game record saved to {path} (replay it with: industry-env replay {path})"
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
@@ -329,10 +340,9 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
         if path is not None:
             try:
                 saver.save(path)
-                how = f"replay it with: industry-env replay {path}" if spec.id == "industry" else "its position"
-                say(f"game saved to {path} ({how})")
+                say(saver.saved(path))
             except OSError as exc:
-                say(f"could not save the game to {path}: {exc.strerror or exc}")
+                say(f"could not save the game {saver.what} to {path}: {exc.strerror or exc}")
         return code
 
     def play(action: int) -> None:

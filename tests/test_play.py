@@ -48,7 +48,7 @@ def test_non_ascii_digits_are_answered_not_fatal() -> None:
 def test_end_of_input_saves_a_record_that_replays(tmp_path) -> None:
     path = tmp_path / "game.json"
     text = play(["0", "1"], "--players", "4", "--seed", "5", record=str(path))
-    assert "end of input" in text and f"game saved to {path}" in text
+    assert "end of input" in text and f"game record saved to {path}" in text
     record = load(path)
     assert record.final_scores is None and len(record.actions) >= 2
     replay(record)  # the moves played so far, from the seed's opening position
