@@ -129,7 +129,7 @@ def _facts(game: Game, f: int) -> str:
     if b.KIND[f] == JOKER:
         kind = "?" if b.JOKER_KIND[f] >= NUM_RESOURCES else b.resource_names[b.JOKER_KIND[f]]
         what = "resource" if kind == "?" else kind
-        return f"joker: {kind} (claimed, pays for one {what}; {points(JOKER_POINTS)} at the end if kept)"
+        return f"joker: {kind} (pays for one {what}, or {points(JOKER_POINTS)} at the end if kept)"
     parts = [d["kind"]]
     if d["cost"] != "-":
         parts.append(f"cost {d['cost']}")
@@ -223,9 +223,15 @@ def describe_choice(game: Game, action: int) -> str:
     if A.DEVELOP <= a < A.DONE:
         f = a - A.DEVELOP
         pay = [b.resource_names[r] for r in game._resources_to_pay(p, f)]
-        gain = int(b.POINTS[f]) if b.KIND[f] == TECHNOLOGY or (b.KIND[f] == FACTORY and b.ERA[f] == s.era) else 0
-        return (f"{text}: {b.field_names[f]}, costs {talers(game.construction_cost(p, f))}"
-                + (f" and {', '.join(pay)}" if pay else "") + f"; {points(gain)} now")  # fmt: skip
+        if b.KIND[f] == BONUS:
+            gain = f"{points(int(b.MULTIPLIER[f]))} at the end for each developed factory of yours it serves"
+        elif b.KIND[f] == FACTORY and b.ERA[f] != s.era:
+            gain = "no points (a factory scores only in its own era)"
+        else:
+            gain = f"{points(int(b.POINTS[f]))} now"
+        cost = game.construction_cost(p, f)
+        price = [talers(cost)] if cost else []
+        return f"{text}: {b.field_names[f]}, costs {' and '.join([*price, *pay]) or 'nothing'}; {gain}"
     if a == A.DONE:
         return f"{text}: end your development turn"
     if A.PAY <= a < A.SUBSIDY:
