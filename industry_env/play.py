@@ -71,6 +71,7 @@ class _Table:
         return self.spec.render_text(self.game)
 
     def decision(self) -> str:
+        """Who decides now."""
         return f"player {self.game.current_player} to move"
 
     def name(self, action: int) -> str:
@@ -86,11 +87,13 @@ class _Table:
         return int(self.spec.string_to_action(text, self.game))
 
     def info(self, arg: str) -> str:
+        """A field looked up (Industry's view only: ValueError here)."""
         raise ValueError(f"'info' and 'era' show Industry's fields; {self.spec.name} has no such view: type 'board'")
 
     era = info
 
     def scores(self) -> str:
+        """The points so far."""
         return "points so far: " + ", ".join(f"player {p}: {v}" for p, v in enumerate(self.game.scores()))
 
     def final(self) -> str:
@@ -108,6 +111,7 @@ class _Table:
         return None
 
     def saver(self) -> _Saver:
+        """What saves this game."""
         return _Saver(self.game)
 
 
