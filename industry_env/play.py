@@ -24,7 +24,7 @@ COMMANDS = (
     ("list  (or an empty line)", "the choices again, with what each costs"),
     ("board  (b)", "the board: the grid, the players, and the fields of this era"),
     ("info <field>  (i)", "everything about a field, by id or name: 'info 1E', 'info sawmill'"),
-    ("era <1-5>", "the fields of an era, with what is printed on them and who holds them"),
+    ("era <N>", "the fields of era N, with what is printed on them and who holds them"),
     ("scores", "the points so far"),
     ("help  (?)", "this list"),
     ("quit  (q)", "leave the game; it is saved first"),
@@ -32,8 +32,12 @@ COMMANDS = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The options of ``industry-env play``."""
+    """The options of ``industry-env play``, and the commands of the game in its help."""
     own = ", ".join(load_game(DEFAULT_GAME).agents)
+    width = max(len(c) for c, _ in COMMANDS)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.description = "Play one seat in the terminal; the other seats are played by an agent."
+    parser.epilog = "during the game, type:\n" + "\n".join(f"  {c:<{width}}  {w}" for c, w in COMMANDS)
     parser.add_argument("--game", default=DEFAULT_GAME, choices=available_games(include_hidden=True),
                         help=f"the game (default {DEFAULT_GAME})")  # fmt: skip
     parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
@@ -124,11 +128,12 @@ class _IndustryTable(_Table):
     def __init__(self, spec: Any, game: Any, seat: int) -> None:
         super().__init__(spec, game, seat)
         from .games.industry import render
+        from .games.industry.rules import NUM_ERAS
 
-        self.R = render
+        self.R, self.eras = render, NUM_ERAS
 
     def board(self) -> str:
-        return self.game.render() + "\n" + self.R.era_table(self.game, min(self.game.s.era, 4))
+        return self.game.render() + "\n" + self.R.era_table(self.game, min(self.game.s.era, self.eras - 1))
 
     def decision(self) -> str:
         return self.R.describe_decision(self.game)
@@ -186,9 +191,9 @@ class _IndustryTable(_Table):
     def era(self, arg: str) -> str:
         text = arg.strip()
         if text == "":
-            return self.R.era_table(self.game, min(self.game.s.era, 4))
-        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 5):
-            raise ValueError(f"no era {text!r}: eras are 1 to 5 ('era 2')")
+            return self.R.era_table(self.game, min(self.game.s.era, self.eras - 1))
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= self.eras):
+            raise ValueError(f"no era {text!r}: eras are 1 to {self.eras} ('era 2')")
         return self.R.era_table(self.game, int(text) - 1)
 
     def scores(self) -> str:
