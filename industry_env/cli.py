@@ -14,7 +14,8 @@ from typing import Any
 
 from .gameargs import add_game_arguments
 from .games.industry.board import BoardError, load_board
-from .play import cmd_play
+from .play import cmd_play  # noqa: F401  (industry_env.cli.cmd_play, as before play had its module)
+from .play import configure as configure_play
 
 
 def _board_option(parser: argparse.ArgumentParser) -> None:
@@ -292,15 +293,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("play", help="play against random or heuristic opponents in the terminal")
-    _game_options(p)
-    p.add_argument("--seat", type=int, default=None, help="your seat, 0 to players-1 (default 0)")
-    p.add_argument("--opponents", choices=("random", "heuristic", "ppo"), default="random",
-                   help="who plays the other seats (default random)")  # fmt: skip
-    p.add_argument("--record", metavar="PATH", default=None,
-                   help="save the game as a record here ('none': don't; default: industry-game-<seed>.json in the "
-                        "current folder)")  # fmt: skip
-    p.set_defaults(func=cmd_play)
+    p = sub.add_parser("play", help="play a game in the terminal against agents (any agent: heuristic, mcts, ppo, "
+                                    "module:attr ...)")  # fmt: skip
+    configure_play(p)
 
     p = sub.add_parser("replay", help="replay a game record move by move; write its pictures as a GIF or PNGs")
     p.add_argument("file", metavar="FILE", help="a game record (JSON, as written by 'play' or industry_env.records)")

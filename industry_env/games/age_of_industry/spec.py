@@ -123,8 +123,11 @@ class AgeOfIndustrySpec(GameSpec):
             return game.string_to_action(text)
         return string_to_action(text, self.check_options(options)["map"])
 
-    def render_text(self, game: ReferenceGame) -> str:
-        return game.render()
+    def render_text(self, game: ReferenceGame, seat: int | None = None) -> str:
+        """The position as text; with ``seat``, only what that seat may see (the other hands as card counts)."""
+        from .render import render_text
+
+        return render_text(game, seat)
 
     def rules_text(self) -> str:
         from .tools import rules_text
