@@ -9,6 +9,7 @@ functions); its sizes come from the game's spec, never from constants of its own
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,23 @@ from industry_env.registry import load_game, spec_of
 
 if TYPE_CHECKING:
     from industry_env.games.industry import engine
+
+
+def _size(spec: GameSpec | None, options: dict[str, Any] | None, what: str) -> int | None:
+    """``spec``'s ``what`` (observation_size or num_actions) for ``options``; with no options, the size every
+    variant of the game shares, or None where the options change it (Age of Industry's maps)."""
+    if spec is None:
+        return None
+    if options is not None:
+        return getattr(spec, what)(**options)
+    return _shared_size(spec.id, what)
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_size(game: str, what: str) -> int | None:
+    spec = load_game(game)
+    sizes = {getattr(spec, what)(**v) for v in spec.variants()}
+    return sizes.pop() if len(sizes) == 1 else None
 
 
 class AgentInputError(ValueError, TypeError):
@@ -204,8 +222,9 @@ class Agent:
     name = "agent"
     #: the game this agent plays (an id of the registry); None: any game
     game: str | None = None
-    #: options of the game that its sizes depend on (``{"map": "germany"}``); none for most games
-    options: dict[str, Any] = {}
+    #: options of the game that its sizes depend on (``{"map": "germany"}``); None: whichever the caller plays
+    #: (the sizes are then checked only where every variant of the game has the same ones)
+    options: dict[str, Any] | None = None
 
     @property
     def spec(self) -> GameSpec | None:
@@ -214,15 +233,13 @@ class Agent:
 
     @property
     def observation_size(self) -> int | None:
-        """Floats in the observation it reads (None: any)."""
-        spec = self.spec
-        return None if spec is None else spec.observation_size(**self.options)
+        """Floats in the observation it reads (None: any, or the game's options decide)."""
+        return _size(self.spec, self.options, "observation_size")
 
     @property
     def num_actions(self) -> int | None:
-        """Entries of the masks it reads (None: any)."""
-        spec = self.spec
-        return None if spec is None else spec.num_actions(**self.options)
+        """Entries of the masks it reads (None: any, or the game's options decide)."""
+        return _size(self.spec, self.options, "num_actions")
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray | None = None) -> int:
         """One legal action for one game (float32[D] observation, bool or int8[A] mask)."""

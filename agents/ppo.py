@@ -86,13 +86,17 @@ def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: st
     its logits, with 2-D weights, 1-D biases and finite values: a file that does not fits is refused here, when
     it is loaded, not at its first action.
     """
-    obs_size, num_actions = _sizes(game)
+    variants = _variants(game)
     torch = _torch()
     if activation not in ACTIVATIONS:
         raise AgentInputError(f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
     if not layers:
         raise AgentInputError(f"{where}: no layers")
-    width = obs_size
+    sizes = sorted({o for o, _ in variants})
+    width = sizes[0] if len(sizes) == 1 else int(torch.as_tensor(layers[0][0]).shape[-1])
+    if width not in sizes:
+        raise AgentInputError(f"{where}: layer 0 takes {width} inputs, not the {' or '.join(map(str, sizes))} "
+                              f"floats of an observation of {load_game(game).name}")  # fmt: skip
     checked = []
     for k, (w, b) in enumerate(layers):
         w, b = torch.as_tensor(w), torch.as_tensor(b)
@@ -108,9 +112,10 @@ def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: st
             raise AgentInputError(f"{where}: layer {k} holds NaN or infinite weights")
         width = w.shape[0]
         checked.append((w.to(torch.float32), b.to(torch.float32)))
-    if width != num_actions:
+    num_actions = [a for o, a in variants if o == checked[0][0].shape[1]]
+    if width not in num_actions:
         raise AgentInputError(f"{where}: the last layer gives {width} outputs, not one logit for each of the "
-                              f"{num_actions} actions")  # fmt: skip
+                              f"{' or '.join(map(str, num_actions))} actions")  # fmt: skip
     mods: list[Any] = []
     for k, (w, b) in enumerate(checked):
         lin = torch.nn.Linear(w.shape[1], w.shape[0])
@@ -137,18 +142,26 @@ def actor_from_policy(policy: Any) -> Any:
     return actor.eval()
 
 
-def _sizes(game: str = GAME) -> tuple[int, int]:
-    """The observation size and number of actions of ``game`` (its default options)."""
+def _variants(game: str = GAME) -> list[tuple[int, int]]:
+    """(observation size, number of actions) of each variant of ``game`` (a map may change both)."""
     spec = load_game(game)
-    return spec.observation_size(), spec.num_actions()
+    return [(spec.observation_size(**v), spec.num_actions(**v)) for v in spec.variants()]
+
+
+def options_of_actor(actor: Any, game: str = GAME) -> dict[str, Any] | None:
+    """The options of ``game`` whose sizes the actor's network reads and gives (None: every variant's)."""
+    spec = load_game(game)
+    lins = [m for m in actor if type(m).__name__ == "Linear"]
+    fits = [v for v in spec.variants()
+            if (spec.observation_size(**v), spec.num_actions(**v)) == (lins[0].in_features, lins[-1].out_features)]
+    return None if len(fits) == len(spec.variants()) or not fits else fits[0]
 
 
 def _check_actor(actor: Any, where: str, game: str = GAME) -> None:
     lins = [m for m in actor if type(m).__name__ == "Linear"]
-    obs_size, num_actions = _sizes(game)
-    if not lins or lins[0].in_features != obs_size or lins[-1].out_features != num_actions:
-        raise AgentInputError(f"{where}: not a policy of {load_game(game).name} (expected {obs_size} inputs and "
-                              f"{num_actions} outputs)")  # fmt: skip
+    if not lins or (lins[0].in_features, lins[-1].out_features) not in _variants(game):
+        raise AgentInputError(f"{where}: not a policy of {load_game(game).name} (expected observation size and "
+                              f"actions {' or '.join(map(str, sorted(set(_variants(game)))))})")  # fmt: skip
 
 
 def load_actor(path: str | Path, game: str = GAME) -> Any:
@@ -377,6 +390,7 @@ class PPOAgent(NetworkAgent):
         else:
             self.actor = load_actor(path, spec.id)
             self.path = Path(path)
+        self.options = options_of_actor(self.actor, spec.id)  # the map its network was made for, if it matters
 
     @classmethod
     def from_policy(cls, policy: Any, name: str = "ppo", seed: int | None = None, deterministic: bool = True,
@@ -390,6 +404,7 @@ class PPOAgent(NetworkAgent):
         agent.torch = _torch()
         agent.actor = actor_from_policy(policy)
         _check_actor(agent.actor, "PPOAgent.from_policy", agent.game)
+        agent.options = options_of_actor(agent.actor, agent.game)
         agent.path = None
         agent.name = name
         return agent

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from .registry import DEFAULT_GAME, available_games, load_game
+from .core.outputs import write_text_atomic
+from .gameargs import add_game_arguments, game_options
+from .registry import DEFAULT_GAME, load_game
 
 # The commands a person may type besides a choice, and what they do (``help`` prints this).
 COMMANDS = (
@@ -38,23 +39,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = "Play one seat in the terminal; the other seats are played by an agent."
     parser.epilog = "during the game, type:\n" + "\n".join(f"  {c:<{width}}  {w}" for c, w in COMMANDS)
-    parser.add_argument("--game", default=DEFAULT_GAME, choices=available_games(include_hidden=True),
-                        help=f"the game (default {DEFAULT_GAME})")  # fmt: skip
+    add_game_arguments(parser)
     parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the game's chance (default 0)")
-    parser.add_argument("--plain-draws", action="store_true",
-                        help="Industry: one token per player in every era (default: the recommended draws)")
-    parser.add_argument("--board", metavar="PATH", default=None,
-                        help="Industry: a board file (default: the shipped board)")  # fmt: skip
     parser.add_argument("--seat", type=int, default=None, help="your seat, 0 to players-1 (default 0)")
     parser.add_argument("--opponents", metavar="AGENT", default="random",
                         help=f"who plays the other seats: any agent make_agent builds: 'random', one of the game's "
                              f"own ({DEFAULT_GAME}: {own}), 'rllib:PATH', or 'module:attr' for your own "
                              f"(default random)")  # fmt: skip
     parser.add_argument("--record", metavar="PATH", default=None,
-                        help="where the game is saved ('none': not saved; default: <game>-game-<seed>.json in the "
-                             "current folder). Industry writes a record ('industry-env replay' reads it); another "
-                             "game its position (its spec's reference_from_json reads it)")  # fmt: skip
+                        help="where the game record is saved ('none': not saved; default: <game>-game-<seed>.json "
+                             "in the current folder); 'industry-env replay' reads it")  # fmt: skip
     parser.set_defaults(func=cmd_play)
 
 
@@ -115,8 +110,8 @@ class _Table:
         return None
 
     def saver(self) -> _Saver:
-        """What saves this game."""
-        return _Saver(self.game)
+        """What saves this game: its record."""
+        return _Saver(self.game, self.spec)
 
 
 class _IndustryTable(_Table):
@@ -222,78 +217,37 @@ class _IndustryTable(_Table):
         s = self.game.s
         return s.lot, s.high_bid, s.high_bidder, s.auctioneer
 
-    def saver(self) -> _Saver:
-        return _RecordSaver(self.game)
-
 
 # ---------------------------------------------------------------------------------------------- saving
 class _Saver:
-    """Saves the game as its position (another game than Industry: records are Industry's), atomically."""
-
-    what = "position"
-
-    def saved(self, path: str) -> str:
-        """The line saying where the game went."""
-        return f"game position saved to {path} (the game's spec reads it back: reference_from_json)"
-
-    def __init__(self, game: Any) -> None:
-        self.game = game
-
-    def append(self, action: int) -> None:
-        """Note the next action played (the position needs none)."""
-
-    def text(self) -> str:
-        """What is written: the position, which the game's spec reads back with ``reference_from_json``."""
-        return self.game.to_json()
-
-    def save(self, path: str) -> None:
-        """Write the game to ``path`` (through a temporary file: an interrupted write leaves no half file)."""
-        partial = f"{path}.partial-{os.getpid()}"
-        try:
-            Path(partial).write_text(self.text(), encoding="utf-8")
-            os.replace(partial, path)
-        finally:
-            if os.path.exists(partial):
-                os.remove(partial)
-
-
-class _RecordSaver(_Saver):
-    """Industry: the game record, which ``industry-env replay`` reads."""
+    """The game record, which ``industry-env replay`` reads, written atomically."""
 
     what = "record"
 
-    def saved(self, path: str) -> str:
-        return f"game record saved to {path} (replay it with: industry-env replay {path})"
-
-    def __init__(self, game: Any) -> None:
-        super().__init__(game)
+    def __init__(self, game: Any, spec: Any) -> None:
         from .records import Recorder
 
-        self.recorder = Recorder.for_game(game)
+        self.game = game
+        self.recorder = Recorder.for_game(game, spec)
+
+    def saved(self, path: str) -> str:
+        """The line saying where the game went."""
+        return f"game record saved to {path} (replay it with: industry-env replay {path})"
 
     def append(self, action: int) -> None:
+        """Note the next action played."""
         self.recorder.append(action)
 
-    def text(self) -> str:
-        return self.recorder.record(self.game.scores() if self.game.is_over else None).to_json()
+    def save(self, path: str) -> None:
+        """Write the record so far to ``path`` (whole or not at all)."""
+        record = self.recorder.record(self.game.scores() if self.game.is_over else None)
+        write_text_atomic(path, record.to_json())
 
 
 # ---------------------------------------------------------------------------------------------- the game
-def _options(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
-    """The game's options from the command line; ValueError for Industry's options given to another game."""
-    if spec.id == "industry":
-        from .games.industry.board import load_board
-
-        return {"board": load_board(args.board), "balanced_draws": not args.plain_draws}
-    given = [flag for flag, on in (("--board", args.board is not None), ("--plain-draws", args.plain_draws)) if on]
-    if given:
-        raise ValueError(f"{' and '.join(given)}: Industry's options; {spec.name} takes none of them")
-    return {}
-
-
 def _make_table(args: argparse.Namespace) -> _Table:
     """The game of the command line, at the person's seat; ValueError naming the option that is wrong."""
-    spec = load_game(getattr(args, "game", DEFAULT_GAME))
+    spec, options = game_options(args)
     n = spec.check_num_players(spec.default_players if args.players is None else args.players, "--players")
     seat = 0 if args.seat is None else args.seat
     if not 0 <= seat < n:
@@ -301,7 +255,7 @@ def _make_table(args: argparse.Namespace) -> _Table:
     if spec.hidden_information and "seat" not in inspect.signature(spec.render_text).parameters:
         raise ValueError(f"{spec.name} has hidden information and its text picture cannot yet hide the other seats' "
                          f"part (its spec's render_text takes no seat): it cannot be played here")  # fmt: skip
-    game = spec.reference(n, seed=args.seed, **_options(args, spec))
+    game = spec.reference(n, seed=args.seed, **options)
     return (_IndustryTable if spec.id == "industry" else _Table)(spec, game, seat)
 
 
