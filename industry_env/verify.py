@@ -34,7 +34,6 @@ import multiprocessing
 import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -307,24 +306,23 @@ def run(args: argparse.Namespace) -> int:
     jobs = [(game, min(args.chunk, args.games - k), args.seed + k, args.all_seats, args.backend)
             for k in range(0, args.games, args.chunk)]  # fmt: skip
     total = Report()
-    pool = ProcessPoolExecutor(max_workers=max(1, args.workers), initializer=_ignore_interrupts)
-    futures = [pool.submit(_chunk, job) for job in jobs]
+    pool = multiprocessing.Pool(max(1, args.workers), initializer=_ignore_interrupts)
     try:
-        for fut in futures:
-            total.merge(fut.result())
+        for rep in pool.imap(_chunk, jobs):
+            total.merge(rep)
             total.seconds = time.perf_counter() - t0
             print(total.summary(), flush=True)
     except KeyboardInterrupt:
-        for child in multiprocessing.active_children():  # the running chunks: stop them now, not at their end
-            child.terminate()
-        pool.shutdown(wait=True)  # returns at once: the pool is broken, its pending chunks fail
+        pool.terminate()  # the running chunks stop now, not at their end
+        pool.join()
         total.seconds = time.perf_counter() - t0
         print(f"interrupted: {total.summary()} (games of unfinished chunks are not counted)", file=sys.stderr,
               flush=True)  # fmt: skip
         for d in total.disagreements:
             print("DISAGREEMENT:", d, file=sys.stderr)
         return 130
-    pool.shutdown()
+    pool.close()
+    pool.join()
     for d in total.disagreements:
         print("DISAGREEMENT:", d)
     ok = not total.disagreements and total.games == args.games and total.steps > 0
