@@ -33,6 +33,7 @@ demo: install  ## install, then play random games and show one
 
 test: install-dev  ## install with the test tools, then run the suite (what CI runs)
 	$(BIN)/ruff check .
+	$(BIN)/industry-env warmup  # compile the kernels once, not once in each test worker
 	$(BIN)/python -m pytest -m "not slow" -n 2 --durations=10 --nbmake tests notebooks
 
 bench: install  ## the speed benchmark (prints figures, writes bench-results.json)

@@ -344,6 +344,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rllib: join this Ray cluster ('auto' or HOST:6379) instead of starting Ray locally")
     p.set_defaults(func=cmd_train)
 
+    p = sub.add_parser("warmup", help="compile every game's batched engine into numba's disk cache, once (before "
+                                      "starting many processes)")  # fmt: skip
+    _delegate("warmup")(p)
+
     for name, help_text in (("bench", "benchmark the batched engine against the reference engine"),
                             ("verify", "long differential check of the batched engine against the reference")):
         p = sub.add_parser(name, help=help_text)

@@ -96,3 +96,14 @@ def test_rules_and_board_take_a_game(capsys) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["rules", "--game", "chess"])
     assert exc.value.code == 2 and "invalid choice: 'chess'" in capsys.readouterr().err
+
+
+def test_warmup_readies_each_game_with_an_engine(capsys) -> None:
+    from industry_env.cli import main
+    from industry_env.registry import available_games, load_game
+
+    assert main(["warmup", "--no-agents"]) == 0
+    out = capsys.readouterr().out
+    for game in available_games(include_hidden=True):
+        spec = load_game(game)
+        assert (f"{spec.name}: ready" in out) == (spec.engine_module is not None) or spec.engine_module is None
