@@ -553,3 +553,70 @@ def bench_reference(
             seed += 1
             game = Game(num_players, seed=seed, map=map)
     return {"steps_per_second": steps / (time.perf_counter() - t0)}
+
+
+# ---------------------------------------------------------------------------------------------- verifying
+class DisagreementError(AssertionError):
+    """The batched engine and the reference engine differ at some decision of some game (the message says where)."""
+
+
+def check_against_reference(
+    num_games: int, num_players: int | Sequence[int] = (3, 4, 5), seed: int = 0, map: str = "germany",  # noqa: A002
+    edition: int = 2, observe_every: int = 1, play_seed: int = 0, max_steps: int | None = None,
+) -> int:  # fmt: skip
+    """Play ``num_games`` reference games (seeds ``seed + i``, players cycling through ``num_players``) by uniform
+    random legal moves next to one batch of the engine, and compare at every decision the player to move, the
+    legal mask, the rewards, the scores and (every ``observe_every`` decisions) every seat's observation, to the
+    games' end (or for ``max_steps`` steps of the batch); raise :class:`DisagreementError` at the first difference.
+    Returns the number of decisions compared."""
+    counts = [num_players] if isinstance(num_players, int) else list(num_players)
+    n = np.array([counts[i % len(counts)] for i in range(num_games)], np.int8)
+    state = init(num_games, n, seed=seed, map=map, edition=edition)
+    games = [Game(int(n[i]), seed=seed + i, map=map, edition=edition) for i in range(num_games)]
+    rng = np.random.default_rng(play_seed)
+    decisions, turn = 0, 0
+
+    def fail(i: int, what: str) -> DisagreementError:
+        g = games[i]
+        return DisagreementError(f"game {i} (seed {seed + i}, {int(n[i])} players, {map}, edition {edition}), "
+                                 f"decision {len(g.history)} ({g.phase}): {what}")  # fmt: skip
+
+    while True:
+        mask = legal_action_mask(state)
+        current = state.current_player
+        obs = None
+        if turn % observe_every == 0:
+            obs = [observe(state, np.minimum(seat, state.num_players - 1)) for seat in range(P)]
+        actions = np.zeros(num_games, np.int64)
+        for i, g in enumerate(games):
+            if int(current[i]) != g.current_player:
+                raise fail(i, f"player to move {int(current[i])}, reference {g.current_player}")
+            if g.is_over:
+                continue
+            legal = g.legal_actions()
+            if np.flatnonzero(mask[i]).tolist() != legal:
+                raise fail(i, f"legal actions {np.flatnonzero(mask[i]).tolist()}, reference {legal}")
+            if obs is not None:
+                for seat in range(g.num_players):
+                    if not np.array_equal(obs[seat][i], g.observe(seat)):
+                        where = np.flatnonzero(obs[seat][i] != g.observe(seat)).tolist()
+                        raise fail(i, f"observation of seat {seat} differs at {where[:10]}")
+            actions[i] = legal[int(rng.integers(len(legal)))]
+            g.apply(int(actions[i]))
+            decisions += 1
+        was_over = state.terminated.copy()
+        state = step(state, actions, inplace=True)
+        turn += 1
+        points = scores(state)
+        for i, g in enumerate(games):
+            want = g.returns() if g.is_over and not was_over[i] else [0.0] * g.num_players
+            if state.rewards[i, : g.num_players].tolist() != want:
+                raise fail(i, f"rewards {state.rewards[i].tolist()}, reference {want}")
+            if points[i, : g.num_players].tolist() != g.scores():
+                raise fail(i, f"scores {points[i].tolist()}, reference {g.scores()}")
+        if max_steps is not None and turn >= max_steps:
+            return decisions
+        if all(g.is_over for g in games):
+            if not state.terminated.all() or not finished(state).all():
+                raise fail(int(np.flatnonzero(~state.terminated)[0]), "over in the reference, not in the engine")
+            return decisions
