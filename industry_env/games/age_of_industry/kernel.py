@@ -573,12 +573,29 @@ def nearest_sources(g, t, i, r, a, b, out):
 
 
 @njit(cache=True)
-def _can_deliver(g, t, i, r, a, b):
-    """Some cube of ``r`` can reach ``a`` or ``b`` (-1: none), each end checked alone."""
-    out = np.empty(t[X_NS] + 1, np.int64)
-    if nearest_sources(g, t, i, r, a, -1, out) > 0:
-        return True
-    return b >= 0 and nearest_sources(g, t, i, r, b, -1, out) > 0
+def _can_deliver(g, t, i, r, loc, memo):
+    """``Game._can_deliver(r, (loc,))``: some cube of ``r`` can reach ``loc`` (``nearest_sources`` is not empty).
+
+    ``memo`` (int8[2 * NLOC], -1 where not yet known) keeps the answers for coal and iron at each location, both
+    found by one search when first asked: valid while the network and the cubes do not change."""
+    nloc = t[X_NLOC]
+    if memo[loc] < 0:
+        dist = np.empty(nloc, np.int64)
+        distances(g, t, i, loc, -1, dist)
+        coal = iron = demand_track_access(g, t, i, dist)
+        for sp in range(t[X_NS]):
+            if dist[t[t[X_SPACE_LOC] + sp]] >= 0:
+                coal = coal or _holds(g, t, i, COAL, sp)
+                iron = iron or _holds(g, t, i, IRON, sp)
+        memo[loc] = 1 if coal else 0
+        memo[nloc + loc] = 1 if iron else 0
+    return memo[r * nloc + loc] == 1
+
+
+@njit(cache=True)
+def new_memo(t):
+    """A memo of :func:`_can_deliver`, nothing known yet."""
+    return np.full(2 * t[X_NLOC], -1, np.int8)
 
 
 @njit(cache=True)
@@ -743,9 +760,10 @@ def _has_industry_on_map(g, t, i, p):
 
 
 @njit(cache=True)
-def industry_card_reaches(g, t, i, p, sp, ind):
+def industry_card_reaches(g, t, i, p, sp, ind, on_map):
+    """``Game.industry_card_reaches``; ``on_map``: ``p`` has an industry on the map (found once by the caller)."""
     loc = t[t[X_SPACE_LOC] + sp]
-    if not _has_industry_on_map(g, t, i, p):
+    if not on_map:
         return True
     if _own_rail_at(g, t, i, p, loc):
         return True
@@ -838,16 +856,16 @@ def _restore_counter(g, t, i, sp, saved):
 
 
 @njit(cache=True)
-def _deliverable(g, t, i, d, loc):
-    if t[t[X_SLOT_COAL] + d] and not _can_deliver(g, t, i, COAL, loc, -1):
+def _deliverable(g, t, i, d, loc, memo):
+    if t[t[X_SLOT_COAL] + d] and not _can_deliver(g, t, i, COAL, loc, memo):
         return False
-    if t[t[X_SLOT_IRON] + d] and not _can_deliver(g, t, i, IRON, loc, -1):
+    if t[t[X_SLOT_IRON] + d] and not _can_deliver(g, t, i, IRON, loc, memo):
         return False
     return True
 
 
 @njit(cache=True)
-def can_build(g, t, i, p, sp, ind):
+def can_build(g, t, i, p, sp, ind, memo):
     d = lowest_counter(g, t, i, p, ind)
     if d < 0 or t[t[X_SLOT_LEVEL] + d] == 0:
         return False
@@ -861,18 +879,19 @@ def can_build(g, t, i, p, sp, ind):
     here = g.s8[g.at[F_SPACE_INDUSTRY] + i * t[X_NS] + sp]
     if ind == PORT or ind == SHIP or here == COAL_MINE or here == IRON_WORKS or here == PORT or here == SHIP:
         saved = _place_counter(g, t, i, p, sp, ind, t[t[X_SLOT_LEVEL] + d])
-        ok = _deliverable(g, t, i, d, loc)
+        ok = _deliverable(g, t, i, d, loc, new_memo(t))  # the counter in place changes the network
         _restore_counter(g, t, i, sp, saved)
         return ok
-    return _deliverable(g, t, i, d, loc)
+    return _deliverable(g, t, i, d, loc, memo)
 
 
 @njit(cache=True)
-def build_options(g, t, i, p, k, combined, row):
+def build_options(g, t, i, p, k, combined, row, memo):
     """``Game.build_options``: with ``row`` (bool[NA]) its BUILD_AT actions marked there, and their count
     returned; without (a zero-length row) only whether there is one."""
     write = len(row) > 0
     card_industry, card_colour = t[t[X_CARD_INDUSTRY] + k], t[t[X_CARD_COLOUR] + k]
+    on_map = _has_industry_on_map(g, t, i, p)
     n = 0
     for j in range(t[X_BUILD_SPACES + 1]):
         sp = t[t[X_BUILD_SPACES] + j]
@@ -884,9 +903,9 @@ def build_options(g, t, i, p, k, combined, row):
             if not t[t[X_ALLOWED] + sym * t[X_ALLOWED + 2] + ind]:
                 continue
             if not combined and card_industry >= 0:
-                if ind != card_industry or not industry_card_reaches(g, t, i, p, sp, ind):
+                if ind != card_industry or not industry_card_reaches(g, t, i, p, sp, ind, on_map):
                     continue
-            if can_build(g, t, i, p, sp, ind):
+            if can_build(g, t, i, p, sp, ind, memo):
                 n += 1
                 if not write:
                     return n
@@ -896,7 +915,7 @@ def build_options(g, t, i, p, k, combined, row):
 
 # ============================================================================================== rails and sales
 @njit(cache=True)
-def rail_options(g, t, i, p, row):
+def rail_options(g, t, i, p, row, memo):
     """``Game.rail_options``, marked in ``row``."""
     if g.s8[g.at[F_RAILS_LEFT] + i * P + p] <= 0:
         return
@@ -908,7 +927,11 @@ def rail_options(g, t, i, p, row):
         if not (_own_counters_at(g, t, i, p, a) > 0 or _own_rail_at(g, t, i, p, a)
                 or _own_counters_at(g, t, i, p, b) > 0 or _own_rail_at(g, t, i, p, b)):  # fmt: skip
             continue
-        if first or (_can_deliver(g, t, i, COAL, a, b) and _can_deliver(g, t, i, IRON, a, b)):
+        ok = first
+        if not ok:
+            coal = _can_deliver(g, t, i, COAL, a, memo) or _can_deliver(g, t, i, COAL, b, memo)
+            ok = coal and (_can_deliver(g, t, i, IRON, a, memo) or _can_deliver(g, t, i, IRON, b, memo))
+        if ok:
             row[t[t[X_OFFSET] + B_RAIL] + li] = True
 
 
@@ -1002,11 +1025,12 @@ def _any_draw_choice(g, t, i):
 @njit(cache=True)
 def _action_choices(g, t, i, p, row):
     none = row[:0]
+    memo = new_memo(t)
     hand_n = _hand_size(g, t, i, p)
     combined_ok = (
         hand_n > 0
         and g.s8[g.at[F_ACTIONS_LEFT] + i] == ACTIONS_PER_TURN
-        and build_options(g, t, i, p, 0, True, none) > 0
+        and build_options(g, t, i, p, 0, True, none, memo) > 0
     )
     can_develop = False
     for d in range(t[X_D]):
@@ -1015,14 +1039,14 @@ def _action_choices(g, t, i, p, row):
     for k in range(t[X_K]):
         if g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k] == 0:
             continue
-        if build_options(g, t, i, p, k, False, none) > 0:
+        if build_options(g, t, i, p, k, False, none, memo) > 0:
             row[t[t[X_OFFSET] + B_BUILD] + k] = True
         if combined_ok:
             row[t[t[X_OFFSET] + B_BUILD_ANY] + k] = True
         if can_develop:
             row[t[t[X_OFFSET] + B_DEVELOP] + k] = True
         row[t[t[X_OFFSET] + B_PASS] + k] = True
-    rail_options(g, t, i, p, row)
+    rail_options(g, t, i, p, row, memo)
     sellers(g, t, i, p, row)
     if hand_n < HAND_LIMIT:
         _draw_choices(g, t, i, row)
@@ -1049,7 +1073,7 @@ def mask_row(g, t, i, row):
     if ph == ACTION:
         _action_choices(g, t, i, p, row)
     elif ph == BUILD_WHERE:
-        build_options(g, t, i, p, g.s8[g.at[F_CARD] + i], g.s8[g.at[F_COMBINED] + i] != 0, row)
+        build_options(g, t, i, p, g.s8[g.at[F_CARD] + i], g.s8[g.at[F_COMBINED] + i] != 0, row, new_memo(t))
     elif ph == COAL_SOURCE or ph == IRON_SOURCE:
         r = COAL if ph == COAL_SOURCE else IRON
         out = np.empty(t[X_NS] + 1, np.int64)
