@@ -555,6 +555,45 @@ def bench_reference(
     return {"steps_per_second": steps / (time.perf_counter() - t0)}
 
 
+_START = """
+import time
+t0 = time.perf_counter()
+import numpy as np
+from industry_env.games.age_of_industry import engine as E
+s = E.init(2, 4, seed=0)
+m = E.legal_action_mask(s)
+E.step(s, E.sample_legal(m, np.random.default_rng(0)), inplace=True, mask=m, next_mask=m)
+E.observe(s, 0)
+E.scores(s)
+print(time.perf_counter() - t0)
+"""
+
+
+def measure(seconds: float = 5.0, num_players: int = 4, map: str = "germany") -> dict[str, float]:  # noqa: A002
+    """The figures of ``docs/age-of-industry/engine.md``: steps per second of the reference and of the engine at
+    batch 1 and 4096 (random legal actions), bytes of State per game, and the seconds a new process takes to
+    compile the kernel (an empty numba cache) and to start with it cached (import, first init, mask, step)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    out: dict[str, float] = {
+        "reference_steps_per_second": bench_reference(num_players, seconds, map)["steps_per_second"]
+    }
+    for batch in (1, 4096):
+        got = bench(batch, num_players, seconds, map)
+        out[f"batch_{batch}_steps_per_second"] = got["steps_per_second"]
+        out[f"batch_{batch}_speedup"] = got["steps_per_second"] / out["reference_steps_per_second"]
+        out["bytes_per_game"] = got["bytes_per_game"]
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for key in ("cold_compile_seconds", "warm_start_seconds"):
+            run = subprocess.run([sys.executable, "-c", _START], capture_output=True, text=True, env=env, check=True)
+            out[key] = float(run.stdout.strip().splitlines()[-1])
+    return out
+
+
 # ---------------------------------------------------------------------------------------------- verifying
 class DisagreementError(AssertionError):
     """The batched engine and the reference engine differ at some decision of some game (the message says where)."""

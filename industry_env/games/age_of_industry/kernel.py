@@ -1,11 +1,17 @@
 """The rules of Age of Industry compiled by numba, one game at a time, looped over a batch (``prange`` threads from
 :data:`PARALLEL_FROM` games).
 
-Every function below is the method of :class:`.reference.Game` of the same name written over arrays: ``g`` is the
-batch's State as a named tuple of its arrays (each ``[B, ...]``, the fields of :data:`.state.FIELDS` plus
-``terminated`` and ``rewards``), ``t`` the tables of one map and the components (:func:`tables`, built once per
-map), ``i`` the game's row. The order of every loop is the reference's, so that each decision, each automatic
-step and each observation float agree with it game by game (``tests/age_of_industry/test_engine.py``).
+Every function below is the method of :class:`.reference.Game` of the same name, written over arrays, in the
+reference's order of loops and steps, so that each decision, each automatic step and each observation float agree
+with it game by game (``tests/age_of_industry/test_engine.py``, ``engine.check_against_reference``).
+
+How the arrays are read: ``g`` (:class:`Games`) is the batch's one State buffer seen by width (``g.s8`` for the int8
+and bool fields, ``g.s16``, ``g.s32``, ``g.s64``, ``g.f32``) with ``g.at[F_X]``, where field ``X`` of game 0 starts;
+element ``e`` of field ``X`` (flattened per game) of game ``i`` is ``g.sW[g.at[F_X] + i * (elements a game) + e]``,
+e.g. the counter's owner on space ``sp``: ``g.s8[g.at[F_SPACE_OWNER] + i * t[X_NS] + sp]``. ``t`` is one int64
+array holding the map's and the components' tables (:func:`tables`, built once per map): ``t[X_NS]`` the number of
+spaces, ``t[t[X_LINK_A] + link]`` a 1-D table, ``t[t[X_ALLOWED] + a * t[X_ALLOWED + 2] + b]`` a 2-D one. A few
+arrays per call instead of one per field or table keep numba's compile at about a minute, not five.
 
 Uncompiled (``NUMBA_DISABLE_JIT=1``) the same Python runs with each array wrapped as
 :class:`industry_env.core.uncompiled.Scalars`, so that it reads elements as compiled code does.
@@ -64,7 +70,6 @@ from .state import (
     DRAW_SECOND,
     IRON_SOURCE,
     OVER,
-    PHASES,
     SELL_MORE,
     SELL_TO,
 )
@@ -1619,6 +1624,3 @@ def entries() -> list:
     """The compiled functions called from Python."""
     return [step_serial, step_parallel, mask_serial, mask_parallel, observe_rows, new_games, scores_rows,
             sample_rows]  # fmt: skip
-
-
-PHASE_NAMES = PHASES
