@@ -178,3 +178,14 @@ def test_the_kernel_runs_uncompiled_and_plays_the_reference_games():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", UNCOMPILED], capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0 and out.stdout.strip() == "agree", out.stderr[-3000:]
+
+
+def test_the_engine_doc_holds_the_state_table_of_the_germany_map():
+    from pathlib import Path
+
+    from industry_env.games.age_of_industry import load_map
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "age-of-industry" / "engine.md").read_text("utf-8")
+    schema = E.state_class(load_map("germany")).SCHEMA
+    assert schema.markdown() in doc and f"{schema.bytes_per_game} bytes a game on Germany" in doc
+    assert f"{E.state_class(load_map('new_england')).SCHEMA.bytes_per_game} on New" in doc

@@ -598,6 +598,66 @@ def _can_deliver(g, t, i, r, loc, memo):
 
 
 @njit(cache=True)
+def _reach_table(g, t, i, memo):
+    """:func:`_can_deliver` at every location at once, into ``memo`` (for the rails, which ask at many places).
+
+    What the search of :func:`distances` from a location reaches is its component of the network (completed links
+    between locations one may pass through) with the no-through locations next to it (reached, never passed); a
+    no-through location itself reaches its neighbours and, through each one it may pass, that one's component. A
+    resource reaches a location if a space reached holds it, or if a port reached opens the demand track."""
+    nloc = t[X_NLOC]
+    flags = np.zeros(nloc, np.int64)  # per location: 1 coal held there, 2 iron held there, 4 a port (demand track)
+    for sp in range(t[X_NS]):
+        x = t[t[X_SPACE_LOC] + sp]
+        if _holds(g, t, i, COAL, sp):
+            flags[x] |= 1
+        if _holds(g, t, i, IRON, sp):
+            flags[x] |= 2
+    for x in range(nloc):
+        if t[t[X_LOC_DISTANT_PORT] + x] or _port_counter_at(g, t, i, x):
+            flags[x] |= 4
+    comp = np.full(nloc, -1, np.int64)
+    reach = np.zeros(nloc, np.int64)  # per component: the flags of all it reaches
+    queue = np.empty(nloc, np.int64)
+    nc = 0
+    for start in range(nloc):
+        if comp[start] >= 0 or t[t[X_LOC_NO_THROUGH] + start]:
+            continue
+        comp[start] = nc
+        queue[0] = start
+        head, tail, f = 0, 1, flags[start]
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for j in range(t[t[X_LOC_NLK] + x]):
+                link = t[t[X_LOC_LINKS] + x * t[X_LOC_LINKS + 2] + j]
+                if not link_completed(g, t, i, link):
+                    continue
+                y = t[t[X_LINK_B] + link] if t[t[X_LINK_A] + link] == x else t[t[X_LINK_A] + link]
+                if t[t[X_LOC_NO_THROUGH] + y]:
+                    f |= flags[y]
+                elif comp[y] < 0:
+                    comp[y] = nc
+                    queue[tail] = y
+                    tail += 1
+                    f |= flags[y]
+        reach[nc] = f
+        nc += 1
+    for x in range(nloc):
+        if t[t[X_LOC_NO_THROUGH] + x]:
+            f = flags[x]
+            for j in range(t[t[X_LOC_NLK] + x]):
+                link = t[t[X_LOC_LINKS] + x * t[X_LOC_LINKS + 2] + j]
+                if link_completed(g, t, i, link):
+                    y = t[t[X_LINK_B] + link] if t[t[X_LINK_A] + link] == x else t[t[X_LINK_A] + link]
+                    f |= flags[y] if t[t[X_LOC_NO_THROUGH] + y] else reach[comp[y]]
+        else:
+            f = reach[comp[x]]
+        memo[x] = 1 if f & 5 else 0
+        memo[nloc + x] = 1 if f & 6 else 0
+
+
+@njit(cache=True)
 def new_memo(t):
     """A memo of :func:`_can_deliver`, nothing known yet."""
     return np.full(2 * t[X_NLOC], -1, np.int8)
@@ -925,6 +985,7 @@ def rail_options(g, t, i, p, row, memo):
     if g.s8[g.at[F_RAILS_LEFT] + i * P + p] <= 0:
         return
     first = g.s8[g.at[F_RAILS_LEFT] + i * P + p] == RAILS_PER_PLAYER
+    tabled = False
     for li in range(t[X_NLR]):
         if g.s8[g.at[F_LINK_OWNER] + i * t[X_NL] + li] >= 0:
             continue
@@ -934,6 +995,9 @@ def rail_options(g, t, i, p, row, memo):
             continue
         ok = first
         if not ok:
+            if not tabled:  # the rails ask at many places: every answer at once
+                _reach_table(g, t, i, memo)
+                tabled = True
             coal = _can_deliver(g, t, i, COAL, a, memo) or _can_deliver(g, t, i, COAL, b, memo)
             ok = coal and (_can_deliver(g, t, i, IRON, a, memo) or _can_deliver(g, t, i, IRON, b, memo))
         if ok:
