@@ -90,7 +90,8 @@ def _setup(game_map: GameMap) -> tuple[type, np.ndarray]:
     sizes = {"K": components.num_card_kinds, "D": components.num_slots, "C": sum(components.CARD_COUNT),
              "S": game_map.num_spaces, "L": game_map.num_links}  # fmt: skip
     schema = batch_schema(sizes)
-    cls = type(f"State_{game_map.name.replace(' ', '_')}", (State,), {"SCHEMA": schema, "__module__": __name__})
+    name = "State_" + "".join(ch if ch.isalnum() else "_" for ch in game_map.key)
+    cls = type(name, (State,), {"SCHEMA": schema, "__module__": __name__})
     return cls, K.tables(components, game_map)
 
 

@@ -951,9 +951,10 @@ def can_build(g, t, i, p, sp, ind, memo):
 
 
 @njit(cache=True)
-def build_options(g, t, i, p, k, combined, row, memo):
+def build_options(g, t, i, p, k, combined, row, memo, built):
     """``Game.build_options``: with ``row`` (bool[NA]) its BUILD_AT actions marked there, and their count
-    returned; without (a zero-length row) only whether there is one."""
+    returned; without (a zero-length row) only whether there is one. ``built`` (int8[S * 6], -1 where not yet
+    known) keeps :func:`can_build` of each space and industry, which no card changes, for the next scans."""
     write = len(row) > 0
     card_industry, card_colour = t[t[X_CARD_INDUSTRY] + k], t[t[X_CARD_COLOUR] + k]
     on_map = _has_industry_on_map(g, t, i, p)
@@ -970,7 +971,10 @@ def build_options(g, t, i, p, k, combined, row, memo):
             if not combined and card_industry >= 0:
                 if ind != card_industry or not industry_card_reaches(g, t, i, p, sp, ind, on_map):
                     continue
-            if can_build(g, t, i, p, sp, ind, memo):
+            at = sp * NUM_INDUSTRIES + ind
+            if built[at] < 0:
+                built[at] = 1 if can_build(g, t, i, p, sp, ind, memo) else 0
+            if built[at] == 1:
                 n += 1
                 if not write:
                     return n
@@ -986,12 +990,21 @@ def rail_options(g, t, i, p, row, memo):
         return
     first = g.s8[g.at[F_RAILS_LEFT] + i * P + p] == RAILS_PER_PLAYER
     tabled = False
+    # "connettono una località su cui hai già costruito un edificio o ... già connesso tramite un altro segnalino
+    # binario": the locations with a counter or a rail of p, found once
+    present = np.zeros(t[X_NLOC], np.bool_)
+    for sp in range(t[X_NS]):
+        if g.s8[g.at[F_SPACE_OWNER] + i * t[X_NS] + sp] == p:
+            present[t[t[X_SPACE_LOC] + sp]] = True
+    for li in range(t[X_NLR]):
+        if g.s8[g.at[F_LINK_OWNER] + i * t[X_NL] + li] == p:
+            present[t[t[X_LINK_A] + li]] = True
+            present[t[t[X_LINK_B] + li]] = True
     for li in range(t[X_NLR]):
         if g.s8[g.at[F_LINK_OWNER] + i * t[X_NL] + li] >= 0:
             continue
         a, b = t[t[X_LINK_A] + li], t[t[X_LINK_B] + li]
-        if not (_own_counters_at(g, t, i, p, a) > 0 or _own_rail_at(g, t, i, p, a)
-                or _own_counters_at(g, t, i, p, b) > 0 or _own_rail_at(g, t, i, p, b)):  # fmt: skip
+        if not (present[a] or present[b]):
             continue
         ok = first
         if not ok:
@@ -1095,11 +1108,12 @@ def _any_draw_choice(g, t, i):
 def _action_choices(g, t, i, p, row):
     none = row[:0]
     memo = new_memo(t)
+    built = np.full(t[X_NS] * NUM_INDUSTRIES, -1, np.int8)
     hand_n = _hand_size(g, t, i, p)
     combined_ok = (
         hand_n > 0
         and g.s8[g.at[F_ACTIONS_LEFT] + i] == ACTIONS_PER_TURN
-        and build_options(g, t, i, p, 0, True, none, memo) > 0
+        and build_options(g, t, i, p, 0, True, none, memo, built) > 0
     )
     can_develop = False
     for d in range(t[X_D]):
@@ -1108,7 +1122,7 @@ def _action_choices(g, t, i, p, row):
     for k in range(t[X_K]):
         if g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k] == 0:
             continue
-        if build_options(g, t, i, p, k, False, none, memo) > 0:
+        if build_options(g, t, i, p, k, False, none, memo, built) > 0:
             row[t[t[X_OFFSET] + B_BUILD] + k] = True
         if combined_ok:
             row[t[t[X_OFFSET] + B_BUILD_ANY] + k] = True
@@ -1142,7 +1156,17 @@ def mask_row(g, t, i, row):
     if ph == ACTION:
         _action_choices(g, t, i, p, row)
     elif ph == BUILD_WHERE:
-        build_options(g, t, i, p, g.s8[g.at[F_CARD] + i], g.s8[g.at[F_COMBINED] + i] != 0, row, new_memo(t))
+        build_options(
+            g,
+            t,
+            i,
+            p,
+            g.s8[g.at[F_CARD] + i],
+            g.s8[g.at[F_COMBINED] + i] != 0,
+            row,
+            new_memo(t),
+            np.full(t[X_NS] * NUM_INDUSTRIES, -1, np.int8),
+        )
     elif ph == COAL_SOURCE or ph == IRON_SOURCE:
         r = COAL if ph == COAL_SOURCE else IRON
         out = np.empty(t[X_NS] + 1, np.int64)
