@@ -526,14 +526,15 @@ def bench(
     state = init(batch_size, num_players, seed=seed, map=map)
     mask = legal_action_mask(state)
     step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
-    steps, t0 = 0, time.perf_counter()
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
         steps += batch_size
         if state.terminated.any():
             reset(state, state.terminated, inplace=True, next_mask=mask)
-    dt = time.perf_counter() - t0
-    return {"batch_size": batch_size, "steps_per_second": steps / dt, "bytes_per_game": state.state_bytes_per_game}
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"batch_size": batch_size, "steps_per_second": steps / dt, "steps_per_cpu_second": steps / cpu,
+            "bytes_per_game": state.state_bytes_per_game}  # fmt: skip
 
 
 def bench_reference(
@@ -545,7 +546,7 @@ def bench_reference(
     """Steps per second of the reference engine (one game at a time, legal actions recomputed each step)."""
     rng = np.random.default_rng(seed)
     game = Game(num_players, seed=seed, map=map)
-    steps, t0 = 0, time.perf_counter()
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         legal = game.legal_actions()
         game.apply(legal[int(rng.integers(len(legal)))])
@@ -553,7 +554,8 @@ def bench_reference(
         if game.is_over:
             seed += 1
             game = Game(num_players, seed=seed, map=map)
-    return {"steps_per_second": steps / (time.perf_counter() - t0)}
+    return {"steps_per_second": steps / (time.perf_counter() - t0), "steps_per_cpu_second": steps / (
+        time.process_time() - c0)}  # fmt: skip
 
 
 _START = """
@@ -579,13 +581,15 @@ def measure(seconds: float = 5.0, num_players: int = 4, map: str = "germany") ->
     import sys
     import tempfile
 
-    out: dict[str, float] = {
-        "reference_steps_per_second": bench_reference(num_players, seconds, map)["steps_per_second"]
-    }
+    ref = bench_reference(num_players, seconds, map)
+    out: dict[str, float] = {"reference_steps_per_second": ref["steps_per_second"],
+                             "reference_steps_per_cpu_second": ref["steps_per_cpu_second"]}  # fmt: skip
     for batch in (1, 4096):
         got = bench(batch, num_players, seconds, map)
         out[f"batch_{batch}_steps_per_second"] = got["steps_per_second"]
-        out[f"batch_{batch}_speedup"] = got["steps_per_second"] / out["reference_steps_per_second"]
+        out[f"batch_{batch}_speedup"] = got["steps_per_second"] / ref["steps_per_second"]
+        # per second of CPU (all threads): what a busy machine's load changes least
+        out[f"batch_{batch}_speedup_per_cpu_second"] = got["steps_per_cpu_second"] / ref["steps_per_cpu_second"]
         out["bytes_per_game"] = got["bytes_per_game"]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
