@@ -29,15 +29,15 @@ def __getattr__(name: str):
 
 
 def register() -> None:
-    """Register every listed game's Gymnasium id (``industry_env/Industry-v0``, ...) with its single and vector
-    entry points, once."""
+    """Register the Gymnasium id (``industry_env/Industry-v0``, ...) of every game with a batched engine, listed or
+    hidden (so that the contract tests make it), with its single and vector entry points, once."""
     import gymnasium
 
     from ..registry import available_games, load_game
 
-    for game in available_games():
+    for game in available_games(include_hidden=True):
         spec = load_game(game)
-        if spec.gym_id not in gymnasium.registry:
+        if spec.engine_module is not None and spec.gym_id not in gymnasium.registry:
             gymnasium.register(
                 id=spec.gym_id,
                 entry_point="industry_env.envs.single:LearnerEnv",

@@ -90,7 +90,8 @@ def _setup(game_map: GameMap) -> tuple[type, np.ndarray]:
     sizes = {"K": components.num_card_kinds, "D": components.num_slots, "C": sum(components.CARD_COUNT),
              "S": game_map.num_spaces, "L": game_map.num_links}  # fmt: skip
     schema = batch_schema(sizes)
-    cls = type(f"State_{game_map.name.replace(' ', '_')}", (State,), {"SCHEMA": schema, "__module__": __name__})
+    name = "State_" + "".join(ch if ch.isalnum() else "_" for ch in game_map.key)
+    cls = type(name, (State,), {"SCHEMA": schema, "__module__": __name__})
     return cls, K.tables(components, game_map)
 
 
@@ -525,14 +526,15 @@ def bench(
     state = init(batch_size, num_players, seed=seed, map=map)
     mask = legal_action_mask(state)
     step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
-    steps, t0 = 0, time.perf_counter()
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
         steps += batch_size
         if state.terminated.any():
             reset(state, state.terminated, inplace=True, next_mask=mask)
-    dt = time.perf_counter() - t0
-    return {"batch_size": batch_size, "steps_per_second": steps / dt, "bytes_per_game": state.state_bytes_per_game}
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"batch_size": batch_size, "steps_per_second": steps / dt, "steps_per_cpu_second": steps / cpu,
+            "bytes_per_game": state.state_bytes_per_game}  # fmt: skip
 
 
 def bench_reference(
@@ -544,7 +546,7 @@ def bench_reference(
     """Steps per second of the reference engine (one game at a time, legal actions recomputed each step)."""
     rng = np.random.default_rng(seed)
     game = Game(num_players, seed=seed, map=map)
-    steps, t0 = 0, time.perf_counter()
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         legal = game.legal_actions()
         game.apply(legal[int(rng.integers(len(legal)))])
@@ -552,4 +554,113 @@ def bench_reference(
         if game.is_over:
             seed += 1
             game = Game(num_players, seed=seed, map=map)
-    return {"steps_per_second": steps / (time.perf_counter() - t0)}
+    return {"steps_per_second": steps / (time.perf_counter() - t0), "steps_per_cpu_second": steps / (
+        time.process_time() - c0)}  # fmt: skip
+
+
+_START = """
+import time
+t0 = time.perf_counter()
+import numpy as np
+from industry_env.games.age_of_industry import engine as E
+s = E.init(2, 4, seed=0)
+m = E.legal_action_mask(s)
+E.step(s, E.sample_legal(m, np.random.default_rng(0)), inplace=True, mask=m, next_mask=m)
+E.observe(s, 0)
+E.scores(s)
+print(time.perf_counter() - t0)
+"""
+
+
+def measure(seconds: float = 5.0, num_players: int = 4, map: str = "germany") -> dict[str, float]:  # noqa: A002
+    """The figures of ``docs/age-of-industry/engine.md``: steps per second of the reference and of the engine at
+    batch 1 and 4096 (random legal actions), bytes of State per game, and the seconds a new process takes to
+    compile the kernel (an empty numba cache) and to start with it cached (import, first init, mask, step)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    ref = bench_reference(num_players, seconds, map)
+    out: dict[str, float] = {"reference_steps_per_second": ref["steps_per_second"],
+                             "reference_steps_per_cpu_second": ref["steps_per_cpu_second"]}  # fmt: skip
+    for batch in (1, 4096):
+        got = bench(batch, num_players, seconds, map)
+        out[f"batch_{batch}_steps_per_second"] = got["steps_per_second"]
+        out[f"batch_{batch}_speedup"] = got["steps_per_second"] / ref["steps_per_second"]
+        # per second of CPU (all threads): what a busy machine's load changes least
+        out[f"batch_{batch}_speedup_per_cpu_second"] = got["steps_per_cpu_second"] / ref["steps_per_cpu_second"]
+        out["bytes_per_game"] = got["bytes_per_game"]
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for key in ("cold_compile_seconds", "warm_start_seconds"):
+            run = subprocess.run([sys.executable, "-c", _START], capture_output=True, text=True, env=env, check=True)
+            out[key] = float(run.stdout.strip().splitlines()[-1])
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- verifying
+class DisagreementError(AssertionError):
+    """The batched engine and the reference engine differ at some decision of some game (the message says where)."""
+
+
+def check_against_reference(
+    num_games: int, num_players: int | Sequence[int] = (3, 4, 5), seed: int = 0, map: str = "germany",  # noqa: A002
+    edition: int = 2, observe_every: int = 1, play_seed: int = 0, max_steps: int | None = None,
+) -> int:  # fmt: skip
+    """Play ``num_games`` reference games (seeds ``seed + i``, players cycling through ``num_players``) by uniform
+    random legal moves next to one batch of the engine, and compare at every decision the player to move, the
+    legal mask, the rewards, the scores and (every ``observe_every`` decisions) every seat's observation, to the
+    games' end (or for ``max_steps`` steps of the batch); raise :class:`DisagreementError` at the first difference.
+    Returns the number of decisions compared."""
+    counts = [num_players] if isinstance(num_players, int) else list(num_players)
+    n = np.array([counts[i % len(counts)] for i in range(num_games)], np.int8)
+    state = init(num_games, n, seed=seed, map=map, edition=edition)
+    games = [Game(int(n[i]), seed=seed + i, map=map, edition=edition) for i in range(num_games)]
+    rng = np.random.default_rng(play_seed)
+    decisions, turn = 0, 0
+
+    def fail(i: int, what: str) -> DisagreementError:
+        g = games[i]
+        return DisagreementError(f"game {i} (seed {seed + i}, {int(n[i])} players, {map}, edition {edition}), "
+                                 f"decision {len(g.history)} ({g.phase}): {what}")  # fmt: skip
+
+    while True:
+        mask = legal_action_mask(state)
+        current = state.current_player
+        obs = None
+        if turn % observe_every == 0:
+            obs = [observe(state, np.minimum(seat, state.num_players - 1)) for seat in range(P)]
+        actions = np.zeros(num_games, np.int64)
+        for i, g in enumerate(games):
+            if int(current[i]) != g.current_player:
+                raise fail(i, f"player to move {int(current[i])}, reference {g.current_player}")
+            if g.is_over:
+                continue
+            legal = g.legal_actions()
+            if np.flatnonzero(mask[i]).tolist() != legal:
+                raise fail(i, f"legal actions {np.flatnonzero(mask[i]).tolist()}, reference {legal}")
+            if obs is not None:
+                for seat in range(g.num_players):
+                    if not np.array_equal(obs[seat][i], g.observe(seat)):
+                        where = np.flatnonzero(obs[seat][i] != g.observe(seat)).tolist()
+                        raise fail(i, f"observation of seat {seat} differs at {where[:10]}")
+            actions[i] = legal[int(rng.integers(len(legal)))]
+            g.apply(int(actions[i]))
+            decisions += 1
+        was_over = state.terminated.copy()
+        state = step(state, actions, inplace=True)
+        turn += 1
+        points = scores(state)
+        for i, g in enumerate(games):
+            want = g.returns() if g.is_over and not was_over[i] else [0.0] * g.num_players
+            if state.rewards[i, : g.num_players].tolist() != want:
+                raise fail(i, f"rewards {state.rewards[i].tolist()}, reference {want}")
+            if points[i, : g.num_players].tolist() != g.scores():
+                raise fail(i, f"scores {points[i].tolist()}, reference {g.scores()}")
+        if max_steps is not None and turn >= max_steps:
+            return decisions
+        if all(g.is_over for g in games):
+            if not state.terminated.all() or not finished(state).all():
+                raise fail(int(np.flatnonzero(~state.terminated)[0]), "over in the reference, not in the engine")
+            return decisions

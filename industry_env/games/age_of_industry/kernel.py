@@ -1,11 +1,17 @@
 """The rules of Age of Industry compiled by numba, one game at a time, looped over a batch (``prange`` threads from
 :data:`PARALLEL_FROM` games).
 
-Every function below is the method of :class:`.reference.Game` of the same name written over arrays: ``g`` is the
-batch's State as a named tuple of its arrays (each ``[B, ...]``, the fields of :data:`.state.FIELDS` plus
-``terminated`` and ``rewards``), ``t`` the tables of one map and the components (:func:`tables`, built once per
-map), ``i`` the game's row. The order of every loop is the reference's, so that each decision, each automatic
-step and each observation float agree with it game by game (``tests/age_of_industry/test_engine.py``).
+Every function below is the method of :class:`.reference.Game` of the same name, written over arrays, in the
+reference's order of loops and steps, so that each decision, each automatic step and each observation float agree
+with it game by game (``tests/age_of_industry/test_engine.py``, ``engine.check_against_reference``).
+
+How the arrays are read: ``g`` (:class:`Games`) is the batch's one State buffer seen by width (``g.s8`` for the int8
+and bool fields, ``g.s16``, ``g.s32``, ``g.s64``, ``g.f32``) with ``g.at[F_X]``, where field ``X`` of game 0 starts;
+element ``e`` of field ``X`` (flattened per game) of game ``i`` is ``g.sW[g.at[F_X] + i * (elements a game) + e]``,
+e.g. the counter's owner on space ``sp``: ``g.s8[g.at[F_SPACE_OWNER] + i * t[X_NS] + sp]``. ``t`` is one int64
+array holding the map's and the components' tables (:func:`tables`, built once per map): ``t[X_NS]`` the number of
+spaces, ``t[t[X_LINK_A] + link]`` a 1-D table, ``t[t[X_ALLOWED] + a * t[X_ALLOWED + 2] + b]`` a 2-D one. A few
+arrays per call instead of one per field or table keep numba's compile at about a minute, not five.
 
 Uncompiled (``NUMBA_DISABLE_JIT=1``) the same Python runs with each array wrapped as
 :class:`industry_env.core.uncompiled.Scalars`, so that it reads elements as compiled code does.
@@ -64,7 +70,6 @@ from .state import (
     DRAW_SECOND,
     IRON_SOURCE,
     OVER,
-    PHASES,
     SELL_MORE,
     SELL_TO,
 )
@@ -573,12 +578,89 @@ def nearest_sources(g, t, i, r, a, b, out):
 
 
 @njit(cache=True)
-def _can_deliver(g, t, i, r, a, b):
-    """Some cube of ``r`` can reach ``a`` or ``b`` (-1: none), each end checked alone."""
-    out = np.empty(t[X_NS] + 1, np.int64)
-    if nearest_sources(g, t, i, r, a, -1, out) > 0:
-        return True
-    return b >= 0 and nearest_sources(g, t, i, r, b, -1, out) > 0
+def _can_deliver(g, t, i, r, loc, memo):
+    """``Game._can_deliver(r, (loc,))``: some cube of ``r`` can reach ``loc`` (``nearest_sources`` is not empty).
+
+    ``memo`` (int8[2 * NLOC], -1 where not yet known) keeps the answers for coal and iron at each location, both
+    found by one search when first asked: valid while the network and the cubes do not change."""
+    nloc = t[X_NLOC]
+    if memo[loc] < 0:
+        dist = np.empty(nloc, np.int64)
+        distances(g, t, i, loc, -1, dist)
+        coal = iron = demand_track_access(g, t, i, dist)
+        for sp in range(t[X_NS]):
+            if dist[t[t[X_SPACE_LOC] + sp]] >= 0:
+                coal = coal or _holds(g, t, i, COAL, sp)
+                iron = iron or _holds(g, t, i, IRON, sp)
+        memo[loc] = 1 if coal else 0
+        memo[nloc + loc] = 1 if iron else 0
+    return memo[r * nloc + loc] == 1
+
+
+@njit(cache=True)
+def _reach_table(g, t, i, memo):
+    """:func:`_can_deliver` at every location at once, into ``memo`` (for the rails, which ask at many places).
+
+    What the search of :func:`distances` from a location reaches is its component of the network (completed links
+    between locations one may pass through) with the no-through locations next to it (reached, never passed); a
+    no-through location itself reaches its neighbours and, through each one it may pass, that one's component. A
+    resource reaches a location if a space reached holds it, or if a port reached opens the demand track."""
+    nloc = t[X_NLOC]
+    flags = np.zeros(nloc, np.int64)  # per location: 1 coal held there, 2 iron held there, 4 a port (demand track)
+    for sp in range(t[X_NS]):
+        x = t[t[X_SPACE_LOC] + sp]
+        if _holds(g, t, i, COAL, sp):
+            flags[x] |= 1
+        if _holds(g, t, i, IRON, sp):
+            flags[x] |= 2
+    for x in range(nloc):
+        if t[t[X_LOC_DISTANT_PORT] + x] or _port_counter_at(g, t, i, x):
+            flags[x] |= 4
+    comp = np.full(nloc, -1, np.int64)
+    reach = np.zeros(nloc, np.int64)  # per component: the flags of all it reaches
+    queue = np.empty(nloc, np.int64)
+    nc = 0
+    for start in range(nloc):
+        if comp[start] >= 0 or t[t[X_LOC_NO_THROUGH] + start]:
+            continue
+        comp[start] = nc
+        queue[0] = start
+        head, tail, f = 0, 1, flags[start]
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for j in range(t[t[X_LOC_NLK] + x]):
+                link = t[t[X_LOC_LINKS] + x * t[X_LOC_LINKS + 2] + j]
+                if not link_completed(g, t, i, link):
+                    continue
+                y = t[t[X_LINK_B] + link] if t[t[X_LINK_A] + link] == x else t[t[X_LINK_A] + link]
+                if t[t[X_LOC_NO_THROUGH] + y]:
+                    f |= flags[y]
+                elif comp[y] < 0:
+                    comp[y] = nc
+                    queue[tail] = y
+                    tail += 1
+                    f |= flags[y]
+        reach[nc] = f
+        nc += 1
+    for x in range(nloc):
+        if t[t[X_LOC_NO_THROUGH] + x]:
+            f = flags[x]
+            for j in range(t[t[X_LOC_NLK] + x]):
+                link = t[t[X_LOC_LINKS] + x * t[X_LOC_LINKS + 2] + j]
+                if link_completed(g, t, i, link):
+                    y = t[t[X_LINK_B] + link] if t[t[X_LINK_A] + link] == x else t[t[X_LINK_A] + link]
+                    f |= flags[y] if t[t[X_LOC_NO_THROUGH] + y] else reach[comp[y]]
+        else:
+            f = reach[comp[x]]
+        memo[x] = 1 if f & 5 else 0
+        memo[nloc + x] = 1 if f & 6 else 0
+
+
+@njit(cache=True)
+def new_memo(t):
+    """A memo of :func:`_can_deliver`, nothing known yet."""
+    return np.full(2 * t[X_NLOC], -1, np.int8)
 
 
 @njit(cache=True)
@@ -743,9 +825,10 @@ def _has_industry_on_map(g, t, i, p):
 
 
 @njit(cache=True)
-def industry_card_reaches(g, t, i, p, sp, ind):
+def industry_card_reaches(g, t, i, p, sp, ind, on_map):
+    """``Game.industry_card_reaches``; ``on_map``: ``p`` has an industry on the map (found once by the caller)."""
     loc = t[t[X_SPACE_LOC] + sp]
-    if not _has_industry_on_map(g, t, i, p):
+    if not on_map:
         return True
     if _own_rail_at(g, t, i, p, loc):
         return True
@@ -838,16 +921,16 @@ def _restore_counter(g, t, i, sp, saved):
 
 
 @njit(cache=True)
-def _deliverable(g, t, i, d, loc):
-    if t[t[X_SLOT_COAL] + d] and not _can_deliver(g, t, i, COAL, loc, -1):
+def _deliverable(g, t, i, d, loc, memo):
+    if t[t[X_SLOT_COAL] + d] and not _can_deliver(g, t, i, COAL, loc, memo):
         return False
-    if t[t[X_SLOT_IRON] + d] and not _can_deliver(g, t, i, IRON, loc, -1):
+    if t[t[X_SLOT_IRON] + d] and not _can_deliver(g, t, i, IRON, loc, memo):
         return False
     return True
 
 
 @njit(cache=True)
-def can_build(g, t, i, p, sp, ind):
+def can_build(g, t, i, p, sp, ind, memo):
     d = lowest_counter(g, t, i, p, ind)
     if d < 0 or t[t[X_SLOT_LEVEL] + d] == 0:
         return False
@@ -861,18 +944,20 @@ def can_build(g, t, i, p, sp, ind):
     here = g.s8[g.at[F_SPACE_INDUSTRY] + i * t[X_NS] + sp]
     if ind == PORT or ind == SHIP or here == COAL_MINE or here == IRON_WORKS or here == PORT or here == SHIP:
         saved = _place_counter(g, t, i, p, sp, ind, t[t[X_SLOT_LEVEL] + d])
-        ok = _deliverable(g, t, i, d, loc)
+        ok = _deliverable(g, t, i, d, loc, new_memo(t))  # the counter in place changes the network
         _restore_counter(g, t, i, sp, saved)
         return ok
-    return _deliverable(g, t, i, d, loc)
+    return _deliverable(g, t, i, d, loc, memo)
 
 
 @njit(cache=True)
-def build_options(g, t, i, p, k, combined, row):
+def build_options(g, t, i, p, k, combined, row, memo, built):
     """``Game.build_options``: with ``row`` (bool[NA]) its BUILD_AT actions marked there, and their count
-    returned; without (a zero-length row) only whether there is one."""
+    returned; without (a zero-length row) only whether there is one. ``built`` (int8[S * 6], -1 where not yet
+    known) keeps :func:`can_build` of each space and industry, which no card changes, for the next scans."""
     write = len(row) > 0
     card_industry, card_colour = t[t[X_CARD_INDUSTRY] + k], t[t[X_CARD_COLOUR] + k]
+    on_map = _has_industry_on_map(g, t, i, p)
     n = 0
     for j in range(t[X_BUILD_SPACES + 1]):
         sp = t[t[X_BUILD_SPACES] + j]
@@ -884,9 +969,12 @@ def build_options(g, t, i, p, k, combined, row):
             if not t[t[X_ALLOWED] + sym * t[X_ALLOWED + 2] + ind]:
                 continue
             if not combined and card_industry >= 0:
-                if ind != card_industry or not industry_card_reaches(g, t, i, p, sp, ind):
+                if ind != card_industry or not industry_card_reaches(g, t, i, p, sp, ind, on_map):
                     continue
-            if can_build(g, t, i, p, sp, ind):
+            at = sp * NUM_INDUSTRIES + ind
+            if built[at] < 0:
+                built[at] = 1 if can_build(g, t, i, p, sp, ind, memo) else 0
+            if built[at] == 1:
                 n += 1
                 if not write:
                     return n
@@ -896,19 +984,36 @@ def build_options(g, t, i, p, k, combined, row):
 
 # ============================================================================================== rails and sales
 @njit(cache=True)
-def rail_options(g, t, i, p, row):
+def rail_options(g, t, i, p, row, memo):
     """``Game.rail_options``, marked in ``row``."""
     if g.s8[g.at[F_RAILS_LEFT] + i * P + p] <= 0:
         return
     first = g.s8[g.at[F_RAILS_LEFT] + i * P + p] == RAILS_PER_PLAYER
+    tabled = False
+    # "connettono una località su cui hai già costruito un edificio o ... già connesso tramite un altro segnalino
+    # binario": the locations with a counter or a rail of p, found once
+    present = np.zeros(t[X_NLOC], np.bool_)
+    for sp in range(t[X_NS]):
+        if g.s8[g.at[F_SPACE_OWNER] + i * t[X_NS] + sp] == p:
+            present[t[t[X_SPACE_LOC] + sp]] = True
+    for li in range(t[X_NLR]):
+        if g.s8[g.at[F_LINK_OWNER] + i * t[X_NL] + li] == p:
+            present[t[t[X_LINK_A] + li]] = True
+            present[t[t[X_LINK_B] + li]] = True
     for li in range(t[X_NLR]):
         if g.s8[g.at[F_LINK_OWNER] + i * t[X_NL] + li] >= 0:
             continue
         a, b = t[t[X_LINK_A] + li], t[t[X_LINK_B] + li]
-        if not (_own_counters_at(g, t, i, p, a) > 0 or _own_rail_at(g, t, i, p, a)
-                or _own_counters_at(g, t, i, p, b) > 0 or _own_rail_at(g, t, i, p, b)):  # fmt: skip
+        if not (present[a] or present[b]):
             continue
-        if first or (_can_deliver(g, t, i, COAL, a, b) and _can_deliver(g, t, i, IRON, a, b)):
+        ok = first
+        if not ok:
+            if not tabled:  # the rails ask at many places: every answer at once
+                _reach_table(g, t, i, memo)
+                tabled = True
+            coal = _can_deliver(g, t, i, COAL, a, memo) or _can_deliver(g, t, i, COAL, b, memo)
+            ok = coal and (_can_deliver(g, t, i, IRON, a, memo) or _can_deliver(g, t, i, IRON, b, memo))
+        if ok:
             row[t[t[X_OFFSET] + B_RAIL] + li] = True
 
 
@@ -1002,11 +1107,13 @@ def _any_draw_choice(g, t, i):
 @njit(cache=True)
 def _action_choices(g, t, i, p, row):
     none = row[:0]
+    memo = new_memo(t)
+    built = np.full(t[X_NS] * NUM_INDUSTRIES, -1, np.int8)
     hand_n = _hand_size(g, t, i, p)
     combined_ok = (
         hand_n > 0
         and g.s8[g.at[F_ACTIONS_LEFT] + i] == ACTIONS_PER_TURN
-        and build_options(g, t, i, p, 0, True, none) > 0
+        and build_options(g, t, i, p, 0, True, none, memo, built) > 0
     )
     can_develop = False
     for d in range(t[X_D]):
@@ -1015,14 +1122,14 @@ def _action_choices(g, t, i, p, row):
     for k in range(t[X_K]):
         if g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k] == 0:
             continue
-        if build_options(g, t, i, p, k, False, none) > 0:
+        if build_options(g, t, i, p, k, False, none, memo, built) > 0:
             row[t[t[X_OFFSET] + B_BUILD] + k] = True
         if combined_ok:
             row[t[t[X_OFFSET] + B_BUILD_ANY] + k] = True
         if can_develop:
             row[t[t[X_OFFSET] + B_DEVELOP] + k] = True
         row[t[t[X_OFFSET] + B_PASS] + k] = True
-    rail_options(g, t, i, p, row)
+    rail_options(g, t, i, p, row, memo)
     sellers(g, t, i, p, row)
     if hand_n < HAND_LIMIT:
         _draw_choices(g, t, i, row)
@@ -1049,7 +1156,17 @@ def mask_row(g, t, i, row):
     if ph == ACTION:
         _action_choices(g, t, i, p, row)
     elif ph == BUILD_WHERE:
-        build_options(g, t, i, p, g.s8[g.at[F_CARD] + i], g.s8[g.at[F_COMBINED] + i] != 0, row)
+        build_options(
+            g,
+            t,
+            i,
+            p,
+            g.s8[g.at[F_CARD] + i],
+            g.s8[g.at[F_COMBINED] + i] != 0,
+            row,
+            new_memo(t),
+            np.full(t[X_NS] * NUM_INDUSTRIES, -1, np.int8),
+        )
     elif ph == COAL_SOURCE or ph == IRON_SOURCE:
         r = COAL if ph == COAL_SOURCE else IRON
         out = np.empty(t[X_NS] + 1, np.int64)
@@ -1595,6 +1712,3 @@ def entries() -> list:
     """The compiled functions called from Python."""
     return [step_serial, step_parallel, mask_serial, mask_parallel, observe_rows, new_games, scores_rows,
             sample_rows]  # fmt: skip
-
-
-PHASE_NAMES = PHASES
