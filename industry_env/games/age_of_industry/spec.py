@@ -63,6 +63,10 @@ class AgeOfIndustrySpec(GameSpec):
     )
     engine_module = "industry_env.games.age_of_industry.engine"  # registered hidden until the lead lists it
     reference_class = "industry_env.games.age_of_industry.reference:Game"
+    agents = {
+        "heuristic": "industry_env.agents.age_of_industry.heuristic:HeuristicAgent",
+        "ismcts": "industry_env.agents.age_of_industry.ismcts:ISMCTSAgent",
+    }
 
     def num_actions(self, map: str = "germany", **options: Any) -> int:  # noqa: A002 (the option's name)
         return num_actions(_map(map))
