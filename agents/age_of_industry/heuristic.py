@@ -241,6 +241,17 @@ class Features:
         self.reach_port = np.einsum("bnm,bm->bn", self.reach.astype(np.float32), port_loc) > 0  # [B, N]
         self.demand = demand
 
+    def take(self, rows: np.ndarray) -> Features:
+        """The features of the games ``rows`` only."""
+        out = object.__new__(Features)
+        for k, x in self.__dict__.items():
+            if isinstance(x, np.ndarray) and x.ndim and x.shape[0] == self.B:
+                x = x[rows]
+            out.__dict__[k] = x
+        out.v = {k: x[rows] for k, x in self.v.items()}
+        out.B = int(np.asarray(rows).size)
+        return out
+
     def loan_penalty(self, rows: np.ndarray, price: np.ndarray, t: Tables) -> np.ndarray:
         """Dollars the loans forced by paying ``price`` in game ``rows`` cost by the end (interest and the $1 more
         repaid)."""
@@ -283,9 +294,10 @@ def build_values(f: Features, t: Tables, rows: np.ndarray, at_mask: np.ndarray, 
 
 
 def _expand_cards(obs: np.ndarray, mask: np.ndarray, f: Features, t: Tables, map_key: str, block: str,
-                  prm: HeuristicParams) -> np.ndarray:  # fmt: skip
+                  prm: HeuristicParams, state: engine.State | None = None) -> np.ndarray:  # fmt: skip
     """float64[B, K]: for each legal action of ``block`` (BUILD or BUILD_ANY), the value of the best build the card
-    opens, found by trying it on the position rebuilt from the observation."""
+    opens, found by trying it on the position rebuilt from the observation (or on ``state``, a position the
+    caller already holds that agrees with it, as a search's determinization does)."""
     sp = t.space
     K = sp.num_card_kinds
     lo = sp.offsets[block]
@@ -297,9 +309,8 @@ def _expand_cards(obs: np.ndarray, mask: np.ndarray, f: Features, t: Tables, map
     rows, cards = np.nonzero(legal)
     if rows.size == 0:
         return out
-    base = from_observation(obs[rows], map_key)
-    state = engine.step(base, lo + cards, inplace=True)
-    m = engine.legal_action_mask(state)
+    base = from_observation(obs[rows], map_key) if state is None else engine.take(state, rows)
+    m = engine.legal_action_mask(engine.step(base, lo + cards, inplace=True))
     at = m[:, sp.BUILD_AT:sp.BUILD_AT + sp.sizes["BUILD_AT"]]
     best = build_values(f, t, rows, at, prm).max(axis=1)
     out[rows, cards] = best
@@ -351,18 +362,22 @@ class HeuristicAgent(Agent):
 
 
 def heuristic_actions(observations: np.ndarray, masks: np.ndarray, map: str = "germany",  # noqa: A002
-                      params: HeuristicParams | None = None, rng: np.random.Generator | None = None) -> np.ndarray:
+                      params: HeuristicParams | None = None, rng: np.random.Generator | None = None,
+                      state: engine.State | None = None) -> np.ndarray:  # fmt: skip
     """int64[B]: the heuristic's action for each observation (float32[B, D]) and legal mask (bool[B, A]); ties
-    broken by ``rng`` (None: the lowest action)."""  # fmt: skip
+    broken by ``rng`` (None: the lowest action). ``state``: positions agreeing with the observations (a search's
+    determinizations), which spare rebuilding them."""
     prm = params or HeuristicParams()
-    scores = heuristic_scores(observations, masks, map, prm)
+    scores = heuristic_scores(observations, masks, map, prm, state)
     if rng is not None:
         scores = scores + prm.noise * rng.random(scores.shape)
     return np.where(masks, scores, -np.inf).argmax(axis=1).astype(np.int64)
 
 
-def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: HeuristicParams) -> np.ndarray:
-    """float64[B, A]: the dollar score of every action (only the legal ones matter)."""
+def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: HeuristicParams,
+                     state: engine.State | None = None) -> np.ndarray:  # fmt: skip
+    """float64[B, A]: the dollar score of every action (only the legal ones matter); ``state`` as in
+    :func:`heuristic_actions`."""
     t = tables(map_key)
     sp = t.space
     f = Features(obs, t, map_key)
@@ -375,9 +390,10 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
     if act.any():
         rows = np.flatnonzero(act)
         o, m = obs[rows], mask[rows]
-        fr = Features(o, t, map_key)
-        build = _expand_cards(o, m, fr, t, map_key, "BUILD", prm)  # [n, K]
-        combined = _expand_cards(o, m, fr, t, map_key, "BUILD_ANY", prm) - prm.combine_cost
+        fr = f if rows.size == B else f.take(rows)
+        sub = None if state is None else (state if rows.size == B else engine.take(state, rows))
+        build = _expand_cards(o, m, fr, t, map_key, "BUILD", prm, sub)  # [n, K]
+        combined = _expand_cards(o, m, fr, t, map_key, "BUILD_ANY", prm, sub) - prm.combine_cost
         # how much each card is worth keeping: what it builds now (0 if nothing)
         keep = np.maximum(np.where(build > BAD / 2, build, 0.0), 0.0)
         sc = np.full((rows.size, A), BAD)

@@ -166,7 +166,7 @@ class ISMCTSAgent(Agent):
             sub = engine.take(s, live) if live.size < N else s
             mask = engine.legal_action_mask(sub)
             a = np.zeros(N, np.int64)
-            a[live] = heuristic_actions(engine.observe(sub), mask, self.map, self.params, self.rng)
+            a[live] = heuristic_actions(engine.observe(sub), mask, self.map, self.params, self.rng, sub)
             engine.step(s, a, inplace=True)
         est = estimate(s, self.map)
         n = s.num_players.astype(np.int64)
