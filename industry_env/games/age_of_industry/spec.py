@@ -64,6 +64,8 @@ class AgeOfIndustrySpec(GameSpec):
     engine_module = "industry_env.games.age_of_industry.engine"  # registered hidden until the lead lists it
     reference_class = "industry_env.games.age_of_industry.reference:Game"
     agents = {
+        "heuristic": "industry_env.agents.age_of_industry.heuristic:HeuristicAgent",
+        "ismcts": "industry_env.agents.age_of_industry.ismcts:ISMCTSAgent",
         "ppo": "industry_env.agents.ppo:PPOAgent",  # a policy of your own (path=): no trained policy ships yet
     }
 

@@ -1,0 +1,130 @@
+"""The agents of Age of Industry: legal moves only, seeded, the heuristic clearly above random, the search player
+blind to the cards it cannot see, positions rebuilt from observations exactly, bad parameters refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from industry_env.agents import AgentInputError, make_agent
+
+from industry_env.arena import Arena
+from industry_env.games.age_of_industry import Game
+from industry_env.games.age_of_industry import engine as E
+from industry_env.games.age_of_industry.from_observation import from_observation, game_from_observation
+
+GAME = "age_of_industry"
+QUICK = {"simulations": 8, "batch": 4, "candidates": 3, "rollout_depth": 6}  # a small search, for speed
+
+
+def _random_positions(n: int, num_players: int, seed: int, steps: int, game_map: str = "germany") -> E.State:
+    """``n`` running games after up to ``steps`` random decisions each (finished games dropped)."""
+    s = E.init(n, num_players, seed=seed, map=game_map)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        s, _ = E.random_step(s, rng, inplace=True)
+    return E.take(s, np.flatnonzero(~s.terminated))
+
+
+@pytest.mark.parametrize(("game_map", "num_players"), [("germany", 4), ("germany", 3), ("new_england", 5)])
+def test_from_observation_rebuilds_what_the_seat_sees_and_its_legal_moves(game_map: str, num_players: int) -> None:
+    s = E.init(24, num_players, seed=3, map=game_map)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(40):
+        live = np.flatnonzero(~s.terminated)
+        sub = E.take(s, live)
+        obs = E.observe(sub)
+        rebuilt = from_observation(obs, game_map)
+        np.testing.assert_array_equal(E.observe(rebuilt, 0), obs)
+        np.testing.assert_array_equal(E.legal_action_mask(rebuilt), E.legal_action_mask(sub))
+        checked += live.size
+        for _ in range(3):
+            s, _ = E.random_step(s, rng, inplace=True)
+    assert checked > 600
+    game = game_from_observation(obs[0], game_map)
+    assert isinstance(game, Game)
+    np.testing.assert_array_equal(game.observe(0), obs[0])
+
+
+def test_from_observation_refuses_a_wrong_shape() -> None:
+    with pytest.raises(ValueError, match="observations must be float"):
+        from_observation(np.zeros((2, 5), np.float32))
+
+
+def test_heuristic_plays_only_legal_moves_to_the_end_and_is_seeded() -> None:
+    results = Arena(["heuristic"] * 4, game=GAME, games=4, seed=11).run()
+    assert results.games == 4 and np.isfinite(results.points).all()
+    s = _random_positions(32, 4, seed=2, steps=40)
+    obs, mask = E.observe(s), E.legal_action_mask(s)
+    a = make_agent("heuristic", seed=7, game=GAME).act_batch(obs, mask)
+    b = make_agent("heuristic", seed=7, game=GAME).act_batch(obs, mask)
+    np.testing.assert_array_equal(a, b)
+    assert mask[np.arange(a.size), a].all()
+    one = make_agent("heuristic", seed=7, game=GAME)
+    assert [one.act(o, m) for o, m in zip(obs[:4], mask[:4], strict=True)] == a[:4].tolist()
+
+
+def test_heuristic_beats_three_random_players_clearly() -> None:
+    results = Arena(["heuristic", "random", "random", "random"], game=GAME, games=40, seed=5).run()
+    wins = results.win_share[:, 0].sum()
+    assert wins >= 30, f"the heuristic won {wins} of 40 games against three random players"
+    assert results.points[:, 0].mean() > results.points[:, 1:].mean() + 20
+
+
+def test_ismcts_plays_legal_moves_and_is_seeded() -> None:
+    s = _random_positions(6, 4, seed=4, steps=50)
+    obs, mask = E.observe(s), E.legal_action_mask(s)
+    a = make_agent("ismcts", seed=3, game=GAME, **QUICK).act_batch(obs, mask)
+    b = make_agent("ismcts", seed=3, game=GAME, **QUICK).act_batch(obs, mask)
+    np.testing.assert_array_equal(a, b)
+    assert mask[np.arange(a.size), a].all()
+
+
+def test_ismcts_cannot_see_the_hidden_cards() -> None:
+    """Given the same random stream, its choice is the same whatever the opponents' true hands and the deck are:
+    the true game and a redeal of what the seat cannot see give the very same observation, and so the same move."""
+    rng = np.random.default_rng(8)
+    searched = 0
+    for seed in range(4):
+        game = Game(4, seed=seed)
+        for _ in range(40 + 7 * seed):
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.integers(len(legal)))])
+        seat = game.current_player
+        other = game.resample(seat, rng=100 + seed)
+        others = [q for q in range(4) if q != seat]
+        assert any(game.s.hand[q] != other.s.hand[q] for q in others) or game.s.deck != other.s.deck
+        obs = game.observe(seat)
+        np.testing.assert_array_equal(obs, other.observe(seat))
+        mask = game.legal_action_mask()
+        np.testing.assert_array_equal(mask, other.legal_action_mask())
+        a = make_agent("ismcts", seed=21, game=GAME, **QUICK).act(obs, mask)
+        b = make_agent("ismcts", seed=21, game=GAME, **QUICK).act(other.observe(seat), other.legal_action_mask())
+        assert a == b
+        searched += 1
+    assert searched == 4
+
+
+def test_agents_refuse_the_state_of_a_hidden_information_game() -> None:
+    s = E.init(2, 4, seed=0)
+    with pytest.raises(AgentInputError, match="hidden information"):
+        make_agent("heuristic", game=GAME).act_state(s)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "says"),
+    [
+        ("heuristic", {"sell_hope": 2.0}, "sell_hope=2.0"),
+        ("heuristic", {"reserve": -1}, "reserve=-1"),
+        ("heuristic", {"draw_below": 12}, "draw_below=12"),
+        ("heuristic", {"map": "mars"}, "map='mars'"),
+        ("heuristic", {"greed": 1}, "no parameter 'greed'"),
+        ("ismcts", {"simulations": 0}, "simulations=0"),
+        ("ismcts", {"temperature": 0.0}, "temperature=0.0"),
+        ("ismcts", {"candidates": 1.5}, "candidates=1.5"),
+        ("ismcts", {"exploration": float("nan")}, "exploration=nan"),
+    ],
+)
+def test_bad_parameters_are_refused_with_a_clear_message(name: str, params: dict, says: str) -> None:
+    with pytest.raises(ValueError, match=says.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        make_agent(name, game=GAME, **params)
