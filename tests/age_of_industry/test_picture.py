@@ -151,3 +151,14 @@ def test_a_users_map_without_places_gets_a_layout_with_no_overlaps(tmp_path) -> 
         for b in range(a):
             bx, by, bw, bh = lay.box(b)
             assert ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay, (a, b)
+
+
+def test_the_docs_picture_is_small_and_says_how_to_draw_it_again() -> None:
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "age-of-industry"
+    text = (docs / "pictures.md").read_text("utf-8")
+    assert "](pictures.png)" in text and 'save_example("docs/age-of-industry/pictures.png")' in text
+    png = (docs / "pictures.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 300_000
+    assert picture.EXAMPLE["seat"] == 0 and "round 9" in text and picture.EXAMPLE["rounds"] == 8

@@ -764,5 +764,37 @@ def picture_key(game: Game) -> tuple:
             tuple(s.space_cubes), tuple(s.link_owner), tuple(s.demand), game.is_over)  # fmt: skip
 
 
-__all__ = ["HEIGHT", "PICTURE_SHAPE", "PLACES", "PLAYER_COLOURS", "WIDTH", "GifWriter", "describe_decision",
-           "layout", "picture_key", "save_png", "save_svg", "show", "to_png", "to_rgb_array", "to_svg"]  # fmt: skip
+# Weights of the example game's moves by the first word of their names: a busy board, not good play.
+_EXAMPLE_WEIGHTS = {"build": 6.0, "rail": 4.0, "sell": 8.0, "source": 1.0, "draw": 2.0, "develop": 0.5, "pass": 0.1,
+                    "remove": 1.0, "done": 1.0, "repay": 0.3}  # fmt: skip
+EXAMPLE = {"num_players": 4, "seed": 11, "map": "germany", "rounds": 8, "seat": 0}  # the docs' example picture
+
+
+def example_game(num_players: int = 4, seed: int = 11, map: str = "germany", rounds: int = 8) -> Game:  # noqa: A002
+    """A position for an example picture: a game played by seeded random moves, weighted towards building, rails
+    and sales (:data:`_EXAMPLE_WEIGHTS`) so the board fills, stopped at the start of round ``rounds + 1``."""
+    import random
+
+    from .reference import Game as ReferenceGame
+
+    game, rng = ReferenceGame(num_players, seed, map), random.Random(seed)
+    while not game.is_over and game.s.round <= rounds:
+        legal = game.legal_actions()
+        weights = [_EXAMPLE_WEIGHTS.get(game.action_to_string(a).split(" ")[0], 1.0) for a in legal]
+        game.apply(rng.choices(legal, weights)[0])
+    return game
+
+
+def save_example(path: str | os.PathLike[str]) -> None:
+    """Draw the example picture of the docs (``docs/age-of-industry/pictures.png``, :data:`EXAMPLE`) again: a
+    palette PNG of 128 colours, about 150 kB."""
+    spec = dict(EXAMPLE)
+    seat = spec.pop("seat")
+    save_png(example_game(**spec), path, seat=seat, colours=128)
+
+
+__all__ = [
+    "EXAMPLE", "HEIGHT", "PICTURE_SHAPE", "PLACES", "PLAYER_COLOURS", "WIDTH", "GifWriter", "describe_decision",
+    "example_game", "layout", "picture_key", "save_example", "save_png", "save_svg", "show", "to_png", "to_rgb_array",
+    "to_svg",
+]  # fmt: skip
