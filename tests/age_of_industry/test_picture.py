@@ -161,4 +161,5 @@ def test_the_docs_picture_is_small_and_says_how_to_draw_it_again() -> None:
     assert "](pictures.png)" in text and 'save_example("docs/age-of-industry/pictures.png")' in text
     png = (docs / "pictures.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 300_000
-    assert picture.EXAMPLE["seat"] == 0 and "round 9" in text and picture.EXAMPLE["rounds"] == 8
+    assert picture.EXAMPLE["seat"] == 3 and "player 3 sees it" in text
+    assert picture.EXAMPLE["rounds"] == 8 and "round 9" in text

@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import textwrap
 import threading
 import warnings
 from functools import lru_cache
@@ -449,12 +450,14 @@ def _sketch_panel(k: _Sketch, game: Game, seat: int | None) -> None:
     s, c = game.s, game.components
     x0 = _PANEL_X
     order = " → ".join(str(q) for q in s.order)
-    k.text(x0, 50, f"Round {s.round}   ·   turn order {order}", fontsize=9.5, ha="left", weight="bold")
-    line = describe_decision(game)
-    k.text(x0, 68, line if len(line) <= 78 else line[:76] + "…", fontsize=8.5, ha="left",
+    k.text(x0, 46, f"Round {s.round}   ·   turn order {order}", fontsize=9.5, ha="left", weight="bold")
+    lines = textwrap.wrap(describe_decision(game), 72)  # two lines at most
+    if len(lines) > 2:
+        lines[1] = lines[1][:70] + "…"
+    k.text(x0, 61, "\n".join(lines[:2]), fontsize=8.5, ha="left", va="top", linespacing=1.15,
            color=_RED if not game.is_over else _INK)  # fmt: skip
     # the demand track: cubes fill it from the dearest space; an empty track sells at $4
-    y = 86
+    y = 95
     for r, name in enumerate(RESOURCES):
         bx = x0 + r * 222
         k.text(bx, y + 10, f"{name} demand", fontsize=8, ha="left", weight="bold")
@@ -466,7 +469,7 @@ def _sketch_panel(k: _Sketch, game: Game, seat: int | None) -> None:
                 k.rect(sx + 3, y + 3, 14, 14, facecolor=CUBE_COLOURS[r], edgecolor="none")
             k.text(sx + 10, y + 10.5, f"${price}", fontsize=6.5, weight="bold", color="white" if full else "#777777")
     # the cards on the table
-    y = 120
+    y = 125
     k.text(x0, y + 10, "Face up", fontsize=8, ha="left", weight="bold")
     for j in range(NUM_FACE_UP):
         if s.face_up[j] >= 0:
@@ -476,7 +479,7 @@ def _sketch_panel(k: _Sketch, game: Game, seat: int | None) -> None:
     deck = len(s.deck) - s.deck_pos
     k.text(x0 + 232, y + 10, f"Deck {deck}   ·   discards {sum(s.discard)}", fontsize=8.5, ha="left")
     # the shown seat's own hand (only its own: another seat's hand is never drawn)
-    y = 150
+    y = 154
     if seat is None:
         k.text(x0, y + 10, "Hands hidden (public view)", fontsize=8, ha="left", color="#777777", style="italic")
     else:
@@ -484,10 +487,12 @@ def _sketch_panel(k: _Sketch, game: Game, seat: int | None) -> None:
                color=PLAYER_COLOURS[seat])  # fmt: skip
         kinds = [kd for kd in range(c.num_card_kinds) if s.hand[seat][kd]]
         for j, kd in enumerate(kinds):
-            row, col = divmod(j, 5)  # at most 9 cards: two rows
-            _card(k, x0 + 104 + col * 68, y + row * 24, kd, game, s.hand[seat][kd], w=64)
+            per_row = 4 if len(kinds) <= 8 else 5  # at most 9 cards: two rows
+            w = 78 if per_row == 4 else 62
+            row, col = divmod(j, per_row)
+            _card(k, x0 + 112 + col * (w + 5), y + row * 24, kd, game, s.hand[seat][kd], w=w)
         if not kinds:
-            k.text(x0 + 104, y + 10, "no cards", fontsize=8, ha="left", color="#777777")
+            k.text(x0 + 112, y + 10, "no cards", fontsize=8, ha="left", color="#777777")
     scores, winners = game.scores(), game.winners()
     for p in range(game.num_players):
         k.region = f"player{p}"
@@ -508,7 +513,8 @@ def _sketch_player(k: _Sketch, game: Game, p: int, y: float, score: int, winner:
     place = s.order.index(p) + 1
     tags = [f"turn {place} of {game.num_players}"] + ["▶ to decide"] * to_move + ["★ winner"] * winner
     k.text(x + 100, y + 15, "   ".join(tags), fontsize=7.5, ha="left", color="#444444")
-    k.text(x + w - 8, y + 15, f"{score} points" + (" now" if not game.is_over else ""), fontsize=9, ha="right",
+    points = f"{score} point" + ("s" if abs(score) != 1 else "") + (" now" if not game.is_over else "")
+    k.text(x + w - 8, y + 15, points, fontsize=9, ha="right",
            weight="bold")  # fmt: skip
     loans = f"{s.loans[p]} loan" + ("s" if s.loans[p] != 1 else "")
     known = [f"{c.card_label(kd).replace('_', ' ')}" + (f" ×{n}" if n > 1 else "")
@@ -767,10 +773,10 @@ def picture_key(game: Game) -> tuple:
 # Weights of the example game's moves by the first word of their names: a busy board, not good play.
 _EXAMPLE_WEIGHTS = {"build": 6.0, "rail": 4.0, "sell": 8.0, "source": 1.0, "draw": 2.0, "develop": 0.5, "pass": 0.1,
                     "remove": 1.0, "done": 1.0, "repay": 0.3}  # fmt: skip
-EXAMPLE = {"num_players": 4, "seed": 11, "map": "germany", "rounds": 8, "seat": 0}  # the docs' example picture
+EXAMPLE = {"num_players": 4, "seed": 16, "map": "germany", "rounds": 8, "seat": 3}  # the docs' example picture
 
 
-def example_game(num_players: int = 4, seed: int = 11, map: str = "germany", rounds: int = 8) -> Game:  # noqa: A002
+def example_game(num_players: int = 4, seed: int = 16, map: str = "germany", rounds: int = 8) -> Game:  # noqa: A002
     """A position for an example picture: a game played by seeded random moves, weighted towards building, rails
     and sales (:data:`_EXAMPLE_WEIGHTS`) so the board fills, stopped at the start of round ``rounds + 1``."""
     import random
