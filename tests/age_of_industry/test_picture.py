@@ -163,3 +163,29 @@ def test_the_docs_picture_is_small_and_says_how_to_draw_it_again() -> None:
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 300_000
     assert picture.EXAMPLE["seat"] == 3 and "player 3 sees it" in text
     assert picture.EXAMPLE["rounds"] == 8 and "round 9" in text
+
+
+def _segment_meets_box(p: np.ndarray, q: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment p-q passes through the box (x0, y0, w, h) (Liang-Barsky clipping)."""
+    x0, y0, w, h = box
+    t0, t1, d = 0.0, 1.0, q - p
+    for num, den in ((p[0] - x0, -d[0]), (x0 + w - p[0], d[0]), (p[1] - y0, -d[1]), (y0 + h - p[1], d[1])):
+        if den == 0:
+            if num < 0:
+                return False
+        elif den < 0:
+            t0 = max(t0, num / den)
+        else:
+            t1 = min(t1, num / den)
+    return t0 < t1
+
+
+@pytest.mark.parametrize("name", ["germany", "new_england"])
+def test_the_shipped_maps_are_laid_out_with_no_link_through_a_third_location(name: str) -> None:
+    m = load_map(name)
+    lay = picture.layout(m)
+    assert set(picture.PLACES[name]) == set(m.location_names)  # every location has its reconstructed place
+    for li in range(m.num_links):
+        a, b = m.LINK_A[li], m.LINK_B[li]
+        for c in set(range(m.num_locations)) - {a, b}:
+            assert not _segment_meets_box(lay.centre[a], lay.centre[b], lay.box(c)), (m.link_label(li), c)
