@@ -189,3 +189,11 @@ def test_the_shipped_maps_are_laid_out_with_no_link_through_a_third_location(nam
         a, b = m.LINK_A[li], m.LINK_B[li]
         for c in set(range(m.num_locations)) - {a, b}:
             assert not _segment_meets_box(lay.centre[a], lay.centre[b], lay.box(c)), (m.link_label(li), c)
+
+
+def test_show_without_a_display_warns_and_returns_false(monkeypatch) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    with pytest.warns(RuntimeWarning, match="no display"):
+        assert picture.show(Game(3, seed=0)) is False
