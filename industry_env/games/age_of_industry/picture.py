@@ -791,16 +791,30 @@ def example_game(num_players: int = 4, seed: int = 16, map: str = "germany", rou
     return game
 
 
-def save_example(path: str | os.PathLike[str]) -> None:
-    """Draw the example picture of the docs (``docs/age-of-industry/pictures.png``, :data:`EXAMPLE`) again: a
-    palette PNG of 128 colours, about 150 kB."""
+def example_sketch() -> dict[str, list[tuple]]:
+    """The drawing primitives of the docs' example picture (:data:`EXAMPLE`): what ``make figures`` checks, the
+    same under every matplotlib version."""
     spec = dict(EXAMPLE)
     seat = spec.pop("seat")
-    save_png(example_game(**spec), path, seat=seat, colours=128)
+    game = example_game(**spec)
+    return {"map": sketch_map(game.map), **sketch_position(game, seat)}
+
+
+def example_png() -> bytes:
+    """The docs' example picture (:data:`EXAMPLE`) as a palette PNG of 128 colours, about 70 kB."""
+    spec = dict(EXAMPLE)
+    seat = spec.pop("seat")
+    return to_png(example_game(**spec), seat, colours=128)
+
+
+def save_example(path: str | os.PathLike[str]) -> None:
+    """Draw the example picture of the docs (``docs/age-of-industry/pictures.png``) again, atomically (``make
+    figures`` does it too, recording its source and digests in ``docs/figures.json``)."""
+    _atomic_write(path, example_png())
 
 
 __all__ = [
     "EXAMPLE", "HEIGHT", "PICTURE_SHAPE", "PLACES", "PLAYER_COLOURS", "WIDTH", "GifWriter", "describe_decision",
-    "example_game", "layout", "picture_key", "save_example", "save_png", "save_svg", "show", "to_png", "to_rgb_array",
-    "to_svg",
+    "example_game", "example_png", "example_sketch", "layout", "picture_key", "save_example", "save_png", "save_svg",
+    "show", "to_png", "to_rgb_array", "to_svg",
 ]  # fmt: skip
