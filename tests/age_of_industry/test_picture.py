@@ -39,7 +39,7 @@ def test_rgb_arrays_have_the_fixed_shape_and_match_a_fresh_drawing(n: int, game_
     assert first.shape == picture.PICTURE_SHAPE == (800, 1280, 3) and first.dtype == np.uint8
     game.apply(game.legal_actions()[0])
     again = picture.to_rgb_array(game)  # only the changed regions redrawn
-    assert np.array_equal(again, picture._Canvas(game.map).rgb(game, None))
+    assert np.array_equal(again, picture._Canvas(game.map, game.components.colours).rgb(game, None))
     assert again.shape == first.shape and (again != 255).any()
 
 
@@ -55,6 +55,7 @@ def test_the_svg_has_one_element_per_location_space_link_and_player() -> None:
     sea = {f"sea-lane-{slug(m.location_names[m.LINK_A[li]])}-{slug(m.location_names[m.LINK_B[li]])}"
            for li in range(m.num_links) if m.LINK_SEA[li]}  # fmt: skip
     assert len(rail) == m.num_rail_links and len(sea) == m.num_links - m.num_rail_links > 0 and rail | sea <= ids
+    assert {f"space-{m.space_label(sp).replace(' ', '_').replace(':', '-')}" for sp in range(m.num_spaces)} <= ids
     assert "space-Boston-1" in ids and "rail-Boston-Lowell" in ids
     assert {f"player-{p}" for p in range(4)} <= ids and "player-4" not in ids
     assert sum(i.startswith("rail-") for i in ids) == 1

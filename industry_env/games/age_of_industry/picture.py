@@ -134,6 +134,11 @@ def _label(m: GameMap, loc: int) -> str:
     return m.location_names[loc] + " ✦" * m.LOC_DISTANT_PORT[loc] + " ⊘" * m.LOC_NO_THROUGH[loc]
 
 
+def _space_id(m: GameMap, sp: int) -> str:
+    """``Köln-1``: a space's label (location and number there) as part of an SVG id."""
+    return _slug(m.space_label(sp)).replace(":", "-")
+
+
 def _text_width(text: str, points: float) -> float:
     """Rough width in pixels of ``text`` in DejaVu Sans bold at ``points`` (for boxes sized before drawing)."""
     return len(text) * points * DPI / 72 * 0.62
@@ -257,14 +262,11 @@ class _Sketch:
         self.patch("Rectangle", (x, y), w, h, **kw)
 
 
-def _tile_colours(colour: int) -> tuple[str, str]:
-    names = load_components().colours
-    return LOCATION_COLOURS.get(names[colour], _OTHER_COLOUR) if colour >= 0 else _OTHER_COLOUR
-
-
-def sketch_map(game_map: GameMap) -> list[tuple]:
-    """The printed map: locations, their empty spaces, the links and the legend (what never changes in a game)."""
+def sketch_map(game_map: GameMap, colours: tuple[str, ...] | None = None) -> list[tuple]:
+    """The printed map: locations, their empty spaces, the links and the legend (what never changes in a game).
+    ``colours``: the location colours of the components the map was loaded with (default: the shipped ones)."""
     m, lay, k = game_map, layout(game_map), _Sketch()
+    names = colours if colours is not None else load_components().colours
     for li in range(m.num_links):
         (ax, ay), (bx, by) = lay.centre[m.LINK_A[li]], lay.centre[m.LINK_B[li]]
         a, b = _slug(m.location_names[m.LINK_A[li]]), _slug(m.location_names[m.LINK_B[li]])
@@ -283,7 +285,8 @@ def sketch_map(game_map: GameMap) -> list[tuple]:
                     edgecolor="#9a9a80", lw=0.9, zorder=3, gid=gid)  # fmt: skip
             k.text(cx, cy + 0.5, name, fontsize=6.5, style="italic", color="#555544", zorder=4)
             continue
-        fill, edge = _tile_colours(m.LOC_COLOUR[loc])
+        colour = m.LOC_COLOUR[loc]
+        fill, edge = LOCATION_COLOURS.get(names[colour], _OTHER_COLOUR) if colour >= 0 else _OTHER_COLOUR
         sea = any(m.SPACE_SYMBOL[sp] == ALL_SYMBOLS.index("ship") for sp in m.LOC_SPACES[loc])
         k.patch("FancyBboxPatch", (x, y), w, h, boxstyle="round,pad=0,rounding_size=4", facecolor=fill,
                 edgecolor=edge, lw=1.6 if not sea else 1.2, ls="-" if m.LOC_COLOUR[loc] >= 0 else (0, (3, 2)),
@@ -295,7 +298,7 @@ def sketch_map(game_map: GameMap) -> list[tuple]:
             if m.SPACE_SYMBOL[sp] in (MARKET_SPACE, IMPORT_SPACE):
                 continue  # drawn with the position: the tile or the import's cubes
             k.rect(sx, sy, _SP, _SP, facecolor="white", edgecolor="#777777", lw=0.8, zorder=4,
-                   gid=f"space-{_slug(name)}-{m.LOC_SPACES[loc].index(sp) + 1}")  # fmt: skip
+                   gid=f"space-{_space_id(m, sp)}")  # fmt: skip
             if SPACE_MARKS[sym]:
                 k.text(sx + _SP / 2, sy + _SP / 2 + 0.5, SPACE_MARKS[sym], fontsize=9, color="#9a9a9a", zorder=5)
     _sketch_legend(k, m)
@@ -359,13 +362,14 @@ def _sketch_board(k: _Sketch, game: Game) -> None:
         sym = m.SPACE_SYMBOL[sp]
         if sym == MARKET_SPACE:
             tile, used = s.space_tile[sp], s.space_flipped[sp]
-            k.rect(sx, sy, _SP, _SP, facecolor="#d9d9d9" if used else "#f3d9a4",
-                   edgecolor="#999999" if used else "#9c6b1c", lw=0.9, zorder=4)  # fmt: skip
+            k.rect(sx, sy, _SP, _SP, facecolor="#d9d9d9" if used else "#f3d9a4", edgecolor="#999999" if used
+                   else "#9c6b1c", lw=0.9, zorder=4, gid=f"space-{_space_id(m, sp)}")  # fmt: skip
             mark = TILE_MARKS[tile] if tile >= 0 else ""
             k.text(sx + _SP / 2, sy + _SP / 2 + 0.5, mark, fontsize=6.5 if len(mark) > 1 else 8, weight="bold",
                    color="#8a8a8a" if used else "#5a3a00", zorder=5)  # fmt: skip
         elif sym == IMPORT_SPACE:
-            k.rect(sx, sy, _SP, _SP, facecolor="#eef2f6", edgecolor=_SEA, lw=0.9, zorder=4)
+            k.rect(sx, sy, _SP, _SP, facecolor="#eef2f6", edgecolor=_SEA, lw=0.9, zorder=4,
+                   gid=f"space-{_space_id(m, sp)}")  # fmt: skip
             if s.space_cubes[sp]:
                 _cubes(k, sx + (_SP - 10) / 2, sy + (_SP - 10) / 2, s.space_cubes[sp], 0)
         elif s.space_owner[sp] >= 0:
@@ -565,9 +569,9 @@ def sketch_position(game: Game, seat: int | None = None) -> dict[str, list[tuple
 class _Canvas:
     """One figure for one map: the printed map drawn once, positions drawn on top of it."""
 
-    def __init__(self, game_map: GameMap) -> None:
+    def __init__(self, game_map: GameMap, colours: tuple[str, ...]) -> None:
         _, self.patches, Figure, FigureCanvasAgg, self.Line2D = _matplotlib()
-        self.map = game_map
+        self.map, self.colours = game_map, colours
         self.fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor="white")
         self.canvas = FigureCanvasAgg(self.fig)
         ax = self.fig.add_axes((0, 0, 1, 1))
@@ -575,7 +579,7 @@ class _Canvas:
         ax.set_ylim(HEIGHT, 0)
         ax.set_axis_off()
         self.ax = ax
-        self.static = [self._make(spec) for spec in sketch_map(game_map)]
+        self.static = [self._make(spec) for spec in sketch_map(game_map, colours)]
         self.background: Any = None  # Agg buffer of the printed map alone
         self.frame = np.zeros(PICTURE_SHAPE, np.uint8)  # the last RGB frame
         self.drawn: dict[str, tuple] = {}  # region -> primitives shown in self.frame
@@ -633,12 +637,15 @@ class _Canvas:
 
 
 _canvases: dict[int, _Canvas] = {}
+_MAX_CANVASES = 8  # figures kept (one per map and components; a few MB each)
 
 
 def _canvas(game: Game) -> _Canvas:
     c = _canvases.get(id(game.map))
-    if c is None or c.map is not game.map:
-        c = _canvases[id(game.map)] = _Canvas(game.map)
+    if c is None or c.map is not game.map or c.colours != game.components.colours:
+        if len(_canvases) >= _MAX_CANVASES:
+            del _canvases[next(iter(_canvases))]  # the oldest
+        c = _canvases[id(game.map)] = _Canvas(game.map, game.components.colours)
     return c
 
 
@@ -797,7 +804,7 @@ def example_sketch() -> dict[str, list[tuple]]:
     spec = dict(EXAMPLE)
     seat = spec.pop("seat")
     game = example_game(**spec)
-    return {"map": sketch_map(game.map), **sketch_position(game, seat)}
+    return {"map": sketch_map(game.map, game.components.colours), **sketch_position(game, seat)}
 
 
 def example_png() -> bytes:
