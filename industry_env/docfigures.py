@@ -6,6 +6,9 @@ number of moves, board version and SHA-256), its caption, the SHA-256 of its dra
 independent of the matplotlib version) and of the files written. ``--check`` writes nothing and fails when the
 drawing or a file differs from what is committed (the test suite runs the same check).
 
+``docs/age-of-industry/pictures.png`` is Age of Industry's example position (its ``picture.EXAMPLE``), made and
+checked the same way.
+
 ``docs/training-curves.png`` is listed with its source, the TensorBoard scalars of the shipped policy's run; they
 are not in the repository, so that figure is checked only against its recorded digest.
 """
@@ -30,6 +33,8 @@ SIDECAR = "figures.json"
 # The position of docs/board-example: a seeded 4-player game played with seeded random moves until Era 3, a field
 # on auction and a bid on it (documented in records.md).
 EXAMPLE = {"num_players": 4, "seed": 11, "era": 2}
+
+AOI_PICTURE = "age-of-industry/pictures.png"  # under docs/
 
 TRAINING_CURVES = {
     "file": "training-curves.png",
@@ -71,6 +76,23 @@ def drawing_digest(game: Any) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
+def aoi_entry() -> tuple[dict[str, Any], bytes]:
+    """Age of Industry's example picture: its sidecar entry and the PNG's bytes."""
+    from .games.age_of_industry import picture as aoi
+
+    game = aoi.example_game(**{k: v for k, v in aoi.EXAMPLE.items() if k != "seat"})
+    png = aoi.example_png()
+    entry = {
+        "file": "pictures.png",
+        "path": AOI_PICTURE,
+        "source": {**aoi.EXAMPLE, "policy": "random.Random(seed).choices weighted by picture._EXAMPLE_WEIGHTS",
+                   "map_sha256": game.map.sha256, "components_sha256": game.components.sha256},
+        "drawing_sha256": hashlib.sha256(repr(sorted(aoi.example_sketch().items())).encode("utf-8")).hexdigest(),
+        "sha256": _sha(png),
+    }  # fmt: skip
+    return entry, png
+
+
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -87,7 +109,8 @@ def build() -> tuple[dict[str, Any], dict[str, bytes]]:
     with tempfile.TemporaryDirectory() as tmp:
         picture.save_png(game, Path(tmp) / "x.png")
         png = (Path(tmp) / "x.png").read_bytes()
-    files = {"board-example.svg": svg, "board-example.png": png}
+    aoi, aoi_png = aoi_entry()
+    files = {"board-example.svg": svg, "board-example.png": png, AOI_PICTURE: aoi_png}
     entry = {
         "files": ["board-example.svg", "board-example.png"],
         "caption": caption(game),
@@ -106,6 +129,7 @@ def build() -> tuple[dict[str, Any], dict[str, bytes]]:
     sidecar = {
         "about": "written by `python -m industry_env.docfigures` (make figures); checked by tests/test_docs.py",
         "board-example": entry,
+        "age-of-industry-pictures": aoi,
         "training-curves": {**TRAINING_CURVES, "sha256": _sha(curves.read_bytes()) if curves.exists() else ""},
     }
     return sidecar, files
@@ -128,9 +152,15 @@ def check(docs: Path = DOCS) -> list[str]:
     for key in ("caption", "source", "drawing_sha256"):
         if old.get(key) != new[key]:
             problems.append(f"board-example: {key} is {old.get(key)!r} in {SIDECAR}, the code makes {new[key]!r}")
+    old_aoi, new_aoi = committed.get("age-of-industry-pictures", {}), sidecar["age-of-industry-pictures"]
+    for key in ("source", "drawing_sha256"):
+        if old_aoi.get(key) != new_aoi[key]:
+            problems.append(f"age-of-industry-pictures: {key} is {old_aoi.get(key)!r} in {SIDECAR}, the code makes "
+                            f"{new_aoi[key]!r}")  # fmt: skip
+    recorded = {**old.get("sha256", {}), AOI_PICTURE: old_aoi.get("sha256")}
     for name, data in files.items():
         path = docs / name
-        if not path.exists() or _sha(path.read_bytes()) != old.get("sha256", {}).get(name):
+        if not path.exists() or _sha(path.read_bytes()) != recorded.get(name):
             problems.append(f"{path}: not the file {SIDECAR} records")
         elif new["matplotlib"] == old.get("matplotlib") and name.endswith(".svg") and path.read_bytes() != data:
             problems.append(f"{path}: differs from the SVG this matplotlib ({new['matplotlib']}) draws")

@@ -131,6 +131,23 @@ class AgeOfIndustrySpec(GameSpec):
 
         return render_text(game, seat)
 
+    has_pictures = True
+
+    def picture_key(self, game: ReferenceGame) -> Any:
+        from .picture import picture_key
+
+        return picture_key(game)  # counters, rails, cubes, money, cards on the table; not the steps of a decision
+
+    def to_rgb_array(self, game: ReferenceGame, seat: int | None = None) -> np.ndarray:
+        from .picture import to_rgb_array
+
+        return to_rgb_array(game, seat)  # seat None: the public view; else that seat's own hand too
+
+    def show(self, game: ReferenceGame) -> None:
+        from .picture import show
+
+        show(game)
+
     def rules_text(self) -> str:
         from .tools import rules_text
 
