@@ -276,7 +276,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _chunk(args: tuple[str, int, int, bool, str | None]) -> Report:
     game, games, seed, all_seats, backend = args
     if game != "industry":
-        return differential_game(game, games, seed, all_seats=True)
+        return differential_game(game, games, seed, all_seats=all_seats)
     return differential(games, seed, all_seats, backend=backend)
 
 

@@ -204,7 +204,9 @@ def test_verify_stops_at_once_on_ctrl_c_and_says_how_many_games_it_checked(tmp_p
 
     cmd = [sys.executable, "-m", "industry_env", "verify", "--games", "100000", "--chunk", "50", "--workers", "2",
            "--backend", "numpy"]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # a shell that runs the tests in the background leaves SIGINT ignored in its children: give this one Ctrl-C
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     try:
         first = proc.stdout.readline()  # the backend line
         second = proc.stdout.readline()  # a first chunk checked: the workers are busy with the next ones
