@@ -197,6 +197,8 @@ def test_verify_that_checked_games_says_ok(capsys) -> None:
 
 
 def test_verify_stops_at_once_on_ctrl_c_and_says_how_many_games_it_checked(tmp_path) -> None:
+    import contextlib
+    import os
     import signal
     import subprocess
     import sys
@@ -205,7 +207,7 @@ def test_verify_stops_at_once_on_ctrl_c_and_says_how_many_games_it_checked(tmp_p
     cmd = [sys.executable, "-m", "industry_env", "verify", "--games", "100000", "--chunk", "50", "--workers", "2",
            "--backend", "numpy"]  # fmt: skip
     # a shell that runs the tests in the background leaves SIGINT ignored in its children: give this one Ctrl-C
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     try:
         first = proc.stdout.readline()  # the backend line
@@ -216,7 +218,8 @@ def test_verify_stops_at_once_on_ctrl_c_and_says_how_many_games_it_checked(tmp_p
         out, err = proc.communicate(timeout=60)
         stopped = time.perf_counter() - t0
     finally:
-        proc.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the workers too, whatever happened
     assert proc.returncode == 130, err
     assert stopped < 10, f"took {stopped:.1f} s to stop"
     assert "interrupted: checked" in err and "Traceback" not in err
