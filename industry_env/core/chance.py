@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .numba_cache import njit
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
@@ -30,3 +32,24 @@ def key(seed: np.ndarray | int, purpose: int, counter: np.ndarray | int) -> np.n
         h = splitmix64(seed)
         h = splitmix64(h ^ np.uint64(purpose))
         return splitmix64(h ^ np.asarray(counter, dtype=np.uint64))
+
+
+# The same two functions on one uint64 each, compiled: what the games' kernels call (one copy for every game).
+_U64 = np.uint64
+
+
+@njit(cache=True)
+def splitmix64_one(x):
+    """:func:`splitmix64` of one uint64, in compiled code."""
+    z = x + _U64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+    return z ^ (z >> _U64(31))
+
+
+@njit(cache=True)
+def key_one(seed, purpose, counter):
+    """:func:`key` of one draw, in compiled code."""
+    h = splitmix64_one(_U64(seed))
+    h = splitmix64_one(h ^ _U64(purpose))
+    return splitmix64_one(h ^ _U64(counter))

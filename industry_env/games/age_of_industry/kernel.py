@@ -23,9 +23,11 @@ import sys
 from collections import namedtuple
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import get_num_threads, prange
 
 from ...core import uncompiled
+from ...core.chance import key_one, splitmix64_one
+from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
 from . import actions as A
 from . import chance as CH
@@ -355,21 +357,9 @@ def wrap_tables(t: np.ndarray) -> np.ndarray:
 
 
 # ============================================================================================== chance
-@njit(cache=True)
-def _splitmix64(x):
-    """SplitMix64 output function on a uint64 (``core.chance.splitmix64``)."""
-    z = x + _U64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
-    return z ^ (z >> _U64(31))
-
-
-@njit(cache=True)
-def _key(seed, purpose, counter):
-    """``core.chance.key``: the hash of (seed, purpose, counter)."""
-    h = _splitmix64(_U64(seed))
-    h = _splitmix64(h ^ _U64(purpose))
-    return _splitmix64(h ^ _U64(counter))
+# SplitMix64 and the draw key: core.chance's compiled ones, shared by every game
+_splitmix64 = splitmix64_one
+_key = key_one
 
 
 @njit(cache=True)
@@ -1700,12 +1690,14 @@ def sources() -> list[str]:
     """The files whose numbers the compiled code holds: this one, the rules, the state's phases, the chance
     purposes and the observation's scales."""
     names = ("rules", "state", "chance", "observation", "actions", "components")
-    return [__file__] + [sys.modules[f"{__package__}.{x}"].__file__ for x in names]
+    return [__file__, sys.modules[key_one.__module__].__file__] + [sys.modules[f"{__package__}.{x}"].__file__
+                                                                   for x in names]  # fmt: skip
 
 
 def dispatchers() -> list:
-    """This module's compiled functions."""
-    return [f for f in globals().values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
+    """This module's compiled functions, and core.chance's that it calls."""
+    own = [f for f in globals().values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
+    return own + [splitmix64_one, key_one]
 
 
 def entries() -> list:

@@ -39,6 +39,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ...core import numba_cache, uncompiled
+from ...core.chance import key_one, splitmix64_one
 from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
 from . import actions as A
@@ -120,21 +121,9 @@ def board_table(board) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------- chance
-@njit(cache=True)
-def _splitmix64(x):
-    """SplitMix64 output function on a uint64 (``chance.splitmix64``)."""
-    z = x + _U64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
-    return z ^ (z >> _U64(31))
-
-
-@njit(cache=True)
-def _key(seed, purpose, counter):
-    """``chance._key``: the hash of (seed, purpose, counter)."""
-    h = _splitmix64(_U64(seed))
-    h = _splitmix64(h ^ _U64(purpose))
-    return _splitmix64(h ^ _U64(counter))
+# SplitMix64 and the draw key: core.chance's compiled ones, shared by every game
+_splitmix64 = splitmix64_one
+_key = key_one
 
 
 @njit(cache=True)
@@ -1110,12 +1099,13 @@ def _sources() -> list[str]:
     """The files whose numbers the compiled code holds: this one, the rules' constants, the action encoding and
     the State's declaration (its offsets)."""
     return [__file__, sys.modules["industry_env.games.industry.rules"].__file__, A.__file__,
-            sys.modules[SCHEMA_MODULE].__file__]  # fmt: skip
+            sys.modules[SCHEMA_MODULE].__file__, sys.modules[key_one.__module__].__file__]  # fmt: skip
 
 
 def _dispatchers() -> list:
-    """This module's compiled functions."""
-    return [f for f in globals().values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
+    """This module's compiled functions, and core.chance's that it calls."""
+    own = [f for f in globals().values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
+    return own + [splitmix64_one, key_one]
 
 
 def _entries() -> list:
