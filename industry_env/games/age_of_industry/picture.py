@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
+from ...core.outputs import write_bytes_atomic
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_KINDS, MARKET_SPACE, GameMap, load_components
 from .rules import INDUSTRY_LABELS, NUM_FACE_UP, RESOURCES
 
@@ -666,19 +667,6 @@ def to_svg(game: Game, seat: int | None = None, text_as_paths: bool = False) -> 
         return _canvas(game).svg(game, seat, text_as_paths)
 
 
-def _atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a reader never sees half a file and a failed write leaves the old one."""
-    target = os.fspath(path)
-    partial = f"{target}.partial-{os.getpid()}"
-    try:
-        with open(partial, "wb") as fh:
-            fh.write(data)
-        os.replace(partial, target)
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
-
-
 def to_png(game: Game, seat: int | None = None, colours: int = 0) -> bytes:
     """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, far smaller."""
     Image = _gif.pillow()
@@ -694,12 +682,12 @@ def to_png(game: Game, seat: int | None = None, colours: int = 0) -> bytes:
 
 def save_png(game: Game, path: str | os.PathLike[str], seat: int | None = None, colours: int = 0) -> None:
     """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG, atomically."""
-    _atomic_write(path, to_png(game, seat, colours))
+    write_bytes_atomic(path, to_png(game, seat, colours))
 
 
 def save_svg(game: Game, path: str | os.PathLike[str], seat: int | None = None, text_as_paths: bool = False) -> None:
     """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers), atomically."""
-    _atomic_write(path, to_svg(game, seat, text_as_paths).encode("utf-8"))
+    write_bytes_atomic(path, to_svg(game, seat, text_as_paths).encode("utf-8"))
 
 
 class GifWriter(_gif.GifWriter):
@@ -817,7 +805,7 @@ def example_png() -> bytes:
 def save_example(path: str | os.PathLike[str]) -> None:
     """Draw the example picture of the docs (``docs/age-of-industry/pictures.png``) again, atomically (``make
     figures`` does it too, recording its source and digests in ``docs/figures.json``)."""
-    _atomic_write(path, example_png())
+    write_bytes_atomic(path, example_png())
 
 
 __all__ = [

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
+from ...core.outputs import write_bytes_atomic
 from .board import Board, field_id, network_kind
 from .rules import BONUS, COIN_COLUMN, COLUMN_LETTERS, FACTORY, JOKER, NUM_COLUMNS, NUM_ERAS, TECHNOLOGY
 
@@ -450,16 +451,8 @@ def to_svg(game: Game, text_as_paths: bool = False) -> str:
 def save_png(game: Game, path: str | os.PathLike[str]) -> None:
     """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG (atomically: a reader never sees
     half a file, and a failed write leaves an earlier file as it was)."""
-    Image = _pillow()
-    image = Image.fromarray(to_rgb_array(game))
-    target = os.fspath(path)
-    partial = f"{target}.partial-{os.getpid()}"
-    try:
-        image.save(partial, format="PNG")
-        os.replace(partial, target)
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
+    _pillow()  # the render extra, named if missing
+    write_bytes_atomic(path, to_png(game))
 
 
 def to_png(game: Game, colours: int = 0) -> bytes:
