@@ -12,7 +12,9 @@ nothing).
 
 The search is single-observer IS-MCTS kept to the root's information set (one level: the statistics of an action
 are shared by every determinization, as IS-MCTS shares a node over an information set). The candidates are the
-legal actions the heuristic scores best (``candidates`` of them; a decision with one candidate is not searched).
+legal actions the heuristic scores best (``candidates`` of them). Only the decisions that shape the game are
+searched: what to do (the action and its card) and where to build; the smaller steps (a cube's source, a sale's
+buyer, a card drawn, a counter developed away) and a decision with one candidate follow the heuristic.
 Simulations run in rounds of ``batch``: each simulation picks a candidate by UCB1 (``exploration``; each candidate
 once first), draws its own determinization, plays the candidate, then lets every seat play the batched heuristic
 (the others modelled as the heuristic) for ``rollout_depth`` decisions or to the end. The position reached is
@@ -31,6 +33,8 @@ import numpy as np
 from industry_env.games.age_of_industry import engine
 from industry_env.games.age_of_industry.from_observation import from_observation
 from industry_env.games.age_of_industry.rules import COTTON_MILL, DOLLARS_PER_POINT, FACTORY, MAX_PLAYERS
+from industry_env.games.age_of_industry.state import ACTION, BUILD_WHERE
+from industry_env.registry import load_game
 
 from ..base import Agent, AgentInputError, check_seed
 from .heuristic import BAD, HeuristicParams, heuristic_actions, heuristic_scores, tables
@@ -70,17 +74,17 @@ def estimate(state: engine.State, map_key: str) -> np.ndarray:
 class ISMCTSAgent(Agent):
     """Information-set Monte Carlo search at the root ("ismcts"); see the module docstring.
 
-    Parameters: ``simulations`` per searched decision (48), ``batch`` (simulations per UCB round, 16),
-    ``candidates`` (the heuristic's best legal actions searched, 5), ``rollout_depth`` (heuristic decisions after
-    the candidate, 40: about a round of 4 players), ``exploration`` (UCB1 constant, 0.5), ``temperature`` (points,
+    Parameters: ``simulations`` per searched decision (16), ``batch`` (simulations per UCB round, 8),
+    ``candidates`` (the heuristic's best legal actions searched, 4), ``rollout_depth`` (heuristic decisions after
+    the candidate, 16: about two turns of 4 players), ``exploration`` (UCB1 constant, 0.5), ``temperature`` (points,
     8), ``map`` (the game's map). Seeded: the same seed and observations give the same moves.
     """
 
     name = "ismcts"
     game = "age_of_industry"
 
-    def __init__(self, seed: int | None = None, simulations: int = 48, batch: int = 16, candidates: int = 5,
-                 rollout_depth: int = 40, exploration: float = 0.5, temperature: float = 8.0,
+    def __init__(self, seed: int | None = None, simulations: int = 16, batch: int = 8, candidates: int = 4,
+                 rollout_depth: int = 16, exploration: float = 0.5, temperature: float = 8.0,
                  map: str = "germany") -> None:  # noqa: A002  # fmt: skip
         self.seed = check_seed(seed)
         self.simulations = _whole(simulations, "simulations", 1)
@@ -98,6 +102,9 @@ class ISMCTSAgent(Agent):
         self.options = {"map": map}
         self.params = HeuristicParams()
         self.rng = np.random.default_rng(self.seed)
+        piece = {p.name: p for p in load_game(self.game).observation_layout(map=map)}["phase"]
+        self._phase = piece.slice
+        self._searched = (ACTION, BUILD_WHERE)
 
     # ------------------------------------------------------------------------------------------ one call
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -109,7 +116,8 @@ class ISMCTSAgent(Agent):
         ok[:, 0] = True  # the best legal action is always a candidate
         cands = [order[i][ok[i]] for i in range(B)]
         out = np.array([c[0] for c in cands], np.int64)
-        search = np.flatnonzero([c.size > 1 for c in cands])
+        phase = observations[:, self._phase].argmax(axis=1)
+        search = np.flatnonzero([c.size > 1 and phase[i] in self._searched for i, c in enumerate(cands)])
         if search.size == 0:
             return out
         base = from_observation(observations[search], self.map)
