@@ -49,6 +49,7 @@ from industry_env.games.age_of_industry.rules import (
     IRON_WORKS,
     NUM_INDUSTRIES,
     PORT,
+    RAILS_PER_PLAYER,
     SHIP,
 )
 from industry_env.games.age_of_industry.state import (
@@ -401,7 +402,7 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
         # a combined build: the card that is least worth keeping
         sc[:, sp.BUILD_ANY:sp.BUILD_ANY + K] = np.where(combined > BAD / 2, combined - 0.1 * keep, BAD)
         L = sp.num_rail_links
-        rails_done = 12 - np.rint(fr.v["rails_left"][:, 0] * 12)
+        rails_done = RAILS_PER_PLAYER - np.rint(fr.v["rails_left"][:, 0] * RAILS_PER_PLAYER)
         rail_price = np.where(rails_done > 0, 1.0 + fr.cube_price.sum(axis=1), 1.0)  # [n]
         rv = rail_values(fr, t) - rail_price[:, None] - fr.loan_penalty(np.arange(rows.size), rail_price, t)[:, None]
         sc[:, sp.RAIL:sp.RAIL + L] = rv - 2.0
