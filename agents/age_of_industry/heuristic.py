@@ -38,7 +38,7 @@ from industry_env.games.age_of_industry import engine
 from industry_env.games.age_of_industry.actions import ActionSpace, action_space
 from industry_env.games.age_of_industry.components import MARKET_SPACE, TILE_ACCEPTS, load_components, load_map
 from industry_env.games.age_of_industry.from_observation import from_observation
-from industry_env.games.age_of_industry.observation import SCALE_MONEY, SCALE_ROUND, views
+from industry_env.games.age_of_industry.observation import SCALE_MONEY, SCALE_ROUND, observation_size, views
 from industry_env.games.age_of_industry.rules import (
     COAL_MINE,
     COTTON_MILL,
@@ -49,6 +49,7 @@ from industry_env.games.age_of_industry.rules import (
     IRON_WORKS,
     NUM_INDUSTRIES,
     PORT,
+    RAILS_PER_PLAYER,
     SHIP,
 )
 from industry_env.games.age_of_industry.state import (
@@ -61,6 +62,7 @@ from industry_env.games.age_of_industry.state import (
     SELL_MORE,
     SELL_TO,
 )
+from industry_env.registry import load_game
 
 from ..base import Agent, AgentInputError, check_seed
 
@@ -115,6 +117,53 @@ def tables(map_key: str) -> Tables:
         loan_repay=c.LOAN_REPAY, card_industry=np.array(c.CARD_INDUSTRY), distant_port=np.array(m.LOC_DISTANT_PORT),
         tile_accepts=np.array(TILE_ACCEPTS, bool),
     )  # fmt: skip
+
+
+MAPS = ("germany", "new_england")
+
+
+@lru_cache(maxsize=1)
+def _map_by_size() -> dict[int, str]:
+    c = load_components()
+    return {observation_size(load_map(m), c): m for m in MAPS}
+
+
+def map_of(observations: np.ndarray) -> str:
+    """The map whose observations are as wide as ``observations`` (float32[B, D]); AgentInputError if none."""
+    sizes = _map_by_size()
+    width = observations.shape[-1]
+    if width not in sizes:
+        known = ", ".join(f"{m}: {d}" for d, m in sizes.items())
+        raise AgentInputError(f"observations of width {width} belong to no map of Age of Industry ({known})")
+    return sizes[width]
+
+
+def check_map(map: str | None) -> str | None:  # noqa: A002
+    """``map`` if it is a map's name or None (then read from each observation's size); AgentInputError if not."""
+    if map is not None and (not isinstance(map, str) or map not in MAPS):
+        raise AgentInputError(f"map={map!r}: one of 'germany', 'new_england', or None (read from the "
+                              f"observation's size)")  # fmt: skip
+    return map
+
+
+class MapFromObservation:
+    """Mixin of the agents of this game: with ``map=None`` (the default) the map is read from the observation's
+    size, so that an arena or environment on either map seats them by name."""
+
+    map: str | None
+    game: str | None
+
+    @property
+    def observation_size(self) -> int | None:
+        return None if self.map is None else load_game("age_of_industry").observation_size(map=self.map)
+
+    @property
+    def num_actions(self) -> int | None:
+        return None if self.map is None else load_game("age_of_industry").num_actions(map=self.map)
+
+    def map_for(self, observations: np.ndarray) -> str:
+        """The map played by ``observations``."""
+        return self.map if self.map is not None else map_of(observations)
 
 
 @dataclass(frozen=True)
@@ -337,26 +386,24 @@ def rail_values(f: Features, t: Tables) -> np.ndarray:
     return 0.8 * opens + end_income
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(MapFromObservation, Agent):
     """The rule-of-thumb player ("heuristic"), batched; see the module docstring for what it values and its
     parameters. Seeded: the same seed gives the same moves (the seed only breaks ties)."""
 
     name = "heuristic"
     game = "age_of_industry"
 
-    def __init__(self, seed: int | None = None, map: str = "germany", reserve: float = 8.0,  # noqa: A002
+    def __init__(self, seed: int | None = None, map: str | None = None, reserve: float = 8.0,  # noqa: A002
                  draw_below: int = 3, sell_hope: float = 0.4, combine_cost: float = 8.0,
                  noise: float = 0.01) -> None:  # fmt: skip
         self.seed = check_seed(seed)
-        if not isinstance(map, str) or map not in ("germany", "new_england"):
-            raise AgentInputError(f"map={map!r}: one of 'germany', 'new_england'")
-        self.map = map
-        self.options = {"map": map}
+        self.map = check_map(map)
+        self.options = {} if map is None else {"map": map}
         self.params = HeuristicParams(reserve, draw_below, sell_hope, combine_cost, noise).check()
         self.rng = np.random.default_rng(self.seed)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        scores = heuristic_scores(observations, masks, self.map, self.params)
+        scores = heuristic_scores(observations, masks, self.map_for(observations), self.params)
         scores = scores + self.params.noise * self.rng.random(scores.shape)
         return np.where(masks, scores, -np.inf).argmax(axis=1).astype(np.int64)
 
@@ -401,7 +448,7 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
         # a combined build: the card that is least worth keeping
         sc[:, sp.BUILD_ANY:sp.BUILD_ANY + K] = np.where(combined > BAD / 2, combined - 0.1 * keep, BAD)
         L = sp.num_rail_links
-        rails_done = 12 - np.rint(fr.v["rails_left"][:, 0] * 12)
+        rails_done = RAILS_PER_PLAYER - np.rint(fr.v["rails_left"][:, 0] * RAILS_PER_PLAYER)
         rail_price = np.where(rails_done > 0, 1.0 + fr.cube_price.sum(axis=1), 1.0)  # [n]
         rv = rail_values(fr, t) - rail_price[:, None] - fr.loan_penalty(np.arange(rows.size), rail_price, t)[:, None]
         sc[:, sp.RAIL:sp.RAIL + L] = rv - 2.0
@@ -464,5 +511,7 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
     return score
 
 
-__all__ = ["HeuristicAgent", "HeuristicParams", "Features", "build_values", "heuristic_actions",
-           "heuristic_scores", "rail_values", "tables"]  # fmt: skip
+__all__ = [
+    "MAPS", "Features", "HeuristicAgent", "HeuristicParams", "MapFromObservation", "build_values", "check_map",
+    "heuristic_actions", "heuristic_scores", "map_of", "rail_values", "tables",
+]  # fmt: skip

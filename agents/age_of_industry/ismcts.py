@@ -12,7 +12,9 @@ nothing).
 
 The search is single-observer IS-MCTS kept to the root's information set (one level: the statistics of an action
 are shared by every determinization, as IS-MCTS shares a node over an information set). The candidates are the
-legal actions the heuristic scores best (``candidates`` of them; a decision with one candidate is not searched).
+legal actions the heuristic scores best (``candidates`` of them). Only the decisions that shape the game are
+searched: what to do (the action and its card) and where to build; the smaller steps (a cube's source, a sale's
+buyer, a card drawn, a counter developed away) and a decision with one candidate follow the heuristic.
 Simulations run in rounds of ``batch``: each simulation picks a candidate by UCB1 (``exploration``; each candidate
 once first), draws its own determinization, plays the candidate, then lets every seat play the batched heuristic
 (the others modelled as the heuristic) for ``rollout_depth`` decisions or to the end. The position reached is
@@ -31,9 +33,11 @@ import numpy as np
 from industry_env.games.age_of_industry import engine
 from industry_env.games.age_of_industry.from_observation import from_observation
 from industry_env.games.age_of_industry.rules import COTTON_MILL, DOLLARS_PER_POINT, FACTORY, MAX_PLAYERS
+from industry_env.games.age_of_industry.state import ACTION, BUILD_WHERE
+from industry_env.registry import load_game
 
 from ..base import Agent, AgentInputError, check_seed
-from .heuristic import BAD, HeuristicParams, heuristic_actions, heuristic_scores, tables
+from .heuristic import BAD, HeuristicParams, MapFromObservation, check_map, heuristic_actions, heuristic_scores, tables
 
 P = MAX_PLAYERS
 
@@ -67,21 +71,22 @@ def estimate(state: engine.State, map_key: str) -> np.ndarray:
     return est
 
 
-class ISMCTSAgent(Agent):
+class ISMCTSAgent(MapFromObservation, Agent):
     """Information-set Monte Carlo search at the root ("ismcts"); see the module docstring.
 
-    Parameters: ``simulations`` per searched decision (48), ``batch`` (simulations per UCB round, 16),
-    ``candidates`` (the heuristic's best legal actions searched, 5), ``rollout_depth`` (heuristic decisions after
-    the candidate, 40: about a round of 4 players), ``exploration`` (UCB1 constant, 0.5), ``temperature`` (points,
-    8), ``map`` (the game's map). Seeded: the same seed and observations give the same moves.
+    Parameters: ``simulations`` per searched decision (16), ``batch`` (simulations per UCB round, 8),
+    ``candidates`` (the heuristic's best legal actions searched, 4), ``rollout_depth`` (heuristic decisions after
+    the candidate, 16: about two turns of 4 players), ``exploration`` (UCB1 constant, 0.5), ``temperature`` (points,
+    8), ``map`` (the game's map; None: read from the observation's size). Seeded: the same seed and observations
+    give the same moves.
     """
 
     name = "ismcts"
     game = "age_of_industry"
 
-    def __init__(self, seed: int | None = None, simulations: int = 48, batch: int = 16, candidates: int = 5,
-                 rollout_depth: int = 40, exploration: float = 0.5, temperature: float = 8.0,
-                 map: str = "germany") -> None:  # noqa: A002  # fmt: skip
+    def __init__(self, seed: int | None = None, simulations: int = 16, batch: int = 8, candidates: int = 4,
+                 rollout_depth: int = 16, exploration: float = 0.5, temperature: float = 8.0,
+                 map: str | None = None) -> None:  # noqa: A002  # fmt: skip
         self.seed = check_seed(seed)
         self.simulations = _whole(simulations, "simulations", 1)
         self.batch = _whole(batch, "batch", 1)
@@ -92,27 +97,31 @@ class ISMCTSAgent(Agent):
             raise AgentInputError(f"exploration={exploration!r}: a finite number >= 0")
         self.exploration = float(exploration)
         self.temperature = _positive(temperature, "temperature")
-        if not isinstance(map, str) or map not in ("germany", "new_england"):
-            raise AgentInputError(f"map={map!r}: one of 'germany', 'new_england'")
-        self.map = map
-        self.options = {"map": map}
+        self.map = check_map(map)
+        self.options = {} if map is None else {"map": map}
+        self._map = map or "germany"  # the map of the call in progress
         self.params = HeuristicParams()
         self.rng = np.random.default_rng(self.seed)
+        pieces = load_game(self.game).observation_layout()  # the decision's place is the same on every map
+        self._phase = {p.name: p for p in pieces}["phase"].slice
+        self._searched = (ACTION, BUILD_WHERE)
 
     # ------------------------------------------------------------------------------------------ one call
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         B = observations.shape[0]
-        scores = heuristic_scores(observations, masks, self.map, self.params)
+        self._map = self.map_for(observations)
+        scores = heuristic_scores(observations, masks, self._map, self.params)
         scores = np.where(masks, scores + self.params.noise * self.rng.random(scores.shape), -np.inf)
         order = np.argsort(-scores, axis=1, kind="stable")[:, : self.candidates]
         ok = np.take_along_axis(scores, order, axis=1) > BAD / 2
         ok[:, 0] = True  # the best legal action is always a candidate
         cands = [order[i][ok[i]] for i in range(B)]
         out = np.array([c[0] for c in cands], np.int64)
-        search = np.flatnonzero([c.size > 1 for c in cands])
+        phase = observations[:, self._phase].argmax(axis=1)
+        search = np.flatnonzero([c.size > 1 and phase[i] in self._searched for i, c in enumerate(cands)])
         if search.size == 0:
             return out
-        base = from_observation(observations[search], self.map)
+        base = from_observation(observations[search], self._map)
         n_c = np.array([cands[i].size for i in search])
         visits = [np.zeros(k) for k in n_c]
         totals = [np.zeros(k) for k in n_c]
@@ -166,9 +175,9 @@ class ISMCTSAgent(Agent):
             sub = engine.take(s, live) if live.size < N else s
             mask = engine.legal_action_mask(sub)
             a = np.zeros(N, np.int64)
-            a[live] = heuristic_actions(engine.observe(sub), mask, self.map, self.params, self.rng, sub)
+            a[live] = heuristic_actions(engine.observe(sub), mask, self._map, self.params, self.rng, sub)
             engine.step(s, a, inplace=True)
-        est = estimate(s, self.map)
+        est = estimate(s, self._map)
         n = s.num_players.astype(np.int64)
         others = np.where(np.arange(P)[None, :] < n[:, None], est, -np.inf)
         others[:, 0] = -np.inf

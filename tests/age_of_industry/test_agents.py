@@ -64,6 +64,19 @@ def test_heuristic_plays_only_legal_moves_to_the_end_and_is_seeded() -> None:
     assert [one.act(o, m) for o, m in zip(obs[:4], mask[:4], strict=True)] == a[:4].tolist()
 
 
+def test_agents_read_the_map_from_the_observation_or_are_told_it() -> None:
+    results = Arena(["heuristic"] * 3, game=GAME, games=3, seed=1, map="new_england").run()
+    assert results.games == 3 and np.isfinite(results.points).all()
+    s = _random_positions(4, 3, seed=1, steps=30, game_map="new_england")
+    mask = E.legal_action_mask(s)
+    a = make_agent("ismcts", seed=2, game=GAME, **QUICK).act_batch(E.observe(s), mask)
+    assert mask[np.arange(a.size), a].all()
+    with pytest.raises(AgentInputError, match="shape"):
+        make_agent("heuristic", game=GAME, map="germany").act_batch(E.observe(s), E.legal_action_mask(s))
+    with pytest.raises(AgentInputError, match="width 7 belong to no map"):
+        make_agent("heuristic", game=GAME).act_batch(np.zeros((1, 7), np.float32), np.ones((1, 3), bool))
+
+
 def test_heuristic_beats_three_random_players_clearly() -> None:
     results = Arena(["heuristic", "random", "random", "random"], game=GAME, games=40, seed=5).run()
     wins = results.win_share[:, 0].sum()
