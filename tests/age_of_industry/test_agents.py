@@ -46,6 +46,18 @@ def test_from_observation_rebuilds_what_the_seat_sees_and_its_legal_moves(game_m
     np.testing.assert_array_equal(game.observe(0), obs[0])
 
 
+def test_the_searchs_redeal_is_spec_resample_of_the_rebuilt_game() -> None:
+    """The search redeals with the batched engine; it is ``spec.resample`` of the rebuilt game, card for card."""
+    from industry_env import load_game
+
+    s = _random_positions(3, 4, seed=6, steps=45)
+    rebuilt = from_observation(E.observe(s))
+    redealt = E.resample(rebuilt, 0, np.array([5, 6, 7]))
+    for i in range(3):
+        game = load_game(GAME).resample(E.to_game(rebuilt, i), 0, np.random.default_rng([5, 6, 7][i]))
+        assert E.to_game(redealt, i).to_json() == game.to_json()
+
+
 def test_from_observation_refuses_a_wrong_shape() -> None:
     with pytest.raises(ValueError, match="observations must be float"):
         from_observation(np.zeros((2, 5), np.float32))
