@@ -318,7 +318,7 @@ def test_the_config_names_its_game_and_checks_players_by_that_game() -> None:
         load_config(None, ["num_players=5"])
 
 
-def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path) -> None:
+def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path, monkeypatch) -> None:
     """A policy of Age of Industry (made here in the documented file format) loads for that game only; a game
     without a shipped policy says so."""
     from industry_env.agents.ppo import POLICY_FORMAT
@@ -342,8 +342,12 @@ def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path) -> None
         game.apply(a)
     with pytest.raises(AgentInputError, match=f"layer 0 takes {obs} inputs but gets 675"):
         make_agent("ppo", path=path)  # Industry's observation is another size
+    shipped = make_agent("ppo", game="age_of_industry")  # the shipped policy, weights only
+    assert shipped.path.name == "ppo_age_of_industry.npz" and shipped.options["map"] == "germany"
+    assert shipped.act(spec.observe(game, game.current_player), game.legal_action_mask()) in game.legal_actions()
+    monkeypatch.setattr(type(spec), "shipped_policy", None)
     with pytest.raises(AgentInputError, match="Age of Industry ships no trained policy yet: pass path="):
-        make_agent("ppo", game="age_of_industry")
+        make_agent("ppo", game="age_of_industry", seed=1)
     with pytest.raises(ConfigError, match="game = 'chess'"):
         load_config(None, ["game=chess"])
     cfg = load_config(None, ["game=age_of_industry", "num_players=5", "opponents=random", "opponent_weights=1",

@@ -61,12 +61,14 @@ class AgeOfIndustrySpec(GameSpec):
         Option("map", "germany", "the map: 'germany' or 'new_england'", _check_map),
         Option("edition", 2, "2 (the second edition's rules) or 1 (the first edition's differences)", _check_edition),
     )
-    engine_module = "industry_env.games.age_of_industry.engine"  # registered hidden until the lead lists it
+    engine_module = "industry_env.games.age_of_industry.engine"  # registered hidden until its long verification
+    # MaskablePPO self-play, 4 players on Germany: train/ppo_age_of_industry.toml, docs/age-of-industry/agents.md
+    shipped_policy = "industry_env.games.age_of_industry.data:ppo_age_of_industry.npz"
     reference_class = "industry_env.games.age_of_industry.reference:Game"
     agents = {
         "heuristic": "industry_env.agents.age_of_industry.heuristic:HeuristicAgent",
         "ismcts": "industry_env.agents.age_of_industry.ismcts:ISMCTSAgent",
-        "ppo": "industry_env.agents.ppo:PPOAgent",  # a policy of your own (path=): no trained policy ships yet
+        "ppo": "industry_env.agents.ppo:PPOAgent",
     }
 
     def num_actions(self, map: str = "germany", **options: Any) -> int:  # noqa: A002 (the option's name)
