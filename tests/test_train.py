@@ -353,3 +353,19 @@ def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path, monkeyp
     cfg = load_config(None, ["game=age_of_industry", "num_players=5", "opponents=random", "opponent_weights=1",
                              "eval_opponent=random"])  # fmt: skip
     assert cfg.game == "age_of_industry" and cfg.num_players == 5
+
+
+def test_resuming_against_another_eval_opponent_starts_the_best_again(tmp_path, capsys) -> None:
+    """The best win rate (and best.zip) of a run evaluated against random players is no bar for evaluations against
+    heuristics: resuming with another eval_opponent says so and lets the new evaluations make best.zip."""
+    run_dir = tmp_path / "run"
+    first = train(tiny(run_dir, "total_timesteps=512", "eval_every=512", "checkpoint_every=512"))
+    league = json.loads((run_dir / "final.league.json").read_text())
+    assert league["best_against"] == "random" and league["best"] >= 0
+    best_before = (run_dir / "best.zip").read_bytes()
+    train(tiny(run_dir, f"resume={first.final}", "total_timesteps=1024", "eval_every=512", "checkpoint_every=512",
+               "eval_opponent=heuristic"))  # fmt: skip
+    assert "the best win rate so far was against 'random'" in capsys.readouterr().out
+    league = json.loads((run_dir / "final.league.json").read_text())
+    assert league["best_against"] == "heuristic"
+    assert (run_dir / "best.zip").read_bytes() != best_before  # measured against the heuristic now

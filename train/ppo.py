@@ -200,6 +200,11 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
         if moved is not None:
             print(f"resuming from step {step:,}: the later files of this run moved to {moved}")
         R.write_json(run / "evals.json", league["evals"])  # the evaluations of the continuation resumed
+        against = league.get("best_against")
+        if against is not None and against != cfg.eval_opponent:  # a best win rate against another opponent
+            print(f"resuming with eval_opponent = {cfg.eval_opponent!r}: the best win rate so far was against "
+                  f"{against!r}, so best.zip is kept only until a model is evaluated against the new one")
+            league["best"] = -1.0
     elif overwrite:
         removed = R.clear_run(run)
         if removed:
@@ -303,6 +308,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
             if cfg.max_snapshots and result["win_rate"] >= league["best"] + cfg.snapshot_margin:
                 self._snapshot(n)
             league["best"] = max(league["best"], result["win_rate"])
+            league["best_against"] = cfg.eval_opponent  # what best (and best.zip) was measured against
             if improved:  # the model at its best evaluation so far: never pruned
                 save_checkpoint(run / "best.zip", n)
             self.logger.record("league/snapshots", live_snapshots())

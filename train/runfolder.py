@@ -323,7 +323,8 @@ def set_aside_after(folder: str | Path, step: int, evals_after: Callable[[], boo
 def read_league(path: str | Path) -> dict[str, Any]:
     """The league file of a checkpoint, checked; ConfigError naming the file and what is wrong with it.
 
-    ``{"snapshots": [{"name", "file", "seed", "weight"}, ...], "best": float, "evals": [{"timesteps", ...}, ...]}``
+    ``{"snapshots": [{"name", "file", "seed", "weight"}, ...], "best": float, "best_against": str (the evaluation
+    opponent; absent in older files), "evals": [{"timesteps", ...}, ...]}``
     """
     p = Path(path)
     where = f"league file {p}"
@@ -346,6 +347,8 @@ def read_league(path: str | Path) -> dict[str, Any]:
         raise ConfigError(f"{where}: 'best' must be a number (the best evaluation's win rate, -1 before any)")
     if not isinstance(evals, list) or not all(isinstance(e, dict) and _whole(e.get("timesteps")) for e in evals):
         raise ConfigError(f"{where}: 'evals' must be a list of evaluations, each with its 'timesteps'")
+    if not isinstance(data.get("best_against", ""), str):
+        raise ConfigError(f"{where}: 'best_against' must be the name of the agent 'best' was measured against")
     return data
 
 
