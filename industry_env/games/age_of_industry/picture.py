@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 import textwrap
 import threading
-import warnings
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +33,7 @@ import numpy as np
 
 from ...core import gif as _gif
 from ...core.outputs import write_bytes_atomic
+from ...core.window import Window, in_notebook
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_KINDS, MARKET_SPACE, GameMap, load_components
 from .rules import INDUSTRY_LABELS, NUM_FACE_UP, RESOURCES
 
@@ -705,56 +704,19 @@ class GifWriter(_gif.GifWriter):
         super().add(frame if isinstance(frame, np.ndarray) else to_rgb_array(frame))
 
 
-def _in_notebook() -> bool:
-    """True inside a Jupyter kernel (IPython already imported by it, with a kernel attached)."""
-    ipython = sys.modules.get("IPython")
-    if ipython is None:
-        return False
-    shell = ipython.get_ipython()
-    return shell is not None and getattr(shell, "kernel", None) is not None
-
-
-_window: dict[str, Any] = {}
+_WINDOW = Window("Age of Industry", DPI)  # render_mode="human" outside a notebook
 
 
 def show(game: Game, seat: int | None = None) -> bool:
     """Show the position: an inline PNG (128 colours) in a Jupyter notebook, else in one matplotlib window updated
     in place. Returns True when shown; without a display it warns, saying what is missing, and returns False (a
     missing matplotlib still raises the ImportError naming the extra)."""
-    if _in_notebook():
+    if in_notebook():
         from IPython.display import Image, display
 
         display(Image(to_png(game, seat, colours=128), width=WIDTH))
         return True
-    frame = to_rgb_array(game, seat)
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        warnings.warn("render_mode='human': no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window "
-                      f"can open; use render_mode='rgb_array', or {__name__}.save_png / to_svg",
-                      RuntimeWarning, stacklevel=2)  # fmt: skip
-        return False
-    try:
-        import matplotlib.pyplot as plt
-
-        backend = plt.get_backend().lower()
-        if backend in ("agg", "pdf", "ps", "svg", "cairo", "pgf", "template"):
-            raise RuntimeError(f"matplotlib's backend {backend!r} draws no windows: a GUI toolkit such as Tk "
-                               "(python3-tk) is missing, or MPLBACKEND selects a file backend")  # fmt: skip
-        fig = _window.get("fig")
-        if fig is None or not plt.fignum_exists(fig.number):
-            fig = plt.figure("Age of Industry", figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI)
-            ax = fig.add_axes((0, 0, 1, 1))
-            ax.set_axis_off()
-            _window["fig"], _window["image"] = fig, ax.imshow(frame)
-            plt.show(block=False)
-        else:
-            _window["image"].set_data(frame)
-            fig.canvas.draw_idle()
-        plt.pause(0.001)
-        return True
-    except Exception as exc:  # a GUI toolkit that fails to start must not end a training run
-        warnings.warn(f"render_mode='human': cannot open a window ({exc}); use render_mode='rgb_array', or "
-                      f"{__name__}.save_png / to_svg", RuntimeWarning, stacklevel=2)  # fmt: skip
-        return False
+    return _WINDOW.show(to_rgb_array(game, seat), f"{__name__}.save_png / to_svg")
 
 
 def picture_key(game: Game) -> tuple:
