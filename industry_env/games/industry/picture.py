@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
+from ...core.figure import svg_document
 from ...core.outputs import write_bytes_atomic
 from ...core.window import Window, in_notebook
 from .board import Board, field_id, network_kind
@@ -65,10 +66,7 @@ _X0, _Y0 = 78, 88  # top-left corner of field 1A
 _CW, _CH = 100, 94  # cell size
 _PANEL_Y = _Y0 + NUM_ERAS * _CH + 14  # top of the players' boxes
 _BOX_W = (WIDTH - 20) / 4
-_MISSING = (
-    "pictures of the board need matplotlib (and Pillow, which comes with it), an optional extra: "
-    "pip install 'industry_env[render]' (or pip install matplotlib)"
-)
+_MISSING = _gif.MISSING_RENDER
 
 # Regions of the picture that change independently: name -> (x0, y0, x1, y1) in pixels.
 _REGIONS = {
@@ -97,16 +95,6 @@ def _matplotlib() -> Any:
     except ImportError as exc:
         raise ImportError(_MISSING) from exc
     return matplotlib, patches, Figure, FigureCanvasAgg, MarkerStyle
-
-
-def _pillow() -> Any:
-    """Import Pillow's ``Image`` on first use, or raise an ImportError that names the extra to install (Pillow comes
-    with matplotlib)."""
-    try:
-        from PIL import Image
-    except ImportError as exc:
-        raise ImportError(_MISSING) from exc
-    return Image
 
 
 def _gear(cx: float, cy: float, r: float, teeth: int = 9) -> tuple[tuple[float, float], ...]:
@@ -413,15 +401,7 @@ class _Canvas:
         """The position as an SVG document: every primitive drawn, text kept as text."""
         matplotlib = _matplotlib()[0]
         artists = [self._make(spec) for specs in sketch_position(game).values() for spec in specs]
-        buf = io.StringIO()
-        try:
-            fonttype = "path" if text_as_paths else "none"
-            with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "industry_env"}):
-                self.fig.savefig(buf, format="svg", metadata={"Date": None})
-        finally:
-            for a in artists:
-                a.remove()
-        return buf.getvalue()
+        return svg_document(matplotlib, self.fig, artists, text_as_paths)
 
 
 def _canvas(game: Game) -> _Canvas:
@@ -450,14 +430,14 @@ def to_svg(game: Game, text_as_paths: bool = False) -> str:
 def save_png(game: Game, path: str | os.PathLike[str]) -> None:
     """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG (atomically: a reader never sees
     half a file, and a failed write leaves an earlier file as it was)."""
-    _pillow()  # the render extra, named if missing
+    _gif.pillow()  # the render extra, named if missing
     write_bytes_atomic(path, to_png(game))
 
 
 def to_png(game: Game, colours: int = 0) -> bytes:
     """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, about a third of
     the size (what a notebook shows)."""
-    Image = _pillow()
+    Image = _gif.pillow()
 
     image = Image.fromarray(to_rgb_array(game))
     if colours:
