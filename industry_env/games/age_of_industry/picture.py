@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
+from ...core.figure import svg_document
 from ...core.outputs import write_bytes_atomic
 from ...core.window import Window, in_notebook
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_KINDS, MARKET_SPACE, GameMap, load_components
@@ -625,15 +626,7 @@ class _Canvas:
         """The position as an SVG document: every primitive drawn, text kept as text."""
         matplotlib = _matplotlib()[0]
         artists = [self._make(spec) for items in sketch_position(game, seat).values() for spec in items]
-        buf = io.StringIO()
-        try:
-            fonttype = "path" if text_as_paths else "none"
-            with matplotlib.rc_context({"svg.fonttype": fonttype, "svg.hashsalt": "industry_env"}):
-                self.fig.savefig(buf, format="svg", metadata={"Date": None})
-        finally:
-            for a in artists:
-                a.remove()
-        return buf.getvalue()
+        return svg_document(matplotlib, self.fig, artists, text_as_paths)
 
 
 _canvases: dict[int, _Canvas] = {}
