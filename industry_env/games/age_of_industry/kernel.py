@@ -389,6 +389,20 @@ def _take_from_deck(g, t, i):
 
 
 @njit(cache=True)
+def _no_decision_in_progress(g, i):
+    """No card, build, rail, cubes owed, sale or draw in progress in row ``i`` (a new game, an action ended)."""
+    g.s8[g.at[F_CARD] + i] = -1
+    g.s8[g.at[F_COMBINED] + i] = 0
+    g.s16[g.at[F_BUILD_SPACE] + i] = -1
+    g.s8[g.at[F_BUILD_INDUSTRY] + i] = -1
+    g.s16[g.at[F_RAIL_LINK] + i] = -1
+    g.s8[g.at[F_NEED_COAL] + i] = 0
+    g.s8[g.at[F_NEED_IRON] + i] = 0
+    g.s16[g.at[F_SELL_FROM] + i] = -1
+    g.s8[g.at[F_DRAWS_LEFT] + i] = 0
+
+
+@njit(cache=True)
 def new_game(g, t, i, seed, n, edition):
     """Iniziare il gioco (``Game._set_up``) in row ``i``."""
     first = np.int64(_key(seed, CH.FIRST_PLAYER, 0) % _U64(n))
@@ -401,15 +415,7 @@ def new_game(g, t, i, seed, n, edition):
     g.s8[g.at[F_PHASE] + i] = ACTION
     g.s8[g.at[F_TURN] + i] = 0
     g.s8[g.at[F_ACTIONS_LEFT] + i] = ACTIONS_FIRST_ROUND
-    g.s8[g.at[F_CARD] + i] = -1
-    g.s8[g.at[F_COMBINED] + i] = 0
-    g.s16[g.at[F_BUILD_SPACE] + i] = -1
-    g.s8[g.at[F_BUILD_INDUSTRY] + i] = -1
-    g.s16[g.at[F_RAIL_LINK] + i] = -1
-    g.s8[g.at[F_NEED_COAL] + i] = 0
-    g.s8[g.at[F_NEED_IRON] + i] = 0
-    g.s16[g.at[F_SELL_FROM] + i] = -1
-    g.s8[g.at[F_DRAWS_LEFT] + i] = 0
+    _no_decision_in_progress(g, i)
     g.s8[g.at[F_DECK_POS] + i] = 0
     g.s8[g.at[F_TERMINATED] + i] = False
     for q in range(P):
@@ -1278,15 +1284,7 @@ def _on_draw(g, t, i, p, src):
 @njit(cache=True)
 def _end_action(g, t, i):
     actions = 0 if g.s8[g.at[F_COMBINED] + i] else g.s8[g.at[F_ACTIONS_LEFT] + i] - 1
-    g.s8[g.at[F_CARD] + i] = -1
-    g.s8[g.at[F_COMBINED] + i] = 0
-    g.s16[g.at[F_BUILD_SPACE] + i] = -1
-    g.s8[g.at[F_BUILD_INDUSTRY] + i] = -1
-    g.s16[g.at[F_RAIL_LINK] + i] = -1
-    g.s8[g.at[F_NEED_COAL] + i] = 0
-    g.s8[g.at[F_NEED_IRON] + i] = 0
-    g.s16[g.at[F_SELL_FROM] + i] = -1
-    g.s8[g.at[F_DRAWS_LEFT] + i] = 0
+    _no_decision_in_progress(g, i)
     g.s8[g.at[F_PHASE] + i] = ACTION
     g.s8[g.at[F_ACTIONS_LEFT] + i] = actions
     if actions > 0:
