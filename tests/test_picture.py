@@ -138,6 +138,8 @@ def test_svg_with_text_as_paths_has_no_text_elements() -> None:
 def test_show_in_a_notebook_displays_a_small_png(monkeypatch) -> None:
     import types
 
+    game = Game(4, seed=3)
+    expected = picture.to_png(game, colours=128)  # matplotlib loaded before IPython is faked (it reads IPython's)
     shown = []
     ipython = types.ModuleType("IPython")
     ipython.get_ipython = lambda: types.SimpleNamespace(kernel=object())
@@ -146,9 +148,8 @@ def test_show_in_a_notebook_displays_a_small_png(monkeypatch) -> None:
     display.display = shown.append
     monkeypatch.setitem(sys.modules, "IPython", ipython)
     monkeypatch.setitem(sys.modules, "IPython.display", display)
-    game = Game(4, seed=3)
     assert picture.show(game) is True
-    assert shown == [("png", picture.to_png(game, colours=128), picture.WIDTH)]
+    assert shown == [("png", expected, picture.WIDTH)]
 
 
 def _ids(svg: str) -> set[str]:
