@@ -19,9 +19,9 @@ Bank discount) is reached often.
 
 ``--game ID`` verifies another game of the suite the same way (:func:`differential_game`): its player counts
 and option variants (``GameSpec.variants``, e.g. Age of Industry's maps and editions) in turn, uniformly random
-legal actions, and at every step the mask, the player to move, the observation of every seat (a game with
-hidden information must show each seat exactly what the reference shows it), the rewards and terminal flags,
-and the final scores.
+legal actions, and at every step the mask, the player to move, the observation of a rotating seat (of every
+seat with ``--all-seats``: a game with hidden information must show each seat exactly what the reference shows
+it), the rewards and terminal flags, and the final scores.
 
 Ctrl-C stops the run at once (running chunks are abandoned), prints how many games were checked, and exits
 with status 130.
