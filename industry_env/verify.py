@@ -21,7 +21,8 @@ Bank discount) is reached often.
 and option variants (``GameSpec.variants``, e.g. Age of Industry's maps and editions) in turn, uniformly random
 legal actions, and at every step the mask, the player to move, the observation of a rotating seat (of every
 seat with ``--all-seats``: a game with hidden information must show each seat exactly what the reference shows
-it), the rewards and terminal flags, and the final scores.
+it), the rewards and terminal flags, the final scores and the whole final position (``to_game(...).to_json()``
+equals the reference's JSON).
 
 Ctrl-C stops the run at once (running chunks are abandoned), prints how many games were checked, and exits
 with status 130.
@@ -255,6 +256,8 @@ def differential_game(game: str, num_games: int, first_seed: int = 0, all_seats:
                     sc = np.asarray(E.scores(state))[i, :n].tolist()
                     if sc != list(g.scores()):
                         fail(i, t, f"final scores {sc} != reference {g.scores()}")
+                    elif E.to_game(state, i).to_json() != g.to_json():
+                        fail(i, t, "final position differs from the reference's JSON")
             t += 1
     rep.seconds = time.perf_counter() - t0
     return rep

@@ -165,3 +165,22 @@ def test_verify_checks_every_game_with_an_engine_against_its_reference(game_id):
         (n, tuple(sorted(o.items()))) for n in range(spec.min_players, spec.max_players + 1) for o in spec.variants()}
     rep = differential_game(game_id, games, first_seed=5)
     assert rep.disagreements == [] and rep.games == games and rep.steps > games and rep.observations > rep.steps
+
+
+@pytest.mark.parametrize("game_id", sorted({g for g, _ in WITH_ENGINE}))
+def test_verify_compares_the_final_positions_not_only_the_scores(game_id, monkeypatch):
+    """A batched engine whose final position differs from the reference's (here: another game altogether) is
+    reported, though every decision, reward and score agreed."""
+    from industry_env.verify import differential_game
+
+    spec = load_game(game_id)
+    E = spec.engine
+    true_to_game = E.to_game
+
+    def another_game(state, i):
+        game = true_to_game(state, i)
+        return spec.reference(game.num_players, seed=int(np.asarray(state.seed)[i]) + 1, **spec.setup_of(game)[2])
+
+    monkeypatch.setattr(E, "to_game", another_game)
+    rep = differential_game(game_id, 2, first_seed=5)
+    assert len(rep.disagreements) == 2 and all("final position differs" in d for d in rep.disagreements)
