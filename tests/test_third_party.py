@@ -193,6 +193,24 @@ def test_supersuit_observation_wrappers_apply_with_the_mask_in_infos():
         industry_env.env(num_players=NUM_PLAYERS, action_mask="obs")
 
 
+def test_supersuit_on_age_of_industry_refuses_only_normalize_obs_whose_bounds_it_lacks():
+    """docs/age-of-industry/observation.md: money and loans are unlimited, so the declared maximum of the counts is
+    inf; SuperSuit's normalize_obs_v0 refuses that, its other observation wrappers play the same game."""
+    import supersuit as ss
+
+    make = lambda: industry_env.env(game="age_of_industry", num_players=NUM_PLAYERS, action_mask="info")  # noqa: E731
+    with pytest.raises(AssertionError, match="infinite bounds"):
+        ss.normalize_obs_v0(make())
+    reference = make()
+    returns, _ = _play_aec(reference, seed=2)
+    size = reference.observation_space("player_0").shape[0]
+    for wrap, shape in ((lambda e: ss.frame_stack_v1(e, 2), (2 * size,)), (ss.agent_indicator_v0, (size + 3,))):
+        env = wrap(make())
+        totals, seen = _play_aec(env, seed=2)
+        assert env.unwrapped.actions_played == reference.unwrapped.actions_played
+        assert totals == returns and all(o.shape == shape and np.isfinite(o).all() for o in seen)
+
+
 def test_supersuits_vec_env_of_the_turn_based_parallel_env_plays_whole_games():
     import supersuit as ss
     from pettingzoo.utils.conversions import turn_based_aec_to_parallel
