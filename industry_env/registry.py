@@ -16,7 +16,7 @@ from .core.spec import GameSpec
 # id -> (module holding SPEC, hidden)
 _GAMES: dict[str, tuple[str, bool]] = {
     "industry": ("industry_env.games.industry.spec", False),
-    "age_of_industry": ("industry_env.games.age_of_industry.spec", True),
+    "age_of_industry": ("industry_env.games.age_of_industry.spec", False),
 }
 
 DEFAULT_GAME = "industry"

@@ -61,7 +61,7 @@ class AgeOfIndustrySpec(GameSpec):
         Option("map", "germany", "the map: 'germany' or 'new_england'", _check_map),
         Option("edition", 2, "2 (the second edition's rules) or 1 (the first edition's differences)", _check_edition),
     )
-    engine_module = "industry_env.games.age_of_industry.engine"  # registered hidden until its long verification
+    engine_module = "industry_env.games.age_of_industry.engine"
     # MaskablePPO self-play, 4 players on Germany: train/ppo_age_of_industry.toml, docs/age-of-industry/agents.md
     shipped_policy = "industry_env.games.age_of_industry.data:ppo_age_of_industry.npz"
     reference_class = "industry_env.games.age_of_industry.reference:Game"
