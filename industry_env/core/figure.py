@@ -7,6 +7,18 @@ from collections.abc import Sequence
 from typing import Any
 
 
+def pixel_page(Figure: Any, FigureCanvasAgg: Any, width: int, height: int, dpi: int) -> tuple[Any, Any, Any]:
+    """A white figure of ``width`` x ``height`` pixels, its Agg canvas and one axes filling it in pixel coordinates
+    (y downwards, as the pictures' layouts are given), without axis lines: (figure, canvas, axes)."""
+    fig = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, facecolor="white")
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)
+    ax.set_axis_off()
+    return fig, canvas, ax
+
+
 def svg_document(matplotlib: Any, fig: Any, artists: Sequence[Any], text_as_paths: bool = False) -> str:
     """``fig`` as an SVG document (text kept as text unless ``text_as_paths``; no date, fixed ids: the same position
     gives the same bytes), then ``artists`` (the position drawn on the figure's fixed board) removed again."""

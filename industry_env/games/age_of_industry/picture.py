@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import svg_document
+from ...core.figure import pixel_page, svg_document
 from ...core.outputs import write_bytes_atomic
 from ...core.window import Window, in_notebook
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_KINDS, MARKET_SPACE, GameMap, load_components
@@ -573,13 +573,7 @@ class _Canvas:
     def __init__(self, game_map: GameMap, colours: tuple[str, ...]) -> None:
         _, self.patches, Figure, FigureCanvasAgg, self.Line2D = _matplotlib()
         self.map, self.colours = game_map, colours
-        self.fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor="white")
-        self.canvas = FigureCanvasAgg(self.fig)
-        ax = self.fig.add_axes((0, 0, 1, 1))
-        ax.set_xlim(0, WIDTH)
-        ax.set_ylim(HEIGHT, 0)
-        ax.set_axis_off()
-        self.ax = ax
+        self.fig, self.canvas, self.ax = pixel_page(Figure, FigureCanvasAgg, WIDTH, HEIGHT, DPI)
         self.static = [self._make(spec) for spec in sketch_map(game_map, colours)]
         self.background: Any = None  # Agg buffer of the printed map alone
         self.frame = np.zeros(PICTURE_SHAPE, np.uint8)  # the last RGB frame

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import svg_document
+from ...core.figure import pixel_page, svg_document
 from ...core.outputs import write_bytes_atomic
 from ...core.window import Window, in_notebook
 from .board import Board, field_id, network_kind
@@ -327,13 +327,7 @@ class _Canvas:
 
         self.Line2D = Line2D
         self.board = board
-        self.fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor="white")
-        self.canvas = FigureCanvasAgg(self.fig)
-        ax = self.fig.add_axes((0, 0, 1, 1))
-        ax.set_xlim(0, WIDTH)
-        ax.set_ylim(HEIGHT, 0)
-        ax.set_axis_off()
-        self.ax = ax
+        self.fig, self.canvas, self.ax = pixel_page(Figure, FigureCanvasAgg, WIDTH, HEIGHT, DPI)
         self.markers: dict[str, Any] = {}
         for spec in sketch_board(board):
             self._make(spec)
