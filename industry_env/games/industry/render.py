@@ -34,8 +34,11 @@ Game = Any  # a reference Game (reference.Game renders through this module, so i
 _KIND_MARK = {FACTORY: "F", TECHNOLOGY: "T", BONUS: "B", JOKER: "J"}
 
 
-LEGEND = ("F factory, T technology, B bonus, J joker;  + can be auctioned this round, ^ on auction now",
-          "<player>o owned, not developed yet;  <player>* developed;  J- joker taken")
+LEGEND = (
+    "F factory, T technology, B bonus, J joker",
+    ". not claimed;  + can be auctioned this round;  ^ on auction now",
+    "<player>o owned, not developed yet;  <player>* developed;  J- joker taken",
+)
 
 
 def talers(n: int) -> str:
@@ -218,8 +221,10 @@ def describe_choice(game: Game, action: int) -> str:
     if a == A.SELL:
         return f"{text}: player {s.high_bidder} pays you {talers(s.high_bid)} and claims {b.field_label(s.lot)}"
     if a == A.KEEP:
+        back = s.high_bid // s.num_players  # one Taler to each player in turn, you last: every n-th comes back
+        comes = f"{talers(back)} of it comes back to you" if back else "none of it comes back to you"
         return (f"{text}: you claim {b.field_label(s.lot)}, paying {talers(s.high_bid)} out one by one around the "
-                f"table, starting at your left (you get some back)")  # fmt: skip
+                f"table, starting at your left ({comes})")  # fmt: skip
     if A.DEVELOP <= a < A.DONE:
         f = a - A.DEVELOP
         pay = [b.resource_names[r] for r in game._resources_to_pay(p, f)]
