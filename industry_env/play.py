@@ -11,45 +11,61 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import secrets
 import sys
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
 from .core.outputs import write_text_atomic
 from .gameargs import add_game_arguments, game_options
-from .registry import DEFAULT_GAME, load_game
+from .registry import DEFAULT_GAME, available_games, load_game
 
-# The commands a person may type besides a choice, and what they do (``help`` prints this).
+# The commands a person may type in every game besides a choice, and what they do (``help`` prints them with the
+# game's own, :attr:`_Table.commands`).
 COMMANDS = (
-    ("<number> or an action", "play that choice: '2', 'bid 3', 'auction 1D', 'pay Wood: bank'"),
     ("list  (or an empty line)", "the choices again, with what each costs"),
-    ("board  (b)", "the board: the grid, the players, and the fields of this era"),
-    ("info <field>  (i)", "everything about a field, by id or name: 'info 1E', 'info sawmill'"),
-    ("era <N>", "the fields of era N, with what is printed on them and who holds them"),
+    ("back", "take back the first part of a choice not yet complete (nothing hidden is ever taken back)"),
     ("scores", "the points so far"),
     ("help  (?)", "this list"),
     ("quit  (q)", "leave the game; it is saved first"),
 )
 
 
+def _game_help(game_id: str) -> str:
+    """The commands of one game, for ``play --help``."""
+    table = _TABLES.get(game_id, _Table)
+    rows = [*table.commands, *COMMANDS]
+    width = max(len(c) for c, _ in rows)
+    return "\n".join(f"  {c:<{width}}  {w}" for c, w in rows)
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The options of ``industry-env play``, and the commands of the game in its help."""
-    own = ", ".join(load_game(DEFAULT_GAME).agents)
-    width = max(len(c) for c, _ in COMMANDS)
+    """The options of ``industry-env play``, and the commands of each game in its help."""
+    games = available_games(include_hidden=True)
+    agents = "; ".join(f"{g}: {', '.join(load_game(g).agents)}" for g in games)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = "Play one seat in the terminal; the other seats are played by an agent."
-    parser.epilog = "during the game, type:\n" + "\n".join(f"  {c:<{width}}  {w}" for c, w in COMMANDS)
+    parser.epilog = "\n\n".join(f"during a game of {load_game(g).name} (--game {g}), type:\n{_game_help(g)}"
+                                 for g in games)  # fmt: skip
     add_game_arguments(parser)
     parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the game's chance (default 0)")
-    parser.add_argument("--seat", type=int, default=None, help="your seat, 0 to players-1 (default 0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the game's chance (default: a fresh one each game; the record keeps it)",
+    )
+    parser.add_argument("--seat", type=int, default=None, help="your seat: you are player SEAT, 0 to players-1 "
+                        "(default 0)")  # fmt: skip
     parser.add_argument("--opponents", metavar="AGENT", default="random",
-                        help=f"who plays the other seats: any agent make_agent builds: 'random', one of the game's "
-                             f"own ({DEFAULT_GAME}: {own}), 'rllib:PATH', or 'module:attr' for your own "
-                             f"(default random)")  # fmt: skip
+                        help=f"who plays the other seats: any agent make_agent builds: 'random', one of the "
+                             f"game's own ({agents}), 'rllib:PATH', or 'module:attr' for your own (default "
+                             f"random)")  # fmt: skip
     parser.add_argument("--record", metavar="PATH", default=None,
-                        help="where the game record is saved ('none': not saved; default: <game>-game-<seed>.json "
-                             "in the current folder); 'industry-env replay' reads it")  # fmt: skip
+                        help="where the game record is saved ('none': not saved; default: a new "
+                             "<game>-game-<date>-<time>.json in the current folder; an existing file is never "
+                             "overwritten); 'industry-env replay' reads it")  # fmt: skip
     parser.set_defaults(func=cmd_play)
 
 
@@ -59,6 +75,10 @@ class _Table:
 
     intro = ("Type a choice's number or the action as listed; 'help' lists the commands, 'board' shows the game, "
              "'quit' leaves.")  # fmt: skip
+    # The game's own commands ((typed, what it does), for help); answered by :meth:`command`.
+    commands: tuple[tuple[str, str], ...] = (("<number> or an action", "play that choice: '2', or its name as listed"),
+                                             ("board  (b)", "the game as you may see it"))  # fmt: skip
+    verbs: frozenset[str] = frozenset()  # first words of the game's actions (other words are not actions)
 
     def __init__(self, spec: Any, game: Any, seat: int) -> None:
         self.spec, self.game, self.seat = spec, game, seat
@@ -68,6 +88,12 @@ class _Table:
         if self.spec.hidden_information:
             return self.spec.render_text(self.game, seat=self.seat)
         return self.spec.render_text(self.game)
+
+    def command(self, word: str, rest: str) -> str | None:
+        """The answer to one of the game's own commands (None: ``word`` is not one); ValueError for a bad one."""
+        if word in ("board", "b") and not rest:
+            return self.board()
+        return None
 
     def decision(self) -> str:
         """Who decides now."""
@@ -85,12 +111,6 @@ class _Table:
         """The action typed, or ValueError saying why it cannot be read."""
         return int(self.spec.string_to_action(text, self.game))
 
-    def info(self, arg: str) -> str:
-        """A field looked up (Industry's view only: ValueError here)."""
-        raise ValueError(f"'info' and 'era' show Industry's fields; {self.spec.name} has no such view: type 'board'")
-
-    era = info
-
     def scores(self) -> str:
         """The points so far."""
         return "points so far: " + ", ".join(f"player {p}: {v}" for p, v in enumerate(self.game.scores()))
@@ -101,13 +121,37 @@ class _Table:
         rows = [f"  player {p}: {v:>4}{'  wins' if p in win else ''}" for p, v in enumerate(g.scores())]
         return "\n".join(["final scores:", *rows])
 
+    # A move is one or more decisions of one player (Age of Industry: a card, then where to build, then which
+    # cube). The loop groups them: ``snapshot`` before each decision, ``after`` for what one decision did,
+    # ``action_done`` when the move is complete, ``begin_move`` before its first decision, ``summary`` for what the
+    # whole move did.
     def snapshot(self) -> Any:
-        """What :meth:`after` compares with (taken before a move)."""
+        """What :meth:`after` uses (taken before each decision)."""
         return None
 
     def after(self, action: int, before: Any) -> str | None:
-        """What a move did that its name does not say (None: nothing)."""
+        """What one decision did that its name does not say (None: nothing)."""
         return None
+
+    def action_done(self, mover: int) -> bool:
+        """Is ``mover``'s move complete (the next decision is a new move)?"""
+        return True
+
+    def begin_move(self) -> Any:
+        """What :meth:`summary` and :meth:`restore` use (taken before a move's first decision)."""
+        return None
+
+    def summary(self, start: Any, actions: list[int], mover: int) -> list[str]:
+        """What the whole move did, as lines (from :meth:`begin_move`'s snapshot)."""
+        return []
+
+    def reveals(self, action: int) -> bool:
+        """Does ``action`` show the person something hidden (a card drawn): then it can never be taken back."""
+        return False
+
+    def restore(self, start: Any, actions: list[int]) -> None:
+        """Put the game back where ``start`` was taken, before ``actions``; ValueError if it cannot be."""
+        raise ValueError("this game cannot take a choice back")
 
     def saver(self) -> _Saver:
         """What saves this game: its record."""
@@ -119,6 +163,13 @@ class _IndustryTable(_Table):
 
     intro = ("Type a choice's number or its action (e.g. 'bid 3', 'auction 1D', 'pay Wood: bank'); 'info 1E' tells "
              "about a field, 'help' lists the commands, 'quit' leaves.")  # fmt: skip
+    commands = (
+        ("<number> or an action", "play that choice: '2', 'bid 3', 'auction 1D', 'pay Wood: bank', 'subsidy'"),
+        ("board  (b)", "the board: the grid, the players, and the fields of this era"),
+        ("info <field>  (i)", "everything about a field, by id or name: 'info 1E', 'info sawmill'"),
+        ("era <N>", "the fields of era N, with what is printed on them and who holds them"),
+    )
+    verbs = frozenset({"auction", "pass", "bid", "sell", "keep", "develop", "done", "pay", "subsidy"})
 
     def __init__(self, spec: Any, game: Any, seat: int) -> None:
         super().__init__(spec, game, seat)
@@ -129,6 +180,13 @@ class _IndustryTable(_Table):
 
     def board(self) -> str:
         return self.game.render() + "\n" + self.R.era_table(self.game, min(self.game.s.era, self.eras - 1))
+
+    def command(self, word: str, rest: str) -> str | None:
+        if word in ("info", "i"):
+            return self.info(rest)
+        if word == "era":
+            return self.era(rest)
+        return super().command(word, rest)
 
     def decision(self) -> str:
         return self.R.describe_decision(self.game)
@@ -199,23 +257,148 @@ class _IndustryTable(_Table):
         return "final scores:\n" + self.R.score_table(self.game)
 
     def after(self, action: int, before: Any) -> str | None:
-        """Who claimed a field, and for how much, if an auction just ended."""
+        """Who claimed a field and for how much when an auction ends; who received money for a resource; the
+        subsidy taken."""
         from .games.industry import actions as A
+        from .games.industry.rules import SUBSIDY_MONEY, SUBSIDY_POINTS
 
         s, b, talers = self.game.s, self.game.board, self.R.talers
-        lot, price, bidder, auctioneer = before
+        lot, price, bidder, auctioneer, mover, money = before
+        if action == A.SUBSIDY:
+            return (f"  -> player {mover} takes the subsidy: {talers(SUBSIDY_MONEY)} now, "
+                    f"{self.R.points(SUBSIDY_POINTS)} at the end")  # fmt: skip
+        if A.PAY <= action < A.SUBSIDY:
+            gained = [(q, s.money[q] - money[q]) for q in range(len(money)) if q != mover and s.money[q] > money[q]]
+            if gained:
+                return "  -> " + ", ".join(f"player {q} receives {talers(k)}" for q, k in gained)
+            return None
         if lot < 0 or not s.claimed[lot]:
             return None
         if action == A.SELL:
             return f"  -> player {bidder} claims {b.field_label(lot)} for {talers(price)} paid to player {auctioneer}"
         if action == A.KEEP:
-            return f"  -> player {auctioneer} keeps {b.field_label(lot)}, paying {talers(price)} out around the table"
+            back = s.money[auctioneer] - money[auctioneer] + price
+            comes = f"{talers(back)} of it comes back to him" if back else "none of it comes back to him"
+            return (f"  -> player {auctioneer} keeps {b.field_label(lot)}, paying {talers(price)} out around the "
+                    f"table ({comes})")  # fmt: skip
         return f"  -> nobody bid: player {auctioneer} claims {b.field_label(lot)} for nothing"
 
-    def snapshot(self) -> tuple[int, int, int, int]:
-        """The auction's lot, price, highest bidder and auctioneer."""
+    def snapshot(self) -> tuple[int, int, int, int, int, list[int]]:
+        """The auction's lot, price, highest bidder and auctioneer, the player to move, and everyone's money."""
         s = self.game.s
-        return s.lot, s.high_bid, s.high_bidder, s.auctioneer
+        return s.lot, s.high_bid, s.high_bidder, s.auctioneer, self.game.current_player, list(s.money)
+
+    def action_done(self, mover: int) -> bool:
+        """A development is one move with the payments of its resources."""
+        return self.game.phase != "pay"
+
+    def begin_move(self) -> Any:
+        return self.game.clone().s
+
+    def restore(self, start: Any, actions: list[int]) -> None:
+        """Back to before the development whose resources are being paid (nothing hidden was shown)."""
+        self.game.s = start
+
+
+class _AgeOfIndustryTable(_Table):
+    """Age of Industry: every player's money, loans and display, the known cards, the map by colour, what each
+    choice costs and what each move did, a place lookup and the links; only what the person's seat may see."""
+
+    intro = ("Type a choice's number or its action (e.g. 'build with coal_mine', 'draw deck'); 'info Boston' tells "
+             "about a place, 'links' lists the rail links, 'back' takes back a choice not yet complete, 'help' lists "
+             "the commands, 'quit' leaves.")  # fmt: skip
+    commands = (
+        (
+            "<number> or an action",
+            "play that choice: '2', 'build with coal_mine', 'build port at Boston:1', "
+            "'rail Boston-Lowell', 'draw face-up 1'",
+        ),  # fmt: skip
+        ("board  (b)", "the players (money, loans, rails, cards, counters left), the cards, the demand track, the map"),
+        ("info <place>  (i)", "everything about a place: its spaces, counters, links, what you could build there"),
+        ("links", "every place's rail links and sea lanes, with the rails built"),
+        ("display [N]", "the counters left on player N's display (default yours): level, cost, coal, iron, income"),
+    )
+    verbs = frozenset({"build", "rail", "sell", "develop", "draw", "pass", "source", "remove", "done", "repay"})
+
+    def __init__(self, spec: Any, game: Any, seat: int) -> None:
+        super().__init__(spec, game, seat)
+        from .games.age_of_industry import playtext
+
+        self.T = playtext
+
+    def board(self) -> str:
+        return self.T.board_text(self.game, self.seat) + "\n" + self.T.LEGEND
+
+    def command(self, word: str, rest: str) -> str | None:
+        if word in ("info", "i"):
+            return "\n".join(
+                self.T.location_info(self.game, x, self.seat) for x in self.T.find_locations(self.game, rest)
+            )
+        if word == "links" and not rest:
+            return self.T.links_text(self.game)
+        if word == "display":
+            return self.display(rest)
+        return super().command(word, rest)
+
+    def display(self, arg: str) -> str:
+        """Player ``arg``'s display as a table (default the person's)."""
+        n = self.game.num_players
+        text = arg.strip()
+        if text and not (text.isascii() and text.isdigit() and int(text) < n):
+            raise ValueError(f"no player {text!r}: players are 0 to {n - 1} ('display 2')")
+        return self.T.display_table(self.game, int(text) if text else self.seat)
+
+    def decision(self) -> str:
+        g = self.game
+        what = {"action": f"choose an action ({self.T.plural(g.s.actions_left, 'action')} left in your turn)",
+                "build_where": "where to build", "coal_source": "which coal to take (equally near)",
+                "iron_source": "which iron to take (equally near)", "sell_to": "where to sell",
+                "sell_more": "sell again, or 'done'", "develop_which": "which counter to remove from your display",
+                "draw_second": "your second card"}  # fmt: skip
+        money = f"you have {self.T.dollars(g.s.money[self.seat])}, {self.T.plural(g.s.loans[self.seat], 'loan')}"
+        return f"round {g.s.round}, your turn: {what.get(g.phase, g.phase)} ({money})"
+
+    def choices(self, legal: list[int]) -> list[str]:
+        return [f"  [{i}] {self.T.choice_text(self.game, a)}" for i, a in enumerate(legal)]
+
+    def scores(self) -> str:
+        g = self.game
+        points = ", ".join(f"player {p}: {v}" for p, v in enumerate(g.scores()))
+        return f"points if the game ended now (money, industries, unpaid loans; rails pay at the end): {points}"
+
+    def final(self) -> str:
+        return "final scores:\n" + self.T.score_table(self.game)
+
+    def begin_move(self) -> Any:
+        return self.game.clone()
+
+    def action_done(self, mover: int) -> bool:
+        g = self.game
+        return g.is_over or g.phase == "action" or g.current_player != mover
+
+    def summary(self, start: Any, actions: list[int], mover: int) -> list[str]:
+        """What the move did as the person may know it; the end of a round (turn order, interest) apart."""
+        g, T = self.game, self.T
+        ended = g.is_over or g.s.round != start.s.round
+        moved = T.action_result(start, actions) if ended else g
+        words = T.effect_phrases(g, start.s, moved.s, mover, self.seat)
+        lines = [f"  -> {', '.join(words)}"] if words else []
+        if ended:
+            lines += T.round_end_lines(moved.s, g.s, g, self.seat)
+        return lines
+
+    def reveals(self, action: int) -> bool:
+        """A card drawn from the deck is seen: that draw is never taken back."""
+        return self.game.space.block(action)[0] == "DRAW" and self.game.space.block(action)[1] == 0
+
+    def restore(self, start: Any, actions: list[int]) -> None:
+        g = self.game
+        g.s = start.s.copy()
+        g.forget_cached()
+        del g.history[len(g.history) - len(actions) :]
+
+
+_TABLES: dict[str, type[_Table]] = {"industry": _IndustryTable, "age_of_industry": _AgeOfIndustryTable}
 
 
 # ---------------------------------------------------------------------------------------------- saving
@@ -238,6 +421,10 @@ class _Saver:
         """Note the next action played."""
         self.recorder.append(action)
 
+    def take_back(self, count: int) -> None:
+        """Forget the last ``count`` actions (taken back with ``back``)."""
+        del self.recorder.actions[len(self.recorder.actions) - count :]
+
     def save(self, path: str) -> None:
         """Write the record so far to ``path`` (whole or not at all)."""
         record = self.recorder.record(self.game.scores() if self.game.is_over else None)
@@ -252,22 +439,26 @@ def _make_table(args: argparse.Namespace) -> _Table:
     seat = 0 if args.seat is None else args.seat
     if not 0 <= seat < n:
         raise ValueError(f"--seat {seat}: there are only seats 0 to {n - 1}")
-    if spec.hidden_information and "seat" not in inspect.signature(spec.render_text).parameters:
+    if spec.hidden_information and spec.id not in _TABLES and \
+            "seat" not in inspect.signature(spec.render_text).parameters:  # fmt: skip
         raise ValueError(f"{spec.name} has hidden information and its text picture cannot yet hide the other seats' "
                          f"part (its spec's render_text takes no seat): it cannot be played here")  # fmt: skip
+    if getattr(args, "record", None) not in (None, "none", "-") and Path(args.record).exists():
+        raise ValueError(f"--record {args.record}: the file exists and is never overwritten; name a new file")
     game = spec.reference(n, seed=args.seed, **options)
-    return (_IndustryTable if spec.id == "industry" else _Table)(spec, game, seat)
+    return _TABLES.get(spec.id, _Table)(spec, game, seat)
 
 
-def _record_path(args: argparse.Namespace) -> str | None:
-    """Where ``play`` saves the game: --record PATH, none for --record none, else a new <game>-game-<seed>.json."""
+def _record_path(args: argparse.Namespace, stamp: str) -> str | None:
+    """Where ``play`` saves the game: --record PATH, none for --record none, else a new
+    ``<game>-game-<stamp>.json``; never a file that exists (a number is added to the name)."""
     chosen = getattr(args, "record", None)
-    if chosen is not None:
-        return None if chosen.lower() in ("none", "-") else chosen
-    game = getattr(args, "game", DEFAULT_GAME)
-    path, k = Path(f"{game}-game-{args.seed}.json"), 1
+    if chosen is not None and chosen.lower() in ("none", "-"):
+        return None
+    base = Path(chosen) if chosen is not None else Path(f"{getattr(args, 'game', DEFAULT_GAME)}-game-{stamp}.json")
+    path, k = base, 2
     while path.exists():  # never overwrite an earlier game's record
-        path, k = Path(f"{game}-game-{args.seed}-{k}.json"), k + 1
+        path, k = base.with_name(f"{base.stem}-{k}{base.suffix}"), k + 1
     return str(path)
 
 
@@ -292,6 +483,9 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
     def say(text: str = "") -> None:
         print(text, file=out, flush=True)
 
+    if args.seed is None:  # a fresh deal each game: the record keeps the seed, the screen never shows it
+        args.seed = secrets.randbelow(2**31)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
     table = _make_table(args)
     spec, game, seat = table.spec, table.game, table.seat
     choose = make_agent(args.opponents, seed=args.seed + 1, game=spec.id).act_game  # one agent for every other seat
@@ -299,7 +493,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
 
     def finish(code: int) -> int:
         """Save the game played so far (--record), saying where; a failed write is reported only."""
-        path = _record_path(args)
+        path = _record_path(args, stamp)
         if path is not None:
             try:
                 saver.save(path)
@@ -308,13 +502,31 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
                 say(f"could not save the game {saver.what} to {path}: {exc.strerror or exc}")
         return code
 
+    move: list[int] = []  # the decisions of the move in progress
+    notes: list[str] = []  # what they did (table.after)
+    start: Any = None  # the game before it (table.begin_move)
+    mover = -1
+    hidden_seen = False  # the move showed the person something hidden: it cannot be taken back
+
     def play(action: int) -> None:
+        nonlocal hidden_seen
         before = table.snapshot()
+        if p == seat and table.reveals(action):
+            hidden_seen = True
         game.apply(action)
         saver.append(action)
+        move.append(action)
         note = table.after(action, before)
         if note:
-            say(note)
+            notes.append(note)
+
+    def end_move() -> None:
+        """Say what the move did once it is complete."""
+        say(f"{'you' if mover == seat else f'player {mover}'}: {' -> '.join(table.name(a) for a in move)}")
+        for line in [*notes, *table.summary(start, move, mover)]:
+            say(line)
+        move.clear()
+        notes.clear()
 
     say(f"You are player {seat} of {game.num_players} in {spec.name}; the others play {args.opponents}.")
     say(table.intro)
@@ -322,33 +534,54 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
     try:
         while not game.is_over:
             p = game.current_player
+            if not move:
+                start, mover, hidden_seen = table.begin_move(), p, False
             if p != seat:
-                a = choose(game)
-                say(f"player {p}: {table.name(a)}")
-                play(a)
-                continue
-            legal = game.legal_actions()
-            say("")
-            say(table.decision())
-            for line in table.choices(legal):
-                say(line)
-            action = None
-            while action is None:
-                out.write("> ")
-                out.flush()
-                try:
-                    line = stdin.readline()
-                except UnicodeDecodeError:
-                    say("could not read that line (it is not UTF-8 text); type a choice again")
-                    continue
-                if not line:  # end of input
-                    say("\nend of input: leaving the game")
-                    return finish(0)
-                action = _answer(line.strip(), table, legal, say)
-                if action == "quit":
-                    say("leaving the game")
-                    return finish(0)
-            play(action)
+                play(choose(game))
+            else:
+                legal = game.legal_actions()
+                say("")
+                say(table.decision())
+                if len(legal) == 1:
+                    say(f"  only one choice, played for you: {table.name(legal[0])}")
+                    play(legal[0])
+                else:
+                    for line in table.choices(legal):
+                        say(line)
+                    action = None
+                    while action is None:
+                        out.write("> ")
+                        out.flush()
+                        try:
+                            line = stdin.readline()
+                        except UnicodeDecodeError:
+                            say("could not read that line (it is not UTF-8 text); type a choice again")
+                            continue
+                        if not line:  # end of input
+                            say("\nend of input: leaving the game")
+                            return finish(0)
+                        action = _answer(line.strip(), table, legal, say)
+                        if action == "back":
+                            action = None
+                            if not move:
+                                say("nothing to take back: 'back' undoes the first part of a choice not yet complete")
+                            elif hidden_seen:
+                                say("a card drawn from the deck cannot be put back: finish the move")
+                            else:
+                                table.restore(start, move)
+                                saver.take_back(len(move))
+                                say(f"taken back: {' -> '.join(table.name(a) for a in move)}")
+                                move.clear()
+                                notes.clear()
+                                break
+                        if action == "quit":
+                            say("leaving the game")
+                            return finish(0)
+                    if action is None:  # taken back: the move starts again
+                        continue
+                    play(action)
+            if table.action_done(mover):
+                end_move()
     except KeyboardInterrupt:
         say("\ninterrupted: leaving the game")
         return finish(130)
@@ -369,21 +602,20 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
 
 
 def _answer(text: str, table: _Table, legal: list[int], say: Any) -> int | str | None:
-    """What the person typed: the action chosen, "quit", or None after answering a command or bad input."""
+    """What the person typed: the action chosen, "quit", "back", or None after answering a command or bad input."""
     word, _, rest = text.partition(" ")
-    word = word.lower()
+    word, rest = word.lower(), rest.strip()
     try:
         if word in ("quit", "exit", "q") and not rest:
             return "quit"
-        if word in ("board", "b") and not rest:
-            say(table.board())
-            return None
+        if word in ("back", "undo") and not rest:
+            return "back"
         if word in ("help", "?") and not rest:
-            width = max(len(c) for c, _ in COMMANDS)
+            rows = [*table.commands, *COMMANDS]
+            width = max(len(c) for c, _ in rows)
             say("commands:")
-            for command, what in COMMANDS:
-                if table.spec.id == "industry" or not command.startswith(("info", "era")):
-                    say(f"  {command:<{width}}  {what}")
+            for command, what in rows:
+                say(f"  {command:<{width}}  {what}")
             say("choices:")
             for line in table.choices(legal):
                 say(line)
@@ -392,18 +624,20 @@ def _answer(text: str, table: _Table, legal: list[int], say: Any) -> int | str |
             for line in table.choices(legal):
                 say(line)
             return None
-        if word in ("info", "i"):
-            say(table.info(rest))
-            return None
-        if word == "era":
-            say(table.era(rest))
-            return None
         if word == "scores" and not rest:
             say(table.scores())
+            return None
+        answer = table.command(word, rest)
+        if answer is not None:
+            say(answer)
             return None
         number = _choice_number(text, len(legal))
         if number is not None:
             return legal[number]
+        if table.verbs and word not in table.verbs:
+            say(f"'{text}' is neither a choice nor a command: type a choice's number or its action as listed, "
+                f"or 'help' for the commands")  # fmt: skip
+            return None
         action = table.parse(text)
     except ValueError as exc:
         say(str(exc))

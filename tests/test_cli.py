@@ -20,7 +20,7 @@ def test_play_answers_bad_input_and_reaches_the_end() -> None:
     text = play(
         ["foo", "99", "bid 1000", "develop 9Z", "board", "help", *["0"] * 3000], "--players", "3", "--seed", "2"
     )
-    assert "cannot read action 'foo'" in text
+    assert "'foo' is neither a choice nor a command" in text
     assert "there is no choice [99]" in text
     assert "bid 1000 is out of range" in text
     assert "not a field: '9z'" in text.lower()

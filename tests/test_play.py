@@ -9,6 +9,7 @@ import re
 import pytest
 
 from industry_env.cli import build_parser, main
+from industry_env.games.industry import actions as A
 from industry_env.games.industry import render
 from industry_env.games.industry.reference import Game
 from industry_env.play import cmd_play
@@ -86,7 +87,7 @@ def test_a_whole_game_reads_well_and_ends_with_a_score_table(tmp_path) -> None:
     text = play(["0"] * 3000, "--players", "3", "--seed", "4", record=str(path))
     assert not re.search(r"(?<![\d-])1 (Talers|points)\b", text)
     assert re.search(r"(?<![\d-])1 Taler\b", text)  # there was one to say
-    table = text[text.index("final scores:"):]
+    table = text[text.index("final scores:") :]
     assert table.splitlines()[1].split() == ["player", "development", "money", "roads", "tech", "links", "bonus",
                                              "jokers", "subsidy", "total"]  # fmt: skip
     assert "wins" in table and ("You win!" in text or "Winner" in text or "You tie" in text)
@@ -96,7 +97,7 @@ def test_a_whole_game_reads_well_and_ends_with_a_score_table(tmp_path) -> None:
 
 def test_choices_say_what_they_cost() -> None:
     text = play(["quit"], "--players", "4", "--seed", "1", "--seat", "1")  # seat 1 opens the first auction
-    first = text[text.index("chooses a field to auction"):]
+    first = text[text.index("chooses a field to auction") :]
     assert "auction 1" in first and "cost " in first and "points" in first
     assert "subsidy: take 3 Talers now, -5 points at the end" in first
     text = play(["0", "quit"], "--players", "3", "--seed", "2")
@@ -168,11 +169,79 @@ def test_another_game_shows_only_the_persons_seat_and_saves_its_record(tmp_path)
     text = play(["board", "0", "0", "quit"], "--game", "age_of_industry", "--players", "3", "--seed", "1",
                 "-o", "map=new_england", record=str(path))  # fmt: skip
     assert "You are player 0 of 3 in Age of Industry" in text
-    seats = [line for line in text.splitlines() if line.startswith("seat ")]
-    assert seats and all("cards" in line for line in seats if not line.startswith("seat 0:"))
-    assert not any(line.startswith("seat 0:") and line.endswith(" cards") for line in seats)  # own hand shown
-    from industry_env.records import load, replay
-
+    players = [line for line in text.splitlines() if re.match(r"player \d( \(you\))?: \$", line)]
+    assert players and all("cards in hand" in line for line in players if not line.startswith("player 0 (you)"))
+    assert any(line.startswith("player 0 (you):") and "hand: " in line for line in players)  # own hand shown
     record = load(path)
     assert record.game == spec.id and record.options["map"] == "new_england" and len(record.actions) >= 2
     assert replay(record).current_player >= 0  # the moves played so far replay from the seed's opening
+
+
+def _industry_position(phase: str, accept, seeds=range(40)) -> Game:
+    """The first position of random 3-player games at ``phase`` that ``accept`` takes."""
+    import random
+
+    for seed in seeds:
+        game, rng = Game(3, seed=seed), random.Random(seed)
+        while not game.is_over:
+            if game.phase == phase and accept(game):
+                return game
+            legal = [a for a in game.legal_actions() if a != A.SUBSIDY] or game.legal_actions()
+            game.apply(rng.choice(legal))
+    raise AssertionError(f"no {phase} position found")
+
+
+def test_keep_says_how_much_comes_back_and_when_none_does() -> None:
+    none = _industry_position("sell_or_keep", lambda g: 0 < g.s.high_bid < 3 and A.KEEP in g.legal_actions())
+    assert "(none of it comes back to you)" in render.describe_choice(none, A.KEEP)
+    some = _industry_position("sell_or_keep", lambda g: g.s.high_bid >= 3 and A.KEEP in g.legal_actions())
+    back = some.s.high_bid // 3
+    assert f"({render.talers(back)} of it comes back to you)" in render.describe_choice(some, A.KEEP)
+    assert "you get some back" not in render.describe_choice(some, A.KEEP)
+
+
+def test_paying_another_player_says_what_he_received() -> None:
+    from industry_env.play import _IndustryTable
+    from industry_env.registry import load_game
+
+    def to_player(a: int) -> bool:
+        return A.PAY <= a < A.SUBSIDY and (a - A.PAY) % A.NUM_PAY_WAYS >= A.PAY_PLAYER
+
+    game = _industry_position("pay", lambda g: any(map(to_player, g.legal_actions())), range(200))
+    action = next(a for a in game.legal_actions() if to_player(a))
+    q = (action - A.PAY) % A.NUM_PAY_WAYS - A.PAY_PLAYER
+    table = _IndustryTable(load_game("industry"), game, game.current_player)
+    before = table.snapshot()
+    game.apply(action)
+    assert table.after(action, before) == f"  -> player {q} receives 1 Taler"
+
+
+def test_taking_the_subsidy_is_echoed() -> None:
+    text = play(["subsidy", "quit"], "--players", "3", "--seed", "2")
+    assert "you: subsidy" in text and "-> player 0 takes the subsidy: 3 Talers now, -5 points at the end" in text
+
+
+def test_the_legend_explains_every_mark() -> None:
+    legend = "\n".join(render.LEGEND)
+    assert ". not claimed" in legend and "+ can be auctioned this round" in legend and "^ on auction now" in legend
+
+
+def test_bad_input_points_to_help_not_the_whole_grammar() -> None:
+    text = play(["fly", "bid many", "quit"], "--players", "3", "--seed", "2")
+    assert "'fly' is neither a choice nor a command" in text and "'help'" in text
+    assert "expected" not in next(line for line in text.splitlines() if "'fly' is neither" in line)
+    assert text.count("expected 'auction 3F'") == 1
+    assert "cannot read action 'bid many'" in text  # an action's own word: its own message
+
+
+def test_back_takes_back_a_development_while_its_resources_are_paid() -> None:
+    from industry_env.play import _IndustryTable
+    from industry_env.registry import load_game
+
+    game = _industry_position("pay", lambda g: len(g.legal_actions()) > 1, range(200))
+    table = _IndustryTable(load_game("industry"), game, game.current_player)
+    saved, start = game.to_json(), table.begin_move()
+    game.apply(game.legal_actions()[0])
+    assert game.to_json() != saved
+    table.restore(start, [game.legal_actions()[0]])
+    assert game.to_json() == saved

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -258,8 +259,9 @@ def test_play_saves_a_left_game_under_a_new_default_name(tmp_path, monkeypatch) 
     monkeypatch.chdir(tmp_path)
     play(tmp_path, ["0", "quit"], "--seed", "9")
     play(tmp_path, ["quit"], "--seed", "9")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["industry-game-9-1.json", "industry-game-9.json"]
-    assert R.load(tmp_path / "industry-game-9.json").final_scores is None
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert len(names) == 2 and all(re.fullmatch(r"industry-game-\d{8}-\d{6}(-\d+)?\.json", n) for n in names)
+    assert len({len(R.load(tmp_path / n).actions) for n in names}) == 2  # neither game overwrote the other
     assert play(tmp_path, ["quit"], "--seed", "9", "--record", "none").count("saved") == 0
 
 

@@ -1,0 +1,169 @@
+"""``industry-env play --game age_of_industry``: each choice's price, what each move did, every display, a place
+lookup and the links, 'back' before a move is complete, the final table in points, a fresh deal each game; and
+never another seat's hand or a card it drew."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from industry_env.cli import build_parser, main
+from industry_env.games.age_of_industry import playtext
+from industry_env.games.age_of_industry.reference import Game
+from industry_env.play import cmd_play
+from industry_env.records import load, replay
+
+NE = ("--game", "age_of_industry", "-o", "map=new_england")
+
+
+def play(lines: list[str], *argv: str, record: str = "none") -> str:
+    """Everything ``play`` prints for Age of Industry when typed ``lines`` (then end of input)."""
+    args = build_parser().parse_args(["play", "--record", record, *NE, *argv])
+    out = io.StringIO()
+    assert cmd_play(args, stdin=io.StringIO("".join(f"{x}\n" for x in lines)), stdout=out) == 0
+    return out.getvalue()
+
+
+def test_a_build_choice_says_its_price_level_and_the_loan_it_takes() -> None:
+    # seed 3, 4 players: player 0 plays last in round 1 with $0 and a cotton mill card
+    text = play(["build with cotton_mill", "quit"], "--seed", "3")
+    line = next(x for x in text.splitlines() if "build cotton_mill at Portland:2:" in x)
+    assert "level 1, $4, pays $8 when it flips" in line and "costs $4 (taking 1 loan of $10)" in line
+
+
+def test_a_move_is_echoed_with_its_effect_loans_included() -> None:
+    text = play(["build with cotton_mill", "build cotton_mill at Portland:2", "quit"], "--seed", "3")
+    assert "you: build with cotton_mill -> build cotton_mill at Portland:2" in text
+    assert "cotton mill 1 at Portland:2, cotton mill card discarded, paid $4 (taking 1 loan of $10), you now have " \
+        "$6 and 1 loan" in text  # fmt: skip
+    assert "you pay $1 interest on 1 loan" in text  # the end of the round, apart
+    assert "1 loans" not in text and "1 cubes" not in text
+
+
+def test_every_display_and_the_known_cards_are_shown_never_another_hand() -> None:
+    text = play(["board", "display 2", "quit"], "--seed", "3", "--players", "3")
+    game = Game(3, seed=3, map="new_england")
+    assert "player 0 (you): $0, 0 loans, 12 rails left, hand: " in text
+    for q in (1, 2):
+        assert re.search(rf"^player {q}: \$\d+, \d+ loans?, \d+ rails? left, \d+ cards? in hand", text, re.M)
+    assert text.count("counters left: cotton mill 1 1 2 2 3 3") >= 1
+    assert "player 2's display" in text and "income" in text
+    hidden = [playtext.cards_text(game, game.s.hand[q]) for q in (1, 2)]
+    assert not any(f"hand: {h}" in text for h in hidden)
+
+
+def test_a_card_taken_face_up_is_named_a_card_drawn_from_the_deck_only_to_its_drawer() -> None:
+    game = Game(3, seed=3, map="new_england")
+    p, A = game.current_player, game.space
+    before = game.s.copy()
+    face = playtext.card_name(game, game.s.face_up[0])
+    game.apply(A.DRAW + 1)  # face-up 1
+    game.apply(A.DRAW)  # then the deck
+    mine = playtext.effect_phrases(game, before, game.s, p, p)
+    theirs = playtext.effect_phrases(game, before, game.s, p, (p + 1) % 3)
+    assert f"{face} taken face up" in mine and f"{face} taken face up" in theirs
+    assert "drew 1 card from the deck" in theirs
+    drew = next(w for w in mine if w.startswith("drew "))
+    assert drew != "drew 1 card from the deck" and drew.endswith("from the deck")
+
+
+def test_info_names_a_place_its_spaces_links_and_what_you_could_build() -> None:
+    text = play(["info bost", "info penn", "info nowhere", "info", "links", "quit"], "--seed", "3")
+    assert "Boston (purple)" in text and "Boston:1: port: free" in text
+    assert "links: rail to Portsmouth, Lowell, Worcester, Fall River, Providence; sea to Massachusetts Bay" in text
+    assert "rails may reach it but never pass through it" in text  # Pennsylvania
+    assert "no place 'nowhere' on New England" in text and "name a place" in text
+    assert "Boston: rail to Portsmouth" in text  # the links, one line a place
+
+
+def test_back_takes_back_an_incomplete_build_and_the_record_forgets_it(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    text = play(["build with cotton_mill", "back", "back", "quit"], "--seed", "3", record=str(path))
+    assert "taken back: build with cotton_mill" in text
+    assert "nothing to take back" in text
+    record = load(path)
+    game = replay(record)
+    assert game.phase == "action" and game.current_player == 0 and sum(game.s.hand[0]) == 6
+    assert game.history == list(record.actions)
+
+
+def test_back_never_takes_back_a_card_drawn_from_the_deck() -> None:
+    text = play(["draw deck", "back", "quit"], "--seed", "3", "--players", "3")
+    assert "a card drawn from the deck cannot be put back" in text
+
+
+@pytest.fixture(scope="module")
+def whole_game() -> str:
+    """A whole 3-player game on Germany, the person always taking the first choice."""
+    return play(["0"] * 3000, "--seed", "7", "--players", "3", "-o", "map=germany")
+
+
+def test_a_single_choice_is_played_and_said(whole_game) -> None:
+    assert "only one choice, played for you:" in whole_game
+
+
+def test_help_is_the_games_own(capsys) -> None:
+    text = play(["help", "quit"], "--seed", "3")
+    assert "info <place>" in text and "links" in text and "build with coal_mine" in text
+    assert "bid 3" not in text and "auction 1D" not in text and "fields of this era" not in text
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    usage = " ".join(capsys.readouterr().out.split())
+    assert "during a game of Age of Industry (--game age_of_industry), type:" in usage
+    assert "during a game of Industry (--game industry), type:" in usage
+    assert "ismcts" in usage and "mcts" in usage
+
+
+def test_bad_input_points_to_help() -> None:
+    text = play(["fly away", "quit"], "--seed", "3")
+    assert "'fly away' is neither a choice nor a command" in text and "'help'" in text
+    assert "expected 'build with <card>'" not in text
+
+
+def test_the_final_table_is_in_points_and_sums_to_the_total(whole_game) -> None:
+    text = whole_game
+    table = text[text.index("points by source:") :].splitlines()
+    assert table[1].split() == ["player", "money", "industries", "unpaid", "loans", "total"]
+    for row in table[2:5]:
+        cells = row.split()
+        assert int(cells[1]) + int(cells[2]) + int(cells[3]) == int(cells[4])
+    assert "money, in dollars (each $5 is a point):" in text and "rail income $" in text
+    assert "{'" not in text and "seat " not in text  # no raw dict; one word for a player
+
+
+def test_the_header_names_the_game_once_and_empty_hands_and_markets_read_plainly() -> None:
+    text = play(["quit"], "--seed", "3")
+    header = next(x for x in text.splitlines() if x.startswith("Age of Industry on "))
+    assert header.count("Age of Industry") == 1 and "Treefrog" not in header
+    assert "market: buys cotton and goods" in text and "market[" not in text
+    game = Game(3, seed=3, map="new_england")
+    game.s.hand[0] = [0] * len(game.s.hand[0])
+    assert "hand: none" in "\n".join(playtext.player_lines(game, 0))
+    assert "hand: no cards" in game.render()
+
+
+def test_each_game_is_a_fresh_deal_kept_in_the_record_not_on_screen(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    texts = []
+    for _ in range(2):
+        args = build_parser().parse_args(["play", *NE])
+        out = io.StringIO()
+        assert cmd_play(args, stdin=io.StringIO("quit\n"), stdout=out) == 0
+        texts.append(out.getvalue())
+    files = sorted(tmp_path.glob("age_of_industry-game-*.json"))
+    assert len(files) == 2  # one naming; the second game did not overwrite the first
+    seeds = [json.loads(f.read_text())["seed"] for f in files]
+    assert seeds[0] != seeds[1]
+    for text, seed in zip(texts, seeds, strict=True):
+        assert str(seed) not in text or seed < 1000  # a drawn seed has up to ten digits: it would show if printed
+
+
+def test_an_existing_record_file_is_refused_before_the_game(tmp_path, capsys) -> None:
+    path = tmp_path / "mine.json"
+    path.write_text("keep me")
+    assert main(["play", *NE, "--record", str(path)]) == 2
+    assert "exists and is never overwritten" in capsys.readouterr().err
+    assert path.read_text() == "keep me"
