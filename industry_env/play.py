@@ -359,7 +359,27 @@ class _AgeOfIndustryTable(_Table):
         return f"round {g.s.round}, your turn: {what.get(g.phase, g.phase)} ({money})"
 
     def choices(self, legal: list[int]) -> list[str]:
-        return [f"  [{i}] {self.T.choice_text(self.game, a)}" for i, a in enumerate(legal)]
+        """Every choice with what it costs; a run of builds of one industry at the same price is one block: the
+        price once, then the numbered spaces, six a line."""
+        texts = [self.T.choice_text(self.game, a) for a in legal]
+        out, i = [], 0
+        while i < len(legal):
+            name, _, detail = texts[i].partition(": ")
+            head = name.split(" at ")[0]
+            j = i
+            groups = name.startswith("build ") and " at " in name
+            while groups and j + 1 < len(legal) and texts[j + 1].startswith(head + " at ") and \
+                    texts[j + 1].partition(": ")[2] == detail:  # fmt: skip
+                j += 1
+            if j - i < 2:
+                out.append(f"  [{i}] {texts[i]}")
+                i += 1
+                continue
+            out.append(f"  {head} at one of these spaces, each: {detail}")
+            cells = [f"[{k}] {texts[k].partition(': ')[0].split(' at ')[1]}" for k in range(i, j + 1)]
+            out += ["      " + "  ".join(cells[r : r + 6]) for r in range(0, len(cells), 6)]
+            i = j + 1
+        return out
 
     def scores(self) -> str:
         g = self.game

@@ -28,10 +28,17 @@ def play(lines: list[str], *argv: str, record: str = "none") -> str:
 
 
 def test_a_build_choice_says_its_price_level_and_the_loan_it_takes() -> None:
-    # seed 3, 4 players: player 0 plays last in round 1 with $0 and a cotton mill card
+    # seed 3, 4 players: player 0 plays first in round 1, with $0 and a cotton mill card
     text = play(["build with cotton_mill", "quit"], "--seed", "3")
-    line = next(x for x in text.splitlines() if "build cotton_mill at Portland:2:" in x)
-    assert "level 1, $4, pays $8 when it flips" in line and "costs $4 (taking 1 loan of $10)" in line
+    assert "build cotton_mill at one of these spaces, each: level 1, $4, pays $8 when it flips; costs $4 (taking " \
+        "1 loan of $10)" in text  # fmt: skip
+    assert "[1] Portland:2  [2] Portland:3" in text
+    game = Game(4, seed=3, map="new_england")
+    game.apply(game.string_to_action("build with cotton_mill"))
+    line = playtext.choice_text(game, game.string_to_action("build cotton_mill at Portland:2"))
+    assert (
+        line == "build cotton_mill at Portland:2: level 1, $4, pays $8 when it flips; costs $4 (taking 1 loan of $10)"
+    )
 
 
 def test_a_move_is_echoed_with_its_effect_loans_included() -> None:
@@ -167,3 +174,34 @@ def test_an_existing_record_file_is_refused_before_the_game(tmp_path, capsys) ->
     assert main(["play", *NE, "--record", str(path)]) == 2
     assert "exists and is never overwritten" in capsys.readouterr().err
     assert path.read_text() == "keep me"
+
+
+def test_docs_play_shows_what_the_terminal_prints() -> None:
+    """Every line of docs/play.md's two transcripts (but what is typed after '>') is printed by those very games."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text()
+    blocks = re.findall(r"```text\n(.*?)```", doc, re.S)
+    runs = [play(["build with cotton_mill", "back", "info portland", "build with cotton_mill", "1", "quit"], "--seed",
+                 "3"),
+            _industry(["subsidy", "quit"], "--players", "3", "--seed", "2")]  # fmt: skip
+    assert len(blocks) == len(runs) == 2
+    for block, text in zip(blocks, runs, strict=True):
+        printed = {line.removeprefix("> ") for line in text.splitlines()}
+        for line in block.splitlines():
+            if not line.startswith(">"):
+                assert line in printed, line
+
+
+def _industry(lines: list[str], *argv: str) -> str:
+    args = build_parser().parse_args(["play", "--record", "none", *argv])
+    out = io.StringIO()
+    assert cmd_play(args, stdin=io.StringIO("".join(f"{x}\n" for x in lines)), stdout=out) == 0
+    return out.getvalue()
+
+
+def test_a_build_or_rail_says_where_its_coal_and_iron_come_from(whole_game) -> None:
+    assert re.search(r"\] rail \S+: 1 coal from .*; 1 iron from .*; costs \$\d+", whole_game)
+    assert re.search(r"build \w+ at .*each: level \d, \$\d+ \+ 1 (coal|iron).*from", whole_game) or re.search(
+        r"\] build \w+ at \S+: level \d, \$\d+ \+ 1 (coal|iron), .*from", whole_game
+    )

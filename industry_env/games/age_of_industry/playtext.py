@@ -327,6 +327,9 @@ def effect_phrases(game: Game, before: Any, after: Any, mover: int, viewer: int,
         was = ""
         if b.space_owner[sp] >= 0:
             was = f" (replacing player {b.space_owner[sp]}'s {industry(b.space_industry[sp])} {b.space_level[sp]})"
+        if a.space_cubes[sp] and m.SPACE_SYMBOL[sp] != IMPORT_SPACE:
+            r = RESOURCES[COAL if a.space_industry[sp] == COAL_MINE else IRON]
+            was += f" ({a.space_cubes[sp]} {r} on it)"
         out.append(f"{industry(a.space_industry[sp])} {a.space_level[sp]} at {m.space_label(sp)}{was}")
     out += [f"rail on {m.link_label(li)}" for li in range(m.num_links) if a.link_owner[li] >= 0 > b.link_owner[li]]
     if not built:
