@@ -401,7 +401,7 @@ class _AgeOfIndustryTable(_Table):
         g, T = self.game, self.T
         ended = g.is_over or g.s.round != start.s.round
         moved = T.action_result(start, actions) if ended else g
-        words = T.effect_phrases(g, start.s, moved.s, mover, self.seat)
+        words = T.effect_phrases(g, start.s, moved.s, mover, self.seat, actions=actions)
         lines = [f"  -> {', '.join(words)}"] if words else []
         if ended:
             lines += T.round_end_lines(moved.s, g.s, g, self.seat)

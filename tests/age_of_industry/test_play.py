@@ -205,3 +205,16 @@ def test_a_build_or_rail_says_where_its_coal_and_iron_come_from(whole_game) -> N
     assert re.search(r"build \w+ at .*each: level \d, \$\d+ \+ 1 (coal|iron).*from", whole_game) or re.search(
         r"\] build \w+ at \S+: level \d, \$\d+ \+ 1 (coal|iron), .*from", whole_game
     )
+
+
+def test_a_face_up_card_replaced_by_one_of_its_kind_is_still_named() -> None:
+    game = next(g for g in (Game(3, seed=s, map="new_england") for s in range(200))
+                if g.s.deck[g.s.deck_pos + 1] == g.s.face_up[0])  # fmt: skip
+    p, before, kind = game.current_player, game.s.copy(), playtext.card_name(game, game.s.face_up[0])
+    actions = [game.space.DRAW + 1, game.space.DRAW]  # face-up 1, then the deck; face-up 1 refilled by its kind
+    for a in actions:
+        game.apply(a)
+    assert game.s.face_up[0] == before.face_up[0]
+    words = playtext.effect_phrases(game, before, game.s, p, (p + 1) % 3, actions=actions)
+    assert f"{kind} taken face up" in words and "drew 1 card from the deck" in words
+    assert f"new face up: {kind}" in words

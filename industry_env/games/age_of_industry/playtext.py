@@ -315,9 +315,19 @@ def action_result(game: Game, actions: list[int]) -> Game:
     return g
 
 
-def effect_phrases(game: Game, before: Any, after: Any, mover: int, viewer: int, preview: bool = False) -> list[str]:
+def effect_phrases(
+    game: Game,
+    before: Any,
+    after: Any,
+    mover: int,
+    viewer: int,
+    preview: bool = False,
+    actions: list[int] | None = None,
+) -> list[str]:
     """What a move of ``mover`` did, from the position ``before`` to ``after`` (States), phrase by phrase, as
-    ``viewer`` may know it: counters and rails placed, cubes moved, flips, cards, money and loans."""
+    ``viewer`` may know it: counters and rails placed, cubes moved, flips, cards, money and loans. ``actions``, the
+    decisions of the move, name the face-up cards taken (a card taken and replaced by one of its kind leaves no
+    difference between the positions)."""
     m, c = game.map, game.components
     b, a = before, after
     out: list[str] = []
@@ -361,18 +371,22 @@ def effect_phrases(game: Game, before: Any, after: Any, mover: int, viewer: int,
                 d = game.slot_of[(a.space_industry[sp], a.space_level[sp])]
                 out.append(f"player {a.space_owner[sp]}'s {industry(a.space_industry[sp])} at {m.space_label(sp)} "
                            f"flips (+{dollars(c.SLOT_INCOME[d])})")  # fmt: skip
-    out += _card_phrases(game, b, a, mover, viewer)
+    out += _card_phrases(game, b, a, mover, viewer, actions)
     out += _money_phrases(game, b, a, mover, viewer, preview)
     return out
 
 
-def _card_phrases(game: Game, b: Any, a: Any, mover: int, viewer: int) -> list[str]:
+def _card_phrases(game: Game, b: Any, a: Any, mover: int, viewer: int, actions: list[int] | None) -> list[str]:
     """The cards a move played, took face up and drew (by name only for the viewer's own draws)."""
     c = game.components
     out = []
     played = [k for k in range(c.num_card_kinds) for _ in range(a.discard[k] - b.discard[k])]
     out += [f"{card_name(game, k)} card discarded" for k in played]
-    taken = [k for j, k in enumerate(b.face_up) if k >= 0 and a.face_up[j] != k]
+    if actions is None:
+        slots = [j for j, k in enumerate(b.face_up) if k >= 0 and a.face_up[j] != k]
+    else:  # face-up cards are replaced only once the draw action ends: each slot is taken from the position before
+        slots = [i - 1 for name, i in map(game.space.block, actions) if name == "DRAW" and i > 0]
+    taken = [b.face_up[j] for j in slots]
     out += [f"{card_name(game, k)} taken face up" for k in taken]
     from_deck = sum(a.hand[mover]) - sum(b.hand[mover]) + len(played) - len(taken)
     if from_deck > 0 and mover == viewer:
@@ -381,7 +395,7 @@ def _card_phrases(game: Game, b: Any, a: Any, mover: int, viewer: int) -> list[s
         out.append(f"drew {cards_text(game, gained)} from the deck")
     elif from_deck > 0:
         out.append(f"drew {plural(from_deck, 'card')} from the deck")
-    new_face = [k for j, k in enumerate(a.face_up) if k >= 0 and b.face_up[j] != k]
+    new_face = [a.face_up[j] for j in slots if a.face_up[j] >= 0]
     if new_face:
         out.append(f"new face up: {', '.join(card_name(game, k) for k in new_face)}")
     return out
