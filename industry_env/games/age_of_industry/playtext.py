@@ -43,6 +43,11 @@ def dollars(n: int) -> str:
     return f"-${-n}" if n < 0 else f"${n}"
 
 
+def whose(q: int, viewer: int | None) -> str:
+    """``"your"`` for the viewer's own, else ``"player 2's"``."""
+    return "your" if q == viewer else f"player {q}'s"
+
+
 def industry(i: int) -> str:
     """``"cotton mill"``: an industry as the rulebook writes it."""
     return INDUSTRY_LABELS[i]
@@ -336,7 +341,9 @@ def effect_phrases(
     for sp in built:
         was = ""
         if b.space_owner[sp] >= 0:
-            was = f" (replacing player {b.space_owner[sp]}'s {industry(b.space_industry[sp])} {b.space_level[sp]})"
+            was = (
+                f" (replacing {whose(b.space_owner[sp], viewer)} {industry(b.space_industry[sp])} {b.space_level[sp]})"
+            )
         if a.space_cubes[sp] and m.SPACE_SYMBOL[sp] != IMPORT_SPACE:
             r = RESOURCES[COAL if a.space_industry[sp] == COAL_MINE else IRON]
             was += f" ({a.space_cubes[sp]} {r} on it)"
@@ -353,7 +360,7 @@ def effect_phrases(
             out.append(f"{n} coal from the {m.location_names[m.SPACE_LOC[sp]]} import")
         else:
             r = RESOURCES[COAL if b.space_industry[sp] == COAL_MINE else IRON]
-            out.append(f"{n} {r} from player {b.space_owner[sp]}'s {industry(b.space_industry[sp])} at "
+            out.append(f"{n} {r} from {whose(b.space_owner[sp], viewer)} {industry(b.space_industry[sp])} at "
                        f"{m.space_label(sp)}")  # fmt: skip
     for r, name in enumerate(RESOURCES):
         prices = c.DEMAND_PRICES[r]
@@ -369,8 +376,8 @@ def effect_phrases(
                 out.append(f"the market at {m.location_names[m.SPACE_LOC[sp]]} is used")
             elif a.space_owner[sp] >= 0:
                 d = game.slot_of[(a.space_industry[sp], a.space_level[sp])]
-                out.append(f"player {a.space_owner[sp]}'s {industry(a.space_industry[sp])} at {m.space_label(sp)} "
-                           f"flips (+{dollars(c.SLOT_INCOME[d])})")  # fmt: skip
+                counter = f"{industry(a.space_industry[sp])} at {m.space_label(sp)}"
+                out.append(f"{whose(a.space_owner[sp], viewer)} {counter} flips (+{dollars(c.SLOT_INCOME[d])})")
     out += _card_phrases(game, b, a, mover, viewer, actions)
     out += _money_phrases(game, b, a, mover, viewer, preview)
     return out
