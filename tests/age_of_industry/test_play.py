@@ -218,3 +218,8 @@ def test_a_face_up_card_replaced_by_one_of_its_kind_is_still_named() -> None:
     words = playtext.effect_phrases(game, before, game.s, p, (p + 1) % 3, actions=actions)
     assert f"{kind} taken face up" in words and "drew 1 card from the deck" in words
     assert f"new face up: {kind}" in words
+
+
+def test_a_cube_bought_from_an_empty_demand_track_is_said_with_its_price(whole_game) -> None:
+    assert re.search(r"rail \S+: 1 coal bought for \$4 \(the demand track is empty\); 1 iron bought for \$4 \(the "
+                     r"demand track is empty\); costs \$9", whole_game)  # fmt: skip

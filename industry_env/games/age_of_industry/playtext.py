@@ -14,11 +14,13 @@ from .components import IMPORT_SPACE, MARKET_SPACE, TILE_ACCEPTS
 from .rules import (
     COAL,
     COAL_MINE,
+    EMPTY_DEMAND_PRICE,
     GOODS,
     INDUSTRY_LABELS,
     IRON,
     NUM_INDUSTRIES,
     PORT,
+    RAILS_PER_PLAYER,
     RESOURCES,
     SPACE_SYMBOLS,
 )
@@ -352,16 +354,25 @@ def effect_phrases(
     if not built:
         out += [f"{c.slot_label(d).replace('_', ' ')} off the display" for d in range(c.num_slots)
                 if a.display[mover][d] < b.display[mover][d]]  # fmt: skip
+    got = [0, 0]  # cubes of each resource the move took from the map and the demand track
     for sp in range(m.num_spaces):
         if sp in built or a.space_cubes[sp] >= b.space_cubes[sp]:
             continue
         n = b.space_cubes[sp] - a.space_cubes[sp]
         if m.SPACE_SYMBOL[sp] == IMPORT_SPACE:
+            got[COAL] += n
             out.append(f"{n} coal from the {m.location_names[m.SPACE_LOC[sp]]} import")
         else:
-            r = RESOURCES[COAL if b.space_industry[sp] == COAL_MINE else IRON]
-            out.append(f"{n} {r} from {whose(b.space_owner[sp], viewer)} {industry(b.space_industry[sp])} at "
-                       f"{m.space_label(sp)}")  # fmt: skip
+            r = COAL if b.space_industry[sp] == COAL_MINE else IRON
+            got[r] += n
+            out.append(f"{n} {RESOURCES[r]} from {whose(b.space_owner[sp], viewer)} {industry(b.space_industry[sp])} "
+                       f"at {m.space_label(sp)}")  # fmt: skip
+    for r in (COAL, IRON):
+        got[r] += max(0, b.demand[r] - a.demand[r])
+        extra = _cubes_needed(game, b, a, mover, built)[r] - got[r]
+        if extra > 0:  # "È possibile acquistare materie prime anche se non sono più disponibili cubetti"
+            out.append(f"{extra} {RESOURCES[r]} bought for {dollars(extra * EMPTY_DEMAND_PRICE)} (the demand track is "
+                       f"empty)")  # fmt: skip
     for r, name in enumerate(RESOURCES):
         prices = c.DEMAND_PRICES[r]
         if a.demand[r] < b.demand[r]:
@@ -381,6 +392,21 @@ def effect_phrases(
     out += _card_phrases(game, b, a, mover, viewer, actions)
     out += _money_phrases(game, b, a, mover, viewer, preview)
     return out
+
+
+def _cubes_needed(game: Game, b: Any, a: Any, mover: int, built: list[int]) -> list[int]:
+    """Coal and iron the counters built and the rail laid by a move needed (a player's first rail needs none)."""
+    c, m = game.components, game.map
+    need = [0, 0]
+    for sp in built:
+        d = game.slot_of[(a.space_industry[sp], a.space_level[sp])]
+        need[COAL] += c.SLOT_COAL[d]
+        need[IRON] += c.SLOT_IRON[d]
+    for li in range(m.num_links):
+        if a.link_owner[li] == mover and b.link_owner[li] < 0 and b.rails_left[mover] < RAILS_PER_PLAYER:
+            need[COAL] += 1
+            need[IRON] += 1
+    return need
 
 
 def _card_phrases(game: Game, b: Any, a: Any, mover: int, viewer: int, actions: list[int] | None) -> list[str]:
