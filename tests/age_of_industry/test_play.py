@@ -223,3 +223,21 @@ def test_a_face_up_card_replaced_by_one_of_its_kind_is_still_named() -> None:
 def test_a_cube_bought_from_an_empty_demand_track_is_said_with_its_price(whole_game) -> None:
     assert re.search(r"rail \S+: 1 coal bought for \$4 \(the demand track is empty\); 1 iron bought for \$4 \(the "
                      r"demand track is empty\); costs \$9", whole_game)  # fmt: skip
+
+
+def test_the_end_of_the_game_is_said(whole_game) -> None:
+    end = whole_game.index("the game is over (the deck is empty")
+    assert end < whole_game.index("final scores:")
+
+
+def test_a_development_says_which_level_comes_next() -> None:
+    game = Game(4, seed=3, map="new_england")
+    game.apply(game.string_to_action("develop with grey"))
+    first = playtext.choice_text(game, game.string_to_action("remove factory 0"))
+    assert first.endswith("(a level-0 counter can never be built)") and "next factory" not in first
+    game.apply(game.string_to_action("remove factory 0"))
+    while game.current_player != 0 or game.phase != "action":
+        game.apply(game.legal_actions()[-1])
+    game.apply(next(a for a in game.legal_actions() if game.action_to_string(a).startswith("develop with")))
+    second = playtext.choice_text(game, game.string_to_action("remove factory 0"))
+    assert "your next factory is level 3" in second

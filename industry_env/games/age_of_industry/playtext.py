@@ -464,11 +464,12 @@ def _money_phrases(game: Game, b: Any, a: Any, mover: int, viewer: int, preview:
 def round_end_lines(before: Any, after: Any, game: Game, viewer: int) -> list[str]:
     """What the end of a round did between two States: the new turn order and each player's interest."""
     c = game.components
-    lines = []
     if game.is_over:
-        return lines
-    lines.append(f"round {after.round} begins; turn order: {' '.join(map(str, after.order))} (who spent least "
-                 f"plays first)")  # fmt: skip
+        lines = ["the game is over (the deck is empty and a player's hand too, at the end of a round): the final "
+                 "scoring follows"]  # fmt: skip
+    else:
+        lines = [f"round {after.round} begins; turn order: {' '.join(map(str, after.order))} (who spent least "
+                 f"plays first)"]  # fmt: skip
     for q in range(len(after.money)):
         paid = before.money[q] + (after.loans[q] - before.loans[q]) * c.LOAN_VALUE - after.money[q]
         if paid:
@@ -542,7 +543,13 @@ def choice_text(game: Game, action: int) -> str:
     if block == "SELL_TO":
         return f"{name}: {market_text(game, i)}; it is used up by this sale"
     if block == "REMOVE":
-        return f"{name}: the {c.slot_label(i).replace('_', ' ')} counter leaves your display"
+        text = f"{name}: the {c.slot_label(i).replace('_', ' ')} counter leaves your display"
+        left = [d for d in c.SLOTS_OF[c.SLOT_INDUSTRY[i]] for _ in range(s.display[p][d] - (d == i))]
+        if left and left[0] != game.lowest_counter(p, c.SLOT_INDUSTRY[i]):
+            text += f"; your next {industry(c.SLOT_INDUSTRY[i])} is level {c.SLOT_LEVEL[left[0]]}"
+        if c.SLOT_LEVEL[i] == 0:
+            text += " (a level-0 counter can never be built)"
+        return text
     if block == "DONE":
         return f"{name}: stop selling"
     if block == "REPAY":
