@@ -241,3 +241,28 @@ def test_a_development_says_which_level_comes_next() -> None:
     game.apply(next(a for a in game.legal_actions() if game.action_to_string(a).startswith("develop with")))
     second = playtext.choice_text(game, game.string_to_action("remove factory 0"))
     assert "your next factory is level 3" in second
+
+
+def test_what_the_person_reads_never_depends_on_what_the_seat_cannot_see() -> None:
+    """The board, every choice and every move's echo are the same in positions the seat cannot tell apart (the
+    other hands and the deck redealt)."""
+    import random
+
+    rng = random.Random(1)
+    game = Game(4, seed=11, map="germany")
+    seen = differs = 0
+    while not game.is_over and seen < 25:
+        p = game.current_player
+        if p == 0:
+            twin = game.resample(0, rng=seen)
+            assert playtext.board_text(twin, 0) == playtext.board_text(game, 0)
+            assert [playtext.choice_text(twin, a) for a in game.legal_actions()] == [
+                playtext.choice_text(game, a) for a in game.legal_actions()]  # fmt: skip
+            seen += 1
+            differs += twin.s.hand[1:] != game.s.hand[1:]
+        before = game.s.copy()
+        action = rng.choice(game.legal_actions())
+        game.apply(action)
+        if p != 0 and game.space.block(action) == ("DRAW", 0):  # another seat's deck draw: only a count
+            assert any(w.startswith("drew 1 card") for w in playtext.effect_phrases(game, before, game.s, p, 0))
+    assert seen == 25 and differs > 0  # the twins did hold other cards
