@@ -266,3 +266,12 @@ def test_what_the_person_reads_never_depends_on_what_the_seat_cannot_see() -> No
         if p != 0 and game.space.block(action) == ("DRAW", 0):  # another seat's deck draw: only a count
             assert any(w.startswith("drew 1 card") for w in playtext.effect_phrases(game, before, game.s, p, 0))
     assert seen == 25 and differs > 0  # the twins did hold other cards
+
+
+def test_the_text_picture_counts_in_words_that_agree() -> None:
+    game = Game(3, seed=3, map="new_england")
+    game.s.loans[1], game.s.rails_left[1], game.s.hand[0] = 1, 1, [0] * len(game.s.hand[0])
+    game.s.deck_pos = len(game.s.deck) - 1
+    text = game.render()
+    assert "player 1: $0, 1 loan, 1 rail left, hand: " in text and "deck 1 card;" in text
+    assert "1 loans" not in text and "1 rails" not in text and "hand: no cards" in text

@@ -52,10 +52,12 @@ def render_text(game: Game, seat: int | None = None) -> str:
         n = sum(s.hand[q])
         shown = hand if seat is None or seat == q else f"{n} {'card' if n == 1 else 'cards'}"
         loans = f"{s.loans[q]} {'loan' if s.loans[q] == 1 else 'loans'}"
-        lines.append(f"player {q}: ${s.money[q]}, {loans}, {s.rails_left[q]} rails left, hand: {shown}")
+        rails = f"{s.rails_left[q]} {'rail' if s.rails_left[q] == 1 else 'rails'} left"
+        lines.append(f"player {q}: ${s.money[q]}, {loans}, {rails}, hand: {shown}")
     face = ", ".join(c.card_label(k) if k >= 0 else "-" for k in s.face_up)
     discard = ", ".join(f"{c.card_label(k)} x{d}" for k, d in enumerate(s.discard) if d)
-    lines.append(f"deck {len(s.deck) - s.deck_pos} cards; face up: {face}; discards: {discard or 'none'}")
+    left = len(s.deck) - s.deck_pos
+    lines.append(f"deck {left} {'card' if left == 1 else 'cards'}; face up: {face}; discards: {discard or 'none'}")
     lines.append(f"demand track: coal {s.demand[0]}/{len(c.DEMAND_PRICES[0])}, "
                  f"iron {s.demand[1]}/{len(c.DEMAND_PRICES[1])}")  # fmt: skip
     for loc in range(m.num_locations):
