@@ -2,9 +2,12 @@
 
 The other seats are played by one agent of any kind ``make_agent`` builds (``heuristic``, ``mcts``, ``ppo``,
 ``module:attr`` ...). Bad input is answered, never fatal; a game that stops before its end (``quit``, end of
-input, Ctrl-C, an error) is saved first, so nothing played is lost. Industry's view shows the board's fields with
-what is printed on them, what each choice costs, a field lookup (``info 1E``) and the final scoring as a table;
-another game shows its spec's text picture, a hidden-information game only what the person's seat may see.
+input, Ctrl-C, an error) is saved first, so nothing played is lost. Each game has its own table: Industry's shows
+the board's fields with what is printed on them, what each choice costs, a field lookup (``info 1E``); Age of
+Industry's (:mod:`.games.age_of_industry.playtext`) every display, each choice's price, what each move did, a place
+lookup (``info Boston``) and the links. Both echo every move, take back a move not yet complete (``back``), play a
+decision with one option, and end with the scoring as a table. Another game shows its spec's text picture, a
+hidden-information game only what the person's seat may see.
 """
 
 from __future__ import annotations
@@ -384,7 +387,7 @@ class _AgeOfIndustryTable(_Table):
     def scores(self) -> str:
         g = self.game
         points = ", ".join(f"player {p}: {v}" for p, v in enumerate(g.scores()))
-        return f"points if the game ended now (money, industries, unpaid loans; rails pay at the end): {points}"
+        return f"points if the game ended now (rail income and money, industries, unpaid loans): {points}"
 
     def final(self) -> str:
         return "final scores:\n" + self.T.score_table(self.game)
