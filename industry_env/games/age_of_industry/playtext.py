@@ -288,7 +288,8 @@ def location_info(game: Game, loc: int, seat: int) -> str:
         lines.append(f"  {m.space_label(sp)}: {space_text(game, sp, numbered=False)}")
         if s.space_owner[sp] >= 0 and m.SPACE_SYMBOL[sp] not in (MARKET_SPACE, IMPORT_SPACE):
             d = game.slot_of[(s.space_industry[sp], s.space_level[sp])]
-            lines.append(f"      it pays its owner {dollars(c.SLOT_INCOME[d])} when it flips")
+            paid = "paid its owner {} when it flipped" if s.space_flipped[sp] else "pays its owner {} when it flips"
+            lines.append(f"      it {paid.format(dollars(c.SLOT_INCOME[d]))}")
     if m.LOC_LINKS[loc]:
         lines.append(f"  links: {_links_of(game, loc)}")
     if not game.is_over and m.LOC_BUILD_SPACES[loc]:
