@@ -275,3 +275,8 @@ def test_the_text_picture_counts_in_words_that_agree() -> None:
     text = game.render()
     assert "player 1: $0, 1 loan, 1 rail left, hand: " in text and "deck 1 card;" in text
     assert "1 loans" not in text and "1 rails" not in text and "hand: no cards" in text
+
+
+def test_a_first_rail_says_it_needs_no_cubes_and_a_tie_says_the_choice_comes(whole_game) -> None:
+    assert re.search(r"\] rail \S+: costs \$1; your first rail needs no coal or iron", whole_game)
+    assert "then you choose which of the nearest coal cubes to take" in whole_game

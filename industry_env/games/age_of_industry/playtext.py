@@ -482,10 +482,15 @@ def round_end_lines(before: Any, after: Any, game: Game, viewer: int) -> list[st
 
 
 # ---------------------------------------------------------------------------------------------- choices
-_NEXT = {"coal_source": "then you choose which of the nearest coal", "iron_source": "then you choose which of the "
-         "nearest iron", "sell_to": "then you choose where to sell", "sell_more": "then you may sell again or stop",
-         "develop_which": "then you choose the counter to remove", "draw_second": "then you draw a second card",
-         "build_where": "then you choose where to build"}  # fmt: skip
+_NEXT = {
+    "coal_source": "then you choose which of the nearest coal cubes to take",
+    "iron_source": "then you choose which of the nearest iron cubes to take",
+    "sell_to": "then you choose where to sell",
+    "sell_more": "then you may sell again or stop",
+    "develop_which": "then you choose the counter to remove",
+    "draw_second": "then you draw a second card",
+    "build_where": "then you choose where to build",
+}
 
 
 def _preview(game: Game, action: int) -> str:
@@ -539,8 +544,9 @@ def choice_text(game: Game, action: int) -> str:
         return f"{name}: it flips, paying you {dollars(c.SLOT_INCOME[d])}; buyers: {buyers}"
     if block == "SELL_TO" and s.space_industry[i] == PORT:
         d = game.slot_of[(PORT, s.space_level[i])]
-        whose = "your" if s.space_owner[i] == p else f"player {s.space_owner[i]}'s"
-        return f"{name}: {whose} port flips, paying its owner {dollars(c.SLOT_INCOME[d])}"
+        if s.space_owner[i] == p:
+            return f"{name}: your port flips, paying you {dollars(c.SLOT_INCOME[d])} too"
+        return f"{name}: player {s.space_owner[i]}'s port flips, paying him {dollars(c.SLOT_INCOME[d])}"
     if block == "SELL_TO":
         return f"{name}: {market_text(game, i)}; it is used up by this sale"
     if block == "REMOVE":
@@ -563,6 +569,8 @@ def choice_text(game: Game, action: int) -> str:
         head = f"level {c.SLOT_LEVEL[d]}, {dollars(c.SLOT_COST[d])}" + (f" + {' + '.join(needs)}" if needs else "")
         head += f", pays {dollars(c.SLOT_INCOME[d])} when it flips"
         return f"{name}: {head}; {text}"
+    if block == "RAIL" and s.rails_left[p] == RAILS_PER_PLAYER:
+        text += "; your first rail needs no coal or iron"
     return f"{name}: {text}" if text else name
 
 
