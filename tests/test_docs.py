@@ -116,3 +116,23 @@ def test_committed_notebooks_are_executed_small_and_free_of_volatile_metadata() 
                 images += "image/png" in data
         if "plt." in path.read_text() or "plot(" in path.read_text() or "picture.show" in path.read_text():
             assert images, f"{path.name}: draws a plot but saved no image"
+
+
+def test_learning_curves_have_readable_fonts_and_a_plain_step_axis(monkeypatch) -> None:
+    """docs/training-curves.png had 7-point ticks and an x axis labelled "1e7": steps are in millions, fonts >= 9."""
+    pytest.importorskip("matplotlib")
+    from industry_env.train import curves
+
+    steps = [i * 400_000 for i in range(31)]
+    fake = {tag: [(k, 0.3) for k in steps] for tag in ("eval/win_rate", "eval/win_ci_low", "eval/win_ci_high",
+                                                       "rollout/ep_rew_mean", "train/entropy_loss")}  # fmt: skip
+    monkeypatch.setattr(curves, "scalars", lambda run_dir: fake)
+    fig = curves.plot_curves("unused")
+    fig.canvas.draw()
+    for ax in fig.axes:
+        assert ax.get_xlabel() == "learner steps (millions)"
+        assert ax.xaxis.get_offset_text().get_text() == ""  # no "1e7" beside the axis
+        labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+        values = [float(t.replace("−", "-")) for t in labels]  # millions, not steps
+        assert 10 <= max(values) <= 15
+        assert min(t.get_fontsize() for t in ax.get_xticklabels()) >= 9 and ax.title.get_fontsize() >= 10
