@@ -171,3 +171,54 @@ def test_no_writable_cache_folder_compiles_without_it_after_one_warning(toy) -> 
                           env={**os.environ, "PYTHONWARNINGS": "default", **env})  # fmt: skip
     assert done.returncode == 0 and done.stdout.strip() == "imported", done.stderr
     assert done.stderr.count("NumbaCacheWarning") == 1
+
+
+class _Terminal:
+    """A stand-in stderr that says it is a terminal and keeps what is written."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.parts = tty, []
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def test_a_cold_compile_is_its_own_step_with_an_honest_estimate_and_the_time_it_took(monkeypatch) -> None:
+    """The first Age of Industry command compiled for 60 s quiet, 214 s under load, saying only "about 60 s"."""
+    monkeypatch.setattr(numba_cache, "SUGGEST_WARMUP", True)
+    monkeypatch.setattr(numba_cache, "COMPILED", [])
+    log = _Terminal(tty=False)
+    with numba_cache.CompileNotice("the test engine", 60, stream=log):
+        pass
+    first, last = log.text.splitlines()[0], log.text.splitlines()[-1]
+    assert "compiling the test engine, once" in first and "about 60 s on a quiet 2-core machine" in first
+    assert "several times longer on a busy one" in first
+    assert "industry-env warmup" in log.text  # the first compile of a process suggests compiling ahead
+    assert last.startswith("industry_env: compiled the test engine in ") and last.endswith(" s")
+    assert "\r" not in log.text  # no elapsed-time line where stderr is a log file
+    assert [what for what, _ in numba_cache.COMPILED] == ["the test engine"]
+    again = _Terminal(tty=False)
+    numba_cache.CompileNotice("another engine", 20, stream=again).done()
+    assert "warmup" not in again.text  # suggested once a process
+
+
+def test_on_a_terminal_the_compile_shows_the_seconds_elapsed_while_it_runs(monkeypatch) -> None:
+    monkeypatch.setattr(numba_cache, "COMPILED", [])
+    tty = _Terminal(tty=True)
+    notice = numba_cache.CompileNotice("the test engine", 60, stream=tty)
+    import time
+
+    time.sleep(1.3)
+    assert notice.done() >= 1.3
+    assert "\r  compiling the test engine: 1 s elapsed" in tty.text
+    assert tty.text.endswith("s\n") and "compiled the test engine in 1 s" in tty.text
