@@ -136,3 +136,17 @@ def test_learning_curves_have_readable_fonts_and_a_plain_step_axis(monkeypatch) 
         values = [float(t.replace("−", "-")) for t in labels]  # millions, not steps
         assert 10 <= max(values) <= 15
         assert min(t.get_fontsize() for t in ax.get_xticklabels()) >= 9 and ax.title.get_fontsize() >= 10
+
+
+def test_make_demo_installs_what_the_readmes_next_commands_need_and_compiles_first() -> None:
+    """make demo installed no extras, so the README's next commands stopped (arena's plot, replay --gif); and the
+    first command compiled for minutes unannounced: the demo runs industry-env warmup first."""
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("$(VENV)/.installed: pyproject.toml")[1].split("\n\n")[0]
+    extras = re.search(r"install --quiet -e '\.\[([a-z,]+)\]'", recipe)
+    assert extras and {"render", "arena", "fast"} <= set(extras.group(1).split(","))
+    demo = makefile.split("\ndemo: install")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split()[-1] for line in demo] == ["warmup", "demo"]
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start")[1].split("## The environments")[0]
+    assert "industry-env warmup" in quick and "min" in quick and "'.[fast,render,arena]'" in quick
