@@ -150,3 +150,17 @@ def test_make_demo_installs_what_the_readmes_next_commands_need_and_compiles_fir
     readme = (ROOT / "README.md").read_text()
     quick = readme.split("## Quick start")[1].split("## The environments")[0]
     assert "industry-env warmup" in quick and "min" in quick and "'.[fast,render,arena]'" in quick
+
+
+def test_package_descriptions_name_every_game_not_industry_alone() -> None:
+    """The pyproject description and the package docstrings described Industry alone after Age of Industry came."""
+    import ast
+    import tomllib
+
+    description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
+    assert "Industry" in description and "Age of Industry" in description
+    for path in ("industry_env/__init__.py", "agents/__init__.py", "train/__init__.py", "industry_env/rllib/__init__.py"):
+        first = ast.get_docstring(ast.parse((ROOT / path).read_text())).splitlines()[0]
+        assert "suite" in first or "Age of Industry" in first, (path, first)
+    readme = (ROOT / "README.md").read_text().split("## Quick start")[0]
+    assert "Age of Industry" in readme.split("\n\n")[1]  # the first paragraph names both games
