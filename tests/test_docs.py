@@ -159,8 +159,13 @@ def test_package_descriptions_name_every_game_not_industry_alone() -> None:
 
     description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
     assert "Industry" in description and "Age of Industry" in description
-    for path in ("industry_env/__init__.py", "agents/__init__.py", "train/__init__.py", "industry_env/rllib/__init__.py"):
-        first = ast.get_docstring(ast.parse((ROOT / path).read_text())).splitlines()[0]
+    for path in (
+        "industry_env/__init__.py",
+        "agents/__init__.py",
+        "train/__init__.py",
+        "industry_env/rllib/__init__.py",
+    ):
+        first = " ".join(ast.get_docstring(ast.parse((ROOT / path).read_text())).split("\n\n")[0].split())
         assert "suite" in first or "Age of Industry" in first, (path, first)
     readme = (ROOT / "README.md").read_text().split("## Quick start")[0]
     assert "Age of Industry" in readme.split("\n\n")[1]  # the first paragraph names both games
