@@ -62,8 +62,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         breakdown = getattr(shown, "score_breakdown", None)
         print(f"player {p}: {breakdown(p) if breakdown else shown.scores()[p]}")
     print()
-    who = f"{args.players} players" if args.players is not None else f"{both[0]} and {both[1]} players"
-    print(f"{args.games} random games of {spec.name} ({who}) with the reference engine: "
+    who = (f"{args.players} players" if args.players is not None else f"{both[0]} players" if args.games == 1
+           else f"{both[0]} and {both[1]} players")  # fmt: skip
+    games = "1 random game" if args.games == 1 else f"{args.games} random games"
+    print(f"{games} of {spec.name} ({who}) with the reference engine: "
           f"{decisions} decisions in {dt:.2f} s ({decisions / dt:,.0f} decisions/s, "
           f"{decisions / args.games:.0f} a game)")  # fmt: skip
     if spec.engine_module is None:
