@@ -13,9 +13,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# pip runs again only when pyproject.toml changes (the install is editable: code changes need no reinstall).
+# pip runs again only when pyproject.toml changes (the install is editable: code changes need no reinstall). The
+# extras are what the README's commands after the demo use: pictures and GIFs (render), the arena's ratings and
+# plot (arena), TBB threads (fast). The trained ppo players and training need the train extra (torch): not here.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(PIP) install --quiet -e .
+	$(PIP) install --quiet -e '.[fast,render,arena]'
 	touch $@
 
 # The tests train a few thousand MaskablePPO steps, so they need the train extra too (torch==2.13.0, CPU), and a
@@ -28,7 +30,10 @@ install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
 
-demo: install  ## install, then play random games and show one
+# warmup compiles every game's engine once (1 to 1.5 minutes on a quiet 2-core machine, several times that on a busy
+# one), saying what and how long; every later command loads the compiled code in about a second.
+demo: install  ## install, compile the engines once, then play random games and show one
+	$(BIN)/industry-env warmup
 	$(BIN)/industry-env demo
 
 test: install-dev  ## install with the test tools, then run the suite (what CI runs)

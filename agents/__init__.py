@@ -1,6 +1,9 @@
-"""Agents that play Industry (installed as ``industry_env.agents``): one interface, made by name.
+"""Agents that play the suite's games (installed as ``industry_env.agents``): one interface, made by name.
 
-``make_agent(name, seed=None, **params)`` builds any agent; ``AGENTS`` maps the names to their classes:
+``make_agent(name, seed=None, game="industry", **params)`` builds any agent of any game: the generic ones
+(``random``, ``ppo``, ``rllib:PATH``, ``module:attr``) play every game, and each game brings its own
+(Age of Industry's ``heuristic`` and ``ismcts``: :mod:`.age_of_industry`). ``AGENTS`` maps Industry's names to
+their classes:
 
 ================  =============================================================================================
 name              agent

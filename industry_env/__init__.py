@@ -1,7 +1,9 @@
-"""industry_env: the auction board game Industry (Michael Schacht) as a batched reinforcement-learning engine.
+"""industry_env: economic board games as batched reinforcement-learning engines, rules exact: Michael Schacht's
+Industry and Martin Wallace's Age of Industry (``available_games()``; ``load_game(id)`` gives a game's spec).
 
-``industry_env.env()`` / ``industry_env.raw_env()`` are the PettingZoo AEC environment (imported on first use);
-importing the package registers the Gymnasium environment ``industry_env/Industry-v0``.
+``industry_env.env(game=...)`` / ``industry_env.raw_env(game=...)`` are the PettingZoo AEC environment (imported on
+first use); importing the package registers each game's Gymnasium environment (``industry_env/Industry-v0``,
+``industry_env/AgeOfIndustry-v0``).
 """
 
 from typing import Any

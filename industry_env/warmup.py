@@ -1,9 +1,11 @@
 """``industry-env warmup``: compile every game's batched engine (and its compiled agents) into numba's disk cache.
 
-The first call of a compiled kernel compiles it (Industry's in about 20 s, Age of Industry's in about a minute on
-a 2-core machine) and caches it on disk; every later process loads it in under a second. Running this once
-before starting many processes at the same time (training workers, test workers, a cluster's nodes sharing a
-cache folder) compiles each kernel once instead of once per process. It plays a few random steps of each game at
+The first call of a compiled kernel compiles it (on the project's quiet 2-core machine Industry's in about 20 s,
+Age of Industry's in about a minute; a busy machine takes several times longer) and caches it on disk; every later
+process loads it in about a second. ``industry-env warmup`` prints, per game, each step it compiled and how long it
+took; the first command that compiles suggests it. Running it once before starting many processes at the same
+time (training workers, test workers, a cluster's nodes sharing a cache folder) compiles each kernel once instead
+of once per process. It plays a few random steps of each game at
 batch 1 (the serial kernels) and at a batch large enough for the threaded ones, every verb an environment uses,
 and one decision of each of the game's own agents that builds without an extra.
 """
@@ -12,24 +14,29 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 import numpy as np
 
+from .core import numba_cache
 from .registry import available_games, load_game
 
 BATCHES = (1, 1024)  # the serial and the threaded kernels (Industry threads from 512 games, or 8192 without TBB)
 
 
-def warm_game(game: str, agents: bool = True) -> float:
-    """Compile ``game``'s engine (and, with ``agents``, its own compiled agents); seconds it took."""
+def warm_game(game: str, agents: bool = True, report: Callable[[str, float, float, bool], None] | None = None) -> float:
+    """Compile ``game``'s engine (and, with ``agents``, its own compiled agents); seconds it took. ``report`` is told
+    each step as it ends: (what, seconds, seconds of CPU, whether a cold compile ran)."""
     t0 = time.perf_counter()
     spec = load_game(game)
     if spec.engine_module is None:
         return 0.0
+    say = report or (lambda what, seconds, cpu, compiled: None)
     E = spec.engine
     rng = np.random.default_rng(0)
     n = spec.default_players
     for B in BATCHES:
+        t, cpu, before = time.perf_counter(), time.process_time(), len(numba_cache.COMPILED)
         state = E.init(B, num_players=n, seed=0)
         next_mask = np.zeros((B, spec.num_actions()), bool)
         mask = np.asarray(E.legal_action_mask(state))
@@ -41,18 +48,29 @@ def warm_game(game: str, agents: bool = True) -> float:
             E.observe(state, np.full(B, seat))
         E.scores(state)
         E.reset(state, np.ones(B, bool), inplace=True)
+        kind = "serial kernels, batch 1" if B == 1 else f"threaded kernels, batch {B:,}"
+        say(f"batched engine ({kind})", time.perf_counter() - t, time.process_time() - cpu,
+            len(numba_cache.COMPILED) > before)  # fmt: skip
     if agents:
         from .agents import make_agent
 
         state = E.init(8, num_players=n, seed=1)
         obs, mask = np.asarray(E.observe(state)), np.asarray(E.legal_action_mask(state))
         for name in spec.agents:
+            t, cpu, before = time.perf_counter(), time.process_time(), len(numba_cache.COMPILED)
             try:
                 agent = make_agent(name, seed=0, game=spec.id)
             except (ImportError, ValueError):  # an agent that needs an extra or a file: nothing of ours to compile
                 continue
             agent.act_batch(obs, mask)
+            say(f"agent {name!r}, one decision", time.perf_counter() - t, time.process_time() - cpu,
+                len(numba_cache.COMPILED) > before)  # fmt: skip
     return time.perf_counter() - t0
+
+
+def _report(what: str, seconds: float, cpu: float, compiled: bool) -> None:
+    """One line of ``industry-env warmup``: a step, its time and CPU time (a busy machine changes it least)."""
+    print(f"  {what}: {seconds:.1f} s ({cpu:.1f} s of CPU" + (", compiled)" if compiled else ")"), flush=True)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -63,10 +81,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compile what is asked and say how long each game took."""
+    """Compile what is asked and say, per game, what it compiled and how long each step took."""
+    numba_cache.SUGGEST_WARMUP = False  # this is the warm-up: the compile notices need not suggest it
+    total = 0.0
     for game in args.game or available_games(include_hidden=True):
-        seconds = warm_game(game, agents=not args.no_agents)
-        print(f"{load_game(game).name}: ready ({seconds:.1f} s)", flush=True)
+        spec = load_game(game)
+        if spec.engine_module is None:
+            print(f"{spec.name}: no batched engine, nothing to compile", flush=True)
+            continue
+        print(f"{spec.name}:", flush=True)
+        seconds = warm_game(game, agents=not args.no_agents, report=_report)
+        total += seconds
+        print(f"{spec.name}: ready ({seconds:.1f} s)", flush=True)
+    print(f"done in {total:.0f} s: numba's disk cache holds the compiled code, and every later process loads it "
+          "(about a second)", flush=True)  # fmt: skip
     return 0
 
 

@@ -116,3 +116,56 @@ def test_committed_notebooks_are_executed_small_and_free_of_volatile_metadata() 
                 images += "image/png" in data
         if "plt." in path.read_text() or "plot(" in path.read_text() or "picture.show" in path.read_text():
             assert images, f"{path.name}: draws a plot but saved no image"
+
+
+def test_learning_curves_have_readable_fonts_and_a_plain_step_axis(monkeypatch) -> None:
+    """docs/training-curves.png had 7-point ticks and an x axis labelled "1e7": steps are in millions, fonts >= 9."""
+    pytest.importorskip("matplotlib")
+    from industry_env.train import curves
+
+    steps = [i * 400_000 for i in range(31)]
+    fake = {tag: [(k, 0.3) for k in steps] for tag in ("eval/win_rate", "eval/win_ci_low", "eval/win_ci_high",
+                                                       "rollout/ep_rew_mean", "train/entropy_loss")}  # fmt: skip
+    monkeypatch.setattr(curves, "scalars", lambda run_dir: fake)
+    fig = curves.plot_curves("unused")
+    fig.canvas.draw()
+    for ax in fig.axes:
+        assert ax.get_xlabel() == "learner steps (millions)"
+        assert ax.xaxis.get_offset_text().get_text() == ""  # no "1e7" beside the axis
+        labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+        values = [float(t.replace("−", "-")) for t in labels]  # millions, not steps
+        assert 10 <= max(values) <= 15
+        assert min(t.get_fontsize() for t in ax.get_xticklabels()) >= 9 and ax.title.get_fontsize() >= 10
+
+
+def test_make_demo_installs_what_the_readmes_next_commands_need_and_compiles_first() -> None:
+    """make demo installed no extras, so the README's next commands stopped (arena's plot, replay --gif); and the
+    first command compiled for minutes unannounced: the demo runs industry-env warmup first."""
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("$(VENV)/.installed: pyproject.toml")[1].split("\n\n")[0]
+    extras = re.search(r"install --quiet -e '\.\[([a-z,]+)\]'", recipe)
+    assert extras and {"render", "arena", "fast"} <= set(extras.group(1).split(","))
+    demo = makefile.split("\ndemo: install")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split()[-1] for line in demo] == ["warmup", "demo"]
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start")[1].split("## The environments")[0]
+    assert "industry-env warmup" in quick and "min" in quick and "'.[fast,render,arena]'" in quick
+
+
+def test_package_descriptions_name_every_game_not_industry_alone() -> None:
+    """The pyproject description and the package docstrings described Industry alone after Age of Industry came."""
+    import ast
+    import tomllib
+
+    description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
+    assert "Industry" in description and "Age of Industry" in description
+    for path in (
+        "industry_env/__init__.py",
+        "agents/__init__.py",
+        "train/__init__.py",
+        "industry_env/rllib/__init__.py",
+    ):
+        first = " ".join(ast.get_docstring(ast.parse((ROOT / path).read_text())).split("\n\n")[0].split())
+        assert "suite" in first or "Age of Industry" in first, (path, first)
+    readme = (ROOT / "README.md").read_text().split("## Quick start")[0]
+    assert "Age of Industry" in readme.split("\n\n")[1]  # the first paragraph names both games

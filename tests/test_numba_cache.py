@@ -6,6 +6,7 @@ temporary NUMBA_CACHE_DIR, so that the suite never empties the real cache."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -171,3 +172,92 @@ def test_no_writable_cache_folder_compiles_without_it_after_one_warning(toy) -> 
                           env={**os.environ, "PYTHONWARNINGS": "default", **env})  # fmt: skip
     assert done.returncode == 0 and done.stdout.strip() == "imported", done.stderr
     assert done.stderr.count("NumbaCacheWarning") == 1
+
+
+class _Terminal:
+    """A stand-in stderr that says it is a terminal and keeps what is written."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.parts = tty, []
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def test_a_cold_compile_is_its_own_step_with_an_honest_estimate_and_the_time_it_took(monkeypatch) -> None:
+    """The first Age of Industry command compiled for 60 s quiet, 214 s under load, saying only "about 60 s"."""
+    monkeypatch.setattr(numba_cache, "SUGGEST_WARMUP", True)
+    monkeypatch.setattr(numba_cache, "COMPILED", [])
+    log = _Terminal(tty=False)
+    with numba_cache.CompileNotice("the test engine", 60, stream=log):
+        pass
+    first, last = log.text.splitlines()[0], log.text.splitlines()[-1]
+    assert "compiling the test engine, once" in first and "about 60 s on a quiet 2-core machine" in first
+    assert "several times longer on a busy one" in first
+    assert "industry-env warmup" in log.text  # the first compile of a process suggests compiling ahead
+    assert last.startswith("industry_env: compiled the test engine in ") and last.endswith(" s")
+    assert "\r" not in log.text  # no elapsed-time line where stderr is a log file
+    assert [what for what, _ in numba_cache.COMPILED] == ["the test engine"]
+    again = _Terminal(tty=False)
+    numba_cache.CompileNotice("another engine", 20, stream=again).done()
+    assert "warmup" not in again.text  # suggested once a process
+
+
+def test_on_a_terminal_the_compile_shows_the_seconds_elapsed_while_it_runs(monkeypatch) -> None:
+    monkeypatch.setattr(numba_cache, "COMPILED", [])
+    tty = _Terminal(tty=True)
+    notice = numba_cache.CompileNotice("the test engine", 60, stream=tty)
+    import time
+
+    time.sleep(1.3)
+    assert notice.done() >= 1.3
+    assert "\r  compiling the test engine: 1 s elapsed" in tty.text
+    assert tty.text.endswith("s\n") and "compiled the test engine in 1 s" in tty.text
+
+
+def test_warmup_says_per_game_what_it_compiled_and_how_long_each_step_took(capsys) -> None:
+    import argparse
+
+    from industry_env import warmup
+
+    assert warmup.run(argparse.Namespace(game=["industry"], no_agents=True)) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "Industry:" and lines[-2].startswith("Industry: ready (")
+    for kernels in ("serial kernels, batch 1", "threaded kernels, batch 1,024"):
+        assert re.search(rf"  batched engine \({kernels}\): \d+\.\d s \(\d+\.\d s of CPU(, compiled)?\)", out), out
+    assert lines[-1].startswith("done in ") and "disk cache" in lines[-1]
+
+
+def test_the_demo_times_the_compile_apart_from_the_speed_of_play(monkeypatch, capsys) -> None:
+    """The first demo reported 8,043 steps/s against 78,812 once compiled: the compile was counted as play."""
+    import time
+
+    from industry_env.cli import main
+    from industry_env.games.industry import engine
+
+    mask, calls = engine.legal_action_mask, []
+
+    def first_call_compiles(state):  # a stand-in for the first call's compile: 3 s, once
+        if not calls:
+            time.sleep(3.0)
+        calls.append(1)
+        return mask(state)
+
+    monkeypatch.setattr(engine, "legal_action_mask", first_call_compiles)
+    assert main(["demo", "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    ready = re.search(r"the batched engine: .* in (\d+\.\d) s \(not counted in its speed below\)", out)
+    speed = re.search(r"with the batched engine: \d+ steps in (\d+\.\d+) s", out)
+    assert ready and speed and out.index(ready.group(0)) < out.index(speed.group(0))
+    assert float(ready.group(1)) >= 3.0 and float(speed.group(1)) < 3.0

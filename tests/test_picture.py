@@ -203,3 +203,13 @@ def test_to_png_palette_is_small_and_looks_like_the_picture() -> None:
     assert np.abs(rgb.astype(int) - picture.to_rgb_array(game)).mean() < 3
     with pytest.raises(ValueError, match="colours=1"):
         picture.to_png(game, colours=1)
+
+
+def test_the_picture_never_prints_the_seed_which_rebuilds_the_hidden_draw_order() -> None:
+    """The seed of a game rebuilds the order of the column tokens left in the bag; no picture may print it."""
+    game = played(987_654, 30)
+    assert game.s.seed == 987_654
+    svg = picture.to_svg(game)
+    text = " ".join(" ".join(t.itertext()) for t in ET.fromstring(svg).iter() if t.tag.endswith("text"))
+    assert "era" in text and "players" in text  # the header is there
+    assert "seed" not in text.lower() and "987654" not in text and "987,654" not in text

@@ -41,9 +41,10 @@ def plot_curves(run_dir: str | Path, path: str | Path | None = None, opponent: s
     if path is not None:
         matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     s = scalars(run_dir)
-    fig, axes = plt.subplots(1, 3, figsize=(10, 2.8), dpi=80)
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.2), dpi=100)  # fonts readable at a page's width
     if "eval/win_rate" in s:
         x = [k for k, _ in s["eval/win_rate"]]
         axes[0].plot(x, [v for _, v in s["eval/win_rate"]], marker="o", ms=3, label=f"against 3 {opponent}")
@@ -51,17 +52,17 @@ def plot_curves(run_dir: str | Path, path: str | Path | None = None, opponent: s
                              alpha=0.3, label="95% CI")  # fmt: skip
         axes[0].axhline(0.25, ls="--", c="grey", lw=1, label="fair share")
         axes[0].set_ylim(0, max(0.5, max(v for _, v in s["eval/win_ci_high"]) + 0.05))
-        axes[0].legend(fontsize=7)
-    axes[0].set_title("evaluation win rate", fontsize=9)
+        axes[0].legend(fontsize=8.5)
+    axes[0].set_title("evaluation win rate", fontsize=11)
     for ax, tag, title in ((axes[1], "rollout/ep_rew_mean", "training reward (league games)"),
                            (axes[2], "train/entropy_loss", "entropy loss (- entropy)")):  # fmt: skip
         if tag in s:
             ax.plot([k for k, _ in s[tag]], [v for _, v in s[tag]], lw=1)
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=11)
     for ax in axes:
-        ax.set_xlabel("learner steps", fontsize=8)
-        ax.tick_params(labelsize=7)
-        ax.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
+        ax.set_xlabel("learner steps (millions)", fontsize=10)  # a plain axis, not an offset "1e7"
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1e6:g}"))
+        ax.tick_params(labelsize=9)
     fig.tight_layout()
     if path is not None:
         fig.savefig(path)

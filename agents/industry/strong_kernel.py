@@ -433,12 +433,13 @@ def warm_up() -> float:
     _ready = True
     fresh = _cached()
     if not fresh:
-        print(f"industry_env: compiling the strong heuristic, once: about {COMPILE_SECONDS} s (cached on disk "
-              "afterwards; INDUSTRY_ENV_BACKEND=numpy skips it)", file=sys.stderr, flush=True)  # fmt: skip
+        notice = numba_cache.CompileNotice("Industry's strong heuristic", COMPILE_SECONDS,
+                                           "INDUSTRY_ENV_BACKEND=numpy skips it")  # fmt: skip
     s = engine.init(1, seed=0, num_players=4)
     compiled_actions(s, 0, engine.legal_action_mask(s), StrongParams())
     if not fresh:
         numba_cache.mark_fresh(_dispatchers(), _sources(), "strong_kernel")
+        notice.done()
     return time.perf_counter() - t0
 
 

@@ -18,6 +18,10 @@ in every process:
 * no writable cache folder (a read-only install, an unwritable home and ``NUMBA_CACHE_DIR``): numba refuses
   ``cache=True`` with ``cannot cache function ...: no locator available``. :func:`njit` compiles such functions
   without the disk cache instead, with one :class:`NumbaCacheWarning` a process.
+
+A cold compile is its own step for the user: :class:`CompileNotice` says on stderr what compiles, an honest
+estimate, the elapsed seconds while it runs (on a terminal) and how long it took, and suggests
+``industry-env warmup``, which compiles every game once, ahead of time.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import threading
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -169,3 +175,72 @@ def njit(*args: Any, **options: Any) -> Any:
     if args:
         raise TypeError("njit takes the function, or keyword options only (cache=True, parallel=True)")
     return decorate
+
+
+# The cold compiles of this process: (what, seconds); ``industry-env warmup`` reads it to tell compiled from loaded.
+COMPILED: list[tuple[str, float]] = []
+# The first notice suggests ``industry-env warmup``; the warm-up command itself turns this off.
+SUGGEST_WARMUP = True
+
+
+class CompileNotice:
+    """A cold compile shown as its own step on stderr: what compiles and an estimate, then (on a terminal) the
+    elapsed seconds, updated every second, then how long it took. ``quiet_seconds`` is what the compile took on
+    the project's quiet 2-core machine; a busy machine takes several times longer (4.5 times, measured under a load
+of 5 on 2 cores), and the notice says so.
+
+    ``notice = CompileNotice("the Age of Industry engine", 60)`` ... ``notice.done()``, or use it as a context
+    manager. ``note`` is added to the first line (how to avoid the compile, say).
+    """
+
+    def __init__(self, what: str, quiet_seconds: float, note: str = "", stream: Any = None) -> None:
+        global SUGGEST_WARMUP
+        self.what, self.stream = what, stream if stream is not None else sys.stderr
+        self.t0 = time.perf_counter()
+        hint = ""
+        if SUGGEST_WARMUP:
+            SUGGEST_WARMUP = False
+            hint = "\n  (`industry-env warmup` compiles every game once, ahead of time, and says how long each took)"
+        self._write(f"industry_env: compiling {what}, once (numba's disk cache keeps it for every later process): "
+                    f"about {quiet_seconds:.0f} s on a quiet 2-core machine, several times longer on a busy one"
+                    f"{'; ' + note if note else ''}{hint}\n")  # fmt: skip
+        self._stop = threading.Event()
+        self._ticker = None
+        if _is_terminal(self.stream):
+            self._ticker = threading.Thread(target=self._tick, name="industry_env compile notice", daemon=True)
+            self._ticker.start()
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # a closed or broken stderr: the compile goes on without the notice
+            pass
+
+    def _tick(self) -> None:
+        while not self._stop.wait(1.0):
+            self._write(f"\r  compiling {self.what}: {time.perf_counter() - self.t0:.0f} s elapsed")
+
+    def done(self) -> float:
+        """Stop the elapsed-time line, say how long the compile took, and return the seconds."""
+        seconds = time.perf_counter() - self.t0
+        if self._ticker is not None:
+            self._stop.set()
+            self._ticker.join()
+            self._write("\r" + " " * (len(self.what) + 40) + "\r")
+        COMPILED.append((self.what, seconds))
+        self._write(f"industry_env: compiled {self.what} in {seconds:.0f} s\n")
+        return seconds
+
+    def __enter__(self) -> CompileNotice:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done()
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False

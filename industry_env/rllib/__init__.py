@@ -1,4 +1,4 @@
-"""Industry on Ray RLlib (the ``rllib`` extra): a ``MultiAgentEnv``, an action-masking module, self-play.
+"""The suite's games on Ray RLlib (the ``rllib`` extra): a ``MultiAgentEnv``, an action-masking module, self-play.
 
 ``make_env(config=None)`` is the env (:mod:`.env`), ``ppo_config(**overrides)`` a ready ``PPOConfig``
 (:mod:`.selfplay`), ``industry-env train --framework rllib`` the command line (:mod:`.train`), and

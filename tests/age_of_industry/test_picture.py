@@ -198,3 +198,40 @@ def test_show_without_a_display_warns_and_returns_false(monkeypatch) -> None:
     monkeypatch.setattr(sys, "platform", "linux")
     with pytest.warns(RuntimeWarning, match="no display"):
         assert picture.show(Game(3, seed=0)) is False
+
+
+@pytest.mark.parametrize(("seat", "game_map"), [(None, "germany"), (1, "new_england")])
+def test_the_picture_never_prints_the_seed_which_rebuilds_every_hand_and_the_deck(seat: int | None,
+                                                                                   game_map: str) -> None:  # fmt: skip
+    game = _played(4, game_map, seed=987_654, moves=30)
+    assert game.s.seed == 987_654
+    svg = picture.to_svg(game, seat)
+    text = " ".join(" ".join(t.itertext()) for t in ET.fromstring(svg).iter() if t.tag.endswith("text"))
+    assert "players" in text and "Round" in text  # the header and the panel are there
+    assert "seed" not in text.lower() and "987654" not in text and "987,654" not in text
+
+
+def test_a_players_box_lists_every_card_the_table_knows_whole() -> None:
+    """The known cards were cut at 80 characters ("known: port, ship, p…"); every one is named, none cut."""
+    game = _played(4, "germany", seed=3, moves=20)
+    c = game.components
+    kinds = list(range(c.num_card_kinds))[:8]
+    for kd in kinds:
+        game.s.hand[1][kd] = max(game.s.hand[1][kd], 2)
+        game.s.known[1][kd] = 2
+    svg = picture.to_svg(game)
+    text = " ".join(" ".join(t.itertext()) for t in ET.fromstring(svg).iter() if t.tag.endswith("text"))
+    known = text[text.index("known in hand:") :]
+    for kd in kinds:
+        assert c.card_label(kd).replace("_", " ") + " ×2" in " ".join(known.split()), c.card_label(kd)
+    assert "…" not in known.split("Player 2")[0]
+
+
+def test_digits_on_the_map_are_at_least_7_points() -> None:
+    """Counters' owners, levels, cube counts and rails' owners were 5.5 to 6 points: unreadable in a paper's column."""
+    game = _played(5, "germany", seed=7, moves=400)
+    board = picture.sketch_position(game)["board"]
+    digits = [
+        dict(kw)["fontsize"] for kind, args, kw in board if kind == "text" and any(ch.isdigit() for ch in args[2])
+    ]
+    assert len(digits) > 20 and min(digits) >= 7

@@ -130,10 +130,7 @@ def _warm_up(game_map: GameMap) -> None:
     fresh = numba_cache.is_fresh(K.entries(), K.dispatchers(), K.sources(), "aoi_kernel")
     if fresh:
         return
-    import sys
-
-    print(f"industry_env: compiling the Age of Industry engine, once: about {COLD_COMPILE_SECONDS} s "
-          "(cached on disk afterwards)", file=sys.stderr, flush=True)  # fmt: skip
+    notice = numba_cache.CompileNotice("Age of Industry's batched engine", COLD_COMPILE_SECONDS)
     cls, t = _setup(game_map)
     s = cls.empty(2, map=game_map)
     g = _games(s)
@@ -150,6 +147,7 @@ def _warm_up(game_map: GameMap) -> None:
     K.observe_rows(g, t, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
     K.scores_rows(g, t, np.zeros((2, P), np.int64))
     numba_cache.mark_fresh(K.entries(), K.sources(), "aoi_kernel")
+    notice.done()
 
 
 # ---------------------------------------------------------------------------------------------- checks

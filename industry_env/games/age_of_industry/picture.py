@@ -66,7 +66,7 @@ _SEA = "#4a7fb0"
 _MAP = (10, 40, 812, 742)  # x0, y0, x1, y1 of the map area (location centres keep their boxes inside it)
 _PANEL_X = 826  # left edge of the panel on the right
 _PANEL_W = WIDTH - _PANEL_X - 8
-_SP = 22  # side of a space's square
+_SP = 26  # side of a space's square (room for counter digits of 7 points and more)
 _GAP = 3  # between squares
 _NAME_PT = 7.5  # font size of location names
 _BOX_PAD = 4
@@ -333,8 +333,8 @@ def _sketch_legend(k: _Sketch, m: GameMap) -> None:
 
 def _cubes(k: _Sketch, x: float, y: float, n: int, r: int, zorder: int = 7) -> None:
     """``n`` cubes of resource ``r`` as a small square with the count, its top-left corner at (x, y)."""
-    k.rect(x, y, 10, 10, facecolor=CUBE_COLOURS[r], edgecolor="white", lw=0.6, zorder=zorder)
-    k.text(x + 5, y + 5.5, str(n), fontsize=6, weight="bold", color="white", zorder=zorder + 1)
+    k.rect(x, y, 12, 12, facecolor=CUBE_COLOURS[r], edgecolor="white", lw=0.6, zorder=zorder)
+    k.text(x + 6, y + 6.5, str(n), fontsize=7.5, weight="bold", color="white", zorder=zorder + 1)
 
 
 def _sketch_board(k: _Sketch, game: Game) -> None:
@@ -356,8 +356,8 @@ def _sketch_board(k: _Sketch, game: Game) -> None:
         k.patch("Line2D", xs, ys, color=PLAYER_COLOURS[p], lw=4.2, zorder=1.7, solid_capstyle="butt",
                 gid=f"rail-{a}-{b}")  # fmt: skip
         mx, my = sum(xs) / 2, sum(ys) / 2
-        k.patch("Circle", (mx, my), 6, facecolor=PLAYER_COLOURS[p], edgecolor="white", lw=0.8, zorder=2)
-        k.text(mx, my + 0.5, str(p), fontsize=6, weight="bold", color="white", zorder=2.1)
+        k.patch("Circle", (mx, my), 7, facecolor=PLAYER_COLOURS[p], edgecolor="white", lw=0.8, zorder=2)
+        k.text(mx, my + 0.5, str(p), fontsize=7.5, weight="bold", color=_TEXT_ON[p], zorder=2.1)
     for sp in range(m.num_spaces):
         sx, sy = lay.square(sp)
         sym = m.SPACE_SYMBOL[sp]
@@ -366,23 +366,23 @@ def _sketch_board(k: _Sketch, game: Game) -> None:
             k.rect(sx, sy, _SP, _SP, facecolor="#d9d9d9" if used else "#f3d9a4", edgecolor="#999999" if used
                    else "#9c6b1c", lw=0.9, zorder=4, gid=f"space-{_space_id(m, sp)}")  # fmt: skip
             mark = TILE_MARKS[tile] if tile >= 0 else ""
-            k.text(sx + _SP / 2, sy + _SP / 2 + 0.5, mark, fontsize=6.5 if len(mark) > 1 else 8, weight="bold",
+            k.text(sx + _SP / 2, sy + _SP / 2 + 0.5, mark, fontsize=7.5 if len(mark) > 1 else 9, weight="bold",
                    color="#8a8a8a" if used else "#5a3a00", zorder=5)  # fmt: skip
         elif sym == IMPORT_SPACE:
             k.rect(sx, sy, _SP, _SP, facecolor="#eef2f6", edgecolor=_SEA, lw=0.9, zorder=4,
                    gid=f"space-{_space_id(m, sp)}")  # fmt: skip
             if s.space_cubes[sp]:
-                _cubes(k, sx + (_SP - 10) / 2, sy + (_SP - 10) / 2, s.space_cubes[sp], 0)
+                _cubes(k, sx + (_SP - 12) / 2, sy + (_SP - 12) / 2, s.space_cubes[sp], 0)
         elif s.space_owner[sp] >= 0:
             p, i = s.space_owner[sp], s.space_industry[sp]
             colour, flipped = PLAYER_COLOURS[p], bool(s.space_flipped[sp])
-            ink = (_TEXT_ON[p] if flipped else colour)
+            ink = _TEXT_ON[p] if flipped else colour
             k.rect(sx, sy, _SP, _SP, facecolor=colour if flipped else "white", edgecolor=colour, lw=2.0, zorder=5)
-            k.text(sx + _SP / 2, sy + 7.5, f"{INDUSTRY_LETTERS[i]}{s.space_level[sp]}", fontsize=7,
+            k.text(sx + _SP / 2, sy + 8, f"{INDUSTRY_LETTERS[i]}{s.space_level[sp]}", fontsize=8.5,
                    weight="bold", color=ink, zorder=6)  # fmt: skip
-            k.text(sx + 5.5, sy + _SP - 5, str(p), fontsize=5.5, color=ink, zorder=6)
+            k.text(sx + 6, sy + _SP - 6, str(p), fontsize=7.5, weight="bold", color=ink, zorder=6)
             if s.space_cubes[sp]:
-                _cubes(k, sx + _SP - 11, sy + _SP - 11, s.space_cubes[sp], 1 if i == INDUSTRY_LETTERS.index("I") else 0)
+                _cubes(k, sx + _SP - 13, sy + _SP - 13, s.space_cubes[sp], 1 if i == INDUSTRY_LETTERS.index("I") else 0)
         if sp in (s.build_space, s.sell_from):
             k.rect(sx - 2.5, sy - 2.5, _SP + 5, _SP + 5, facecolor="none", edgecolor=_RED, lw=2, zorder=8)
 
@@ -522,26 +522,38 @@ def _sketch_player(k: _Sketch, game: Game, p: int, y: float, score: int, winner:
     k.text(x + w - 8, y + 15, points, fontsize=9, ha="right",
            weight="bold")  # fmt: skip
     loans = f"{s.loans[p]} loan" + ("s" if s.loans[p] != 1 else "")
-    known = [f"{c.card_label(kd).replace('_', ' ')}" + (f" ×{n}" if n > 1 else "")
-             for kd, n in enumerate(s.known[p]) if n]  # fmt: skip
-    line = (f"${s.money[p]}  ·  {loans}  ·  spent ${s.spent[p]}  ·  rails left {s.rails_left[p]}"
-            f"  ·  hand {sum(s.hand[p])}")
-    if known:
-        line += f" (known: {', '.join(known)})"
-    if len(line) > 80:  # the box is about 80 characters wide
-        line = line[:78] + "…)"
-    k.text(x + 10, y + 36, line, fontsize=8, ha="left")
+    cards = sum(s.hand[p])
+    hand = f"{cards} card" + ("s" if cards != 1 else "") + " in hand"
+    k.text(x + 10, y + 34, f"${s.money[p]}  ·  {loans}  ·  spent ${s.spent[p]}  ·  rails left {s.rails_left[p]}"
+           f"  ·  {hand}", fontsize=8.5, ha="left")  # fmt: skip
+    known = [c.card_label(kd).replace("_", " ") + (f" ×{n}" if n > 1 else "") for kd, n in enumerate(s.known[p]) if n]
+    if known:  # every card the table knows, never cut: a smaller font, then two lines, as the list needs
+        _known_cards(k, x + 10, y + 49, w - 20, "known in hand: " + ", ".join(known))
     # the display: per industry, the counters left at each level (the lowest level is built or developed first)
     cw = (w - 12) / 6
     for i in range(6):
         cx = x + 8 + i * cw
-        k.text(cx, y + 54, f"{INDUSTRY_LETTERS[i]} {_SHORT[i]}", fontsize=7, ha="left", weight="bold",
+        k.text(cx, y + 63, f"{INDUSTRY_LETTERS[i]} {_SHORT[i]}", fontsize=7.5, ha="left", weight="bold",
                color="#333333")  # fmt: skip
         slots = c.SLOTS_OF[i]  # one text for the levels, one for the counters left (fewer texts draw faster)
-        k.text(cx + 2, y + 68 + (len(slots) - 1) * 6, "\n".join(f"L{c.SLOT_LEVEL[d]}" for d in slots), fontsize=7,
-               ha="left", linespacing=1.2)  # fmt: skip
+        k.text(cx + 2, y + 75 + (len(slots) - 1) * 5.5, "\n".join(f"L{c.SLOT_LEVEL[d]}" for d in slots),
+               fontsize=7, ha="left", linespacing=1.1)  # fmt: skip
         counts = "\n".join("■" * s.display[p][d] if s.display[p][d] else "–" for d in slots)
-        k.text(cx + 20, y + 68 + (len(slots) - 1) * 6, counts, fontsize=6.5, ha="left", color=colour, linespacing=1.42)
+        k.text(cx + 20, y + 75 + (len(slots) - 1) * 5.5, counts, fontsize=6.5, ha="left", color=colour,
+               linespacing=1.31)  # fmt: skip
+
+
+def _known_cards(k: _Sketch, x: float, y: float, width: float, text: str) -> None:
+    """The cards the table knows to be in a hand, whole: in 7.5 points if the line fits ``width`` pixels, else in
+    6.5 points, on two lines if it must."""
+    for size in (7.5, 6.5):
+        if _text_width(text, size) * 0.9 <= width:
+            k.text(x, y, text, fontsize=size, ha="left", color="#333333")
+            return
+    chars = int(width / (_text_width("x", 6.5) * 0.9))
+    lines = textwrap.wrap(text, chars)
+    k.text(x, y - 3, "\n".join(lines[:2]) + ("…" if len(lines) > 2 else ""), fontsize=6.5, ha="left",
+           color="#333333", linespacing=1.0)  # fmt: skip
 
 
 def sketch_position(game: Game, seat: int | None = None) -> dict[str, list[tuple]]:
@@ -557,8 +569,9 @@ def sketch_position(game: Game, seat: int | None = None) -> dict[str, list[tuple
     k.text(10, 18, "Age of Industry", fontsize=15, ha="left", weight="bold")
     over = "   ·   game over" if game.is_over else ""
     edition = "   ·   first edition" if game.s.edition == 1 else ""
-    k.text(204, 19, f"{m.name.split(' (')[0]} map   ·   {game.num_players} players   ·   seed {game.s.seed}"
-           f"{edition}{over}", fontsize=9, ha="left", color="#444444")  # fmt: skip
+    # no seed: it rebuilds every hand and the deck's order, which a picture never shows
+    k.text(204, 19, f"{m.name.split(' (')[0]} map   ·   {game.num_players} players{edition}{over}", fontsize=9,
+           ha="left", color="#444444")  # fmt: skip
     k.region = "board"
     _sketch_board(k, game)
     k.region = "status"

@@ -1136,12 +1136,8 @@ def warm_up(state_type: type, board: Any) -> float:
     _ready = True
     if _cached():  # each function loads from the cache on its first call: no need to touch them all now
         return time.perf_counter() - t0
-    print(
-        f"industry_env: compiling the fast engine, once: about {COLD_COMPILE_SECONDS} s "
-        "(cached on disk afterwards; INDUSTRY_ENV_BACKEND=numpy skips it)",
-        file=sys.stderr,
-        flush=True,
-    )
+    notice = numba_cache.CompileNotice("Industry's batched engine", COLD_COMPILE_SECONDS,
+                                       "INDUSTRY_ENV_BACKEND=numpy skips it")  # fmt: skip
     s = state_type.empty(2, board=board)
     new_games(s, np.arange(2), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8), np.ones(2, bool))
     mask = legal_action_mask(s)
@@ -1158,6 +1154,7 @@ def warm_up(state_type: type, board: Any) -> float:
         _random_step(s, np.zeros(2), True, None, par)
     _random_step_drawing(s, np.random.default_rng(0), True, None)
     numba_cache.mark_fresh(_entries(), _sources(), "kernel")
+    notice.done()
     return time.perf_counter() - t0
 
 

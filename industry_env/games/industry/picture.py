@@ -231,8 +231,9 @@ def sketch_position(game: Game) -> dict[str, list[tuple]]:
     over, n = game.is_over, game.num_players
     k.region = "header"
     k.text(10, 18, "Industry", fontsize=15, ha="left", weight="bold")
-    k.text(120, 19, f"{n} players  ·  seed {s.seed}  ·  era {s.era + 1}  ·  round {s.round}"
-           + ("  ·  game over" if over else ""), fontsize=9, ha="left", color="#444444")  # fmt: skip
+    # no seed: it rebuilds the hidden order of the column tokens left in the bag (the table never sees it)
+    k.text(120, 19, f"{n} players  ·  era {s.era + 1}  ·  round {s.round}" + ("  ·  game over" if over else ""),
+           fontsize=9, ha="left", color="#444444")  # fmt: skip
     for c in range(NUM_COLUMNS):  # column tokens: face-up gold, the others (in the bag or used) grey
         x, y = _X0 + (c + 0.5) * _CW, _Y0 - 26
         up = bool(s.face_up[c]) and not over
