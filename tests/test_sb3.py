@@ -86,19 +86,19 @@ def test_shared_policy_env_gives_each_seat_its_own_terminal_reward() -> None:
     rng = np.random.default_rng(0)
     for episode in range(4):
         obs, info = env.reset(seed=100 + episode)
-        assert info["learner"] == f"player_{episode}"  # the seats take turns
+        assert info["learner_seat"] == episode and env.learner == f"player_{episode}"  # the seats take turns
         rewards = []
         while True:
-            assert env.aec.agent_selection == info["learner"]
+            assert env.aec.agent_selection == env.learner
             obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             rewards.append(reward)
             if terminated:
                 break
         game = env.aec.unwrapped.game()
-        seat = int(info["learner"][-1])
+        seat = int(info["learner_seat"])
         assert rewards[:-1] == [0.0] * (len(rewards) - 1)
         assert rewards[-1] == game.returns()[seat]
-        assert info["scores"] == game.scores()
+        assert info["scores"].tolist() == game.scores()
 
 
 def test_shared_policy_env_trains_with_the_policy_as_its_own_opponent() -> None:

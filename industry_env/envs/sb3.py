@@ -5,7 +5,8 @@ learner games of a game of the suite stepped as arrays
 (the core of the vector env, :mod:`.core`), in SB3's conventions: ``reset()`` returns observations only, a
 finished game resets in the same step with its last observation in ``infos[i]["terminal_observation"]``,
 ``env_method("action_masks")`` gives each sub-env's legal actions, so that
-``sb3_contrib.common.maskable.utils.get_action_masks(vec_env)`` works. By default the VecEnv comes wrapped in
+``sb3_contrib.common.maskable.utils.get_action_masks(vec_env)`` works. Infos are numbers and numpy arrays only
+(at a game's end: ``scores`` int64[n], ``learner_seat``, ``score``, ``win``, as the Gymnasium env's). By default the VecEnv comes wrapped in
 SB3's ``VecMonitor`` (episode returns and lengths in the logs); ``monitor=False`` for the bare one.
 
 Seeding: ``make_vec_env(..., seed=s)`` (or ``vec_env.seed(s)`` before ``reset()``, as SB3 models do) plays
@@ -89,8 +90,8 @@ class LearnerSB3VecEnv(VecEnv):
             n = self.games.num_players
             for j, i in enumerate(rows.tolist()):
                 infos[i] = {"terminal_observation": obs[i].copy(), "TimeLimit.truncated": False,
-                            "scores": final["scores"][j, :n].tolist(), "learner_seat": int(final["learner_seat"][j]),
-                            "score": int(final["score"][j]), "win": bool(final["win"][j])}  # fmt: skip
+                            "scores": final["scores"][j, :n].copy(), "learner_seat": final["learner_seat"][j],
+                            "score": final["score"][j], "win": final["win"][j]}  # fmt: skip
             for i in np.flatnonzero(illegal).tolist():
                 infos[i]["illegal_action"] = True
             self.games.reset(ended)
