@@ -34,6 +34,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+
 class SharedPolicyEnv(gymnasium.Env):
     """The AEC env seen from one learner seat per episode, the other seats played by ``opponent``."""
 

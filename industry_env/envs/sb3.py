@@ -6,8 +6,14 @@ learner games of a game of the suite stepped as arrays
 finished game resets in the same step with its last observation in ``infos[i]["terminal_observation"]``,
 ``env_method("action_masks")`` gives each sub-env's legal actions, so that
 ``sb3_contrib.common.maskable.utils.get_action_masks(vec_env)`` works. Infos are numbers and numpy arrays only
-(at a game's end: ``scores`` int64[n], ``learner_seat``, ``score``, ``win``, as the Gymnasium env's). By default the VecEnv comes wrapped in
-SB3's ``VecMonitor`` (episode returns and lengths in the logs); ``monitor=False`` for the bare one.
+(at a game's end: ``scores`` int64[n], ``learner_seat``, ``score``, ``win``, as the Gymnasium env's). By default
+the VecEnv comes wrapped in SB3's ``VecMonitor`` (episode returns and lengths in the logs); ``monitor=False`` for
+the bare one.
+
+Hidden information: ``get_attr(name)`` hands out the attributes of the batched core (:class:`.core.LearnerGames`),
+``get_attr("state")`` its whole engine State: every hand, the deck's order and the seeds that rebuild them. It is
+a debugging channel, like ``env.unwrapped.game()`` of the Gymnasium env: what the learner may see is its
+observation and ``action_masks()``, nothing more (``docs/environments.md``, "Hidden information").
 
 Seeding: ``make_vec_env(..., seed=s)`` (or ``vec_env.seed(s)`` before ``reset()``, as SB3 models do) plays
 the reference game seeded ``s + i`` in sub-env ``i`` first (seeds above ``2**63 - 1`` hashed into range).
@@ -106,6 +112,8 @@ class LearnerSB3VecEnv(VecEnv):
         """Nothing to release."""
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        """An attribute of the batched core, the same object for every index (SB3's VecEnv API). ``"state"`` is the
+        whole engine State, every seat's hidden cards in it: a debugging channel, never a learner's input."""
         idx = list(self._get_indices(indices))
         if attr_name == "render_mode":
             return [None] * len(idx)

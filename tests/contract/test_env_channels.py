@@ -387,7 +387,8 @@ def test_pictures_of_a_learner_show_only_what_its_seat_sees(game: str) -> None:
     aec = raw_env(game=game, render_mode="rgb_array")
     aec.reset(seed=7)
     public, position = aec.render(), aec.game()
-    assert all(np.array_equal(spec.to_rgb_array(same_seed(g, position)), public) for g in resampled(spec, position, 1, 2))
+    assert all(np.array_equal(spec.to_rgb_array(same_seed(g, position)), public)
+               for g in resampled(spec, position, 1, 2))  # fmt: skip
 
 
 def same_seed(game: Any, like: Any) -> Any:
