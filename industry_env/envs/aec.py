@@ -244,7 +244,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return mask
 
     def game(self):
-        """The position as the game's reference game (a copy)."""
+        """The position as the game's reference game (a copy), every hand in it: a debugging channel."""
+        if self.state_ is None:
+            raise RuntimeError("game() before reset()")
         return self.engine.to_game(self.state_, 0)
 
     def record(self):
