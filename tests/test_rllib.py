@@ -343,7 +343,7 @@ def test_smoke_self_play_on_local_ray_checkpoint_and_arena(local_ray, tmp_path, 
     assert f"rllib:{path}" in capsys.readouterr().out
     with pytest.raises(ValueError, match="no module 'seat_0'"):
         make_agent(f"rllib:{path}", module="seat_0")
-    with pytest.raises(ValueError, match="make_agent\\('heuristic'\\)"):
+    with pytest.raises(ValueError, match="make_agent\\('heuristic', game='industry'\\)"):
         make_agent(f"rllib:{path}", module="agent_1")  # the league's heuristic is the project's own agent
 
 
