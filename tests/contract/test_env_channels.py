@@ -432,3 +432,16 @@ def test_a_running_env_copies_and_pickles_and_the_copy_plays_on_independently(ga
             twin.step([int(a[-1]) if a.size else 0 for a in twin.legal()])
         assert fingerprint(driver) == before
         assert fingerprint(twin) != before or twin.over()
+
+
+@pytest.mark.parametrize("game", [g for g in HIDDEN if load_game(g).has_pictures])
+def test_the_human_mode_shows_the_learners_view_and_the_aec_env_the_public_one(game: str, monkeypatch) -> None:
+    spec, shown = load_game(game), []
+    monkeypatch.setattr(spec, "show", lambda position, seat=None: shown.append(seat))  # no window in a test
+    env = LearnerEnv(game=game, render_mode="human", learner_seat=1, opponents="random")
+    env.reset(seed=8)
+    env.render()
+    aec = raw_env(game=game, render_mode="human")
+    aec.reset(seed=8)
+    aec.render()
+    assert shown == [1, None]  # the pictures' seat None is the public view
