@@ -251,6 +251,11 @@ def test_ppo_config_builds_the_env_league_and_modules_of_the_game_named() -> Non
     trainer built Industry whatever the config said)."""
     from industry_env.rllib import ppo_config
 
+    # the command line's path: the shipped config file, its settings handed to ppo_config as the trainer does
+    cfg, extra = load_settings("ppo_age_of_industry")
+    shipped = ppo_config(**{k: getattr(cfg, k) for k in cfg.__dataclass_fields__},
+                         **{k: v for k, v in extra.items() if k != "address"})  # fmt: skip
+    assert shipped.env_config["game"] == "age_of_industry"
     config = ppo_config(game="age_of_industry", opponents=["random", "heuristic"], opponent_weights=[1.0, 2.0],
                         eval_opponent="random")  # fmt: skip
     env = make_env(config.env_config)
