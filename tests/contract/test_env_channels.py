@@ -176,8 +176,7 @@ class SB3(Driver):
 
     def make(self) -> Any:
         sb3 = pytest.importorskip("industry_env.sb3")
-        # the bare VecEnv: SB3's own VecMonitor keeps its class's members (mappingproxy) and copies with neither
-        return sb3.make_vec_env(3, game=self.game, opponents=self.opponents, monitor=False)
+        return sb3.make_vec_env(3, game=self.game, opponents=self.opponents)  # in its VecMonitor, as by default
 
     def reset(self, seed: int) -> list[dict]:
         self.env.seed(seed)
