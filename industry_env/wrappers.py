@@ -10,7 +10,10 @@ the seat that moved next instead of the one that acted. :class:`SharedPolicyEnv`
   other seats are played inside ``step`` by the opponent: by default the policy being trained
   (``env.set_opponent(model)``), or any agent or function ``(observation, action_mask) -> action``;
 - every transition is the learner seat's own: its observation, its action, and the rewards the AEC env gave
-  that seat since it last acted (at the end, its terminal reward, whoever made the last move).
+  that seat since it last acted (at the end, its terminal reward, whoever made the last move);
+- its infos are numbers and numpy arrays only: ``learner_seat``, ``action_mask``, and at the end the AEC env's
+  final infos for that seat (``scores``, ``score``, ``winners``, ``win``);
+- ``render()`` shows the learner seat's view (the AEC env's ``render(view=seat)``): no other seat's hand.
 
 ```python
 from sb3_contrib import MaskablePPO
@@ -26,13 +29,10 @@ model.learn(20_000)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import gymnasium
 import numpy as np
-
-Policy = Callable[[np.ndarray, np.ndarray], int]
 
 
 class SharedPolicyEnv(gymnasium.Env):
@@ -58,19 +58,22 @@ class SharedPolicyEnv(gymnasium.Env):
     def set_opponent(self, opponent: Any) -> None:
         """Who plays the other seats: a policy with ``predict`` (an SB3 model: the shared policy), an agent name
         or :class:`industry_env.agents.Agent`, or a function ``(observation, action_mask) -> action``."""
+        # kept as objects, not closures, so that the env copies and pickles (with an agent or a function of a module)
+        self._model: Any = None
+        self._agent: Any = None
         if hasattr(opponent, "predict"):
-            model = opponent
-
-            def play(obs: np.ndarray, mask: np.ndarray) -> int:
-                action, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=False)
-                return int(action)
-
-            self._opponent: Policy = play
+            self._model = opponent
         else:
             from .agents import as_agent
 
-            agent = as_agent(opponent, seed=0 if isinstance(opponent, str) else None, game=self.game)
-            self._opponent = lambda obs, mask: agent.act(obs, mask)
+            self._agent = as_agent(opponent, seed=0 if isinstance(opponent, str) else None, game=self.game)
+
+    def _opponent(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The opponent's action for the seat to move."""
+        if self._model is not None:
+            action, _ = self._model.predict(obs, action_masks=mask.astype(bool), deterministic=False)
+            return int(action)
+        return self._agent.act(obs, mask)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
@@ -100,7 +103,8 @@ class SharedPolicyEnv(gymnasium.Env):
         return self._view(self.learner)[1].astype(bool)
 
     def render(self) -> Any:
-        return self.aec.render()
+        """The AEC env's render in the learner seat's view (only what it sees: no other seat's hand)."""
+        return self.aec.unwrapped.render(view=self.learner)
 
     def close(self) -> None:
         self.aec.close()
@@ -125,7 +129,7 @@ class SharedPolicyEnv(gymnasium.Env):
 
     def _observe(self) -> tuple[np.ndarray, dict]:
         obs, mask = self._view(self.learner)
-        info = {"learner": self.learner}
+        info: dict[str, Any] = {"learner_seat": np.int64(self.aec.possible_agents.index(self.learner))}
         if self._over():
             info.update(self.aec.infos.get(self.learner, {}))
         info["action_mask"] = mask.astype(bool)

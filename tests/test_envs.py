@@ -65,8 +65,9 @@ def test_aec_plays_the_reference_game_of_its_seed(num_players: int) -> None:
         if game.is_over:
             returns = game.returns()
             assert [env.rewards[x] for x in env.possible_agents] == returns
-            assert env.infos[agent]["scores"] == game.scores()
-            assert env.infos[agent]["winners"] == [f"player_{w}" for w in game.winners()]
+            info = env.infos[agent]
+            assert info["scores"].tolist() == game.scores() and info["score"] == game.scores()[k]
+            assert np.flatnonzero(info["winners"]).tolist() == game.winners() and info["win"] == (k in game.winners())
     assert game.is_over
 
 
@@ -348,7 +349,7 @@ def test_sb3_vec_env_sub_env_i_plays_the_reference_game_of_seed_plus_i() -> None
         for i in np.flatnonzero(done):
             finals.setdefault(int(i), infos[i]["scores"])
     for i in range(3):
-        assert finals[i] == _replay(3, 70 + i, 0, played[i]).scores()
+        assert finals[i].tolist() == _replay(3, 70 + i, 0, played[i]).scores()
 
 
 def test_vector_env_masks_are_the_engines_at_every_step_with_a_long_batch() -> None:

@@ -22,6 +22,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 from industry_env.arena import Arena  # noqa: E402
 from industry_env.cli import main  # noqa: E402
 from industry_env.envs.common import GameSetup  # noqa: E402
+from industry_env.registry import load_game  # noqa: E402
 from industry_env.rllib import AgentModule, LeagueMapping, MaskedPPOModule, RLlibAgent, make_env  # noqa: E402
 from industry_env.rllib.env import rllib_observation_space  # noqa: E402
 from industry_env.rllib.train import load_settings  # noqa: E402
@@ -245,6 +246,41 @@ def test_train_command_refuses_mixed_options(capsys) -> None:
     assert "num_env_runners = 2" in shown and "total_timesteps = " in shown
 
 
+def test_ppo_config_builds_the_env_league_and_modules_of_the_game_named() -> None:
+    """``game`` reaches the env config, the league's agents and every module's model_config (issue 28: the RLlib
+    trainer built Industry whatever the config said)."""
+    from industry_env.rllib import ppo_config
+
+    # the command line's path: the shipped config file, its settings handed to ppo_config as the trainer does
+    cfg, extra = load_settings("ppo_age_of_industry")
+    shipped = ppo_config(**{k: getattr(cfg, k) for k in cfg.__dataclass_fields__},
+                         **{k: v for k, v in extra.items() if k != "address"})  # fmt: skip
+    assert shipped.env_config["game"] == "age_of_industry"
+    config = ppo_config(game="age_of_industry", opponents=["random", "heuristic"], opponent_weights=[1.0, 2.0],
+                        eval_opponent="random")  # fmt: skip
+    env = make_env(config.env_config)
+    assert env.setup.spec.id == "age_of_industry" and env.metadata["name"] == "age_of_industry_v0"
+    setup = GameSetup("age_of_industry", None, {})
+    space, actions = rllib_observation_space(setup), spaces.Discrete(setup.num_actions)
+    specs = config.rl_module_spec.rl_module_specs
+    assert {m: specs[m].model_config["game"] for m in specs} == dict.fromkeys(specs, "age_of_industry")
+    league = RLModuleSpec(module_class=AgentModule, observation_space=space, action_space=actions,
+                          model_config=specs["agent_1"].model_config).build()  # fmt: skip
+    assert league.agent.game == "age_of_industry" and league.agent.name == "heuristic"
+    learner = RLModuleSpec(module_class=MaskedPPOModule, observation_space=space, action_space=actions,
+                           model_config={**dict(fcnet_hiddens=[8]), **specs["learner"].model_config}).build()
+    agent = RLlibAgent.from_module(learner)
+    assert agent.game == "age_of_industry" and agent.options["map"] == "germany"
+    game = load_game("age_of_industry").reference(4, seed=1)
+    assert agent.act_game(game) in game.legal_actions()
+    # a module that names no game is Industry's (checkpoints saved before games were named); of another size: refused
+    assert RLlibAgent.from_module(masked_module()).game == "industry"
+    unnamed = RLModuleSpec(module_class=MaskedPPOModule, observation_space=space, action_space=actions,
+                           model_config={"fcnet_hiddens": [8]}).build()  # fmt: skip
+    with pytest.raises(ValueError, match="not a policy of Industry .* 675 observation floats and 314 actions"):
+        RLlibAgent.from_module(unnamed)
+
+
 # ---------------------------------------------------------------------------------------------- checkpoints
 def test_a_module_checkpoint_plays_as_an_agent_in_the_arena(tmp_path) -> None:
     module = masked_module()
@@ -312,9 +348,35 @@ def test_smoke_self_play_on_local_ray_checkpoint_and_arena(local_ray, tmp_path, 
     assert f"rllib:{path}" in capsys.readouterr().out
     with pytest.raises(ValueError, match="no module 'seat_0'"):
         make_agent(f"rllib:{path}", module="seat_0")
-    with pytest.raises(ValueError, match="make_agent\\('heuristic'\\)"):
+    with pytest.raises(ValueError, match="make_agent\\('heuristic', game='industry'\\)"):
         make_agent(f"rllib:{path}", module="agent_1")  # the league's heuristic is the project's own agent
 
+
+
+def test_self_play_trains_the_game_named_and_its_checkpoint_plays_that_game_only(local_ray, tmp_path) -> None:
+    """Age of Industry on RLlib: the env the runner built, the league's agents, the evaluation and the saved
+    module are that game's; the checkpoint plays it in the arena and is refused for Industry."""
+    from industry_env.rllib import ppo_config
+
+    tiny = {**TINY, "num_envs": 2, "n_steps": 32, "batch_size": 64, "eval_every": 1, "net_arch": [16]}
+    algo = ppo_config(num_env_runners=0, game="age_of_industry", opponents=["random", "heuristic"],
+                      opponent_weights=[1.0, 1.0], **tiny).build_algo()  # fmt: skip
+    try:
+        envs = [e.unwrapped for e in algo.env_runner.env.unwrapped.envs]
+        result = algo.train()
+        league = algo.get_module("agent_1").agent
+        path = algo.save(str(tmp_path / "ckpt")).checkpoint.path
+    finally:
+        algo.stop()
+    assert {e.setup.spec.id for e in envs} == {"age_of_industry"} and league.game == "age_of_industry"
+    assert result["league"]["eval_games"] >= 4  # the evaluation played Age of Industry's arena
+    agent = make_agent(f"rllib:{path}", game="age_of_industry", seed=0)
+    assert agent.game == "age_of_industry"
+    table = Arena([agent, "random", "random", "random"], num_players=4, games=4, seed=0,
+                  game="age_of_industry").run().table()  # fmt: skip
+    assert table[0]["games"] == 4
+    with pytest.raises(ValueError, match="plays Age of Industry, not Industry"):
+        make_agent(f"rllib:{path}")
 
 
 @pytest.mark.slow

@@ -86,19 +86,19 @@ def test_shared_policy_env_gives_each_seat_its_own_terminal_reward() -> None:
     rng = np.random.default_rng(0)
     for episode in range(4):
         obs, info = env.reset(seed=100 + episode)
-        assert info["learner"] == f"player_{episode}"  # the seats take turns
+        assert info["learner_seat"] == episode and env.learner == f"player_{episode}"  # the seats take turns
         rewards = []
         while True:
-            assert env.aec.agent_selection == info["learner"]
+            assert env.aec.agent_selection == env.learner
             obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             rewards.append(reward)
             if terminated:
                 break
         game = env.aec.unwrapped.game()
-        seat = int(info["learner"][-1])
+        seat = int(info["learner_seat"])
         assert rewards[:-1] == [0.0] * (len(rewards) - 1)
         assert rewards[-1] == game.returns()[seat]
-        assert info["scores"] == game.scores()
+        assert info["scores"].tolist() == game.scores()
 
 
 def test_shared_policy_env_trains_with_the_policy_as_its_own_opponent() -> None:
@@ -111,3 +111,36 @@ def test_shared_policy_env_trains_with_the_policy_as_its_own_opponent() -> None:
     env.set_opponent(model)
     model.learn(256)
     assert model.num_timesteps >= 256
+
+
+def test_the_sb3_trainer_trains_the_game_named_and_saves_a_policy_of_that_game(tmp_path, monkeypatch) -> None:
+    """``train --config ppo_age_of_industry`` trains Age of Industry: the VecEnv the trainer builds, its league's
+    opponents and evaluations, and the saved model are that game's (issue 28: RLlib's trained Industry instead)."""
+    from industry_env.agents import make_agent
+    from industry_env.train import load_config, train
+
+    import industry_env.sb3 as sb3
+    from industry_env.registry import load_game
+
+    built = []
+
+    def recording(*args, **kwargs):
+        venv = make_vec_env(*args, **kwargs)
+        built.append(venv)
+        return venv
+
+    monkeypatch.setattr(sb3, "make_vec_env", recording)
+    cfg = load_config("ppo_age_of_industry", [
+        "total_timesteps=128", "num_envs=4", "n_steps=32", "batch_size=64", "n_epochs=1", "net_arch=16",
+        "eval_every=128", "eval_games=4", "checkpoint_every=0", "max_snapshots=1", "progress=false",
+        "time_limit_minutes=0", f"run_dir={tmp_path / 'run'}"])  # fmt: skip
+    result = train(cfg)
+    spec = load_game("age_of_industry")
+    (venv,) = built
+    assert venv.games.setup.spec.id == "age_of_industry" and venv.observation_space.shape == (spec.observation_size(),)
+    assert {a.game for a in venv.games.opponents.members} == {"age_of_industry"}
+    assert result.evals and result.evals[0]["games"] >= 4  # evaluated in Age of Industry's arena
+    agent = make_agent("ppo", path=result.final, game="age_of_industry")
+    assert agent.game == "age_of_industry" and agent.options["map"] == "germany"
+    with pytest.raises(ValueError, match="not a policy of Industry|675"):
+        make_agent("ppo", path=result.final)  # the default game's observation is another size

@@ -22,10 +22,18 @@ Agent order            whoever the rules say decides next (``agent_selection``);
 Parallel API           turn-based, so ``metadata["is_parallelizable"]`` is False (PettingZoo's ``aec_to_parallel``
                        refuses it up front); ``pettingzoo.utils.conversions.turn_based_aec_to_parallel`` gives
                        the parallel API (the agents not to move get an all-zero mask)
-Info                   ``infos[agent]``: empty during the game; at the end ``scores`` (by seat), ``score`` (own),
-                       ``winners`` (agent names); with ``action_mask="info"``, ``action_mask`` always
+Info                   numbers and numpy arrays only (replay buffers such as Tianshou's store them as
+                       arrays): ``infos[agent]`` is empty during the game; at the end ``scores`` (int64[n], by
+                       seat), ``score`` (int64, own), ``winners`` (bool[n], by seat: each seat's flag, none
+                       after an illegal action) and ``win`` (bool, own); with ``action_mask="info"``,
+                       ``action_mask`` (int8[A]) always
 Render modes           ``"ansi"`` (text board); ``"rgb_array"`` and ``"human"`` for games with pictures (the
                        ``render`` extra)
+Render view            ``render_view="public"`` (default): what every seat sees, no hidden card (Age of
+                       Industry's hands as counts); a seat (``2`` or ``"player_2"``): what that seat sees, its
+                       own hand too; ``"full"``: everything, every hand (for debugging: never show it to a
+                       player). ``env.unwrapped.render(view=...)`` renders one call in another view. Pictures
+                       never show another seat's hand (the full view's picture is the public one)
 =====================  ==========================================================================================
 
 ``env()`` is ``raw_env`` in PettingZoo's standard wrappers, as its classic games are: an illegal action ends the
@@ -111,6 +119,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         render_mode: str | None = None,
         game: str | GameSpec = "industry",
         action_mask: str = "observation",
+        render_view: int | str = "public",
         **options: Any,
     ) -> None:
         super().__init__()
@@ -119,10 +128,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
                              f"actions are given: in the observation dict, or in infos[agent])")  # fmt: skip
         self.setup = setup = GameSetup(game, num_players, options)
         check_env_options(reward, render_mode, setup.render_modes())
+        self.render_view = setup.check_view(render_view)
         self.mask_in_info = action_mask == "info"
         self.metadata = {**type(self).metadata, "name": setup.spec.pettingzoo_name,
                          "render_modes": list(setup.render_modes())}  # fmt: skip
-        self.engine = setup.engine
         self.num_players = setup.num_players
         self.options = setup.options
         self.reward = reward
@@ -140,6 +149,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.state_: Any = None
         self.actions_played: list[int] = []
         self.game_seed: int | None = None
+
+    @property
+    def engine(self) -> Any:
+        """The game's batched engine (looked up: a module is neither copied nor pickled)."""
+        return self.setup.engine
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -182,17 +196,26 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.rewards = {a: 0.0 for a in self.agents}
         if self.state_.terminated[0]:
             r = _terminal_rewards(self.engine, self.state_, np.array([0]), self.reward)[0]
-            game = self.game()
-            scores = game.scores()
-            winners = [self.possible_agents[k] for k in game.winners()]  # none if ended by an illegal action
+            final = self._final_info()
             for k, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(r[k])
                 self.terminations[a] = True
-                self.infos[a] = {"scores": scores, "score": scores[k], "winners": winners}
+                self.infos[a] = {"scores": final["scores"].copy(), "score": final["scores"][k],
+                                 "winners": final["winners"].copy(), "win": final["winners"][k]}  # fmt: skip
         self._refresh()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _final_info(self) -> dict[str, np.ndarray]:
+        """The finished game's ``scores`` (int64[n], by seat) and ``winners`` (bool[n], by seat: a flag per seat,
+        so that every info value is numeric; none if the game ended by an illegal action)."""
+        n = self.num_players
+        scores = self.engine.scores(self.state_)[0, :n].astype(np.int64)
+        winners = np.zeros(n, bool)
+        if self.engine.finished(self.state_)[0]:
+            winners[self.game().winners()] = True
+        return {"scores": scores, "winners": winners}
 
     def _refresh(self) -> None:
         """Cache the legal-action mask and move ``agent_selection`` to the player the rules call on next."""
@@ -221,7 +244,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return mask
 
     def game(self):
-        """The position as the game's reference game (a copy)."""
+        """The position as the game's reference game (a copy), every hand in it: a debugging channel."""
+        if self.state_ is None:
+            raise RuntimeError("game() before reset()")
         return self.engine.to_game(self.state_, 0)
 
     def record(self):
@@ -236,11 +261,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         over = bool(self.engine.finished(self.state_)[0])
         return rec.record(self.engine.scores(self.state_)[0, : self.num_players].tolist() if over else None)
 
-    def render(self) -> str | np.ndarray | None:
-        """``ansi``: the text board; ``rgb_array``: uint8[H, W, 3]; ``human``: the picture shown."""
+    def render(self, view: int | str | None = None) -> str | np.ndarray | None:
+        """``ansi``: the text board; ``rgb_array``: uint8[H, W, 3]; ``human``: the picture shown; in ``view``
+        (default ``render_view``: ``"public"``, ``"full"`` or a seat, see the module docstring)."""
         if self.state_ is None:
             raise RuntimeError("render() before reset()")
-        return self.setup.render(self.game(), self.render_mode)
+        view = self.render_view if view is None else self.setup.check_view(view, "render(view)")
+        return self.setup.render(self.game(), self.render_mode, view)
 
     def close(self) -> None:
         """Nothing to release (pictures are drawn on demand)."""

@@ -8,6 +8,7 @@ the same way, for every game of the suite. No adapter knows one game's sizes: th
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from ..core.spec import GameSpec
 from ..registry import resolve
 
 REWARDS = ("win", "score")
+VIEWS = ("public", "full")  # render views besides a seat's own (GameSetup.check_view)
 # reward="score": (final points - the table's mean) / SCORE_SCALE. Winners of 4-player heuristic games of
 # Industry lead the table's mean by about 10 points, so the rewards of ordinary games fall mostly within [-2, 2].
 SCORE_SCALE = 10.0
@@ -55,9 +57,14 @@ class GameSetup:
             if not unknown:
                 raise
             raise UnknownOptionError(f"unexpected keyword argument {unknown[0]!r}: {exc}") from None
-        self.engine = self.spec.engine
         self.num_actions = self.spec.num_actions(**self.options)
         self.observation_size = self.spec.observation_size(**self.options)
+
+    @property
+    def engine(self) -> Any:
+        """The game's batched engine: looked up, not kept, so that an environment copies and pickles (a module
+        does neither)."""
+        return self.spec.engine
 
     def observation_space(self) -> spaces.Box:
         """The game's flat float32 observation, bounded entry by entry (the spec's ``observation_bounds``)."""
@@ -72,19 +79,50 @@ class GameSetup:
         """``batch_size`` new games of the engine with these options (game i seeded ``seeds[i]``)."""
         return self.engine.init(batch_size, num_players=self.num_players, seed=seeds, **self.options)
 
-    def render(self, game: Any, mode: str | None) -> str | np.ndarray | None:
-        """A position in a render mode: ``ansi`` the text board, ``rgb_array`` the picture as uint8[H, W, 3],
-        ``human`` the picture shown (notebook or window); None (with a warning) when no mode was chosen."""
+    def check_view(self, view: Any, where: str = "render_view") -> int | str:
+        """A view to render, checked: ``"public"`` (what every seat sees), ``"full"`` (everything, hidden cards
+        included: for debugging), or a seat (``k`` or ``"player_k"``: what that seat sees); ValueError naming it."""
+        if view in VIEWS:
+            return view
+        seat = view
+        if isinstance(view, str) and view.startswith("player_") and view[7:].isdigit():
+            seat = int(view[7:])
+        if isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_)) and \
+                0 <= seat < self.num_players:  # fmt: skip
+            return int(seat)
+        raise ValueError(f"{where}={view!r}: expected 'public', 'full', a seat from 0 to {self.num_players - 1} or "
+                         f"its agent name ('player_0' ..)")  # fmt: skip
+
+    def render_text(self, game: Any, view: int | str) -> str:
+        """The position as text in a view (:meth:`check_view`): a seat's shows only its own hidden cards (the other
+        hands as counts), the public one none, the full one all."""
+        if view == "full" or not self.spec.hidden_information:
+            return self.spec.render_text(game)
+        if "seat" not in inspect.signature(self.spec.render_text).parameters:
+            raise ValueError(f"{self.spec.name} renders only the full view as text (its spec's render_text takes no "
+                             f"seat): ask for render_view='full'")  # fmt: skip
+        # a seat that is no player's (-1) sees no hand: the public view
+        return self.spec.render_text(game, seat=-1 if view == "public" else int(view))
+
+    def render(self, game: Any, mode: str | None, view: int | str = "public") -> str | np.ndarray | None:
+        """A position in a render mode and a view (:meth:`check_view`): ``ansi`` the text board, ``rgb_array`` the
+        picture as uint8[H, W, 3], ``human`` the picture shown (notebook or window); None (with a warning) when no
+        mode was chosen. Pictures never show another seat's hidden cards: the full view's picture is the public
+        one."""
         if mode is None:
             import gymnasium
 
             gymnasium.logger.warn("render() called with no render_mode: pass render_mode= when making the environment")
             return None
         if mode == "ansi":
-            return self.spec.render_text(game)
+            return self.render_text(game, view)
+        seat = None if view in VIEWS else int(view)  # the pictures' seat=None is the public view
         if mode == "rgb_array":
-            return self.spec.to_rgb_array(game)
-        self.spec.show(game)
+            return self.spec.to_rgb_array(game, seat=seat)
+        if seat is not None and "seat" in inspect.signature(self.spec.show).parameters:
+            self.spec.show(game, seat=seat)
+        else:
+            self.spec.show(game)  # the public picture
         return None
 
     def render_modes(self) -> tuple[str, ...]:
@@ -227,7 +265,6 @@ class Opponents:
         from ..agents import as_agent
 
         self.game = resolve(game)
-        self.engine = self.game.engine
         self.pool = spec if isinstance(spec, OpponentPool) else None
         if self.pool is not None and self.pool.game != self.game.id:
             raise ValueError(f"opponents: the OpponentPool plays {self.pool.game}, not {self.game.id}")
@@ -249,6 +286,11 @@ class Opponents:
                 self.members.append(as_agent(s, seed=seed_k, game=self.game.id) if isinstance(s, str)
                                     else as_agent(s, game=self.game.id))  # fmt: skip
             self.assign[:, k] = by_key[key]
+
+    @property
+    def engine(self) -> Any:
+        """The game's batched engine (looked up: a module is neither copied nor pickled)."""
+        return self.game.engine
 
     def random_key(self, recording: bool) -> int | None:
         """A key for the engine's random playouts when every opponent is the uniform random agent (then their moves

@@ -69,7 +69,6 @@ class LearnerGames:
         self.learner_seat = learner_seat
         self.reward = reward
         self.illegal_reward = float(illegal_reward)
-        self.engine = setup.engine
         self.opponents = Opponents(opponents, self.num_players, seed, self.num_envs, game=setup.spec)
         self.rng = np.random.default_rng(seed)
         self.state = setup.init(self.num_envs, self._new_seeds(self.num_envs))
@@ -80,6 +79,11 @@ class LearnerGames:
         self.actions: list[list[int]] | None = [[] for _ in range(self.num_envs)] if record else None
         self.learner_steps = 0  # game steps made by the learner and by the opponents (for throughput figures)
         self.opponent_steps = 0
+
+    @property
+    def engine(self) -> Any:
+        """The game's batched engine (looked up: a module is neither copied nor pickled)."""
+        return self.setup.engine
 
     def _new_seeds(self, k: int) -> np.ndarray:
         return self.rng.integers(0, MAX_GAME_SEED, size=k, dtype=np.int64)

@@ -5,8 +5,15 @@ learner games of a game of the suite stepped as arrays
 (the core of the vector env, :mod:`.core`), in SB3's conventions: ``reset()`` returns observations only, a
 finished game resets in the same step with its last observation in ``infos[i]["terminal_observation"]``,
 ``env_method("action_masks")`` gives each sub-env's legal actions, so that
-``sb3_contrib.common.maskable.utils.get_action_masks(vec_env)`` works. By default the VecEnv comes wrapped in
-SB3's ``VecMonitor`` (episode returns and lengths in the logs); ``monitor=False`` for the bare one.
+``sb3_contrib.common.maskable.utils.get_action_masks(vec_env)`` works. Infos are numbers and numpy arrays only
+(at a game's end: ``scores`` int64[n], ``learner_seat``, ``score``, ``win``, as the Gymnasium env's). By default
+the VecEnv comes wrapped in SB3's ``VecMonitor`` (episode returns and lengths in the logs; a subclass that
+deep-copies and pickles, as the VecEnv does); ``monitor=False`` for the bare one.
+
+Hidden information: ``get_attr(name)`` hands out the attributes of the batched core (:class:`.core.LearnerGames`),
+``get_attr("state")`` its whole engine State: every hand, the deck's order and the seeds that rebuild them. It is
+a debugging channel, like ``env.unwrapped.game()`` of the Gymnasium env: what the learner may see is its
+observation and ``action_masks()``, nothing more (``docs/environments.md``, "Hidden information").
 
 Seeding: ``make_vec_env(..., seed=s)`` (or ``vec_env.seed(s)`` before ``reset()``, as SB3 models do) plays
 the reference game seeded ``s + i`` in sub-env ``i`` first (seeds above ``2**63 - 1`` hashed into range).
@@ -14,6 +21,7 @@ the reference game seeded ``s + i`` in sub-env ``i`` first (seeds above ``2**63 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -89,8 +97,8 @@ class LearnerSB3VecEnv(VecEnv):
             n = self.games.num_players
             for j, i in enumerate(rows.tolist()):
                 infos[i] = {"terminal_observation": obs[i].copy(), "TimeLimit.truncated": False,
-                            "scores": final["scores"][j, :n].tolist(), "learner_seat": int(final["learner_seat"][j]),
-                            "score": int(final["score"][j]), "win": bool(final["win"][j])}  # fmt: skip
+                            "scores": final["scores"][j, :n].copy(), "learner_seat": final["learner_seat"][j],
+                            "score": final["score"][j], "win": final["win"][j]}  # fmt: skip
             for i in np.flatnonzero(illegal).tolist():
                 infos[i]["illegal_action"] = True
             self.games.reset(ended)
@@ -105,6 +113,8 @@ class LearnerSB3VecEnv(VecEnv):
         """Nothing to release."""
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        """An attribute of the batched core, the same object for every index (SB3's VecEnv API). ``"state"`` is the
+        whole engine State, every seat's hidden cards in it: a debugging channel, never a learner's input."""
         idx = list(self._get_indices(indices))
         if attr_name == "render_mode":
             return [None] * len(idx)
@@ -129,6 +139,18 @@ class LearnerSB3VecEnv(VecEnv):
         return [False] * len(list(self._get_indices(indices)))
 
 
+class CopyableVecMonitor(VecMonitor):
+    """SB3's ``VecMonitor`` that deep-copies and pickles: SB3's wrappers keep their class's members
+    (``class_attributes``, a mappingproxy among them), which copy with neither; they are rebuilt instead."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "class_attributes"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.class_attributes = dict(inspect.getmembers(type(self)))
+
+
 def make_vec_env(
     num_envs: int,
     num_players: int | None = None,
@@ -142,7 +164,7 @@ def make_vec_env(
     module. ``kwargs``: the learner envs' options and the game's own."""
     env: VecEnv = LearnerSB3VecEnv(num_envs, num_players=num_players, opponents=opponents, seed=seed, game=game,
                                    **kwargs)  # fmt: skip
-    return VecMonitor(env) if monitor else env
+    return CopyableVecMonitor(env) if monitor else env
 
 
 IndustrySB3VecEnv = LearnerSB3VecEnv  # the name of 0.1 (the default game is Industry)

@@ -19,6 +19,9 @@ Rewards                at the end only, from the learner's seat: ``reward="win"`
 Illegal action         ends the episode (terminated) with ``illegal_reward`` (default -1) and
                        ``info["illegal_action"] = True``; the state is not advanced
 Termination            the game's end; no truncation
+Render                 the learner's view: only what its seat sees (Age of Industry: the other hands as
+                       counts). ``env.unwrapped.game()`` is the full position, every hand in it: a debugging
+                       channel, never to be shown to a learner
 Info                   numpy arrays and numbers only, which Gymnasium's vector envs batch into numeric arrays
                        (no lists): ``action_mask``; at the end ``scores`` (int64[n], by seat), ``learner_seat``
                        and ``score`` (int64), ``win`` (bool); ``illegal_action`` (bool) after an illegal action
@@ -130,8 +133,9 @@ class LearnerEnv(gymnasium.Env):
         return self.setup.engine.to_game(self.games.state, 0)
 
     def render(self) -> str | np.ndarray | None:
-        """``ansi``: the text board; ``rgb_array``: uint8[H, W, 3]; ``human``: the picture shown."""
-        return self.setup.render(self.game(), self.render_mode)
+        """``ansi``: the text board; ``rgb_array``: uint8[H, W, 3]; ``human``: the picture shown; each the learner's
+        view (only what its seat sees: no opponent's hand)."""
+        return self.setup.render(self.game(), self.render_mode, int(self.games.seat[0]))
 
 
 IndustryEnv = LearnerEnv  # the name of 0.1 (the default game is Industry)

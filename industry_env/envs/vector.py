@@ -23,7 +23,9 @@ Autoreset              ``autoreset_mode`` attribute and ``metadata["autoreset_mo
 Illegal action         ends that game with ``illegal_reward`` (``info["illegal_action"][i]``), as the single env
 Info                   ``action_mask``; ``illegal_action`` (bool[N]); at the end of a game, ``scores``
                        (int[N, P]), ``learner_seat``, ``score``, ``win`` with ``_``-prefixed masks saying which
-                       sub-envs they are for (Gymnasium's vector info convention)
+                       sub-envs they are for (Gymnasium's vector info convention); numeric arrays only
+Render                 ``render_mode="ansi"``: sub-env 0's text board in its learner's view (no opponent's
+                       hand); ``env.games.state`` is the full State, every hand in it: a debugging channel
 =====================  ==========================================================================================
 
 Records: with ``record=True``, ``env.record(i)`` is sub-env ``i``'s game so far as a replayable
@@ -170,10 +172,10 @@ class LearnerVectorEnv(VectorEnv):
         return self._masks()
 
     def render(self) -> str | None:
-        """``ansi``: the text board of sub-env 0."""
+        """``ansi``: the text board of sub-env 0 in its learner's view (only what its seat sees)."""
         if self.render_mode != "ansi":
             return None
-        return self.setup.spec.render_text(self.setup.engine.to_game(self.games.state, 0))
+        return self.setup.render_text(self.setup.engine.to_game(self.games.state, 0), int(self.games.seat[0]))
 
 
 IndustryVectorEnv = LearnerVectorEnv  # the name of 0.1 (the default game is Industry)

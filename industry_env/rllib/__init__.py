@@ -1,4 +1,5 @@
-"""The suite's games on Ray RLlib (the ``rllib`` extra): a ``MultiAgentEnv``, an action-masking module, self-play.
+"""The games of the suite on Ray RLlib (the ``rllib`` extra): a ``MultiAgentEnv``, an action-masking module,
+self-play on the game a config names (``game``; Industry by default).
 
 ``make_env(config=None)`` is the env (:mod:`.env`), ``ppo_config(**overrides)`` a ready ``PPOConfig``
 (:mod:`.selfplay`), ``industry-env train --framework rllib`` the command line (:mod:`.train`), and

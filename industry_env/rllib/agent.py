@@ -5,6 +5,9 @@
 folder of one RLModule checkpoint (``.../learner_group/learner/rl_module/<module>``). Acting needs torch and
 ray, but no Ray cluster: the module is loaded in the calling process. Deterministic by default (the most
 probable legal action); ``deterministic=False`` samples the masked softmax with the agent's seeded generator.
+The agent plays the game its module was trained on (the module's ``model_config["game"]``, which the trainer
+writes; Industry for a module without it), so ``make_agent("rllib:PATH", game=...)`` and the arena refuse it for
+another game.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ class RLlibAgent(NetworkAgent):
     """An RLlib action-masking policy as an Agent (module docstring). ``threads``: torch threads during calls."""
 
     name = "rllib"
-    game = "industry"  # the self-play trainer's checkpoints play Industry
+    game = "industry"  # set from the module (its model_config's "game"; a module saved before games were named:
+    # Industry), so that make_agent and the arena refuse it for another game
 
     def __init__(self, seed: int | None = None, path: str | Path | None = None, module: str = "learner",
                  deterministic: bool = True, threads: int = 1) -> None:  # fmt: skip
@@ -79,18 +83,33 @@ class RLlibAgent(NetworkAgent):
         return agent
 
     def _setup(self, rl_module: Any, seed: int | None, deterministic: bool, threads: int) -> None:
-        from .module import MASK_KEY, OBS_KEY, AgentModule
+        from ..registry import load_game
+        from .module import MASK_KEY, OBS_KEY, AgentModule, module_game
 
         self.torch, _ = _imports()
         if isinstance(rl_module, AgentModule):
             raise AgentInputError(f"that module plays the project's agent {rl_module.agent.name!r}: use "
-                                  f"make_agent({rl_module.agent.name!r}) instead")  # fmt: skip
+                                  f"make_agent({rl_module.agent.name!r}, game={rl_module.agent.game!r}) "
+                                  f"instead")  # fmt: skip
+        try:
+            spec = load_game(module_game(getattr(rl_module, "model_config", None)))
+        except ValueError as exc:
+            raise AgentInputError(f"{type(rl_module).__name__}: {exc}") from None
+        self.game = spec.id
         space = getattr(rl_module, "observation_space", None)
         keys = set(getattr(space, "spaces", {}) or {})
-        num_actions = self.spec.num_actions()
-        if keys != {OBS_KEY, MASK_KEY} or getattr(getattr(rl_module, "action_space", None), "n", None) != num_actions:
-            raise AgentInputError(f"{type(rl_module).__name__} is not an Industry policy (expected a Dict observation "
-                                  f"space {{{OBS_KEY!r}, {MASK_KEY!r}}} and {num_actions} actions)")  # fmt: skip
+        sizes = (getattr(getattr(space, "spaces", {}).get(OBS_KEY), "shape", (None,))[0] if keys else None,
+                 getattr(getattr(rl_module, "action_space", None), "n", None))  # fmt: skip
+        fits = [v for v in spec.variants() if (spec.observation_size(**v), spec.num_actions(**v)) == sizes]
+        if keys != {OBS_KEY, MASK_KEY} or not fits:
+            sizes_of = {f"{spec.observation_size(**v)} observation floats and {spec.num_actions(**v)} actions"
+                        for v in spec.variants()}  # fmt: skip
+            expected = " or ".join(sorted(sizes_of))
+            raise AgentInputError(f"{type(rl_module).__name__} is not a policy of {spec.name} (expected a Dict "
+                                  f"observation space {{{OBS_KEY!r}, {MASK_KEY!r}}} with {expected}; it has "
+                                  f"{sizes[0]} and {sizes[1]})")  # fmt: skip
+        # the variant (map) whose sizes it reads, where the variants' sizes differ
+        self.options = None if len(fits) == len(spec.variants()) else fits[0]
         self.module = rl_module
         self.rng = np.random.default_rng(check_seed(seed))
         self.deterministic = deterministic

@@ -9,13 +9,18 @@ Observation dict       only the agent to move, during the game; every agent once
                        all-zero masks) with its terminal reward
 Rewards                at the end only, the AEC env's terminal rewards (``reward="win"`` or ``"score"``)
 Termination            ``terminateds["__all__"]`` when the game ends; no truncation
-Illegal action         ends the game: -1 to the agent at fault, 0 to the others (the AEC ``env()``'s rule)
+Illegal action         ends the game: -1 to the agent at fault, 0 to the others (the AEC ``env()``'s rule);
+                       every agent's info has ``illegal_action`` (bool[n], by seat: the one at fault)
+Info                   numbers and numpy arrays only: empty during the game; at the end the AEC env's final
+                       infos (``scores``, ``score``, ``winners``, ``win``)
+Render                 ``render()``: the text board in ``render_view`` (``"public"`` by default: no hidden card;
+                       a seat, ``"player_k"``, or ``"full"`` for debugging), as the AEC env's
 =====================  ==========================================================================================
 
 The env holds one :class:`industry_env.envs.aec.raw_env` and only translates its views; no rule is written here.
 ``config`` (RLlib's env config) takes the AEC env's options: ``game`` (default ``"industry"``), ``num_players``,
-``reward`` and the game's own options (Industry: ``balanced_draws``, ``board``); an unknown key is refused by
-name.
+``reward``, ``render_view`` and the game's own options (Industry: ``balanced_draws``, ``board``); an unknown key
+is refused by name.
 """
 
 from __future__ import annotations
@@ -100,7 +105,8 @@ class LearnerMultiAgentEnv(MultiAgentEnv):
 
     def _illegal(self, agent: str) -> tuple[dict, dict, dict, dict, dict]:
         rewards = {a: (ILLEGAL_REWARD if a == agent else 0.0) for a in self.possible_agents}
-        infos = {a: {"illegal_action_by": agent} for a in self.possible_agents}
+        at_fault = np.array([a == agent for a in self.possible_agents])  # a flag per seat: infos stay numeric
+        infos = {a: {"illegal_action": at_fault.copy()} for a in self.possible_agents}
         return self._end(rewards, infos)
 
     def _end(self, rewards: dict[str, float], infos: dict[str, dict]) -> tuple[dict, dict, dict, dict, dict]:
@@ -114,10 +120,10 @@ class LearnerMultiAgentEnv(MultiAgentEnv):
                 {a: dict(infos.get(a, {})) for a in self.possible_agents})  # fmt: skip
 
     def render(self) -> str:
-        """The text board of the current position."""
-        if self._over and self.game_env.state_ is None:
+        """The text board of the current position in the env's ``render_view`` (default the public view)."""
+        if self.game_env.state_ is None:
             raise RuntimeError("render() before reset()")
-        return self.setup.spec.render_text(self.game_env.game())
+        return self.setup.render_text(self.game_env.game(), self.game_env.render_view)
 
 
 IndustryMultiAgentEnv = LearnerMultiAgentEnv  # the name of 0.1 (the default game is Industry)

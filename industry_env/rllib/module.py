@@ -22,6 +22,8 @@ from ray.rllib.core.rl_module.rl_module import RLModule
 
 OBS_KEY = "observations"
 MASK_KEY = "action_mask"
+# model_config's key naming the game a module plays (saved with its checkpoint; none: Industry, as before 0.2)
+GAME_KEY = "game"
 # Added to illegal logits: finite (no NaN in softmax or entropy), yet exp() of it is exactly 0 in float32.
 MASKED_LOGIT = torch.finfo(torch.float32).min
 
@@ -81,7 +83,8 @@ class MaskedPPOModule(DefaultPPOTorchRLModule):
 class AgentModule(RLModule):
     """An agent of :mod:`industry_env.agents` as a never-trained RLModule: it returns the agent's actions.
 
-    ``model_config``: ``{"agent": name, "seed": int}`` (a name :func:`industry_env.agents.make_agent` knows).
+    ``model_config``: ``{"agent": name, "seed": int, "game": id}`` (a name :func:`industry_env.agents.make_agent`
+    knows for that game; default Industry).
     """
 
     def setup(self) -> None:
@@ -92,7 +95,8 @@ class AgentModule(RLModule):
         name = cfg.get("agent")
         if not isinstance(name, str):
             raise ValueError(f"AgentModule: model_config['agent'] must be an agent name, got {name!r}")
-        self.agent = as_agent(name, seed=cfg.get("seed"))  # a user's function by name too (it takes no seed)
+        # a user's function by name too (it takes no seed)
+        self.agent = as_agent(name, seed=cfg.get("seed"), game=module_game(cfg))
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         obs = batch[Columns.OBS]
@@ -110,6 +114,15 @@ class AgentModule(RLModule):
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Nothing to restore (see :meth:`get_state`)."""
+
+
+def module_game(model_config: Any) -> str:
+    """The game a module plays, from its ``model_config`` (a module saved before games were named: Industry)."""
+    cfg = model_config if isinstance(model_config, dict) else {}
+    game = cfg.get(GAME_KEY, "industry")
+    if not isinstance(game, str):
+        raise ValueError(f"model_config[{GAME_KEY!r}] = {game!r}: a game id such as 'industry'")
+    return game
 
 
 def _numpy(x: Any) -> np.ndarray:

@@ -22,7 +22,7 @@ import zlib
 from typing import Any
 
 from .env import ENV_NAME, make_env
-from .module import AgentModule, MaskedPPOModule
+from .module import GAME_KEY, AgentModule, MaskedPPOModule
 
 LEARNER = "learner"
 POLICIES = ("shared", "per_seat")
@@ -197,7 +197,8 @@ def learner_steps(result: dict, policy: str = "shared") -> int:
 
 
 def register() -> str:
-    """Register the Industry env with Ray's registry under ``industry_v0``; returns the name."""
+    """Register the env of every game (its config's ``game``) with Ray's registry under ``industry_v0``; returns
+    the name."""
     from ray.tune import registry
 
     # Ray keeps the registry's key prefix, the job id of the first driver connection of the process, for
@@ -210,10 +211,16 @@ def register() -> str:
     return ENV_NAME
 
 
+def env_config(cfg: Any) -> dict[str, Any]:
+    """RLlib's env config for a training config: the game named (``cfg.game``), its players and the reward."""
+    return {"game": cfg.game, "num_players": cfg.num_players, "reward": cfg.reward}
+
+
 def ppo_config(**overrides: Any) -> Any:
     """A ready ``PPOConfig``: env registered, masking module, league mapping, self-play callback.
 
     ``overrides``: any key of the training config (:class:`industry_env.train.config.TrainConfig`, e.g.
+    ``game`` (the env, the league's agents, the evaluations and the checkpoints' modules all play it),
     ``num_players``, ``learning_rate``, ``n_steps``, ``opponents``, ``seed``) and the RLlib-only
     ``num_env_runners`` (default 1), ``policy`` ("shared" or "per_seat"), ``num_learners`` (default 0: the
     learner runs in the driver). ``ppo_config(num_env_runners=2).build().train()`` trains one iteration.
@@ -234,20 +241,21 @@ def ppo_config(**overrides: Any) -> Any:
     policy = extra["policy"]
     runners = extra["num_env_runners"]
     n = cfg.num_players
+    game = {GAME_KEY: cfg.game}  # every module says which game it plays: its checkpoints play that game only
     if policy == "shared":
         trained = [LEARNER]
-        specs = {LEARNER: RLModuleSpec(module_class=MaskedPPOModule)}
+        specs = {LEARNER: RLModuleSpec(module_class=MaskedPPOModule, model_config=game)}
         for k, (mid, _) in enumerate(league_members(cfg)):
-            specs[mid] = RLModuleSpec(module_class=AgentModule,
-                                      model_config={"agent": cfg.opponents[k], "seed": (cfg.seed * 7919 + k) % 2**63})
+            specs[mid] = RLModuleSpec(module_class=AgentModule, model_config={
+                "agent": cfg.opponents[k], "seed": (cfg.seed * 7919 + k) % 2**63, **game})  # fmt: skip
     else:
         trained = [f"seat_{k}" for k in range(n)]
-        specs = {m: RLModuleSpec(module_class=MaskedPPOModule) for m in trained}
+        specs = {m: RLModuleSpec(module_class=MaskedPPOModule, model_config=game) for m in trained}
     mapping = LeagueMapping(n, league_members(cfg), policy, cfg.seed)
     games = max(1, runners) * cfg.num_envs
     config = (
         PPOConfig()
-        .environment(register(), env_config={"num_players": n, "reward": cfg.reward})
+        .environment(register(), env_config=env_config(cfg))
         .env_runners(num_env_runners=runners, num_envs_per_env_runner=cfg.num_envs,
                      rollout_fragment_length=cfg.n_steps, num_cpus_per_env_runner=1)
         .learners(num_learners=extra["num_learners"])

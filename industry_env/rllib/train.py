@@ -223,7 +223,7 @@ def train_loop(algo: Any, cfg: TrainConfig, extra: dict[str, Any], run: Path) ->
     figures = {"run_dir": str(run), "final": str(final), "learner_steps": steps, "env_steps": env_steps,
                "seconds": wall, "learner_steps_per_second": steps / wall, "env_steps_per_second": env_steps / wall,
                "eval_seconds": callback.eval_seconds, "update_seconds": shares["update"],
-               "num_env_runners": extra["num_env_runners"], "policy": extra["policy"],
+               "num_env_runners": extra["num_env_runners"], "policy": extra["policy"], "game": cfg.game,
                "evals": callback.evals}  # fmt: skip
     R.write_json(run / "result.json", figures)
     return figures
@@ -234,7 +234,7 @@ def summary(figures: dict[str, Any]) -> str:
     return (f"{figures['learner_steps']:,} learner steps in {figures['seconds']:.0f} s (evaluations excluded) with "
             f"{figures['num_env_runners']} env runner(s): {figures['learner_steps_per_second']:,.0f} learner steps/s "
             f"({figures['env_steps_per_second']:,.0f} decisions/s at the table, opponents included)\n"
-            f"final checkpoint: {figures['final']} (play it: industry-env arena --agents "
+            f"final checkpoint: {figures['final']} (play it: industry-env arena --game {figures['game']} --agents "
             f"rllib:{figures['final']},heuristic,heuristic,heuristic)")  # fmt: skip
 
 

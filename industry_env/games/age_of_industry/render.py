@@ -41,7 +41,8 @@ def space_text(game: Game, sp: int) -> str:
 
 
 def render_text(game: Game, seat: int | None = None) -> str:
-    """The whole position as text; other seats' hands only when ``seat`` is None."""
+    """The whole position as text; other seats' hands only when ``seat`` is None (``seat=-1``, no player's seat:
+    the public view, every hand as a count)."""
     s, m, c = game.s, game.map, game.components
     who = "game over" if game.is_over else f"player {game.current_player} to move ({game.phase})"
     lines = [f"Age of Industry on {m.name.split(' (')[0]}: {s.num_players} players, round {s.round}, {who}",

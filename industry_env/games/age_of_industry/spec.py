@@ -145,10 +145,10 @@ class AgeOfIndustrySpec(GameSpec):
 
         return to_rgb_array(game, seat)  # seat None: the public view; else that seat's own hand too
 
-    def show(self, game: ReferenceGame) -> None:
+    def show(self, game: ReferenceGame, seat: int | None = None) -> None:
         from .picture import show
 
-        show(game)
+        show(game, seat)  # seat None: the public view, as to_rgb_array
 
     def rules_text(self) -> str:
         from .tools import rules_text
