@@ -184,6 +184,8 @@ class Game:
         """Play ``action`` for the player to move; IllegalActionError (game unchanged) if it is not legal."""
         if isinstance(action, (np.integer,)):
             action = int(action)
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action {action!r} is not an integer action")
         if self.is_over:
             raise IllegalActionError(f"action {action!r}: the game is over")
         legal = self._legal()
