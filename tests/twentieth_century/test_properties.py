@@ -144,3 +144,10 @@ def test_a_position_round_trips_through_json_exactly():
     again = Game.from_json(g.to_json())
     assert again.to_json() == g.to_json() and again.legal_actions() == g.legal_actions()
     assert json.loads(g.to_json())["game"] == "twentieth_century"
+
+
+def test_the_rule_based_player_of_the_balance_measurements_plays_legal_games():
+    from industry_env.games.twentieth_century.balance import play
+
+    g, stats = play(4, seed=0)
+    assert g.is_over and len(stats["score"]) == 4 and stats["cat_bids"] and stats["price_r1"]
