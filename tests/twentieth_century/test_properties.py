@@ -146,7 +146,19 @@ def test_a_position_round_trips_through_json_exactly():
     assert json.loads(g.to_json())["game"] == "twentieth_century"
 
 
-def test_the_rule_based_player_of_the_balance_measurements_plays_legal_games():
+def test_the_rule_based_player_of_the_balance_measurements_plays_legal_moves():
+    from industry_env.games.twentieth_century.balance import rule_based_action
+
+    g, rng = Game(4, seed=0), np.random.default_rng(0)
+    while g.round == 1:
+        a = rule_based_action(g, rng)
+        assert a in g.legal_actions()
+        g.apply(a)
+    assert sum(len(g.land_cells(p)) for p in range(4)) > 4  # it bought and attached land tiles
+
+
+@pytest.mark.slow
+def test_the_balance_measurement_plays_whole_games():
     from industry_env.games.twentieth_century.balance import play
 
     g, stats = play(4, seed=0)
