@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from . import actions as A
-from .reference import SCORE_SOURCES, Game
+from .reference import Game
+from .state import SCORE_SOURCES
 
 TECH_VALUE = {"mine": 4, "laboratory": 4, "hospital": 4, "workers": 3, "train": 2, "recycling": 3, "bridge": 1,
               "garbage_truck": 1, "separated_collection": 1, "park": 2, "cleanup": 2, "quality_of_life": 2}  # fmt: skip

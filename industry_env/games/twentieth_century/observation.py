@@ -9,22 +9,17 @@ the six stacks and the catastrophe cards still face down; the observation shows 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from .actions import MAX_ABILITIES, MAX_TECHS
-from .components import INSTITUTIONS, KINDS, MAX_CITIES, GameData, Tile
+from .components import ERAS, INSTITUTIONS, KINDS, MAX_CITIES, GameData, Tile
 from .geometry import NUM_CELLS, Placed, local_components, reaches
 from .rules import MAX_LAND_OFFER, MAX_PLAYERS, MAX_TECH_OFFER, ROUNDS
+from .state import PHASES
 
-if TYPE_CHECKING:
-    from .reference import Game
-
-PHASES = ("lead", "open", "bid", "tech", "catastrophe", "attach_pick", "attach_cell", "attach_rotate", "citizen",
-          "garbage", "use", "use_target", "use_target2", "bridge", "recycle", "over")  # fmt: skip
 MAX_TRACK = 7
-ERAS = ("I-II", "III-IV", "V")
 TILE_FEATURES = 1 + 3 + MAX_CITIES * 5 + 4 + MAX_CITIES * 4 + 1  # a land tile on offer
 TECH_FEATURES = 1 + 3 + len(KINDS) + 1 + 2 + 3 + 4 + 4
 CELL_FEATURES = 6 + 4 + 4 + MAX_CITIES * 6 + MAX_CITIES * 4 + 4 + 3 + 1 + 2
@@ -77,7 +72,7 @@ def _tile_features(tile: Tile, rot: int, bridge: int, out: np.ndarray) -> None:
             out[4 + 4 * j + s] = reaches(placed, j, s)
 
 
-def observe(game: Game, seat: int) -> np.ndarray:
+def observe(game: Any, seat: int) -> np.ndarray:
     """Seat ``seat``'s observation of ``game``."""
     data, n = game.data, game.n
     if not 0 <= seat < n:

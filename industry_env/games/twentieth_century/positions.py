@@ -6,20 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import cell_index
-from .components import GameData
+from .components import ERAS, GameData
 from .geometry import CENTRE, NUM_CELLS
-from .reference import (
-    CARD_CHOICES,
-    ERAS,
-    GAME_NAME,
-    JSON_VERSION,
-    LEDGER,
-    PHASES,
-    SCORE_SOURCES,
-    Game,
-    GameStateError,
-)
 from .rules import OFFERS, ROUNDS
+from .state import CARD_CHOICES, FIELDS, GAME_NAME, JSON_VERSION, LEDGER, PHASES, SCORE_SOURCES, GameStateError
 
 
 def _fail(entry: str, why: str) -> None:
@@ -57,10 +47,10 @@ def check_position(doc: Any, data: GameData) -> None:
         _fail("version", f"must be {JSON_VERSION}, not {doc.get('version')!r}")
     if data.sha256 and doc.get("data_sha256") != data.sha256:
         _fail("data_sha256", "the position was saved on other component data")
-    known = {"game", "version", "data_sha256", *Game._FIELDS}
+    known = {"game", "version", "data_sha256", *FIELDS}
     for k in sorted(set(doc) - known):
         _fail(k, "is not an entry of a position")
-    for k in Game._FIELDS:
+    for k in FIELDS:
         if k not in doc:
             _fail(k, "is missing")
     n = _int(doc, "n", 3, 5)

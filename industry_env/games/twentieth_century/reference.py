@@ -22,7 +22,7 @@ import numpy as np
 from ...core.textdata import TextDataError, parse_json
 from . import actions as A
 from . import chance
-from .components import INSTITUTIONS, MULTI_USE, GameData, load_data
+from .components import ERAS, INSTITUTIONS, MULTI_USE, GameData, load_data
 from .geometry import (
     CENTRE,
     WINDOW,
@@ -33,6 +33,9 @@ from .geometry import (
     touches_nation,
     train_connected,
 )
+from .observation import observe
+from .positions import check_position
+from .render import render_text
 from .rules import (
     BONUS_ROUNDS,
     CATASTROPHE_BID_MAX,
@@ -52,24 +55,11 @@ from .rules import (
     extra_cube_penalty,
     rank_awards,
 )
-
-GAME_NAME = "twentieth_century"
-JSON_VERSION = 1
-PHASES = ("lead", "open", "bid", "tech", "catastrophe", "attach_pick", "attach_cell", "attach_rotate", "citizen",
-          "garbage", "use", "use_target", "use_target2", "bridge", "recycle", "over")  # fmt: skip
-CARD_CHOICES = ("random", "a", "b", "c", "none")
-SCORE_SOURCES = ("production", "quality_of_life", "round_2_card", "round_4_card", "land_tiles", "pollution",
-                 "coins", "science")  # fmt: skip
-LEDGER = ("coins_in", "coins_out", "science_in", "science_out", "cubes_in", "cubes_out")
-ERAS = ("I-II", "III-IV", "V")
+from .state import CARD_CHOICES, FIELDS, GAME_NAME, JSON_VERSION, LEDGER, SCORE_SOURCES, GameStateError
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal in the position; the game is unchanged."""
-
-
-class GameStateError(ValueError):
-    """A saved position that is corrupt or inconsistent; the message says which entry and why."""
 
 
 def _card(option: str, seed: int, purpose: int) -> int:
@@ -908,18 +898,10 @@ class Game:
         return sorted(t for era in ERAS for t in self.tech_stacks[era])
 
     def observe(self, seat: int) -> np.ndarray:
-        from .observation import observe
-
         return observe(self, seat)
 
     # ------------------------------------------------------------------------------------------- saving
-    _FIELDS = ("n", "seed", "options", "r2", "r4", "land_stacks", "tech_stacks", "cat_stack", "cat_revealed",
-               "cat_current", "round", "phase", "to_move", "next_leader", "leader", "land_offer", "tech_offer",
-               "discarded_land", "discarded_tech", "cost_pos", "auction_slot", "high_bid", "high_bidder",
-               "withdrawn", "passed", "won", "resume", "cat_col", "cat_bid", "maint_order", "maint_pos", "coins",
-               "science", "pollution", "pending_cubes", "pending", "techs", "used", "vp", "ledger", "grid_tile",
-               "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens", "grid_new", "sel", "removed",
-               "production_now")  # fmt: skip
+    _FIELDS = FIELDS
 
     def to_json(self) -> str:
         """The position as JSON (``from_json`` reads it back, refusing a corrupt one)."""
@@ -936,8 +918,6 @@ class Game:
             doc = parse_json(text)
         except TextDataError as exc:
             raise GameStateError(f"saved game is {exc}") from None
-        from .positions import check_position
-
         data = data or load_data()
         check_position(doc, data)
         game = cls.__new__(cls)
@@ -949,8 +929,6 @@ class Game:
         return game
 
     def __str__(self) -> str:
-        from .render import render_text
-
         return render_text(self)
 
 

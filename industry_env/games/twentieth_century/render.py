@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .actions import cell_xy
 from .components import CITY_NAMES
 
-if TYPE_CHECKING:
-    from .reference import Game
 
-
-def _tile_text(game: Game, code: int) -> str:
+def _tile_text(game: Any, code: int) -> str:
     d = game.data
     if d.is_land(code):
         t = d.land[code]
@@ -21,7 +18,7 @@ def _tile_text(game: Game, code: int) -> str:
     return f"{tech.id} {tech.name}"
 
 
-def render_text(game: Game) -> str:
+def render_text(game: Any) -> str:
     """Every public fact of the position (nothing is private: ruling 36), one line each."""
     d = game.data
     lines = [f"20th Century, {game.n} players, round {game.round}, phase {game.phase}, "

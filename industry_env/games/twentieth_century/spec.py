@@ -18,8 +18,8 @@ from .actions import MAX_ABILITIES, MAX_TECHS, NUM_ACTIONS, NUM_CAT_BIDS, action
 from .components import MAX_CITIES, load_data
 from .observation import layout as observation_pieces
 from .rules import CONSOLATION_EXTRA, LAST_FULL_ROUND, MAX_LAND_OFFER, MAX_PLAYERS, MIN_LAND_PRICE, MIN_PLAYERS, OFFERS
+from .state import CARD_CHOICES
 
-CARD_CHOICES = ("random", "a", "b", "c", "none")
 # Pieces that may be negative (victory points); every other entry is >= 0. Pieces that are one-hot codes or flags
 # lie in [0, 1]; the rest are counts scaled by a nominal size whose largest value no rule fixes (coins, science,
 # cubes and production have no upper limit: 'Non c'è un limite massimo alla produzione', ruling 33).
