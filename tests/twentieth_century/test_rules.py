@@ -444,3 +444,63 @@ def test_a_corrupt_position_is_refused_naming_the_entry():
         Game.from_json(json.dumps(dict(doc, grid_citizens=cit)))
     with pytest.raises(GameStateError, match="not valid JSON"):
         Game.from_json("{")
+
+
+# ----------------------------------------------------------------------------------------------- more clauses
+def test_B2_ruling_35_the_first_game_has_no_round_two_or_four_scoring_but_the_final_one():
+    g = Game(3, seed=0, r2="none", r4="none")
+    g.vp[0]["production"] = 7
+    assert _scored(g, 2)[0] == 0 and _scored(g, 4)[0] == 0
+    g.round = 6
+    g.final_scoring()
+    assert g.score_parts(0)["coins"] == 4  # three tied at 10 coins share 8 + 5 + 0
+
+
+def test_X9_the_park_has_only_its_immediate_effect():
+    g = game_led_by(3, 0)
+    park = tech_index(g.data, "T12")
+    g.tech_offer[0] = park
+    act(g, "withdraw", "tech 0")
+    assert g.pollution[0] == g.data.technologies[park].pollution > 0
+    assert not g.usable(0, 0, 0)  # nothing to use later
+
+
+def test_M8_the_new_citizen_works_in_a_city_of_its_own_tile():
+    g = game_led_by(3, 0)
+    two = next(s for s, t in enumerate(g.land_offer) if len(g.data.land[t].cities) >= 2)
+    act(g, f"land {two}", "bid +0")
+    for _ in range(2):
+        act(g, "withdraw", "done")
+    act(g, "withdraw", "done")
+    cols = g.data.columns_used(3)
+    for k in range(3):
+        act(g, f"catastrophe column {cols[k]} bid 0")
+    while g.to_move != 0:
+        act(g, "done")
+    act(g, "cell 5,4", "rotate 0")
+    assert g.phase == "citizen"
+    cell = A.cell_index(5, 4)
+    cities = len(g.data.tile(g.grid_tile[0][cell]).cities)
+    assert g.legal_actions() == [A.CITY + cell * 3 + j for j in range(cities)]
+
+
+def test_M1_ruling_21_maintenance_runs_from_the_leftmost_column_clockwise():
+    g = game_led_by(4, 0)
+    _withdraw_all(g)
+    cols = g.data.columns_used(4)
+    opener = g.to_move
+    bids = {}
+    for col in (cols[2], cols[0], cols[3], cols[1]):
+        bids[g.to_move] = col
+        act(g, f"catastrophe column {col} bid 0")
+    worst = next(p for p, c in bids.items() if c == cols[0])
+    assert worst == (opener + 1) % 4 and g.next_leader == worst
+    assert g.maint_order == [(worst + k) % 4 for k in range(4)]
+
+
+def test_T6_ruling_10_with_no_tile_left_each_player_still_in_withdraws_in_turn():
+    g = game_led_by(3, 0)
+    act(g, "withdraw", "done", "withdraw", "done")  # Blue and Green out: Yellow alone buys everything
+    for s in range(5):
+        act(g, f"land {s}")
+    assert g.phase == "tech" and g.to_move == 2 and g.withdrawn == [1, 2, 3]  # forced withdrawal, then his choice
