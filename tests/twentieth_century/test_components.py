@@ -93,3 +93,17 @@ def test_the_loader_names_the_file_of_unreadable_toml(tmp_path):
     bad.write_text("[[land]\n", "utf-8")
     with pytest.raises(ComponentsError, match="tiles.toml: not valid TOML"):
         load_data(bad)
+
+
+def test_an_owners_template_loads_marks_reconstructed_entries_printed_and_is_never_written_over(tmp_path):
+    from industry_env.games.twentieth_century.tools import components_template, write_template
+
+    tiles = write_template(tmp_path / "tiles.toml", "tiles")
+    comps = write_template(tmp_path / "components.toml", "components")
+    d = load_data(tiles, comps)
+    assert len(d.land) == 41 and not any(v.startswith("reconstructed") for v in d.provenance.values())
+    assert d.provenance["land[0] 'S'.cities.a"].startswith("rulebook")  # the known facts keep their provenance
+    with pytest.raises(FileExistsError):
+        write_template(tiles, "tiles")
+    with pytest.raises(ValueError, match="'tiles' or 'components'"):
+        components_template("cards")

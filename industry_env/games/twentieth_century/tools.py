@@ -3,8 +3,11 @@ the components with the provenance of every number (``industry-env board --game 
 
 from __future__ import annotations
 
+import re
 from importlib import resources
+from pathlib import Path
 
+from ...core.outputs import write_text_atomic
 from .components import SIDES, GameData, Tile, load_data
 
 HEADER = """# 20th Century: the components as implemented
@@ -13,8 +16,10 @@ Generated from `industry_env/games/twentieth_century/data/*.toml` by
 `industry_env.games.twentieth_century.tools.components_markdown()`; do not edit.
 No public source lists the printed tiles, tracks or catastrophe cards, so most numbers are **reconstructed**: each
 entry says how it is known (`rulebook`, with the sentence; `public`, with the source; `inferred`, with the
-reasoning; `reconstructed`, with the constraint it meets). An owner of the game can type the printed ones in (the
-schema is at the top of each data file).
+reasoning; `reconstructed`, with the constraint it meets). An owner of the game can type the printed ones in:
+`industry_env.games.twentieth_century.tools.write_template(path, "tiles")` (or `"components"`) writes a file to
+correct (the schema is at its top), `components.load_data(tiles, components)` checks it, listing every error at
+once, and `Game(n, seed, data=load_data(tiles, components))` plays on it.
 
 A tile's rails are listed as pieces: each piece is a stretch of track passing through no city, with what it touches
 (cities a, b, c; the building x; the sides N, E, S, W it leaves by, at rotation 0). Bridges list the pairs of ends a
@@ -86,3 +91,31 @@ def components_markdown(data: GameData | None = None) -> str:
 def rules_text() -> str:
     """The rules as implemented with the rulings (the same text as docs/twentieth-century/rules.md)."""
     return resources.files("industry_env.games.twentieth_century.data").joinpath("rules.md").read_text("utf-8")
+
+
+TEMPLATE_HEADER = """# A TEMPLATE for an owner of the game: the shipped file, every reconstructed entry's provenance set
+# to "printed". Correct each value to the printed component (the schema and how to type a tile are below), then check
+# the files with industry_env.games.twentieth_century.components.load_data(tiles, components): every error is listed
+# at once. Play on them with Game(n, seed, data=load_data(tiles, components)).
+#
+"""
+
+
+def components_template(what: str = "tiles") -> str:
+    """A data file (``what``: "tiles" or "components") to type the printed components into: the shipped entries,
+    each reconstructed provenance replaced by "printed" (the rulebook's and public facts keep theirs)."""
+    if what not in ("tiles", "components"):
+        raise ValueError(f"what={what!r}: 'tiles' or 'components'")
+    text = resources.files("industry_env.games.twentieth_century.data").joinpath(f"{what}.toml").read_text("utf-8")
+    return TEMPLATE_HEADER + re.sub(r'"reconstructed \((?:[^"\\]|\\.)*\)"', '"printed"', text)
+
+
+def write_template(path: str | Path, what: str = "tiles", overwrite: bool = False) -> Path:
+    """Write :func:`components_template` to ``path`` atomically; an existing file is never replaced unless
+    ``overwrite``."""
+    target = Path(path).expanduser()
+    if target.exists() and not overwrite:
+        raise FileExistsError(f"{target} exists: choose another path (nothing was written)")
+    text = components_template(what)
+    write_text_atomic(target, text)
+    return target
