@@ -107,3 +107,20 @@ def test_an_owners_template_loads_marks_reconstructed_entries_printed_and_is_nev
         write_template(tiles, "tiles")
     with pytest.raises(ValueError, match="'tiles' or 'components'"):
         components_template("cards")
+
+
+def test_the_data_option_plays_an_owners_files_and_refuses_a_broken_one(tmp_path):
+    from industry_env import load_game
+    from industry_env.games.twentieth_century.tools import write_template
+
+    spec = load_game("twentieth_century")
+    tiles = write_template(tmp_path / "tiles.toml", "tiles")
+    comps = write_template(tmp_path / "components.toml", "components")
+    g = spec.reference(3, seed=0, data=(tiles, comps))
+    assert g.data.provenance["land[1] 'L01'"] == "printed" and spec.setup_of(g)[2]["data"] is g.data
+    again = spec.reference_from_json(g.to_json(), data=(tiles, comps))
+    assert again.to_json() == g.to_json()
+    assert spec.data_digests(data=(tiles, comps))["data"]["sha256"] == g.data.sha256
+    tiles.write_text(tiles.read_text("utf-8").replace('id = "L01"', 'id = "L02"'), "utf-8")
+    with pytest.raises(ValueError, match="data=.*must be a unique string"):
+        spec.reference(3, seed=0, data=str(tiles))

@@ -489,7 +489,6 @@ def load_data(tiles: str | Path | None = None, components: str | Path | None = N
     return _load(str(tiles or DATA / "tiles.toml"), str(components or DATA / "components.toml"))
 
 
-@cache
 def _load(tiles_path: str, components_path: str) -> GameData:
     texts = {}
     problems = []
@@ -500,15 +499,21 @@ def _load(tiles_path: str, components_path: str) -> GameData:
             problems.append(f"{path}: {exc}")
     if problems:
         raise ComponentsError("\n".join(problems))
-    docs = {}
-    for path, text in texts.items():
+    return _parse(texts[tiles_path], texts[components_path], tiles_path, components_path)
+
+
+@cache
+def _parse(tiles_text: str, components_text: str, tiles_path: str, components_path: str) -> GameData:
+    """The checked data of two files' texts (cached by content: an edited file is read again)."""
+    docs, problems = {}, []
+    for path, text in ((tiles_path, tiles_text), (components_path, components_text)):
         try:
             docs[path] = parse_toml(text)
         except TextDataError as exc:
             problems.append(f"{path}: {exc}")
     if problems:
         raise ComponentsError("\n".join(problems))
-    digest = hashlib.sha256((texts[tiles_path] + "\0" + texts[components_path]).encode()).hexdigest()
+    digest = hashlib.sha256((tiles_text + "\0" + components_text).encode()).hexdigest()
     return data_from_docs(docs[tiles_path], docs[components_path], Path(tiles_path).name,
                           Path(components_path).name, digest)  # fmt: skip
 

@@ -9,13 +9,14 @@ default, draws each at set-up; "a", "b", "c" fix one; "none" is the rulebook's f
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...core.spec import GameSpec, Option, Piece, ReferenceGame, layout
 from .actions import MAX_ABILITIES, MAX_TECHS, NUM_ACTIONS, NUM_CAT_BIDS, action_to_string, string_to_action
-from .components import MAX_CITIES, load_data
+from .components import MAX_CITIES, GameData, load_data
 from .observation import layout as observation_pieces
 from .rules import CONSOLATION_EXTRA, LAST_FULL_ROUND, MAX_LAND_OFFER, MAX_PLAYERS, MIN_LAND_PRICE, MIN_PLAYERS, OFFERS
 from .state import CARD_CHOICES
@@ -25,6 +26,18 @@ from .state import CARD_CHOICES
 # cubes and production have no upper limit: 'Non c'è un limite massimo alla produzione', ruling 33).
 SIGNED = frozenset({"seat_vp"})
 FLAGS = frozenset({"num_players", "round", "phase", "to_move", "seat_present", "scoring_cards", "pending", "unseen"})
+
+
+def _check_data(value: Any) -> GameData:
+    """The components: None (the shipped, reconstructed ones), a GameData, a tiles file's path (the shipped tracks
+    and catastrophes), or a (tiles, components) pair of paths; an owner's files are checked, every error listed."""
+    if value is None or isinstance(value, GameData):
+        return value if value is not None else load_data()
+    if isinstance(value, (str, Path)):
+        return load_data(value)
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, (str, Path)) for v in value):
+        return load_data(*value)
+    raise ValueError("must be None (the shipped components), a GameData, a tiles file's path, or (tiles, components)")
 
 
 def _check_card(value: Any) -> str:
@@ -45,15 +58,17 @@ class TwentiethCenturySpec(GameSpec):
     options = (
         Option("r2", "random", "the round-II scoring card: random, a, b, c or none (first game)", _check_card),
         Option("r4", "random", "the round-IV scoring card: random, a, b, c or none (first game)", _check_card),
-    )
+        Option("data", None, "the components: None for the shipped reconstructed ones, a tiles file's path, or a "
+               "(tiles, components) pair of paths", _check_data, data=True),
+    )  # fmt: skip
     engine_module = None  # no batched engine yet: registered hidden
     reference_class = "industry_env.games.twentieth_century.reference:Game"
 
     def num_actions(self, **options: Any) -> int:
         return NUM_ACTIONS
 
-    def observation_layout(self, **options: Any) -> tuple[Piece, ...]:
-        return layout(observation_pieces(load_data()))
+    def observation_layout(self, data: Any = None, **options: Any) -> tuple[Piece, ...]:
+        return layout(observation_pieces(_check_data(data)))
 
     def observation_bounds(self, **options: Any) -> tuple[np.ndarray, np.ndarray]:
         pieces = self.observation_layout(**options)
@@ -76,7 +91,7 @@ class TwentiethCenturySpec(GameSpec):
         # decisions for each of 9 pending tiles, one per pending cube (at most 5 + 9), 3 per ability use (10
         # abilities) and a done; recycling per player one per working centre (3 cities x 46 tiles) and a done.
         n = self.check_num_players(num_players)
-        d = load_data()
+        d = _check_data(options.get("data"))
         richest = sum(max((c.coins for c in t.cities), default=0) for t in d.land)
         mines = sum(a.bonus for t in d.technologies for a in t.abilities if a.kind == "mine")
         per_round_income = richest + 4 * MAX_CITIES * mines + max(MIN_LAND_PRICE.values()) + CONSOLATION_EXTRA
@@ -92,15 +107,17 @@ class TwentiethCenturySpec(GameSpec):
         return [{"r2": c, "r4": c} for c in ("a", "b", "c", "none")]
 
     def data_digests(self, **options: Any) -> dict[str, dict[str, str]]:
-        return {"components": {"name": "tiles.toml+components.toml", "sha256": load_data().sha256}}
+        data = self.check_options(options)["data"]
+        return {"data": {"name": "tiles.toml+components.toml", "sha256": data.sha256}}
 
     def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
-        return int(game.n), int(game.seed), dict(game.options)  # type: ignore[attr-defined]
+        g: Any = game
+        return int(g.n), int(g.seed), {**g.options, "data": g.data}
 
     def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
         from .reference import Game
 
-        return Game.from_json(text)
+        return Game.from_json(text, data=self.check_options(options)["data"])
 
     def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
         if game is not None:
