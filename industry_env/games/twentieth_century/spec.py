@@ -4,7 +4,8 @@ returns.
 Vladimír Suchý's *20th Century* (Czech Games Edition 2010): 3 to 5 players. Registered hidden: only the readable
 reference engine plays it (``load_game("twentieth_century").reference(...)``); the batched engine, environments
 and agents are later work. Options ``r2`` and ``r4``: the round-II and round-IV scoring cards ("random", the
-default, draws each at set-up; "a", "b", "c" fix one; "none" is the rulebook's first-game variant, ruling 35).
+default, draws each at set-up; "a", "b", "c" fix one; "none" is the rulebook's first-game variant, ruling 35);
+``data``: the components (None, the shipped reconstructed ones; or an owner's files, ``tools.write_template``).
 """
 
 from __future__ import annotations

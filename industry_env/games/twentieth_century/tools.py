@@ -19,7 +19,8 @@ entry says how it is known (`rulebook`, with the sentence; `public`, with the so
 reasoning; `reconstructed`, with the constraint it meets). An owner of the game can type the printed ones in:
 `industry_env.games.twentieth_century.tools.write_template(path, "tiles")` (or `"components"`) writes a file to
 correct (the schema is at its top), `components.load_data(tiles, components)` checks it, listing every error at
-once, and `Game(n, seed, data=load_data(tiles, components))` plays on it.
+once, and `industry_env.load_game("twentieth_century").reference(n, seed, data=(tiles, components))` plays on it
+(a record stores the files' digest).
 
 A tile's rails are listed as pieces: each piece is a stretch of track passing through no city, with what it touches
 (cities a, b, c; the building x; the sides N, E, S, W it leaves by, at rotation 0). Bridges list the pairs of ends a
