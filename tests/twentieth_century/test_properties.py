@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from industry_env import load_game
 from industry_env.games.twentieth_century import actions as A
-from industry_env.games.twentieth_century.reference import Game
+from industry_env.games.twentieth_century.reference import Game, IllegalActionError
 
 SPEC = load_game("twentieth_century")
 CARDS = ("a", "b", "c", "none")
@@ -44,9 +44,18 @@ def play(n: int, seed: int, r: str, check_every: int = 1) -> tuple[Game, int]:
     rng = np.random.default_rng(seed)
     g, moves = Game(n, seed=seed, r2=r, r4=r), 0
     while not g.is_over:
+        legal = g.legal_actions()
         if moves % check_every == 0:
             check_invariants(g)
-        legal = g.legal_actions()
+            before = g.to_json()
+            illegal = next(a for a in range(A.NUM_ACTIONS) if a not in legal)
+            with pytest.raises(IllegalActionError):
+                g.apply(illegal)
+            assert g.to_json() == before  # a refused action changes nothing
+        if moves % (5 * check_every) == 0:
+            seat = g.current_player
+            guess = g.resample(seat, np.random.default_rng(moves))
+            assert np.array_equal(guess.observe(seat), g.observe(seat)) and guess.legal_actions() == legal
         g.apply(legal[rng.integers(len(legal))])
         moves += 1
     check_invariants(g)
@@ -62,7 +71,7 @@ def test_random_games_keep_every_invariant_and_end_within_the_longest_game(n, se
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 10**9), card=st.sampled_from(CARDS))
 def test_many_random_games_keep_every_invariant(n, seed, card):
     g, moves = play(n, seed, card)
