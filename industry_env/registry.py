@@ -17,6 +17,7 @@ from .core.spec import GameSpec
 _GAMES: dict[str, tuple[str, bool]] = {
     "industry": ("industry_env.games.industry.spec", False),
     "age_of_industry": ("industry_env.games.age_of_industry.spec", False),
+    "twentieth_century": ("industry_env.games.twentieth_century.spec", True),  # reference engine only (issue 31)
 }
 
 DEFAULT_GAME = "industry"

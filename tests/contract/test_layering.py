@@ -60,7 +60,11 @@ GAMES = sorted({".".join(m.split(".")[:3]) for m in MODULES if m.startswith("ind
 
 def test_the_house_is_found():
     assert "industry_env.games.industry.engine" in MODULES and "industry_env.core.spec" in MODULES
-    assert GAMES == ["industry_env.games.age_of_industry", "industry_env.games.industry"]
+    assert GAMES == [
+        "industry_env.games.age_of_industry",
+        "industry_env.games.industry",
+        "industry_env.games.twentieth_century",
+    ]
 
 
 def test_the_core_imports_nothing_above_it():

@@ -1,0 +1,143 @@
+"""20th Century's one flat discrete action space (the same for 3, 4 and 5 players): named blocks at fixed
+offsets, ``action_to_string`` and its parser ``string_to_action``.
+
+Every bound is a rule or a loader limit (docs/twentieth-century/actions.md):
+
+* LAND 8, TECH 6: the offer slots of a 5-player game ('8 territori e 6 tecnologie');
+* BID 32: a bid is the smallest legal bid plus k, k < 32 (ruling 19: a jump bid of more is not offered);
+* CATASTROPHE 5 x 26: the card's five columns, bids 0 to 25 ('L'offerta minima è 0 e la massima è 25');
+* CELL 81, CITY 81 x 3: the 9 x 9 window of a nation (ruling 18), at most 3 cities a tile (the loader's limit);
+* ROTATE 4: 'Ogni tessera ha quattro orientamenti possibili';
+* USE 5 x 2: one technology a round for five rounds (ruling 11), at most two abilities a tile (a mixed tile);
+* BRIDGE 4: at most 4 bridge placements a tile (the loader's limit).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .components import CITY_NAMES, MAX_BRIDGES, MAX_CITIES, NUM_CATASTROPHE_COLUMNS
+from .geometry import NUM_CELLS, WINDOW
+from .rules import CATASTROPHE_BID_MAX, LAST_FULL_ROUND, MAX_LAND_OFFER, MAX_TECH_OFFER
+
+NUM_BIDS = 32
+NUM_CAT_BIDS = CATASTROPHE_BID_MAX + 1
+MAX_TECHS = LAST_FULL_ROUND  # one technology per withdrawal, one withdrawal a round (ruling 11)
+MAX_ABILITIES = 2
+
+BLOCKS = (
+    ("land", MAX_LAND_OFFER),
+    ("bid", NUM_BIDS),
+    ("pass", 1),
+    ("withdraw", 1),
+    ("tech", MAX_TECH_OFFER),
+    ("catastrophe", NUM_CATASTROPHE_COLUMNS * NUM_CAT_BIDS),
+    ("cell", NUM_CELLS),
+    ("rotate", 4),
+    ("city", NUM_CELLS * MAX_CITIES),
+    ("use", MAX_TECHS * MAX_ABILITIES),
+    ("bridge", MAX_BRIDGES),
+    ("done", 1),
+)
+OFFSET: dict[str, int] = {}
+_at = 0
+for _name, _size in BLOCKS:
+    OFFSET[_name] = _at
+    _at += _size
+SIZE = dict(BLOCKS)
+NUM_ACTIONS = _at
+
+LAND, BID, PASS, WITHDRAW, TECH = (OFFSET[k] for k in ("land", "bid", "pass", "withdraw", "tech"))
+CATASTROPHE, CELL, ROTATE, CITY = (OFFSET[k] for k in ("catastrophe", "cell", "rotate", "city"))
+USE, BRIDGE, DONE = (OFFSET[k] for k in ("use", "bridge", "done"))
+
+
+def block_of(action: int) -> tuple[str, int]:
+    """(block name, index inside it) of an action; ValueError if out of range."""
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action {action!r} is not an integer in 0..{NUM_ACTIONS - 1}")
+    for name, size in BLOCKS:
+        if action < OFFSET[name] + size:
+            return name, action - OFFSET[name]
+    raise AssertionError  # unreachable
+
+
+def cell_index(x: int, y: int) -> int:
+    return y * WINDOW + x
+
+
+def cell_xy(index: int) -> tuple[int, int]:
+    return index % WINDOW, index // WINDOW
+
+
+def catastrophe_action(column: int, bid: int) -> int:
+    return CATASTROPHE + column * NUM_CAT_BIDS + bid
+
+
+def city_action(x: int, y: int, city: int) -> int:
+    return CITY + cell_index(x, y) * MAX_CITIES + city
+
+
+def use_action(tech: int, ability: int) -> int:
+    return USE + tech * MAX_ABILITIES + ability
+
+
+def action_to_string(action: int) -> str:
+    """The readable name of an action, as ``string_to_action`` reads it back."""
+    name, i = block_of(action)
+    if name in ("land", "tech", "bridge"):
+        return f"{name} {i}"
+    if name == "bid":
+        return f"bid +{i}"
+    if name == "catastrophe":
+        return f"catastrophe column {i // NUM_CAT_BIDS} bid {i % NUM_CAT_BIDS}"
+    if name == "cell":
+        return "cell {},{}".format(*cell_xy(i))
+    if name == "rotate":
+        return f"rotate {90 * i}"
+    if name == "city":
+        x, y = cell_xy(i // MAX_CITIES)
+        return f"city {x},{y} {CITY_NAMES[i % MAX_CITIES]}"
+    if name == "use":
+        return f"use {i // MAX_ABILITIES}.{i % MAX_ABILITIES}"
+    return name
+
+
+_PATTERNS = (
+    (re.compile(r"(land|tech|bridge) (\d+)"), lambda m: OFFSET[m[1]] + _within(m[1], int(m[2]))),
+    (re.compile(r"bid \+(\d+)"), lambda m: BID + _within("bid", int(m[1]))),
+    (re.compile(r"catastrophe column (\d+) bid (\d+)"),
+     lambda m: catastrophe_action(_below(int(m[1]), NUM_CATASTROPHE_COLUMNS), _below(int(m[2]), NUM_CAT_BIDS))),
+    (re.compile(r"cell (\d+),(\d+)"),
+     lambda m: CELL + cell_index(_below(int(m[1]), WINDOW), _below(int(m[2]), WINDOW))),
+    (re.compile(r"rotate (0|90|180|270)"), lambda m: ROTATE + int(m[1]) // 90),
+    (re.compile(r"city (\d+),(\d+) ([abc])"),
+     lambda m: city_action(_below(int(m[1]), WINDOW), _below(int(m[2]), WINDOW), CITY_NAMES.index(m[3]))),
+    (re.compile(r"use (\d+)\.(\d+)"), lambda m: use_action(_below(int(m[1]), MAX_TECHS), _below(int(m[2]), 2))),
+    (re.compile(r"(pass|withdraw|done)"), lambda m: OFFSET[m[1]]),
+)  # fmt: skip
+
+
+def _below(value: int, bound: int) -> int:
+    if value >= bound:
+        raise ValueError(f"{value} is not below {bound}")
+    return value
+
+
+def _within(block: str, i: int) -> int:
+    return _below(i, SIZE[block])
+
+
+def string_to_action(text: str) -> int:
+    """The action a readable name stands for (what follows a ' (' is a comment and ignored); ValueError if none."""
+    core = str(text).split(" (", 1)[0].strip().lower()
+    for pattern, make in _PATTERNS:
+        m = pattern.fullmatch(core)
+        if m:
+            try:
+                return make(m)
+            except ValueError as exc:
+                raise ValueError(f"{text!r}: {exc}") from None
+    raise ValueError(f"{text!r} is not a 20th Century action (e.g. 'land 3', 'bid +2', 'pass', 'withdraw', "
+                     "'tech 1', 'catastrophe column 2 bid 4', 'cell 4,5', 'rotate 90', 'city 4,5 b', 'use 2.0', "
+                     "'bridge 0', 'done')")  # fmt: skip

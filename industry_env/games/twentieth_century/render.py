@@ -1,0 +1,54 @@
+"""A 20th Century position as text: the round and phase, the offers, the catastrophe, and each nation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import cell_xy
+from .components import CITY_NAMES
+
+
+def _tile_text(game: Any, code: int) -> str:
+    d = game.data
+    if d.is_land(code):
+        t = d.land[code]
+        cities = " ".join(f"{c.name}:{c.coins}c{c.science}s{c.vp}v{'R' if c.recycling else ''}" for c in t.cities)
+        return f"{t.id}[{cities}]"
+    tech = d.technologies[code - len(d.land)]
+    return f"{tech.id} {tech.name}"
+
+
+def render_text(game: Any) -> str:
+    """Every public fact of the position (nothing is private: ruling 36), one line each."""
+    d = game.data
+    lines = [f"20th Century, {game.n} players, round {game.round}, phase {game.phase}, "
+             f"{'over' if game.is_over else f'seat {game.to_move} to move'}"]  # fmt: skip
+    cards = " ".join(f"{r}:{'abc'[c] if c >= 0 else 'none'}" for r, c in (("II", game.r2), ("IV", game.r4)))
+    lines.append(f"scoring cards {cards}")
+    if game.round <= 5 and not game.is_over:
+        lines.append(f"land price from {game.min_land_price()}, technology price {game.tech_price()} science")
+        lines.append("land offer: " + ", ".join(f"{s}={_tile_text(game, t)}" for s, t in enumerate(game.land_offer)
+                                                 if t >= 0))  # fmt: skip
+        lines.append("technology offer: " + ", ".join(f"{s}={_tile_text(game, len(d.land) + t)}"
+                                                       for s, t in enumerate(game.tech_offer) if t >= 0))  # fmt: skip
+        if game.auction_slot >= 0:
+            lines.append(f"auction: slot {game.auction_slot}, high bid {game.high_bid} by seat {game.high_bidder}")
+        if game.cat_current >= 0:
+            card = d.catastrophes[game.cat_current]
+            cols = " | ".join(f"{g}g{p}p" for g, p in card.columns)
+            lines.append(f"catastrophe {card.id}: {cols}; pawns {list(zip(game.cat_col, game.cat_bid, strict=True))}")
+    for p in range(game.n):
+        prod = game.production(p)
+        techs = ", ".join(d.technologies[t].name for t in game.techs[p])
+        lines.append(f"seat {p}: {sum(game.vp[p].values())} VP, {game.coins[p]} coins, {game.science[p]} science, "
+                     f"production {prod[0]}/{prod[1]}/{prod[2]}, pollution {game.pollution[p]:+d}, "
+                     f"{game.total_cubes(p)} cubes, technologies: {techs or 'none'}")  # fmt: skip
+        for c, code in enumerate(game.grid_tile[p]):
+            if code < 0:
+                continue
+            x, y = cell_xy(c)
+            occ = "".join(CITY_NAMES[j] for j in range(3) if game.grid_citizens[p][c] >> j & 1)
+            bridge = f" bridge {game.grid_bridge[p][c]}" if game.grid_bridge[p][c] >= 0 else ""
+            lines.append(f"  ({x},{y}) {_tile_text(game, code)} rot {90 * game.grid_rot[p][c]}, "
+                         f"cubes {game.grid_cubes[p][c]}, citizens {occ or '-'}{bridge}")  # fmt: skip
+    return "\n".join(lines)
