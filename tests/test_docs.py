@@ -169,3 +169,16 @@ def test_package_descriptions_name_every_game_not_industry_alone() -> None:
         assert "suite" in first or "Age of Industry" in first, (path, first)
     readme = (ROOT / "README.md").read_text().split("## Quick start")[0]
     assert "Age of Industry" in readme.split("\n\n")[1]  # the first paragraph names both games
+
+
+def test_learning_curves_take_the_fair_share_and_opponents_from_the_runs_players(monkeypatch, tmp_path) -> None:
+    """The win-rate panel's fair share was 0.25 and its label "against 3" whatever the run's number of players."""
+    pytest.importorskip("matplotlib")
+    from industry_env.train import curves
+
+    fake = {tag: [(k, 0.3) for k in (0, 1000)] for tag in ("eval/win_rate", "eval/win_ci_low", "eval/win_ci_high")}
+    monkeypatch.setattr(curves, "scalars", lambda run_dir: fake)
+    (tmp_path / "config.toml").write_text('num_players = 5\neval_opponent = "random"\n', encoding="utf-8")
+    ax = curves.plot_curves(tmp_path).axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()][0] == "against 4 random"
+    assert {round(y, 6) for line in ax.get_lines() for y in line.get_ydata() if line.get_linestyle() == "--"} == {0.2}

@@ -30,8 +30,19 @@ def scalars(run_dir: str | Path) -> dict[str, list[tuple[int, float]]]:
     return {tag: sorted(dict(points).items()) for tag, points in out.items()}
 
 
-def plot_curves(run_dir: str | Path, path: str | Path | None = None, opponent: str = "heuristic") -> Any:
-    """The run's learning curves as a matplotlib Figure (saved as a small PNG at ``path`` if given)."""
+def run_setting(run_dir: str | Path) -> tuple[int, str]:
+    """The run's number of players and evaluation opponent, from its ``config.toml`` (4 and "heuristic" without one)."""
+    import tomllib
+
+    cfg = Path(run_dir) / "config.toml"
+    data = tomllib.loads(cfg.read_text(encoding="utf-8")) if cfg.is_file() else {}
+    return int(data.get("num_players", 4)), str(data.get("eval_opponent", "heuristic"))
+
+
+def plot_curves(run_dir: str | Path, path: str | Path | None = None, opponent: str | None = None,
+                num_players: int | None = None) -> Any:
+    """The run's learning curves as a matplotlib Figure (saved as a small PNG at ``path`` if given); the players and
+    the evaluation opponent are the run's own (its ``config.toml``) unless given."""
     try:
         import matplotlib
     except ImportError as exc:
@@ -44,13 +55,17 @@ def plot_curves(run_dir: str | Path, path: str | Path | None = None, opponent: s
     from matplotlib.ticker import FuncFormatter
 
     s = scalars(run_dir)
+    players, their = run_setting(run_dir)
+    num_players = players if num_players is None else num_players
+    opponent = their if opponent is None else opponent
     fig, axes = plt.subplots(1, 3, figsize=(10, 3.2), dpi=100)  # fonts readable at a page's width
     if "eval/win_rate" in s:
         x = [k for k, _ in s["eval/win_rate"]]
-        axes[0].plot(x, [v for _, v in s["eval/win_rate"]], marker="o", ms=3, label=f"against 3 {opponent}")
+        axes[0].plot(x, [v for _, v in s["eval/win_rate"]], marker="o", ms=3,
+                     label=f"against {num_players - 1} {opponent}")
         axes[0].fill_between(x, [v for _, v in s["eval/win_ci_low"]], [v for _, v in s["eval/win_ci_high"]],
                              alpha=0.3, label="95% CI")  # fmt: skip
-        axes[0].axhline(0.25, ls="--", c="grey", lw=1, label="fair share")
+        axes[0].axhline(1 / num_players, ls="--", c="grey", lw=1, label="fair share")
         axes[0].set_ylim(0, max(0.5, max(v for _, v in s["eval/win_ci_high"]) + 0.05))
         axes[0].legend(fontsize=8.5)
     axes[0].set_title("evaluation win rate", fontsize=11)
