@@ -1,5 +1,5 @@
-"""The command line's choice of game and options, shared by every tool that plays games (demo, arena, bench,
-verify): ``--game ID``, ``--option NAME=VALUE`` (repeatable) and Industry's older ``--board`` and
+"""The command line's choice of game and options, shared by every tool that plays games (demo, play, arena,
+bench, verify): ``--game ID``, ``--option NAME=VALUE`` (repeatable) and Industry's older ``--board`` and
 ``--plain-draws``, checked by the game's spec before anything runs."""
 
 from __future__ import annotations
@@ -55,3 +55,13 @@ def game_options(args: argparse.Namespace) -> tuple[GameSpec, dict[str, Any]]:
             raise ValueError(f"{flag}: an option of Industry, not of {spec.name}")
         options[name] = value
     return spec, spec.check_options(options, where="--option ")
+
+
+def given_options(args: argparse.Namespace) -> tuple[GameSpec, dict[str, Any]]:
+    """The spec of ``--game`` and only the options the command line named (checked), without the defaults the
+    game fills in: for the tools that otherwise play every variant of the game (verify, bench)."""
+    spec, options = game_options(args)
+    named = {item.partition("=")[0].strip() for item in getattr(args, "option", None) or []}
+    named |= {"balanced_draws"} if getattr(args, "plain_draws", False) else set()
+    named |= {"board"} if getattr(args, "board", None) is not None else set()
+    return spec, {k: v for k, v in options.items() if k in named}
