@@ -371,8 +371,10 @@ def openskill_ratings(rank: np.ndarray) -> list[dict[str, float]]:
 
 
 # ---------------------------------------------------------------------------------------------- the arena
-def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME) -> tuple[Any, str]:
-    """The agent object and label of one entry: a name (or ``module:callable``) via ``make_agent``, or an object."""
+def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME,
+             options: dict[str, Any] | None = None) -> tuple[Any, str]:  # fmt: skip
+    """The agent object and label of one entry: a name (or ``module:callable``) via ``make_agent``, told the game's
+    ``options`` (an agent that reads others, a policy of another map, is refused here), or an object."""
     if isinstance(spec, str):
         from . import agents
 
@@ -382,11 +384,11 @@ def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME) -> tuple
                              "pass agent objects instead of names")  # fmt: skip
         try:
             try:
-                agent = make_agent(spec, seed=agent_seed(seed, slot), game=game)
+                agent = make_agent(spec, seed=agent_seed(seed, slot), game=game, options=options)
             except ValueError:
-                if ":" not in spec:
+                if ":" not in spec or spec.startswith(("ppo:", "rllib:")):
                     raise
-                agent = make_agent(spec, game=game)  # a user's agent object or plain function: used as given
+                agent = make_agent(spec, game=game, options=options)  # a user's object or function: used as given
         except (KeyError, ValueError, ImportError, AttributeError, TypeError) as exc:
             raise ArenaError(f"agent {slot} {spec!r}: {exc}") from exc  # make_agent's message lists the names
         return agent, spec
@@ -468,7 +470,7 @@ class Arena:
         self.progress = progress
         data = {o.name for o in spec.options if o.data}
         self.options_json = {k: v for k, v in spec.options_to_json(self.options).items() if k not in data}
-        resolved = [_resolve(a, j, self.seed, spec.id) for j, a in enumerate(agents)]
+        resolved = [_resolve(a, j, self.seed, spec.id, self.options) for j, a in enumerate(agents)]
         self.agents = [a for a, _ in resolved]
         self.labels = _unique_labels([lab for _, lab in resolved])
         # entries sharing one object are asked together (one act_batch call per object and step)
@@ -635,8 +637,9 @@ def _positive(text: str) -> int:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``industry-env arena``."""
     parser.add_argument("--agents", required=True, metavar="A,B,C[,D]",
-                        help="one agent per seat, comma-separated: names (random, heuristic, ...) or module:callable; "
-                             "repeat a name to seat it more than once")  # fmt: skip
+                        help="one agent per seat, comma-separated: names (random, heuristic, ppo, ...), ppo:PATH "
+                             "(a policy file or MaskablePPO zip you trained), rllib:PATH, or module:callable; repeat "
+                             "a name to seat it more than once")  # fmt: skip
     parser.add_argument("--games", type=_positive, default=1000,
                         help="games to play, rounded up to a multiple of the players (default 1000)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="arena seed: deals and agents' seeds (default 0)")

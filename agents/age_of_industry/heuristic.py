@@ -65,6 +65,7 @@ from industry_env.games.age_of_industry.state import (
 from industry_env.registry import load_game
 
 from ..base import Agent, AgentInputError, check_seed
+from .checks import check_observations
 
 BAD = -1e9  # the score of an illegal action
 CARDS_PER_ROUND = 6.0  # cards a 4-player table draws from the deck in a round, roughly (for the rounds left)
@@ -162,8 +163,11 @@ class MapFromObservation:
         return None if self.map is None else load_game("age_of_industry").num_actions(map=self.map)
 
     def map_for(self, observations: np.ndarray) -> str:
-        """The map played by ``observations``."""
-        return self.map if self.map is not None else map_of(observations)
+        """The map played by ``observations``, which are checked to be observations of it
+        (:func:`.checks.check_observations`: AgentInputError naming the entry that no game produces)."""
+        key = self.map if self.map is not None else map_of(observations)
+        check_observations(observations, key)
+        return key
 
 
 @dataclass(frozen=True)
