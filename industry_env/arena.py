@@ -314,6 +314,14 @@ class ArenaResults:
         write_text_atomic(path, text.getvalue())
         return path
 
+    @property
+    def spec_name(self) -> str:
+        """The game's name (with its options that are not the defaults, e.g. the map)."""
+        spec = load_game(self.game)
+        default = spec.options_to_json(spec.check_options({}))
+        shown = ", ".join(f"{k} {v}" for k, v in self.options.items() if default.get(k) != v)
+        return spec.name + (f" ({shown})" if shown else "")
+
     def plot(self, path: str | os.PathLike | None = None):
         """A matplotlib Figure: win rates with their 95% intervals, and the openskill ratings; saved if ``path``."""
         Figure = _matplotlib_figure()
@@ -329,7 +337,7 @@ class ArenaResults:
         ax.axhline(100 / self.num_players, color="grey", linestyle="--", label=f"fair share (1/{self.num_players})")
         ax.set_xticks(x, labels, rotation=20)
         ax.set_ylabel("win rate (%), 95% Wilson interval")
-        ax.set_title(f"{self.games} games, {self.num_players} players")
+        ax.set_title(f"{self.spec_name}: {self.games} games, {self.num_players} players")
         ax.legend(loc="upper right")
         if bx is None:  # no openskill: win rates only
             if path is not None:
@@ -505,7 +513,7 @@ class Arena:
         start = np.zeros(G, np.int64)
         self._moves = np.zeros(n, np.int64)
         self._think = np.zeros(n, np.float64)
-        bar = _progress_bar(G, self.progress)
+        bar = _Progress.start(G, self.spec, self.progress)  # compiles the engine first, as a step of its own
         t0 = time.perf_counter()
         try:
             for lo in range(0, G, self.batch_size):
@@ -519,10 +527,7 @@ class Arena:
                     rec["points"][g] = points[r, by_slot]
                     rec["rank"][g] = rank[r, by_slot]
                     rec["win_share"][g] = share[r, by_slot]
-                    if bar is not None:
-                        bar.update(ids.size)
-
-                start[lo:hi], pos[lo:hi] = self._play(seeds[lo:hi], seating[lo:hi], seat[lo:hi], finished)
+                start[lo:hi], pos[lo:hi] = self._play(seeds[lo:hi], seating[lo:hi], seat[lo:hi], finished, bar)
         finally:
             if bar is not None:
                 bar.close()
@@ -541,12 +546,14 @@ class Arena:
         seating: np.ndarray,
         seat: np.ndarray,
         finished: Callable[[np.ndarray, Any], None],
+        bar: _Progress | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Play the games ``seeds`` (with their ``seating``) to the end as one batch.
 
         Writes the seat of each entry into ``seat`` (int[B, n]) first, then calls ``finished(ids, state)`` with
         the indices (into ``seeds``) and the final states of the games that have just ended, as they end.
-        Returns the seat that moves first in each game and the position of each entry.
+        Returns the seat that moves first in each game and the position of each entry. ``bar``: told the
+        decisions of every game after each step.
         """
         n, B, engine = self.num_players, len(seeds), self.spec.engine
         state = engine.init(B, num_players=n, seed=seeds, **self.options)
@@ -557,6 +564,7 @@ class Arena:
         entry_at_seat = np.empty((B, n), np.int64)
         entry_at_seat[np.arange(B)[:, None], seat] = slots
         ids = np.arange(B)
+        decisions = np.zeros(B, np.int64)
         while ids.size:
             mask = engine.legal_action_mask(state)
             obs = engine.observe(state)
@@ -568,13 +576,18 @@ class Arena:
                 if rows.size:
                     actions[rows] = self._ask(agent, group, entry[rows], obs[rows], mask[rows], ids[rows], seeds)
             state = engine.step(state, actions, mask=mask, inplace=True)
-            over = state.terminated
+            decisions[ids] += 1
+            over = np.asarray(state.terminated)
             if over.any():
                 done = np.flatnonzero(over)
                 finished(ids[done], engine.take(state, done))
                 keep = np.flatnonzero(~over)
                 ids = ids[keep]
                 state = engine.take(state, keep)
+            if bar is not None:
+                running = np.zeros(B, bool)
+                running[ids] = True
+                bar.show(decisions[~running], decisions[running])
         return sp, position
 
     def _ask(self, agent, group: np.ndarray, entry: np.ndarray, obs: np.ndarray, mask: np.ndarray,
@@ -612,15 +625,61 @@ def _unique_labels(labels: list[str]) -> list[str]:
     return out
 
 
-def _progress_bar(total: int, enabled: bool):
-    """A tqdm progress bar over games, or None (disabled, or tqdm not installed)."""
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, unit="game", desc="arena")
+class _Progress:
+    """The arena's progress bar over games (tqdm), whose estimate is honest: the engine's compile is a step of its
+    own before it, and the games of a batch end together, so the bar counts the games finished plus the running
+    games' share played so far (their decisions over the mean length of the finished games, at most 95%); before
+    the first game ends it shows the decisions played and no estimate (tqdm's rate is then unknown)."""
+
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+        self.games = 0  # games finished in earlier batches
+        self.decisions = 0  # their decisions
+        self.shown = 0.0  # when the bar was last drawn
+
+    @classmethod
+    def start(cls, total: int, spec: GameSpec, enabled: bool) -> _Progress | None:
+        """The bar, after compiling ``spec``'s engine (a message on stderr says so), or None (disabled, or tqdm
+        not installed)."""
+        if not enabled:
+            return None
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            return None
+        import sys
+
+        from .warmup import warm_game
+
+        print(f"compiling {spec.name}'s kernels (first run only; later runs load them from the cache)...",
+              end="", file=sys.stderr, flush=True)  # fmt: skip
+        seconds = warm_game(spec.id, agents=False)
+        print(f" ready ({seconds:.1f} s)", file=sys.stderr, flush=True)
+        bar = tqdm(total=total, unit="game", desc=f"arena ({spec.name})", dynamic_ncols=True,
+                   bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} games "
+                              "[{elapsed}<{remaining}{postfix}]")  # fmt: skip
+        return cls(bar)
+
+    def show(self, finished: np.ndarray, running: np.ndarray) -> None:
+        """The bar after a step: ``finished`` and ``running`` are the decisions of the batch's finished and
+        running games."""
+        games = self.games + finished.size
+        decisions = self.decisions + int(finished.sum())
+        share = 0.0
+        if games:
+            share = float(np.minimum(running / (decisions / games), 0.95).sum())
+        if not running.size:  # the batch is over: its games count as finished from now on
+            self.games, self.decisions = games, decisions
+        now = time.perf_counter()
+        if running.size and now - self.shown < 0.2:  # a terminal redraw five times a second at most
+            return
+        self.shown = now
+        self.bar.n = games + share
+        self.bar.set_postfix_str(f"{decisions + int(running.sum()):,} decisions", refresh=False)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 # ---------------------------------------------------------------------------------------------- command line
@@ -645,8 +704,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="arena seed: deals and agents' seeds (default 0)")
     parser.add_argument("--players", type=int, default=None,
                         help="number of players (default: the number of agents)")  # fmt: skip
-    parser.add_argument("--output-dir", default="arena-results", metavar="DIR",
-                        help="folder for arena.json, arena.csv and arena.png (default arena-results)")  # fmt: skip
+    parser.add_argument("--output-dir", default=None, metavar="DIR",
+                        help="folder for arena.json, arena.csv and arena.png (default arena-results/GAME, e.g. "
+                             "arena-results/industry)")  # fmt: skip
     parser.add_argument("--batch-size", type=_positive, default=1024, help="games played at once (default 1024)")
     add_game_arguments(parser)
     parser.add_argument("--all-orders", action="store_true",
@@ -657,6 +717,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 OUTPUT_FILES = ("arena.json", "arena.csv", "arena.png")
+DEFAULT_OUTPUT = "arena-results"  # each game's results in its own folder under it: arena-results/<game>/
 
 
 def _check_output_dir(path: Path, files: Sequence[str] = OUTPUT_FILES) -> None:
@@ -696,7 +757,7 @@ def run(args: argparse.Namespace) -> int:
         arena = Arena(names, num_players=players, games=args.games, seed=args.seed, batch_size=args.batch_size,
                       progress=not args.no_progress, all_orders=args.all_orders, game=spec.id,
                       **options)  # fmt: skip
-    out = Path(args.output_dir)
+    out = Path(args.output_dir) if args.output_dir is not None else Path(DEFAULT_OUTPUT) / spec.id
     _check_output_dir(out, OUTPUT_FILES[:2] if args.no_plot else OUTPUT_FILES)  # before any game is played
     if arena.games != args.games:
         print(f"note: {args.games} games rounded up to {arena.games}, a multiple of the {len(arena.seatings)} "
