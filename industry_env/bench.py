@@ -330,14 +330,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None, help="players per game (default: the game's default)")
     parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
     parser.add_argument("--backend", choices=("numpy", "numba"), action="append", default=None,
-                        help="measure only this backend (repeatable; default: every installed one)")  # fmt: skip
+                        help="Industry: measure only this backend (repeatable; default: every installed)")  # fmt: skip
     parser.add_argument("--no-envs", action="store_true",
-                        help="skip the environments section (AEC env against connect four, the Gymnasium and "
+                        help="Industry: skip the environments section (AEC env against connect four, the Gymnasium and "
                              "vector envs against the raw engine)")  # fmt: skip
     parser.add_argument("--cold", action="store_true",
                         help="also time the compiled backend's cold compile (into an empty cache: ~30 s)")
     parser.add_argument("--copy", action="store_true",
-                        help="measure the functional API (step and reset return a new State, step re-derives "
+                        help="Industry: measure the functional API (step and reset return a new State, step re-derives "
                              "legality) instead of the fast path (step(..., inplace=True, mask=mask), "
                              "reset(..., inplace=True))")  # fmt: skip
 

@@ -279,7 +279,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--all-seats", action="store_true", help="compare every seat's observation at every step")
     parser.add_argument("--backend", choices=("numpy", "numba"), default=None,
-                        help="the batched engine's backend (default: numba where installed, else numpy)")
+                        help="Industry: the batched engine's backend (default: numba where installed, else numpy)")
 
 
 def _chunk(args: tuple[str, int, int, bool, str | None, dict[str, Any]]) -> Report:

@@ -205,3 +205,20 @@ def test_help_names_every_game_and_subcommand() -> None:
     for name in _subcommands():
         if name:
             assert f"``{name}``" in cli.__doc__, name
+
+
+def test_verify_and_bench_take_the_game_options_the_readme_shows(capsys, tmp_path) -> None:
+    """The README's `verify -o` and `bench -o` were refused by the parser."""
+    from industry_env.cli import main
+    from industry_env.registry import load_game
+    from industry_env.verify import game_configs
+
+    configs = game_configs(load_game("age_of_industry"), 8, 0, {"map": "new_england"})
+    assert {c[2]["map"] for c in configs} == {"new_england"} and {c[2]["edition"] for c in configs} == {1, 2}
+    assert main(["verify", "--game", "age_of_industry", "-o", "map=new_england", "--games", "2", "--chunk", "2",
+                 "--workers", "1"]) == 0  # fmt: skip
+    assert "OK: checked 2 games" in capsys.readouterr().out
+    assert main(["verify", "--plain-draws", "--games", "2"]) == 2
+    assert "Industry's check plays both draw variants" in capsys.readouterr().err
+    assert main(["bench", "-o", "balanced_draws=false", "--output", str(tmp_path / "b.json")]) == 2
+    assert "Industry's benchmark measures the shipped board" in capsys.readouterr().err
