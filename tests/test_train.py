@@ -340,8 +340,9 @@ def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path, monkeyp
         a = agent.act(spec.observe(game, game.current_player), game.legal_action_mask())
         assert a in game.legal_actions()
         game.apply(a)
-    with pytest.raises(AgentInputError, match=f"layer 0 takes {obs} inputs but gets 675"):
-        make_agent("ppo", path=path)  # Industry's observation is another size
+    with pytest.raises(AgentInputError, match=f"a policy of Age of Industry \\(its network reads {obs} floats\\), "
+                                              f"not of Industry: load it with game='age_of_industry'"):
+        make_agent("ppo", path=path)  # Industry's observation is another size: the game it is, named
     shipped = make_agent("ppo", game="age_of_industry")  # the shipped policy, weights only
     assert shipped.path.name == "ppo_age_of_industry.npz" and shipped.options["map"] == "germany"
     assert shipped.act(spec.observe(game, game.current_player), game.legal_action_mask()) in game.legal_actions()
