@@ -146,22 +146,23 @@ def check_policy_signature(policy: Callable[..., Any], name: str) -> None:
 
 
 def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = None,
-             game: str = DEFAULT_GAME) -> Agent:  # fmt: skip
+             game: str = DEFAULT_GAME, options: Mapping[str, Any] | None = None) -> Agent:  # fmt: skip
     """An :class:`Agent` of ``game`` from a name (see :func:`make_agent`), an Agent, or a plain function
     ``(obs, mask)``.
 
     ``seed`` seeds the agents built by name; a name that imports an Agent object or a plain function (which take
     no seed) is used as it is, as the arena does, so that leagues and environments accept every kind of spec.
+    ``options``: the game's options it will play, as :func:`make_agent` takes them.
     """
     spec = load_game(game)
     if isinstance(agent, Agent):
-        return _bind(agent, agent.name, spec)
+        return _fit_options(_bind(agent, agent.name, spec), agent.name, spec, options)
     if isinstance(agent, str):
         if seed is not None and ":" in agent and not agent.startswith((RLLIB_PREFIX, PPO_PREFIX)):
             target = _import(agent)
             if not (isinstance(target, type) and issubclass(target, Agent)):
-                return make_agent(agent, game=game)  # an object or a function: nothing to seed
-        return make_agent(agent, seed=seed, game=game)
+                return make_agent(agent, game=game, options=options)  # an object or a function: nothing to seed
+        return make_agent(agent, seed=seed, game=game, options=options)
     if callable(agent):
         if isinstance(agent, type):
             raise ValueError(f"not an agent: the class {agent.__qualname__} (give an instance, or subclass Agent "

@@ -25,7 +25,7 @@ def add_game_arguments(parser: argparse.ArgumentParser, hidden: bool = True) -> 
                         help="Industry: one token per player in every era (default: the recommended draws)")
 
 
-def _value(text: str) -> Any:
+def option_value(text: str) -> Any:
     """An option's value from the command line: true/false, a whole number, or the text itself."""
     low = text.lower()
     if low in ("true", "false"):
@@ -45,7 +45,7 @@ def game_options(args: argparse.Namespace) -> tuple[GameSpec, dict[str, Any]]:
         if not sep or not name.strip():
             raise ValueError(f"--option {item!r}: expected NAME=VALUE (options of {spec.name}: "
                              f"{', '.join(o.name for o in spec.options) or 'none'})")  # fmt: skip
-        options[name.strip()] = _value(value.strip())
+        options[name.strip()] = option_value(value.strip())
     known = {o.name for o in spec.options}
     for flag, name, value in (("--plain-draws", "balanced_draws", False if getattr(args, "plain_draws", False)
                                 else None), ("--board", "board", getattr(args, "board", None))):  # fmt: skip

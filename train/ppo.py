@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from . import runfolder as R
-from .config import ConfigError, TrainConfig, field_docs, load_config, shipped_configs, to_toml, validate
+from .config import ConfigError, TrainConfig, field_docs, game_options, load_config, shipped_configs, to_toml, validate
 
 
 class Timer:
@@ -151,7 +151,8 @@ def evaluate(agent: Any, cfg: TrainConfig, games: int | None = None) -> dict[str
         warnings.simplefilter("ignore")  # games rounded up to whole deals
         n = games or cfg.eval_games
         arena = Arena([agent] + [cfg.eval_opponent] * (cfg.num_players - 1), num_players=cfg.num_players, games=n,
-                      seed=cfg.seed, batch_size=min(1024, n + cfg.num_players), game=cfg.game)  # fmt: skip
+                      seed=cfg.seed, batch_size=min(1024, n + cfg.num_players), game=cfg.game,
+                      **game_options(cfg))  # fmt: skip
     row = arena.run().table()[0]
     return {"win_rate": row["win_rate"], "win_ci_low": row["win_ci_low"], "win_ci_high": row["win_ci_high"],
             "mean_points": row["mean_points"], "games": row["games"]}  # fmt: skip
@@ -222,11 +223,12 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
     from industry_env.sb3 import make_vec_env
 
     timer = Timer()
-    starters = [_timed_agent(as_agent(n, seed=_league_seed(cfg, k), game=cfg.game), timer)
+    options = game_options(cfg)
+    starters = [_timed_agent(as_agent(n, seed=_league_seed(cfg, k), game=cfg.game, options=options), timer)
                 for k, n in enumerate(cfg.opponents)]  # fmt: skip
     pool = OpponentPool(starters, weights=cfg.opponent_weights, seed=cfg.seed, game=cfg.game)
     base = make_vec_env(cfg.num_envs, num_players=cfg.num_players, opponents=pool, seed=cfg.seed, monitor=False,
-                        learner_seat="random", reward=cfg.reward, game=cfg.game)  # fmt: skip
+                        learner_seat="random", reward=cfg.reward, game=cfg.game, **options)  # fmt: skip
     env = VecMonitor(_timed_vec_env(base, timer))
     if resume is not None:
         model = MaskablePPO.load(resume, env=env, device="cpu")  # unpickles: a checkpoint of this run's own

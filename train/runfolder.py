@@ -409,7 +409,7 @@ def zip_spaces(path: str | Path) -> tuple[int, int] | None:
 
 
 #: the keys of a run that shape its spaces or its table: a run resumed with others is another run
-SAME_RUN_KEYS = ("game", "num_players")
+SAME_RUN_KEYS = ("game", "num_players", "game_options")
 
 
 def check_same_run(run_dir: str | Path, checkpoint: str | Path, settings: dict[str, Any]) -> None:
@@ -425,7 +425,10 @@ def check_same_run(run_dir: str | Path, checkpoint: str | Path, settings: dict[s
     if (run / "config.toml").is_file():
         with contextlib.suppress(ConfigError):
             saved = read_toml(run / "config.toml")
-    differ = [k for k in SAME_RUN_KEYS if k in saved and saved[k] != settings.get(k)]
+    trained = {k: saved[k] for k in SAME_RUN_KEYS if k in saved}
+    if saved:
+        trained.setdefault("game_options", [])  # a run from before the key trained the game's defaults
+    differ = [k for k in SAME_RUN_KEYS if k in trained and trained[k] != settings.get(k)]
     spec = load_game(settings["game"])
     was = saved.get("game", settings["game"])
     try:
@@ -433,7 +436,10 @@ def check_same_run(run_dir: str | Path, checkpoint: str | Path, settings: dict[s
     except ValueError:
         was_name = repr(was)
     spaces = zip_spaces(checkpoint)
-    want = (spec.observation_size(), spec.num_actions())
+    from .config import TrainConfig, game_options
+
+    options = game_options(TrainConfig(game=spec.id, game_options=list(settings.get("game_options") or [])))
+    want = (spec.observation_size(**options), spec.num_actions(**options))
     if spaces is not None and spaces != want and "game" not in differ:
         from industry_env.agents.ppo import game_of_sizes
 
@@ -443,7 +449,7 @@ def check_same_run(run_dir: str | Path, checkpoint: str | Path, settings: dict[s
             differ.append("game")
     if not differ and (spaces is None or spaces == want):
         return
-    then = ", ".join(f"{k} = {saved.get(k, was if k == 'game' else '?')!r}" for k in differ)
+    then = ", ".join(f"{k} = {trained.get(k, was if k == 'game' else '?')!r}" for k in differ)
     now = ", ".join(f"{k} = {settings.get(k)!r}" for k in differ)
     shown = f" (its checkpoint's observation has {spaces[0]} floats and {spaces[1]} actions; {spec.name}'s " \
             f"{want[0]} and {want[1]})" if spaces is not None and spaces != want else ""  # fmt: skip
