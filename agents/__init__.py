@@ -85,7 +85,7 @@ def _make(name: str, seed: int | None, spec: GameSpec, options: Mapping[str, Any
     if name in spec.agents:
         return _bind(_build(_import_factory(spec.agents[name]), name, seed, params, spec.id, options), name, spec)
     if name.startswith(PPO_PREFIX):
-        path = name[len(PPO_PREFIX):]
+        path = name[len(PPO_PREFIX) :]
         if not path or "path" in params:
             raise ValueError(f"agent {name!r}: give the policy file after 'ppo:' (e.g. ppo:runs/mine/final.zip), "
                              f"and no path= besides")  # fmt: skip
@@ -181,7 +181,7 @@ RLLIB_AGENT = "industry_env.rllib.agent:RLlibAgent"
 
 def _rllib_agent(name: str, seed: int | None, params: dict[str, Any]) -> Agent:
     """``rllib:PATH`` as an agent; the rllib extra is imported only here, so the core never needs Ray."""
-    path = name[len(RLLIB_PREFIX):]
+    path = name[len(RLLIB_PREFIX) :]
     if not path:
         raise ValueError("agent 'rllib:': give the checkpoint folder after the colon, e.g. rllib:runs/rllib/final")
     if "path" in params:

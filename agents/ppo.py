@@ -47,8 +47,21 @@ SHIPPED = "ppo_industry.npz"  # in industry_env/data: the actor of ppo_industry.
 SHIPPED_SB3 = "ppo_industry.zip"  # the whole MaskablePPO save it came from (Adam state too: to continue training)
 WEIGHTS_FORMAT = "industry_env-ppo-actor/1"  # the older torch weights file (.pt), still read
 POLICY_FORMAT = "industry_env-ppo-actor/2"  # the policy file (.npz): JSON description + plain arrays
-ACTIVATIONS = ("Tanh", "ReLU", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid", "Softplus",
-               "Hardtanh", "Identity")  # torch.nn activations a policy file may name (built with no arguments)
+ACTIVATIONS = (
+    "Tanh",
+    "ReLU",
+    "LeakyReLU",
+    "ELU",
+    "SELU",
+    "CELU",
+    "GELU",
+    "SiLU",
+    "Mish",
+    "Sigmoid",
+    "Softplus",
+    "Hardtanh",
+    "Identity",
+)  # torch.nn activations a policy file may name (built with no arguments)
 
 
 class TrainExtraMissing(ImportError, ValueError):
@@ -157,8 +170,11 @@ def options_of_actor(actor: Any, game: str = GAME) -> dict[str, Any] | None:
     """The options of ``game`` whose sizes the actor's network reads and gives (None: every variant's)."""
     spec = load_game(game)
     lins = [m for m in actor if type(m).__name__ == "Linear"]
-    fits = [v for v in spec.variants()
-            if (spec.observation_size(**v), spec.num_actions(**v)) == (lins[0].in_features, lins[-1].out_features)]
+    fits = [
+        v
+        for v in spec.variants()
+        if (spec.observation_size(**v), spec.num_actions(**v)) == (lins[0].in_features, lins[-1].out_features)
+    ]
     if len(fits) == len(spec.variants()) or not fits:
         return None
     return {k: v for k, v in fits[0].items() if all(f.get(k) == v for f in fits)}  # only what the sizes tell

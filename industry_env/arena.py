@@ -248,8 +248,9 @@ class ArenaResults:
         head = (f"{load_game(self.game).name}: {self.games} games, {n} players, seed {self.seed}{opts}; "
                 f"{self.elapsed_seconds:.1f} s ({speed:.1f} games/s)")  # fmt: skip
         if self.games != self.games_requested:
-            head += (f"\n({self.games_requested} games asked, rounded up to whole deals of "
-                     f"{len(self.seatings)} seatings)")
+            head += (
+                f"\n({self.games_requested} games asked, rounded up to whole deals of {len(self.seatings)} seatings)"
+            )
         width = max(12, *(len(lab) for lab in self.labels))
         rated = bool(self.ratings)
         rating_head = f" {'mu':>6} {'sigma':>6} {'ordinal':>7}" if rated else ""
@@ -276,10 +277,16 @@ class ArenaResults:
         """Everything as plain JSON types: the settings, the table, the seat effects and every game."""
         return {
             "arena": {
-                "game": self.game, "options": self.options,
-                "agents": self.labels, "num_players": self.num_players, "games": self.games,
-                "games_requested": self.games_requested, "seed": self.seed, "balanced_draws": self.balanced_draws,
-                "batch_size": self.batch_size, "elapsed_seconds": self.elapsed_seconds,
+                "game": self.game,
+                "options": self.options,
+                "agents": self.labels,
+                "num_players": self.num_players,
+                "games": self.games,
+                "games_requested": self.games_requested,
+                "seed": self.seed,
+                "balanced_draws": self.balanced_draws,
+                "batch_size": self.batch_size,
+                "elapsed_seconds": self.elapsed_seconds,
                 "seatings": self.seatings.tolist(),
                 "games_per_second": self.games / max(self.elapsed_seconds, 1e-9),
                 "wins": "a win shared by k tied winners counts 1/k (wins_any counts it as 1)",
@@ -290,9 +297,13 @@ class ArenaResults:
             "table": self.table(),
             "seat_effects": self.seat_effects(),
             "per_game": {
-                "game_seed": self.game_seed.tolist(), "seating": self.seating.tolist(),
-                "starting_player": self.starting_player.tolist(), "position": self.position.tolist(),
-                "seat": self.seat.tolist(), "points": self.points.astype(int).tolist(), "rank": self.rank.tolist(),
+                "game_seed": self.game_seed.tolist(),
+                "seating": self.seating.tolist(),
+                "starting_player": self.starting_player.tolist(),
+                "position": self.position.tolist(),
+                "seat": self.seat.tolist(),
+                "points": self.points.astype(int).tolist(),
+                "rank": self.rank.tolist(),
                 "win_share": self.win_share.tolist(),
             },  # fmt: skip
         }
@@ -453,8 +464,10 @@ class Arena:
         except ValueError as exc:
             raise ArenaError(f"{exc}") from None
         if len(agents) != self.num_players:
-            raise ArenaError(f"{self.num_players} players need {self.num_players} agents, one per seat (repeat a "
-                             f"name to seat it more than once, e.g. heuristic,random,random); got {len(agents)}")
+            raise ArenaError(
+                f"{self.num_players} players need {self.num_players} agents, one per seat (repeat a "
+                f"name to seat it more than once, e.g. heuristic,random,random); got {len(agents)}"
+            )
         if spec.engine_module is None:
             raise ArenaError(f"{spec.name} has no batched engine yet: the arena plays games on it")
         if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
@@ -527,6 +540,7 @@ class Arena:
                     rec["points"][g] = points[r, by_slot]
                     rec["rank"][g] = rank[r, by_slot]
                     rec["win_share"][g] = share[r, by_slot]
+
                 start[lo:hi], pos[lo:hi] = self._play(seeds[lo:hi], seating[lo:hi], seat[lo:hi], finished, bar)
         finally:
             if bar is not None:

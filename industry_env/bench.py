@@ -291,8 +291,10 @@ def run_game(args: argparse.Namespace) -> int:
     seconds = 0.3 if args.quick else args.seconds
     ref = bench_game_reference(spec.id, max(seconds, 2.0), n, **options)
     shown = "".join(f", {k} {v}" for k, v in spec.options_to_json(options).items() if k in options)
-    print(f"{spec.name}{shown}, {n} players: reference engine {ref['steps_per_second']:,.0f} steps/s "
-          f"({ref['microseconds_per_step']:.0f} us a step, {ref['steps_per_game']:.0f} steps a random game)")
+    print(
+        f"{spec.name}{shown}, {n} players: reference engine {ref['steps_per_second']:,.0f} steps/s "
+        f"({ref['microseconds_per_step']:.0f} us a step, {ref['steps_per_game']:.0f} steps a random game)"
+    )
     print(f"{'batch':>6} {'steps/s':>12} {'ns/step':>9} {'x reference':>12} {'games/s':>10}")
     rows = []
     for size in sizes:
@@ -300,8 +302,11 @@ def run_game(args: argparse.Namespace) -> int:
         r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
         r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
         rows.append(r)
-        print(f"{size:>6} {r['steps_per_second']:>12,.0f} {r['nanoseconds_per_game_step']:>9,.0f} "
-              f"{r['speedup_vs_reference']:>12,.1f} {r['games_per_second']:>10,.1f}", flush=True)
+        print(
+            f"{size:>6} {r['steps_per_second']:>12,.0f} {r['nanoseconds_per_game_step']:>9,.0f} "
+            f"{r['speedup_vs_reference']:>12,.1f} {r['games_per_second']:>10,.1f}",
+            flush=True,
+        )
     start = {"warm_start_seconds": game_start_up_seconds(spec.id, cold=False)}
     print(f"state: {rows[0]['state_bytes_per_game']} bytes per game; import to first step from the disk cache: "
           f"{start['warm_start_seconds']:.2f} s")  # fmt: skip
@@ -334,8 +339,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-envs", action="store_true",
                         help="Industry: skip the environments section (AEC env against connect four, the Gymnasium and "
                              "vector envs against the raw engine)")  # fmt: skip
-    parser.add_argument("--cold", action="store_true",
-                        help="also time the compiled backend's cold compile (into an empty cache: ~30 s)")
+    parser.add_argument(
+        "--cold", action="store_true", help="also time the compiled backend's cold compile (into an empty cache: ~30 s)"
+    )
     parser.add_argument("--copy", action="store_true",
                         help="Industry: measure the functional API (step and reset return a new State, step re-derives "
                              "legality) instead of the fast path (step(..., inplace=True, mask=mask), "
@@ -435,10 +441,20 @@ def run(args: argparse.Namespace) -> int:
         envs = bench_envs(seconds, num_envs=64 if args.quick else 4096)
         print_envs(envs)
     out = {
-        "machine": {"platform": platform.platform(), "processor": platform.processor(), "cpus": os.cpu_count(),
-                    "python": platform.python_version(), "numpy": np.__version__},  # fmt: skip
-        "settings": {"seconds": seconds, "players": args.players, "quick": bool(args.quick), "fast_path": fast,
-                     "backends": list(backends)},  # fmt: skip
+        "machine": {
+            "platform": platform.platform(),
+            "processor": platform.processor(),
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+        },  # fmt: skip
+        "settings": {
+            "seconds": seconds,
+            "players": args.players,
+            "quick": bool(args.quick),
+            "fast_path": fast,
+            "backends": list(backends),
+        },  # fmt: skip
         "reference": ref,
         "engine": rows,
         "engine_random_step": fused,

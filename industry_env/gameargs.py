@@ -21,8 +21,11 @@ def add_game_arguments(parser: argparse.ArgumentParser, hidden: bool = True) -> 
                              "-o balanced_draws=false (Industry)")  # fmt: skip
     parser.add_argument("--board", metavar="PATH", default=None,
                         help="Industry: a board file (default: the shipped board)")  # fmt: skip
-    parser.add_argument("--plain-draws", action="store_true",
-                        help="Industry: one token per player in every era (default: the recommended draws)")
+    parser.add_argument(
+        "--plain-draws",
+        action="store_true",
+        help="Industry: one token per player in every era (default: the recommended draws)",
+    )
 
 
 def option_value(text: str) -> Any:

@@ -50,8 +50,8 @@ from .registry import DEFAULT_GAME, load_game
 # Per-action weights of the "developer" policy: develop often, bid low, subsidy rarely.
 _DEV_WEIGHTS = np.ones(A.NUM_ACTIONS)
 _DEV_WEIGHTS[A.PASS] = 4.0
-_DEV_WEIGHTS[A.BID:A.SELL] = 2.0 / np.arange(1, A.SELL - A.BID + 1)
-_DEV_WEIGHTS[A.DEVELOP:A.DONE] = 25.0
+_DEV_WEIGHTS[A.BID : A.SELL] = 2.0 / np.arange(1, A.SELL - A.BID + 1)
+_DEV_WEIGHTS[A.DEVELOP : A.DONE] = 25.0
 _DEV_WEIGHTS[A.SUBSIDY] = 0.05
 
 
@@ -278,8 +278,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunk", type=int, default=2000, help="games stepped as one batch (default 2000)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--all-seats", action="store_true", help="compare every seat's observation at every step")
-    parser.add_argument("--backend", choices=("numpy", "numba"), default=None,
-                        help="Industry: the batched engine's backend (default: numba where installed, else numpy)")
+    parser.add_argument(
+        "--backend",
+        choices=("numpy", "numba"),
+        default=None,
+        help="Industry: the batched engine's backend (default: numba where installed, else numpy)",
+    )
 
 
 def _chunk(args: tuple[str, int, int, bool, str | None, dict[str, Any]]) -> Report:
@@ -300,8 +304,9 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, name) < 1:
             raise ValueError(f"--{name} {getattr(args, name)}: must be at least 1")
     if not 0 <= args.seed <= 2**63 - 1 - args.games:
-        raise ValueError(f"--seed {args.seed}: the games use seeds seed .. seed + games - 1, "
-                         "which must lie in 0 .. 2**63 - 1")
+        raise ValueError(
+            f"--seed {args.seed}: the games use seeds seed .. seed + games - 1, which must lie in 0 .. 2**63 - 1"
+        )
     game = getattr(args, "game", DEFAULT_GAME)
     spec, options = given_options(args)
     if spec.engine_module is None:

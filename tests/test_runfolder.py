@@ -182,7 +182,7 @@ def test_the_config_file_reads_back_the_same_strings_whatever_they_hold(text: st
 
 
 def test_a_config_with_a_hostile_run_dir_round_trips_through_its_file(tmp_path) -> None:
-    run_dir = str(tmp_path / "runs\\new_run \"x\"\nline")
+    run_dir = str(tmp_path / 'runs\\new_run "x"\nline')
     cfg = load_config(None, [*FAST, f"run_dir={run_dir}"])
     (tmp_path / "c.toml").write_text(to_toml(cfg), encoding="utf-8")
     assert load_config(tmp_path / "c.toml") == cfg and cfg.run_dir == run_dir

@@ -340,8 +340,11 @@ def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path, monkeyp
         a = agent.act(spec.observe(game, game.current_player), game.legal_action_mask())
         assert a in game.legal_actions()
         game.apply(a)
-    with pytest.raises(AgentInputError, match=f"a policy of Age of Industry \\(its network reads {obs} floats\\), "
-                                              f"not of Industry: load it with game='age_of_industry'"):
+    with pytest.raises(
+        AgentInputError,
+        match=f"a policy of Age of Industry \\(its network reads {obs} floats\\), "
+        f"not of Industry: load it with game='age_of_industry'",
+    ):
         make_agent("ppo", path=path)  # Industry's observation is another size: the game it is, named
     shipped = make_agent("ppo", game="age_of_industry")  # the shipped policy, weights only
     assert shipped.path.name == "ppo_age_of_industry.npz" and shipped.options["map"] == "germany"
@@ -377,8 +380,17 @@ def test_a_policy_for_another_map_trains_with_game_options_and_plays_only_that_m
     league and evaluations play that map, and which is refused on Germany by name."""
     from industry_env.arena import ArenaError
 
-    cfg = tiny(tmp_path / "ne", "game=age_of_industry", "game_options=map=new_england", "opponents=random",
-               "opponent_weights=1", "total_timesteps=512", "eval_every=512", "eval_games=4", "checkpoint_every=0")
+    cfg = tiny(
+        tmp_path / "ne",
+        "game=age_of_industry",
+        "game_options=map=new_england",
+        "opponents=random",
+        "opponent_weights=1",
+        "total_timesteps=512",
+        "eval_every=512",
+        "eval_games=4",
+        "checkpoint_every=0",
+    )
     result = train(cfg)
     assert result.timesteps == 512 and len(result.evals) == 1
     agent = make_agent(f"ppo:{result.final}", game="age_of_industry", options={"map": "new_england"})

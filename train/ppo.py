@@ -206,8 +206,10 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
         R.write_json(run / "evals.json", league["evals"])  # the evaluations of the continuation resumed
         against = league.get("best_against")
         if against is not None and against != cfg.eval_opponent:  # a best win rate against another opponent
-            print(f"resuming with eval_opponent = {cfg.eval_opponent!r}: the best win rate so far was against "
-                  f"{against!r}, so best.zip is kept only until a model is evaluated against the new one")
+            print(
+                f"resuming with eval_opponent = {cfg.eval_opponent!r}: the best win rate so far was against "
+                f"{against!r}, so best.zip is kept only until a model is evaluated against the new one"
+            )
             league["best"] = -1.0
     elif overwrite:
         removed = R.clear_run(run)
@@ -263,8 +265,9 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
         try:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=max(end, start), initial=start, unit="step", dynamic_ncols=True, desc="train",
-                       mininterval=1.0)
+            bar = tqdm(
+                total=max(end, start), initial=start, unit="step", dynamic_ncols=True, desc="train", mininterval=1.0
+            )
         except ImportError:
             bar = None
 
@@ -406,8 +409,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="print the resulting configuration with each key's meaning, and stop")  # fmt: skip
     parser.add_argument("--list-configs", action="store_true",
                         help="list the training configs shipped with the package, and stop")  # fmt: skip
-    parser.add_argument("--overwrite", action="store_true",
-                        help="train into a run_dir that holds another run, removing that run's files first")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="train into a run_dir that holds another run, removing that run's files first",
+    )
 
 
 def list_configs(width: int = 100) -> str:

@@ -159,8 +159,10 @@ def refuse_unless_free(folder: str | Path, resuming: bool, overwrite: bool) -> N
     """ConfigError if ``folder`` holds a run and the new one neither resumes it nor may overwrite it."""
     found = run_entries(folder)
     if found and not resuming and not overwrite:
-        raise ConfigError(f"run_dir = {str(folder)!r} holds a run already ({', '.join(found)}): resume it with "
-                          f"--set resume=latest, train into another run_dir, or replace it with --overwrite")
+        raise ConfigError(
+            f"run_dir = {str(folder)!r} holds a run already ({', '.join(found)}): resume it with "
+            f"--set resume=latest, train into another run_dir, or replace it with --overwrite"
+        )
 
 
 def clear_run(folder: str | Path) -> list[str]:

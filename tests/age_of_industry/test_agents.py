@@ -239,5 +239,7 @@ def test_a_policy_file_names_its_game(tmp_path) -> None:
     agent = make_agent(f"ppo:{own}", game=GAME, seed=1)
     assert agent.name == f"ppo:{own}" and agent.options == {"map": "germany"}
     s = _random_positions(4, 4, seed=2, steps=5)
-    np.testing.assert_array_equal(agent.act_batch(E.observe(s), E.legal_action_mask(s)),
-                                  make_agent("ppo", game=GAME).act_batch(E.observe(s), E.legal_action_mask(s)))
+    np.testing.assert_array_equal(
+        agent.act_batch(E.observe(s), E.legal_action_mask(s)),
+        make_agent("ppo", game=GAME).act_batch(E.observe(s), E.legal_action_mask(s)),
+    )
