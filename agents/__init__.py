@@ -17,6 +17,7 @@ name              agent
                   strong heuristic (or searched too, max-n: ``opponents="search"``) (:mod:`.mcts`)
 ``ppo``           :class:`PPOAgent`: the shipped MaskablePPO policy, or ``path=`` a policy you trained (needs the
                   ``train`` extra: torch)
+``ppo:PATH``      the same with your own policy file (``.npz``) or MaskablePPO ``.zip`` of either game
 ``rllib:PATH``    :class:`industry_env.rllib.RLlibAgent`: an RLlib checkpoint's policy (needs the ``rllib`` extra;
                   ``module=`` picks the module, default ``learner``)
 ``module:attr``   a user's agent, imported: an :class:`Agent` subclass (built with ``seed`` and ``params``), an
@@ -33,7 +34,7 @@ import importlib
 import inspect
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from industry_env.core.spec import GameSpec
@@ -64,20 +65,38 @@ def agent_names(game: str = DEFAULT_GAME) -> list[str]:
     return [*GENERIC_AGENTS, *load_game(game).agents]
 
 
-def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME, **params: Any) -> Agent:
-    """The agent called ``name`` for ``game`` (a generic agent, one of the game's own, or ``module:attr``), seeded
-    by ``seed``.
+def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME, options: Mapping[str, Any] | None = None,
+               **params: Any) -> Agent:  # fmt: skip
+    """The agent called ``name`` for ``game`` (a generic agent, one of the game's own, ``ppo:PATH`` a policy file
+    or MaskablePPO zip of your own, ``rllib:PATH``, or ``module:attr``), seeded by ``seed``.
 
     ``params`` are the agent's own parameters (e.g. ``greed`` for the heuristics); an unknown name or parameter,
-    or an agent of another game, raises ValueError saying what exists.
+    or an agent of another game, raises ValueError saying what exists. ``options``: the options of the game it
+    will play (e.g. ``{"map": "new_england"}``), where the caller knows them: an option the agent takes as a
+    parameter is passed to it (unless ``params`` sets it), and an agent that reads other options (a policy
+    trained on another map) is refused now, naming both, rather than at its first move.
     """
     if not isinstance(name, str):
         raise ValueError(f"agent name must be a string, got {type(name).__name__}")
     spec = load_game(game)
+    return _fit_options(_make(name, seed, spec, options or {}, params), name, spec, options)
+
+
+def _make(name: str, seed: int | None, spec: GameSpec, options: Mapping[str, Any], params: dict[str, Any]) -> Agent:
     if name in GENERIC_AGENTS:
-        return _bind(_build(GENERIC_AGENTS[name], name, seed, params, spec.id), name, spec)
+        return _bind(_build(GENERIC_AGENTS[name], name, seed, params, spec.id, options), name, spec)
     if name in spec.agents:
-        return _bind(_build(_import_factory(spec.agents[name]), name, seed, params, spec.id), name, spec)
+        return _bind(_build(_import_factory(spec.agents[name]), name, seed, params, spec.id, options), name, spec)
+    if name.startswith(PPO_PREFIX):
+        path = name[len(PPO_PREFIX) :]
+        if not path or "path" in params:
+            raise ValueError(f"agent {name!r}: give the policy file after 'ppo:' (e.g. ppo:runs/mine/final.zip), "
+                             f"and no path= besides")  # fmt: skip
+        if "ppo" not in spec.agents:
+            raise ValueError(f"agent {name!r}: {spec.name} has no PPO agent")
+        agent = _build(_import_factory(spec.agents["ppo"]), name, seed, {**params, "path": path}, spec.id, options)
+        agent.name = name
+        return _bind(agent, name, spec)
     if name.startswith(RLLIB_PREFIX):
         return _bind(_rllib_agent(name, seed, params), name, spec)
     if ":" not in name:
@@ -103,6 +122,18 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME, **p
     raise ValueError(f"agent {name!r} is neither an Agent class, an Agent, nor a callable: {target!r}")
 
 
+def _fit_options(agent: Agent, name: str, spec: GameSpec, options: Mapping[str, Any] | None) -> Agent:
+    """``agent``, unless the game options it reads (``agent.options``: those its sizes depend on, e.g. the map a
+    network was trained on) differ from ``options``, the ones it will play: then ValueError naming both."""
+    reads = getattr(agent, "options", None) or {}
+    for key, value in reads.items():
+        if options and key in options and options[key] != value:
+            raise ValueError(f"agent {name!r} reads {spec.name} with {key} = {value!r} (its observation and "
+                             f"actions are that {key}'s), not {key} = {options[key]!r} as asked: seat an agent of "
+                             f"that {key} (a policy trained on it: ppo:PATH)")  # fmt: skip
+    return agent
+
+
 def check_policy_signature(policy: Callable[..., Any], name: str) -> None:
     """ValueError unless ``policy`` can be called as ``policy(observation, action_mask)`` (checked at load, not at
     the first move); a callable whose signature Python cannot read is let through."""
@@ -118,22 +149,23 @@ def check_policy_signature(policy: Callable[..., Any], name: str) -> None:
 
 
 def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = None,
-             game: str = DEFAULT_GAME) -> Agent:  # fmt: skip
+             game: str = DEFAULT_GAME, options: Mapping[str, Any] | None = None) -> Agent:  # fmt: skip
     """An :class:`Agent` of ``game`` from a name (see :func:`make_agent`), an Agent, or a plain function
     ``(obs, mask)``.
 
     ``seed`` seeds the agents built by name; a name that imports an Agent object or a plain function (which take
     no seed) is used as it is, as the arena does, so that leagues and environments accept every kind of spec.
+    ``options``: the game's options it will play, as :func:`make_agent` takes them.
     """
     spec = load_game(game)
     if isinstance(agent, Agent):
-        return _bind(agent, agent.name, spec)
+        return _fit_options(_bind(agent, agent.name, spec), agent.name, spec, options)
     if isinstance(agent, str):
-        if seed is not None and ":" in agent and not agent.startswith(RLLIB_PREFIX):
+        if seed is not None and ":" in agent and not agent.startswith((RLLIB_PREFIX, PPO_PREFIX)):
             target = _import(agent)
             if not (isinstance(target, type) and issubclass(target, Agent)):
-                return make_agent(agent, game=game)  # an object or a function: nothing to seed
-        return make_agent(agent, seed=seed, game=game)
+                return make_agent(agent, game=game, options=options)  # an object or a function: nothing to seed
+        return make_agent(agent, seed=seed, game=game, options=options)
     if callable(agent):
         if isinstance(agent, type):
             raise ValueError(f"not an agent: the class {agent.__qualname__} (give an instance, or subclass Agent "
@@ -143,6 +175,7 @@ def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = 
     raise ValueError(f"not an agent: {agent!r} (give a name, an Agent, or a function (observation, action_mask))")
 
 
+PPO_PREFIX = "ppo:"  # make_agent("ppo:PATH"): a policy file or MaskablePPO zip of industry-env train
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:PATH"): a checkpoint of industry-env train --framework rllib
 # The agent classes of the training adapters, named (as the registry names games): the adapters import the agents'
 # interface, so the agents only name them and import them when one is asked for.
@@ -151,7 +184,7 @@ RLLIB_AGENT = "industry_env.rllib.agent:RLlibAgent"
 
 def _rllib_agent(name: str, seed: int | None, params: dict[str, Any]) -> Agent:
     """``rllib:PATH`` as an agent; the rllib extra is imported only here, so the core never needs Ray."""
-    path = name[len(RLLIB_PREFIX):]
+    path = name[len(RLLIB_PREFIX) :]
     if not path:
         raise ValueError("agent 'rllib:': give the checkpoint folder after the colon, e.g. rllib:runs/rllib/final")
     if "path" in params:
@@ -189,13 +222,16 @@ def _import_factory(path: str) -> type[Agent]:
     return getattr(importlib.import_module(module), attr)
 
 
-def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any], game: str | None = None) -> Agent:
+def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any], game: str | None = None,
+           options: Mapping[str, Any] | None = None) -> Agent:  # fmt: skip
     signature = inspect.signature(cls.__init__).parameters
     accepted = [k for k in signature if k not in ("self", "seed", "game")]
     unknown = sorted(set(params) - set(accepted))
     if unknown:
         takes = ", ".join(["seed", *accepted])
         raise ValueError(f"agent {name!r} has no parameter {', '.join(map(repr, unknown))} (it takes: {takes})")
+    # the game's options the agent takes as parameters (Age of Industry's agents: map), unless given
+    params = {**{k: v for k, v in (options or {}).items() if k in accepted}, **params}
     if game is not None and "game" in signature:  # an agent that plays several games is told which
         params = {**params, "game": game}
     return cls(seed=seed, **params)
@@ -221,7 +257,7 @@ def _import(name: str) -> Any:
 
 __all__ = [
     "AGENTS", "GENERIC_AGENTS", "Agent", "AgentActionError", "AgentInputError", "CallableAgent", "HeuristicAgent",
-    "HeuristicV0Agent", "MCTSAgent", "PPOAgent", "RandomAgent", "ReferenceHeuristicV0", "agent_names", "as_agent",
-    "check_actions", "check_policy_signature", "field_values", "heuristic_actions", "make_agent", "tie_noise",
-    "with_current_folder",
+    "HeuristicV0Agent", "MCTSAgent", "PPOAgent", "PPO_PREFIX", "RandomAgent", "ReferenceHeuristicV0", "agent_names",
+    "as_agent", "check_actions", "check_policy_signature", "field_values", "heuristic_actions", "make_agent",
+    "tie_noise", "with_current_folder",
 ]  # fmt: skip

@@ -11,7 +11,8 @@ seeded generator.
 Files it reads, none of them by unpickling (nothing in them can run code):
 
 - the **policy file** (``.npz``, :func:`export_policy` and :meth:`PPOAgent.save` write it): a JSON description
-  (format, activation, layer sizes) and the weights as plain arrays, read with ``numpy.load(allow_pickle=False)``;
+  (format, activation, layer sizes, the game it plays) and the weights as plain arrays, read with
+  ``numpy.load(allow_pickle=False)``;
 - a MaskablePPO ``.zip`` as ``model.save`` writes it: only its JSON ``data`` (the activation's name) and its
   ``policy.pth`` (by ``torch.load(weights_only=True)``) are read; the pickled objects it also holds are not
   (``MaskablePPO.load`` unpickles them: only load zips you trust with it);
@@ -46,8 +47,21 @@ SHIPPED = "ppo_industry.npz"  # in industry_env/data: the actor of ppo_industry.
 SHIPPED_SB3 = "ppo_industry.zip"  # the whole MaskablePPO save it came from (Adam state too: to continue training)
 WEIGHTS_FORMAT = "industry_env-ppo-actor/1"  # the older torch weights file (.pt), still read
 POLICY_FORMAT = "industry_env-ppo-actor/2"  # the policy file (.npz): JSON description + plain arrays
-ACTIVATIONS = ("Tanh", "ReLU", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid", "Softplus",
-               "Hardtanh", "Identity")  # torch.nn activations a policy file may name (built with no arguments)
+ACTIVATIONS = (
+    "Tanh",
+    "ReLU",
+    "LeakyReLU",
+    "ELU",
+    "SELU",
+    "CELU",
+    "GELU",
+    "SiLU",
+    "Mish",
+    "Sigmoid",
+    "Softplus",
+    "Hardtanh",
+    "Identity",
+)  # torch.nn activations a policy file may name (built with no arguments)
 
 
 class TrainExtraMissing(ImportError, ValueError):
@@ -93,7 +107,11 @@ def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: st
     if not layers:
         raise AgentInputError(f"{where}: no layers")
     sizes = sorted({o for o, _ in variants})
-    width = sizes[0] if len(sizes) == 1 else int(torch.as_tensor(layers[0][0]).shape[-1])
+    first = torch.as_tensor(layers[0][0])
+    if first.ndim == 2 and int(first.shape[-1]) not in sizes:  # another game's network: name it
+        last = torch.as_tensor(layers[-1][0])
+        _another_game(int(first.shape[-1]), int(last.shape[0]) if last.ndim == 2 else None, where, game)
+    width = sizes[0] if len(sizes) == 1 else int(first.shape[-1])
     if width not in sizes:
         raise AgentInputError(f"{where}: layer 0 takes {width} inputs, not the {' or '.join(map(str, sizes))} "
                               f"floats of an observation of {load_game(game).name}")  # fmt: skip
@@ -152,14 +170,45 @@ def options_of_actor(actor: Any, game: str = GAME) -> dict[str, Any] | None:
     """The options of ``game`` whose sizes the actor's network reads and gives (None: every variant's)."""
     spec = load_game(game)
     lins = [m for m in actor if type(m).__name__ == "Linear"]
-    fits = [v for v in spec.variants()
-            if (spec.observation_size(**v), spec.num_actions(**v)) == (lins[0].in_features, lins[-1].out_features)]
-    return None if len(fits) == len(spec.variants()) or not fits else fits[0]
+    fits = [
+        v
+        for v in spec.variants()
+        if (spec.observation_size(**v), spec.num_actions(**v)) == (lins[0].in_features, lins[-1].out_features)
+    ]
+    if len(fits) == len(spec.variants()) or not fits:
+        return None
+    return {k: v for k, v in fits[0].items() if all(f.get(k) == v for f in fits)}  # only what the sizes tell
+
+
+def game_of_sizes(inputs: int, outputs: int) -> list[str]:
+    """The games of the suite (ids) one of whose variants has ``inputs`` observation floats and ``outputs``
+    actions: whose network a policy of those sizes is."""
+    from industry_env.registry import available_games
+
+    return [g for g in available_games(include_hidden=True) if load_game(g).engine_module is not None
+            and (inputs, outputs) in _variants(g)]  # fmt: skip
+
+
+def _another_game(inputs: int, outputs: int | None, where: str, game: str) -> None:
+    """AgentInputError naming the game a network of these sizes plays, if it is not ``game`` (None: any)."""
+    others = [g for g in game_of_sizes(inputs, outputs) if g != game] if outputs is not None else []
+    if outputs is None:
+        from industry_env.registry import available_games
+
+        others = [g for g in available_games(include_hidden=True) if g != game and load_game(g).engine_module
+                  is not None and inputs in {o for o, _ in _variants(g)}]  # fmt: skip
+    if others:
+        names = " or ".join(load_game(g).name for g in others)
+        raise AgentInputError(f"{where}: a policy of {names} (its network reads {inputs} floats), not of "
+                              f"{load_game(game).name}: load it with game={others[0]!r} (--game {others[0]} on the "
+                              f"command line)")  # fmt: skip
 
 
 def _check_actor(actor: Any, where: str, game: str = GAME) -> None:
     lins = [m for m in actor if type(m).__name__ == "Linear"]
     if not lins or (lins[0].in_features, lins[-1].out_features) not in _variants(game):
+        if lins:
+            _another_game(lins[0].in_features, lins[-1].out_features, where, game)
         raise AgentInputError(f"{where}: not a policy of {load_game(game).name} (expected observation size and "
                               f"actions {' or '.join(map(str, sorted(set(_variants(game)))))})")  # fmt: skip
 
@@ -176,7 +225,7 @@ def load_actor(path: str | Path, game: str = GAME) -> Any:
     where = f"PPO policy {p}"
     names = _zip_names(p, where)
     if "description.npy" in names:
-        return _actor_from_layers(*_read_policy_file(p, where), where, game)
+        return _actor_from_layers(*_read_policy_file(p, where, game), where, game)
     if {"data", "policy.pth"} <= names:
         return _actor_from_layers(*_read_sb3_zip(p, where), where, game)
     return _actor_from_layers(*_read_weights_pt(p, where), where, game)
@@ -198,8 +247,9 @@ def _zip_names(p: Path, where: str) -> set[str]:
     return {i.filename for i in infos}
 
 
-def _read_policy_file(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
-    """The layers and activation of a policy file (``.npz``: a JSON description, then weight_k and bias_k)."""
+def _read_policy_file(p: Path, where: str, game: str = GAME) -> tuple[list[tuple[Any, Any]], str]:
+    """The layers and activation of a policy file (``.npz``: a JSON description, then weight_k and bias_k); a file
+    whose description names another game than ``game`` is refused, naming both."""
     try:
         with np.load(p, allow_pickle=False) as z:
             description = json.loads(str(z["description"]))
@@ -210,8 +260,16 @@ def _read_policy_file(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
                 raise ValueError(f"format {description.get('format')!r}, expected {POLICY_FORMAT!r}")
             layers = [(z[f"weight_{k}"], z[f"bias_{k}"]) for k in range(n)]
             activation = description["activation"]
+            trained_on = description.get("game")  # written since the suite has several games
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
         raise AgentInputError(f"{where}: not a readable policy file ({type(exc).__name__}: {exc})") from None
+    if trained_on is not None and trained_on != load_game(game).id:
+        try:
+            other = load_game(str(trained_on)).name
+        except ValueError:
+            other = repr(trained_on)
+        raise AgentInputError(f"{where}: a policy of {other} (its file says so), not of {load_game(game).name}: load "
+                              f"it with game={trained_on!r} (--game {trained_on} on the command line)")  # fmt: skip
     return layers, str(activation)
 
 
@@ -293,16 +351,20 @@ def export_policy(source: Any, path: str | Path, game: str = GAME) -> Path:
             raise AgentInputError(f"export_policy: {type(source).__name__} is not a PPOAgent, a MaskablePPO model "
                                   f"or policy, nor the path of a policy")  # fmt: skip
         actor = actor_from_policy(policy)
-    return _write_policy_file(actor, Path(path))
+    _check_actor(actor, f"export_policy({type(source).__name__})", game)
+    return _write_policy_file(actor, Path(path), game)
 
 
-def _write_policy_file(actor: Any, p: Path) -> Path:
+def _write_policy_file(actor: Any, p: Path, game: str = GAME) -> Path:
+    """The actor as a policy file; its description names the game it plays (``game``), read back by
+    :func:`load_actor`, so that loading it for another game names both."""
     torch = _torch()
     lins = [m for m in actor if isinstance(m, torch.nn.Linear)]
     acts = {type(m).__name__ for m in actor if not isinstance(m, torch.nn.Linear)}
     activation = acts.pop() if acts else "Tanh"
     description = {"format": POLICY_FORMAT, "activation": activation, "layers": len(lins),
-                   "sizes": [lins[0].in_features] + [m.out_features for m in lins]}  # fmt: skip
+                   "sizes": [lins[0].in_features] + [m.out_features for m in lins],
+                   "game": load_game(game).id}  # fmt: skip
     arrays: dict[str, np.ndarray] = {"description": np.array(json.dumps(description))}
     for k, m in enumerate(lins):
         arrays[f"weight_{k}"] = m.weight.detach().cpu().numpy().astype(np.float32)
@@ -415,7 +477,15 @@ class PPOAgent(NetworkAgent):
 
     def save(self, path: str | Path) -> Path:
         """Write the actor as a policy file (``.npz``, weights only; :func:`export_policy`) that ``path=`` reads."""
-        return _write_policy_file(self.actor, Path(path))
+        return _write_policy_file(self.actor, Path(path), self.game)
+
+    def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if self.game == "age_of_industry":  # its observations are checked entry by entry (agents/age_of_industry)
+            from .age_of_industry.checks import check_observations
+            from .age_of_industry.heuristic import map_of
+
+            check_observations(observations, (self.options or {}).get("map") or map_of(observations))
+        return super()._choose(observations, masks)
 
     def __repr__(self) -> str:
         return f"PPOAgent(name={self.name!r}, path={str(self.path) if self.path else None!r})"

@@ -248,8 +248,9 @@ class ArenaResults:
         head = (f"{load_game(self.game).name}: {self.games} games, {n} players, seed {self.seed}{opts}; "
                 f"{self.elapsed_seconds:.1f} s ({speed:.1f} games/s)")  # fmt: skip
         if self.games != self.games_requested:
-            head += (f"\n({self.games_requested} games asked, rounded up to whole deals of "
-                     f"{len(self.seatings)} seatings)")
+            head += (
+                f"\n({self.games_requested} games asked, rounded up to whole deals of {len(self.seatings)} seatings)"
+            )
         width = max(12, *(len(lab) for lab in self.labels))
         rated = bool(self.ratings)
         rating_head = f" {'mu':>6} {'sigma':>6} {'ordinal':>7}" if rated else ""
@@ -276,10 +277,16 @@ class ArenaResults:
         """Everything as plain JSON types: the settings, the table, the seat effects and every game."""
         return {
             "arena": {
-                "game": self.game, "options": self.options,
-                "agents": self.labels, "num_players": self.num_players, "games": self.games,
-                "games_requested": self.games_requested, "seed": self.seed, "balanced_draws": self.balanced_draws,
-                "batch_size": self.batch_size, "elapsed_seconds": self.elapsed_seconds,
+                "game": self.game,
+                "options": self.options,
+                "agents": self.labels,
+                "num_players": self.num_players,
+                "games": self.games,
+                "games_requested": self.games_requested,
+                "seed": self.seed,
+                "balanced_draws": self.balanced_draws,
+                "batch_size": self.batch_size,
+                "elapsed_seconds": self.elapsed_seconds,
                 "seatings": self.seatings.tolist(),
                 "games_per_second": self.games / max(self.elapsed_seconds, 1e-9),
                 "wins": "a win shared by k tied winners counts 1/k (wins_any counts it as 1)",
@@ -290,9 +297,13 @@ class ArenaResults:
             "table": self.table(),
             "seat_effects": self.seat_effects(),
             "per_game": {
-                "game_seed": self.game_seed.tolist(), "seating": self.seating.tolist(),
-                "starting_player": self.starting_player.tolist(), "position": self.position.tolist(),
-                "seat": self.seat.tolist(), "points": self.points.astype(int).tolist(), "rank": self.rank.tolist(),
+                "game_seed": self.game_seed.tolist(),
+                "seating": self.seating.tolist(),
+                "starting_player": self.starting_player.tolist(),
+                "position": self.position.tolist(),
+                "seat": self.seat.tolist(),
+                "points": self.points.astype(int).tolist(),
+                "rank": self.rank.tolist(),
                 "win_share": self.win_share.tolist(),
             },  # fmt: skip
         }
@@ -314,6 +325,14 @@ class ArenaResults:
         write_text_atomic(path, text.getvalue())
         return path
 
+    @property
+    def spec_name(self) -> str:
+        """The game's name (with its options that are not the defaults, e.g. the map)."""
+        spec = load_game(self.game)
+        default = spec.options_to_json(spec.check_options({}))
+        shown = ", ".join(f"{k} {v}" for k, v in self.options.items() if default.get(k) != v)
+        return spec.name + (f" ({shown})" if shown else "")
+
     def plot(self, path: str | os.PathLike | None = None):
         """A matplotlib Figure: win rates with their 95% intervals, and the openskill ratings; saved if ``path``."""
         Figure = _matplotlib_figure()
@@ -329,7 +348,7 @@ class ArenaResults:
         ax.axhline(100 / self.num_players, color="grey", linestyle="--", label=f"fair share (1/{self.num_players})")
         ax.set_xticks(x, labels, rotation=20)
         ax.set_ylabel("win rate (%), 95% Wilson interval")
-        ax.set_title(f"{self.games} games, {self.num_players} players")
+        ax.set_title(f"{self.spec_name}: {self.games} games, {self.num_players} players")
         ax.legend(loc="upper right")
         if bx is None:  # no openskill: win rates only
             if path is not None:
@@ -371,8 +390,10 @@ def openskill_ratings(rank: np.ndarray) -> list[dict[str, float]]:
 
 
 # ---------------------------------------------------------------------------------------------- the arena
-def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME) -> tuple[Any, str]:
-    """The agent object and label of one entry: a name (or ``module:callable``) via ``make_agent``, or an object."""
+def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME,
+             options: dict[str, Any] | None = None) -> tuple[Any, str]:  # fmt: skip
+    """The agent object and label of one entry: a name (or ``module:callable``) via ``make_agent``, told the game's
+    ``options`` (an agent that reads others, a policy of another map, is refused here), or an object."""
     if isinstance(spec, str):
         from . import agents
 
@@ -382,11 +403,11 @@ def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME) -> tuple
                              "pass agent objects instead of names")  # fmt: skip
         try:
             try:
-                agent = make_agent(spec, seed=agent_seed(seed, slot), game=game)
+                agent = make_agent(spec, seed=agent_seed(seed, slot), game=game, options=options)
             except ValueError:
-                if ":" not in spec:
+                if ":" not in spec or spec.startswith(("ppo:", "rllib:")):
                     raise
-                agent = make_agent(spec, game=game)  # a user's agent object or plain function: used as given
+                agent = make_agent(spec, game=game, options=options)  # a user's object or function: used as given
         except (KeyError, ValueError, ImportError, AttributeError, TypeError) as exc:
             raise ArenaError(f"agent {slot} {spec!r}: {exc}") from exc  # make_agent's message lists the names
         return agent, spec
@@ -443,8 +464,10 @@ class Arena:
         except ValueError as exc:
             raise ArenaError(f"{exc}") from None
         if len(agents) != self.num_players:
-            raise ArenaError(f"{self.num_players} players need {self.num_players} agents, one per seat (repeat a "
-                             f"name to seat it more than once, e.g. heuristic,random,random); got {len(agents)}")
+            raise ArenaError(
+                f"{self.num_players} players need {self.num_players} agents, one per seat (repeat a "
+                f"name to seat it more than once, e.g. heuristic,random,random); got {len(agents)}"
+            )
         if spec.engine_module is None:
             raise ArenaError(f"{spec.name} has no batched engine yet: the arena plays games on it")
         if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
@@ -468,7 +491,7 @@ class Arena:
         self.progress = progress
         data = {o.name for o in spec.options if o.data}
         self.options_json = {k: v for k, v in spec.options_to_json(self.options).items() if k not in data}
-        resolved = [_resolve(a, j, self.seed, spec.id) for j, a in enumerate(agents)]
+        resolved = [_resolve(a, j, self.seed, spec.id, self.options) for j, a in enumerate(agents)]
         self.agents = [a for a, _ in resolved]
         self.labels = _unique_labels([lab for _, lab in resolved])
         # entries sharing one object are asked together (one act_batch call per object and step)
@@ -503,7 +526,7 @@ class Arena:
         start = np.zeros(G, np.int64)
         self._moves = np.zeros(n, np.int64)
         self._think = np.zeros(n, np.float64)
-        bar = _progress_bar(G, self.progress)
+        bar = _Progress.start(G, self.spec, self.progress)  # compiles the engine first, as a step of its own
         t0 = time.perf_counter()
         try:
             for lo in range(0, G, self.batch_size):
@@ -517,10 +540,8 @@ class Arena:
                     rec["points"][g] = points[r, by_slot]
                     rec["rank"][g] = rank[r, by_slot]
                     rec["win_share"][g] = share[r, by_slot]
-                    if bar is not None:
-                        bar.update(ids.size)
 
-                start[lo:hi], pos[lo:hi] = self._play(seeds[lo:hi], seating[lo:hi], seat[lo:hi], finished)
+                start[lo:hi], pos[lo:hi] = self._play(seeds[lo:hi], seating[lo:hi], seat[lo:hi], finished, bar)
         finally:
             if bar is not None:
                 bar.close()
@@ -539,12 +560,14 @@ class Arena:
         seating: np.ndarray,
         seat: np.ndarray,
         finished: Callable[[np.ndarray, Any], None],
+        bar: _Progress | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Play the games ``seeds`` (with their ``seating``) to the end as one batch.
 
         Writes the seat of each entry into ``seat`` (int[B, n]) first, then calls ``finished(ids, state)`` with
         the indices (into ``seeds``) and the final states of the games that have just ended, as they end.
-        Returns the seat that moves first in each game and the position of each entry.
+        Returns the seat that moves first in each game and the position of each entry. ``bar``: told the
+        decisions of every game after each step.
         """
         n, B, engine = self.num_players, len(seeds), self.spec.engine
         state = engine.init(B, num_players=n, seed=seeds, **self.options)
@@ -555,6 +578,7 @@ class Arena:
         entry_at_seat = np.empty((B, n), np.int64)
         entry_at_seat[np.arange(B)[:, None], seat] = slots
         ids = np.arange(B)
+        decisions = np.zeros(B, np.int64)
         while ids.size:
             mask = engine.legal_action_mask(state)
             obs = engine.observe(state)
@@ -566,13 +590,18 @@ class Arena:
                 if rows.size:
                     actions[rows] = self._ask(agent, group, entry[rows], obs[rows], mask[rows], ids[rows], seeds)
             state = engine.step(state, actions, mask=mask, inplace=True)
-            over = state.terminated
+            decisions[ids] += 1
+            over = np.asarray(state.terminated)
             if over.any():
                 done = np.flatnonzero(over)
                 finished(ids[done], engine.take(state, done))
                 keep = np.flatnonzero(~over)
                 ids = ids[keep]
                 state = engine.take(state, keep)
+            if bar is not None:
+                running = np.zeros(B, bool)
+                running[ids] = True
+                bar.show(decisions[~running], decisions[running])
         return sp, position
 
     def _ask(self, agent, group: np.ndarray, entry: np.ndarray, obs: np.ndarray, mask: np.ndarray,
@@ -610,15 +639,61 @@ def _unique_labels(labels: list[str]) -> list[str]:
     return out
 
 
-def _progress_bar(total: int, enabled: bool):
-    """A tqdm progress bar over games, or None (disabled, or tqdm not installed)."""
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, unit="game", desc="arena")
+class _Progress:
+    """The arena's progress bar over games (tqdm), whose estimate is honest: the engine's compile is a step of its
+    own before it, and the games of a batch end together, so the bar counts the games finished plus the running
+    games' share played so far (their decisions over the mean length of the finished games, at most 95%); before
+    the first game ends it shows the decisions played and no estimate (tqdm's rate is then unknown)."""
+
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+        self.games = 0  # games finished in earlier batches
+        self.decisions = 0  # their decisions
+        self.shown = 0.0  # when the bar was last drawn
+
+    @classmethod
+    def start(cls, total: int, spec: GameSpec, enabled: bool) -> _Progress | None:
+        """The bar, after compiling ``spec``'s engine (a message on stderr says so), or None (disabled, or tqdm
+        not installed)."""
+        if not enabled:
+            return None
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            return None
+        import sys
+
+        from .warmup import warm_game
+
+        print(f"compiling {spec.name}'s kernels (first run only; later runs load them from the cache)...",
+              end="", file=sys.stderr, flush=True)  # fmt: skip
+        seconds = warm_game(spec.id, agents=False)
+        print(f" ready ({seconds:.1f} s)", file=sys.stderr, flush=True)
+        bar = tqdm(total=total, unit="game", desc=f"arena ({spec.name})", dynamic_ncols=True,
+                   bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} games "
+                              "[{elapsed}<{remaining}{postfix}]")  # fmt: skip
+        return cls(bar)
+
+    def show(self, finished: np.ndarray, running: np.ndarray) -> None:
+        """The bar after a step: ``finished`` and ``running`` are the decisions of the batch's finished and
+        running games."""
+        games = self.games + finished.size
+        decisions = self.decisions + int(finished.sum())
+        share = 0.0
+        if games:
+            share = float(np.minimum(running / (decisions / games), 0.95).sum())
+        if not running.size:  # the batch is over: its games count as finished from now on
+            self.games, self.decisions = games, decisions
+        now = time.perf_counter()
+        if running.size and now - self.shown < 0.2:  # a terminal redraw five times a second at most
+            return
+        self.shown = now
+        self.bar.n = games + share
+        self.bar.set_postfix_str(f"{decisions + int(running.sum()):,} decisions", refresh=False)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 # ---------------------------------------------------------------------------------------------- command line
@@ -635,15 +710,17 @@ def _positive(text: str) -> int:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``industry-env arena``."""
     parser.add_argument("--agents", required=True, metavar="A,B,C[,D]",
-                        help="one agent per seat, comma-separated: names (random, heuristic, ...) or module:callable; "
-                             "repeat a name to seat it more than once")  # fmt: skip
+                        help="one agent per seat, comma-separated: names (random, heuristic, ppo, ...), ppo:PATH "
+                             "(a policy file or MaskablePPO zip you trained), rllib:PATH, or module:callable; repeat "
+                             "a name to seat it more than once")  # fmt: skip
     parser.add_argument("--games", type=_positive, default=1000,
                         help="games to play, rounded up to a multiple of the players (default 1000)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="arena seed: deals and agents' seeds (default 0)")
     parser.add_argument("--players", type=int, default=None,
                         help="number of players (default: the number of agents)")  # fmt: skip
-    parser.add_argument("--output-dir", default="arena-results", metavar="DIR",
-                        help="folder for arena.json, arena.csv and arena.png (default arena-results)")  # fmt: skip
+    parser.add_argument("--output-dir", default=None, metavar="DIR",
+                        help="folder for arena.json, arena.csv and arena.png (default arena-results/GAME, e.g. "
+                             "arena-results/industry)")  # fmt: skip
     parser.add_argument("--batch-size", type=_positive, default=1024, help="games played at once (default 1024)")
     add_game_arguments(parser)
     parser.add_argument("--all-orders", action="store_true",
@@ -654,6 +731,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 OUTPUT_FILES = ("arena.json", "arena.csv", "arena.png")
+DEFAULT_OUTPUT = "arena-results"  # each game's results in its own folder under it: arena-results/<game>/
 
 
 def _check_output_dir(path: Path, files: Sequence[str] = OUTPUT_FILES) -> None:
@@ -693,7 +771,7 @@ def run(args: argparse.Namespace) -> int:
         arena = Arena(names, num_players=players, games=args.games, seed=args.seed, batch_size=args.batch_size,
                       progress=not args.no_progress, all_orders=args.all_orders, game=spec.id,
                       **options)  # fmt: skip
-    out = Path(args.output_dir)
+    out = Path(args.output_dir) if args.output_dir is not None else Path(DEFAULT_OUTPUT) / spec.id
     _check_output_dir(out, OUTPUT_FILES[:2] if args.no_plot else OUTPUT_FILES)  # before any game is played
     if arena.games != args.games:
         print(f"note: {args.games} games rounded up to {arena.games}, a multiple of the {len(arena.seatings)} "

@@ -44,9 +44,10 @@ import tracemalloc
 import numpy as np
 
 from .core.outputs import check_output_file, write_text_atomic
+from .gameargs import add_game_arguments, given_options
 from .games.industry import engine as E
 from .games.industry.reference import Game
-from .registry import DEFAULT_GAME, available_games, load_game
+from .registry import DEFAULT_GAME, load_game
 
 BATCH_SIZES = (1, 64, 1024, 4096, 16384)
 ROLLOUT_SIZES = (1024, 4096)
@@ -282,24 +283,30 @@ def game_start_up_seconds(game: str, cold: bool) -> float:
 
 def run_game(args: argparse.Namespace) -> int:
     """``industry-env bench --game ID``: the game's batched engine against its reference engine, in one run."""
-    spec = load_game(args.game)
+    spec, options = given_options(args)
     if spec.engine_module is None:
         raise ValueError(f"--game {args.game}: {spec.name} has no batched engine yet, so there is nothing to bench")
     n = spec.default_players if args.players is None else spec.check_num_players(args.players, "--players")
     sizes = (1, 64) if args.quick else (1, 64, 1024, 4096)
     seconds = 0.3 if args.quick else args.seconds
-    ref = bench_game_reference(spec.id, max(seconds, 2.0), n)
-    print(f"{spec.name}, {n} players: reference engine {ref['steps_per_second']:,.0f} steps/s "
-          f"({ref['microseconds_per_step']:.0f} us a step, {ref['steps_per_game']:.0f} steps a random game)")
+    ref = bench_game_reference(spec.id, max(seconds, 2.0), n, **options)
+    shown = "".join(f", {k} {v}" for k, v in spec.options_to_json(options).items() if k in options)
+    print(
+        f"{spec.name}{shown}, {n} players: reference engine {ref['steps_per_second']:,.0f} steps/s "
+        f"({ref['microseconds_per_step']:.0f} us a step, {ref['steps_per_game']:.0f} steps a random game)"
+    )
     print(f"{'batch':>6} {'steps/s':>12} {'ns/step':>9} {'x reference':>12} {'games/s':>10}")
     rows = []
     for size in sizes:
-        r = bench_game_engine(spec.id, size, seconds, n)
+        r = bench_game_engine(spec.id, size, seconds, n, **options)
         r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
         r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
         rows.append(r)
-        print(f"{size:>6} {r['steps_per_second']:>12,.0f} {r['nanoseconds_per_game_step']:>9,.0f} "
-              f"{r['speedup_vs_reference']:>12,.1f} {r['games_per_second']:>10,.1f}", flush=True)
+        print(
+            f"{size:>6} {r['steps_per_second']:>12,.0f} {r['nanoseconds_per_game_step']:>9,.0f} "
+            f"{r['speedup_vs_reference']:>12,.1f} {r['games_per_second']:>10,.1f}",
+            flush=True,
+        )
     start = {"warm_start_seconds": game_start_up_seconds(spec.id, cold=False)}
     print(f"state: {rows[0]['state_bytes_per_game']} bytes per game; import to first step from the disk cache: "
           f"{start['warm_start_seconds']:.2f} s")  # fmt: skip
@@ -310,7 +317,8 @@ def run_game(args: argparse.Namespace) -> int:
         "game": spec.id,
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version(),
                     "numpy": np.__version__},  # fmt: skip
-        "settings": {"seconds": seconds, "players": n, "quick": bool(args.quick)},
+        "settings": {"seconds": seconds, "players": n, "quick": bool(args.quick),
+                     "options": {k: v for k, v in spec.options_to_json(options).items() if k in options}},
         "reference": ref, "engine": rows, "start_up": start,
         "state_bytes_per_game": rows[0]["state_bytes_per_game"],
     }  # fmt: skip
@@ -321,21 +329,21 @@ def run_game(args: argparse.Namespace) -> int:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``industry-env bench``."""
-    parser.add_argument("--game", default=DEFAULT_GAME, choices=available_games(include_hidden=True),
-                        help=f"the game whose batched engine is measured (default {DEFAULT_GAME})")  # fmt: skip
+    add_game_arguments(parser)
     parser.add_argument("--quick", action="store_true", help="short smoke run (batch sizes 1 and 64, 0.3 s each)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per batch size (default 3)")
     parser.add_argument("--players", type=int, default=None, help="players per game (default: the game's default)")
     parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
     parser.add_argument("--backend", choices=("numpy", "numba"), action="append", default=None,
-                        help="measure only this backend (repeatable; default: every installed one)")  # fmt: skip
+                        help="Industry: measure only this backend (repeatable; default: every installed)")  # fmt: skip
     parser.add_argument("--no-envs", action="store_true",
-                        help="skip the environments section (AEC env against connect four, the Gymnasium and "
+                        help="Industry: skip the environments section (AEC env against connect four, the Gymnasium and "
                              "vector envs against the raw engine)")  # fmt: skip
-    parser.add_argument("--cold", action="store_true",
-                        help="also time the compiled backend's cold compile (into an empty cache: ~30 s)")
+    parser.add_argument(
+        "--cold", action="store_true", help="also time the compiled backend's cold compile (into an empty cache: ~30 s)"
+    )
     parser.add_argument("--copy", action="store_true",
-                        help="measure the functional API (step and reset return a new State, step re-derives "
+                        help="Industry: measure the functional API (step and reset return a new State, step re-derives "
                              "legality) instead of the fast path (step(..., inplace=True, mask=mask), "
                              "reset(..., inplace=True))")  # fmt: skip
 
@@ -347,6 +355,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--seconds {args.seconds}: must be more than 0")
     if getattr(args, "game", DEFAULT_GAME) != "industry":
         return run_game(args)
+    _, options = given_options(args)
+    if options:
+        raise ValueError(f"--option/--board/--plain-draws: Industry's benchmark measures the shipped board with the "
+                         f"recommended draws; it takes no options ({', '.join(options)} given)")  # fmt: skip
     args.players = load_game("industry").check_num_players(4 if args.players is None else args.players,
                                                            "--players")  # fmt: skip
     backends = tuple(dict.fromkeys(args.backend or available_backends()))
@@ -429,10 +441,20 @@ def run(args: argparse.Namespace) -> int:
         envs = bench_envs(seconds, num_envs=64 if args.quick else 4096)
         print_envs(envs)
     out = {
-        "machine": {"platform": platform.platform(), "processor": platform.processor(), "cpus": os.cpu_count(),
-                    "python": platform.python_version(), "numpy": np.__version__},  # fmt: skip
-        "settings": {"seconds": seconds, "players": args.players, "quick": bool(args.quick), "fast_path": fast,
-                     "backends": list(backends)},  # fmt: skip
+        "machine": {
+            "platform": platform.platform(),
+            "processor": platform.processor(),
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+        },  # fmt: skip
+        "settings": {
+            "seconds": seconds,
+            "players": args.players,
+            "quick": bool(args.quick),
+            "fast_path": fast,
+            "backends": list(backends),
+        },  # fmt: skip
         "reference": ref,
         "engine": rows,
         "engine_random_step": fused,

@@ -1,7 +1,10 @@
-"""The ``industry-env`` command: play in the terminal, show the rules and the board, and run the tools.
+"""The ``industry-env`` command, for every game of the suite (``--game ID``, default Industry): play in the
+terminal, replay records, show the rules and components, and run the tools.
 
-Subcommands: ``demo`` (the short demonstration the README starts with), ``play``, ``rules``, ``board``,
-``balance``, ``bench`` and ``verify``.
+Subcommands: ``demo`` (the short demonstration the README starts with), ``play``, ``replay``, ``rules``,
+``board``, ``balance`` (Industry's board), ``arena``, ``train``, ``warmup``, ``bench`` and ``verify``. Every
+subcommand takes ``--game`` the same way (``balance`` refuses another game by name), and no parser accepts an
+abbreviated option (``--game`` is never read as ``--games``).
 """
 
 from __future__ import annotations
@@ -10,26 +13,18 @@ import argparse
 import importlib
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from .gameargs import add_game_arguments
 from .games.industry.board import BoardError, load_board
 from .play import cmd_play  # noqa: F401  (industry_env.cli.cmd_play, as before play had its module)
 from .play import configure as configure_play
+from .registry import DEFAULT_GAME, load_game
 
 
 def _board_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", metavar="PATH", default=None, help="a board file (default: the shipped board)")
-
-
-def _game_options(parser: argparse.ArgumentParser, players_default: int | None = 4) -> None:
-    what = "default 4" if players_default else "default: 3 and 4 alternately"
-    parser.add_argument("--players", type=int, choices=(3, 4), default=players_default,
-                        help=f"number of players ({what})")  # fmt: skip
-    parser.add_argument("--seed", type=int, default=0, help="seed of the bag and the starting player (default 0)")
-    parser.add_argument("--plain-draws", action="store_true",
-                        help="one token per player in every era (default: the recommended draws)")  # fmt: skip
-    _board_option(parser)
 
 
 # ---------------------------------------------------------------------------------------------- demo
@@ -120,8 +115,6 @@ def _output_folder(option: str, path, create: bool) -> str | None:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a game record (of any game: the record names it) move by move, printing each move, and write its
     pictures (GIF, PNGs)."""
-    from pathlib import Path
-
     from .records import iter_replay, load, opening, replay
 
     gif = Path(args.gif) if args.gif else None
@@ -138,6 +131,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     record = load(args.file)
     spec = record.spec
+    if args.game is not None and args.game != record.game:
+        raise ValueError(f"--game {args.game}: {args.file} is a game of {spec.name} ({record.game}), not of "
+                         f"{_game(args).name}")  # fmt: skip
     data = {"board": load_board(args.board)} if args.board is not None else {}
     if data and record.game != "industry":
         raise ValueError(f"--board: a board file of Industry; {args.file} is a game of {spec.name}")
@@ -209,39 +205,32 @@ def _game(args: argparse.Namespace) -> Any:
     return load_game(args.game)
 
 
-def _game_option(p: argparse.ArgumentParser) -> None:
-    from .registry import DEFAULT_GAME, available_games
+def _game_option(p: argparse.ArgumentParser, default: str | None = DEFAULT_GAME, help_text: str | None = None) -> None:
+    """``--game ID`` on ``p``, as every subcommand takes it (the games still being built are offered too)."""
+    from .registry import available_games
 
-    p.add_argument("--game", default=DEFAULT_GAME, choices=available_games(include_hidden=True),
-                   help=f"the game (default {DEFAULT_GAME})")  # fmt: skip
+    p.add_argument("--game", default=default, choices=available_games(include_hidden=True),
+                   help=help_text or f"the game (default {default})")  # fmt: skip
 
 
 def cmd_board(args: argparse.Namespace) -> int:
     """Check a board file and print it as a table (markdown with --markdown, as in docs/board.md), or write a
     blank board file to fill in (--template). Likely typing slips of the file are noted on stderr."""
     import warnings
-    from pathlib import Path
 
     from .games.industry.board import BoardWarning, board_template
     from .games.industry.boarddoc import board_markdown, board_text
 
     if args.game != "industry":  # another game's components: its tables (the board file options are Industry's)
-        if args.template is not None or args.board is not None:
-            print(f"error: --template and --board are Industry's board file; {args.game} shows its components "
-                  f"(write its templates with industry_env.games.{args.game}.tools.write_template)", file=sys.stderr)
-            return 2
-        sys.stdout.write(_game(args).components_text())
-        return 0
+        return _components(args)
+    if args.map is not None:
+        print("error: --map: Industry has one board (give your own with --board PATH)", file=sys.stderr)
+        return 2
     if args.template is not None:
         target = Path(args.template)
-        if not args.template.strip() or target.is_dir():
-            print(f"error: --template {args.template!r}: give the name of a new file", file=sys.stderr)
-            return 2
-        if target.exists():
-            print(f"error: --template {target}: the file exists; give a new file name", file=sys.stderr)
-            return 2
-        if not target.parent.is_dir():
-            print(f"error: --template {target}: the folder {target.parent} does not exist", file=sys.stderr)
+        problem = _template_problem(args.template, target)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
             return 2
         target.write_text(board_template(), encoding="utf-8")
         print(f"wrote {target}: fill in the printed board, then check it with: industry-env board --board {target}")
@@ -258,8 +247,73 @@ def cmd_board(args: argparse.Namespace) -> int:
     return 0
 
 
+def _components(args: argparse.Namespace) -> int:
+    """``board`` for a game other than Industry: its components and maps as tables, or a blank template of its
+    components file (``--template``) or of one map (``--map NAME --template``)."""
+    spec = _game(args)
+    if args.board is not None:
+        print(f"error: --board is Industry's board file; {spec.name} takes --map NAME", file=sys.stderr)
+        return 2
+    if args.game != "age_of_industry":
+        if args.template is not None or args.map is not None:
+            print(f"error: --template and --map: {spec.name} has no data files to type in yet", file=sys.stderr)
+            return 2
+        sys.stdout.write(spec.components_text())
+        return 0
+    from .games.age_of_industry import tools
+
+    if args.map is not None and args.map not in tools.MAPS:
+        print(f"error: --map {args.map!r}: {spec.name}'s maps are {', '.join(tools.MAPS)}", file=sys.stderr)
+        return 2
+    if args.template is None:
+        if args.map is None:
+            sys.stdout.write(spec.components_text())
+        else:
+            from .games.age_of_industry.components import load_components, load_map
+
+            print("\n".join(tools.map_markdown(load_map(args.map), load_components())))
+        return 0
+    target = Path(args.template)
+    problem = _template_problem(args.template, target)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    what = args.map or "components"
+    tools.write_template(target, what)
+    print(f"wrote {target}: a blank {what} file of {spec.name} to fill in from the printed "
+          f"{'map' if args.map else 'components'}")  # fmt: skip
+    return 0
+
+
+def _template_problem(text: str, target: Path) -> str | None:
+    """Why ``--template`` cannot be written at ``target`` (a sentence), or None."""
+    if not text.strip() or target.is_dir():
+        return f"--template {text!r}: give the name of a new file"
+    if target.exists():
+        return f"--template {target}: the file exists; give a new file name"
+    if not target.parent.is_dir():
+        return f"--template {target}: the folder {target.parent} does not exist"
+    return None
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    """``balance``: Industry's board measured over many games; another game is refused by name."""
+    if args.game != "industry":
+        raise ValueError(f"--game {args.game}: balance measures Industry's board; {_game(args).name} has no "
+                         f"balance tool on the command line (see its docs' balance page)")  # fmt: skip
+    return importlib.import_module("industry_env.games.industry.balance").run(args)
+
+
 def cmd_train(args: argparse.Namespace) -> int:
-    """``train``: the SB3 trainer (industry_env.train.ppo) or the RLlib one (industry_env.rllib.train)."""
+    """``train``: the SB3 trainer (industry_env.train.ppo) or the RLlib one (industry_env.rllib.train).
+
+    ``--game ID`` is ``--set game=ID`` (the config's other keys keep their values); with a ``--set game=`` of
+    another game it is refused, naming both."""
+    if args.game is not None:
+        named = [item.partition("=")[2].strip() for item in args.set if item.partition("=")[0].strip() == "game"]
+        if any(g != args.game for g in named):
+            raise ValueError(f"--game {args.game} and --set game={named[-1]}: two games; give one")
+        args.set = [f"game={args.game}", *args.set]
     if args.framework == "sb3":
         given = [flag for flag, v in (("--num-env-runners", args.num_env_runners), ("--address", args.address))
                  if v is not None]  # fmt: skip
@@ -272,6 +326,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ValueError(f"--framework rllib needs the rllib extra: pip install 'industry_env[rllib]' ({exc})"
                          ) from None  # fmt: skip
+    cfg, _ = trainer.load_settings(args.config, args.set)
+    if cfg.game_options:  # the RLlib trainer builds its environments with the game's defaults
+        raise ValueError(f"game_options = {cfg.game_options!r}: a key of the SB3 trainer; --framework rllib trains "
+                         f"the game's default options only")  # fmt: skip
     return trainer.run(args)
 
 
@@ -293,14 +351,27 @@ def _delegate(module: str):
     return configure
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+def _sub(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
+    """A subcommand's parser: no abbreviated options (``--game`` must never be read as ``--games``)."""
+    return sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".",
+                          allow_abbrev=False)  # fmt: skip
 
-    parser = argparse.ArgumentParser(prog="industry-env", description="Michael Schacht's Industry as an RL environment")
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``industry-env`` parser and its subcommands, none accepting abbreviated options."""
+    from . import __version__
+    from .registry import available_games
+
+    games = ", ".join(load_game(g).name for g in available_games())
+    parser = argparse.ArgumentParser(
+        prog="industry-env", allow_abbrev=False,
+        description=f"Board games as RL environments ({games}): play them in the terminal, replay records, run "
+                    f"tournaments, train policies and check the engines. Every subcommand takes --game ID "
+                    f"(default {DEFAULT_GAME}); 'industry-env SUBCOMMAND --help' tells more.")  # fmt: skip
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("demo", help="play random games and show one (the short demonstration)")
+    p = _sub(sub, "demo", "play random games of a game and show one (the short demonstration)")
     add_game_arguments(p)
     p.add_argument("--players", type=int, default=None,
                    help="number of players (default: the game's most and fewest, alternately)")  # fmt: skip
@@ -308,64 +379,91 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("play", help="play a game in the terminal against agents (any agent: heuristic, mcts, ppo, "
-                                    "module:attr ...)")  # fmt: skip
+    p = _sub(sub, "play", "play a game in the terminal against agents (heuristic, a game's own, ppo, module:attr ...)")
     configure_play(p)
 
-    p = sub.add_parser("replay", help="replay a game record move by move; write its pictures as a GIF or PNGs")
+    p = _sub(sub, "replay", "replay a game record of any game move by move; write its pictures as a GIF or PNGs")
     p.add_argument("file", metavar="FILE", help="a game record (JSON, as written by 'play' or industry_env.records)")
-    p.add_argument("--board", metavar="PATH", default=None,
-                   help="Industry: the board file the record was played on (default: the shipped board)")
+    _game_option(p, default=None, help_text="check that the record is a game of this one (the record names its "
+                                            "game; default: whichever it names)")  # fmt: skip
+    p.add_argument(
+        "--board",
+        metavar="PATH",
+        default=None,
+        help="Industry: the board file the record was played on (default: the shipped board)",
+    )
     p.add_argument("--gif", metavar="OUT.gif", default=None, help="write an animated GIF of the game")
     p.add_argument("--png-dir", metavar="DIR", default=None, help="write one PNG a frame into DIR (made if missing)")
     p.add_argument("--frames", choices=("move", "decision"), default="move",
-                   help="a picture whenever the board changes (move: each auction won, each development; default) "
-                        "or after every decision (each bid and pass too)")  # fmt: skip
+                   help="a picture whenever the board changes (default), or after every decision")  # fmt: skip
     p.add_argument("--frame-ms", type=int, default=600, help="display time of a GIF frame in ms (default 600)")
     p.add_argument("--gif-scale", type=float, default=1.0,
                    help="size of the GIF frames relative to the 1280 x 800 pictures (default 1)")  # fmt: skip
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("rules", help="print the rules summary and the rulings on ambiguous rules")
+    p = _sub(sub, "rules", "print a game's rules as implemented and the rulings on ambiguous rules")
     _game_option(p)
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("board", help="check a board file and print it as a table, or write a blank one "
-                                     "(--game: another game's components)")  # fmt: skip
-    _board_option(p)
+    p = _sub(sub, "board", "print a game's board or components as tables, check a board file, or write a blank "
+                           "one to fill in")  # fmt: skip
     _game_option(p)
+    p.add_argument("--board", metavar="PATH", default=None,
+                   help="Industry: a board file to check and print (default: the shipped board)")  # fmt: skip
+    p.add_argument(
+        "--map",
+        metavar="NAME",
+        default=None,
+        help="Age of Industry: one map's tables, or with --template a blank file of that map",
+    )
     shown = p.add_mutually_exclusive_group()
-    shown.add_argument("--markdown", action="store_true",
-                       help="print the board as markdown (for the shipped board: docs/board.md)")  # fmt: skip
+    shown.add_argument(
+        "--markdown",
+        action="store_true",
+        help="Industry: print the board as markdown (for the shipped board: docs/board.md)",
+    )
     shown.add_argument("--template", metavar="PATH", default=None,
-                       help="write a blank, commented board file to fill in from the printed board")  # fmt: skip
+                       help="write a blank, commented data file to fill in from the printed one (Industry: a "
+                            "board; Age of Industry: the components, or --map's map)")  # fmt: skip
     p.set_defaults(func=cmd_board)
 
-    p = sub.add_parser("balance", help="measure the board's balance over many games")
-    _delegate("games.industry.balance")(p)
-    p.set_defaults(make_agent=_make_agent)  # the game's tool plays agents it does not import
+    p = _sub(sub, "balance", "measure Industry's board balance over many games (Industry only)")
+    importlib.import_module("industry_env.games.industry.balance").configure(p)
+    _game_option(p, help_text="the game (Industry only: another is refused by name)")
+    p.set_defaults(func=cmd_balance, make_agent=_make_agent)  # the game's tool plays agents it does not import
 
-    p = sub.add_parser("arena", help="a tournament between agents: win rates with intervals, ratings, seat effects")
+    p = _sub(sub, "arena", "a tournament between agents of a game: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)
 
-    p = sub.add_parser("train", help="train a PPO policy by self-play against a league (SB3: the train extra; "
-                                     "Ray RLlib: the rllib extra)")  # fmt: skip
+    p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (SB3: the train extra; Ray "
+                           "RLlib: the rllib extra)")  # fmt: skip
     _delegate("train.ppo")(p)
-    p.add_argument("--framework", choices=("sb3", "rllib"), default="sb3",
-                   help="sb3: MaskablePPO on one machine (default); rllib: Ray RLlib, on many processes or machines")
+    _game_option(p, default=None, help_text="the game to train (the same as --set game=ID; default: the config's)")
+    p.add_argument(
+        "--framework",
+        choices=("sb3", "rllib"),
+        default="sb3",
+        help="sb3: MaskablePPO on one machine (default); rllib: Ray RLlib, on many processes or machines",
+    )
     p.add_argument("--num-env-runners", type=int, default=None, metavar="N",
                    help="rllib: processes playing games (default 1; 0 plays them in the driver)")  # fmt: skip
-    p.add_argument("--address", default=None, metavar="ADDR",
-                   help="rllib: join this Ray cluster ('auto' or HOST:6379) instead of starting Ray locally")
+    p.add_argument(
+        "--address",
+        default=None,
+        metavar="ADDR",
+        help="rllib: join this Ray cluster ('auto' or HOST:6379) instead of starting Ray locally",
+    )
     p.set_defaults(func=cmd_train)
 
-    p = sub.add_parser("warmup", help="compile every game's batched engine into numba's disk cache, once (before "
-                                      "starting many processes)")  # fmt: skip
+    p = _sub(sub, "warmup", "compile the games' batched engines into numba's disk cache, once (before starting "
+                            "many processes)")  # fmt: skip
     _delegate("warmup")(p)
 
-    for name, help_text in (("bench", "benchmark the batched engine against the reference engine"),
-                            ("verify", "long differential check of the batched engine against the reference")):
-        p = sub.add_parser(name, help=help_text)
+    for name, help_text in (
+        ("bench", "benchmark a game's batched engine against its reference engine"),
+        ("verify", "long differential check of a game's batched engine against its reference"),
+    ):
+        p = _sub(sub, name, help_text)
         try:
             _delegate(name)(p)
         except ImportError as exc:  # only while a module is missing from a partial install

@@ -1,5 +1,5 @@
-"""The command line's choice of game and options, shared by every tool that plays games (demo, arena, bench,
-verify): ``--game ID``, ``--option NAME=VALUE`` (repeatable) and Industry's older ``--board`` and
+"""The command line's choice of game and options, shared by every tool that plays games (demo, play, arena,
+bench, verify): ``--game ID``, ``--option NAME=VALUE`` (repeatable) and Industry's older ``--board`` and
 ``--plain-draws``, checked by the game's spec before anything runs."""
 
 from __future__ import annotations
@@ -21,11 +21,14 @@ def add_game_arguments(parser: argparse.ArgumentParser, hidden: bool = True) -> 
                              "-o balanced_draws=false (Industry)")  # fmt: skip
     parser.add_argument("--board", metavar="PATH", default=None,
                         help="Industry: a board file (default: the shipped board)")  # fmt: skip
-    parser.add_argument("--plain-draws", action="store_true",
-                        help="Industry: one token per player in every era (default: the recommended draws)")
+    parser.add_argument(
+        "--plain-draws",
+        action="store_true",
+        help="Industry: one token per player in every era (default: the recommended draws)",
+    )
 
 
-def _value(text: str) -> Any:
+def option_value(text: str) -> Any:
     """An option's value from the command line: true/false, a whole number, or the text itself."""
     low = text.lower()
     if low in ("true", "false"):
@@ -45,7 +48,7 @@ def game_options(args: argparse.Namespace) -> tuple[GameSpec, dict[str, Any]]:
         if not sep or not name.strip():
             raise ValueError(f"--option {item!r}: expected NAME=VALUE (options of {spec.name}: "
                              f"{', '.join(o.name for o in spec.options) or 'none'})")  # fmt: skip
-        options[name.strip()] = _value(value.strip())
+        options[name.strip()] = option_value(value.strip())
     known = {o.name for o in spec.options}
     for flag, name, value in (("--plain-draws", "balanced_draws", False if getattr(args, "plain_draws", False)
                                 else None), ("--board", "board", getattr(args, "board", None))):  # fmt: skip
@@ -55,3 +58,13 @@ def game_options(args: argparse.Namespace) -> tuple[GameSpec, dict[str, Any]]:
             raise ValueError(f"{flag}: an option of Industry, not of {spec.name}")
         options[name] = value
     return spec, spec.check_options(options, where="--option ")
+
+
+def given_options(args: argparse.Namespace) -> tuple[GameSpec, dict[str, Any]]:
+    """The spec of ``--game`` and only the options the command line named (checked), without the defaults the
+    game fills in: for the tools that otherwise play every variant of the game (verify, bench)."""
+    spec, options = game_options(args)
+    named = {item.partition("=")[0].strip() for item in getattr(args, "option", None) or []}
+    named |= {"balanced_draws"} if getattr(args, "plain_draws", False) else set()
+    named |= {"board"} if getattr(args, "board", None) is not None else set()
+    return spec, {k: v for k, v in options.items() if k in named}

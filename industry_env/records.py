@@ -169,6 +169,17 @@ class Record:
         data = doc["data"]
         if not isinstance(data, dict):
             raise bad("'data' must be an object {what: {name, sha256}} of the data files the game was played on")
+        try:
+            due = set(spec.data_digests(**checked))  # the data files the game is played on: each must be named
+        except ValueError as exc:
+            raise bad(str(exc)) from None
+        missing, unknown = sorted(due - set(data)), sorted(set(data) - due)
+        if missing:
+            raise bad(f"'data' lacks the digest of the {missing[0]} file the game was played on (data.{missing[0]}: "
+                      f"{{name, sha256}}): without it a replay cannot check it plays on the same data")  # fmt: skip
+        if unknown:
+            raise bad(f"data.{unknown[0]}: {spec.name} is played on no such data file (its data: "
+                      f"{', '.join(sorted(due))})")  # fmt: skip
         for what, d in data.items():
             digest = d.get("sha256") if isinstance(d, dict) else None
             if not isinstance(digest, str) or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):

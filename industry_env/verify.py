@@ -40,17 +40,18 @@ from typing import Any
 
 import numpy as np
 
+from .gameargs import add_game_arguments, given_options
 from .games.industry import actions as A
 from .games.industry import engine as E
 from .games.industry.observation import observe_game
 from .games.industry.reference import Game
-from .registry import DEFAULT_GAME, available_games, load_game
+from .registry import DEFAULT_GAME, load_game
 
 # Per-action weights of the "developer" policy: develop often, bid low, subsidy rarely.
 _DEV_WEIGHTS = np.ones(A.NUM_ACTIONS)
 _DEV_WEIGHTS[A.PASS] = 4.0
-_DEV_WEIGHTS[A.BID:A.SELL] = 2.0 / np.arange(1, A.SELL - A.BID + 1)
-_DEV_WEIGHTS[A.DEVELOP:A.DONE] = 25.0
+_DEV_WEIGHTS[A.BID : A.SELL] = 2.0 / np.arange(1, A.SELL - A.BID + 1)
+_DEV_WEIGHTS[A.DEVELOP : A.DONE] = 25.0
 _DEV_WEIGHTS[A.SUBSIDY] = 0.05
 
 
@@ -176,25 +177,31 @@ def _differential(num_games: int, first_seed: int, all_seats: bool, max_reports:
     return rep
 
 
-def game_configs(spec: Any, num_games: int, first_seed: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
+def game_configs(spec: Any, num_games: int, first_seed: int = 0,
+                 options: dict[str, Any] | None = None) -> list[tuple[int, int, dict[str, Any]]]:  # fmt: skip
     """(seed, players, options) of ``num_games`` games of ``spec``: every player count and every option variant
-    in turn, seeds ``first_seed + i``."""
+    in turn (only those with ``options``, where given), seeds ``first_seed + i``."""
     counts = list(range(spec.min_players, spec.max_players + 1))
-    variants = spec.variants()
+    variants = []
+    for v in spec.variants():
+        v = {**v, **(options or {})}
+        if v not in variants:
+            variants.append(v)
     return [(first_seed + i, counts[i % len(counts)], variants[(i // len(counts)) % len(variants)])
             for i in range(num_games)]  # fmt: skip
 
 
 def differential_game(game: str, num_games: int, first_seed: int = 0, all_seats: bool = True,
-                      max_reports: int = 20) -> Report:  # fmt: skip
+                      max_reports: int = 20, options: dict[str, Any] | None = None) -> Report:  # fmt: skip
     """Play ``num_games`` games of ``game`` in its batched engine and its reference engine, with the same seeds and
-    uniformly random legal actions, and compare every decision (see the module docstring)."""
+    uniformly random legal actions, and compare every decision (see the module docstring); ``options``: only
+    the variants with these options (e.g. one map)."""
     t0 = time.perf_counter()
     spec = load_game(game)
     E = spec.engine
     rep = Report(games=num_games)
     groups: dict[tuple, list[tuple[int, int, dict[str, Any]]]] = {}
-    for cfg in game_configs(spec, num_games, first_seed):
+    for cfg in game_configs(spec, num_games, first_seed, options):
         groups.setdefault((cfg[1], tuple(sorted(cfg[2].items()))), []).append(cfg)
     rng = np.random.default_rng(first_seed)
     for (n, _), cfgs in groups.items():
@@ -265,21 +272,24 @@ def differential_game(game: str, num_games: int, first_seed: int = 0, all_seats:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``industry-env verify``."""
-    parser.add_argument("--game", default=DEFAULT_GAME, choices=available_games(include_hidden=True),
-                        help=f"the game whose batched engine is checked (default {DEFAULT_GAME})")  # fmt: skip
+    add_game_arguments(parser)
     parser.add_argument("--games", type=int, default=100_000, help="number of games to check (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (games use seed, seed+1, ...)")
     parser.add_argument("--chunk", type=int, default=2000, help="games stepped as one batch (default 2000)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--all-seats", action="store_true", help="compare every seat's observation at every step")
-    parser.add_argument("--backend", choices=("numpy", "numba"), default=None,
-                        help="the batched engine's backend (default: numba where installed, else numpy)")
+    parser.add_argument(
+        "--backend",
+        choices=("numpy", "numba"),
+        default=None,
+        help="Industry: the batched engine's backend (default: numba where installed, else numpy)",
+    )
 
 
-def _chunk(args: tuple[str, int, int, bool, str | None]) -> Report:
-    game, games, seed, all_seats, backend = args
+def _chunk(args: tuple[str, int, int, bool, str | None, dict[str, Any]]) -> Report:
+    game, games, seed, all_seats, backend, options = args
     if game != "industry":
-        return differential_game(game, games, seed, all_seats=all_seats)
+        return differential_game(game, games, seed, all_seats=all_seats, options=options)
     return differential(games, seed, all_seats, backend=backend)
 
 
@@ -294,27 +304,32 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, name) < 1:
             raise ValueError(f"--{name} {getattr(args, name)}: must be at least 1")
     if not 0 <= args.seed <= 2**63 - 1 - args.games:
-        raise ValueError(f"--seed {args.seed}: the games use seeds seed .. seed + games - 1, "
-                         "which must lie in 0 .. 2**63 - 1")
+        raise ValueError(
+            f"--seed {args.seed}: the games use seeds seed .. seed + games - 1, which must lie in 0 .. 2**63 - 1"
+        )
     game = getattr(args, "game", DEFAULT_GAME)
-    spec = load_game(game)
+    spec, options = given_options(args)
     if spec.engine_module is None:
         raise ValueError(f"--game {game}: {spec.name} has no batched engine yet, so there is nothing to verify")
+    if game == "industry" and options:
+        raise ValueError(f"--option/--board/--plain-draws: Industry's check plays both draw variants on the shipped "
+                         f"board; it takes no options ({', '.join(options)} given)")  # fmt: skip
     if game == "industry":
         with E.use_backend(args.backend) as name:
             print(f"batched engine backend: {name}", flush=True)
     elif args.backend is not None:
         raise ValueError(f"--backend: Industry's choice of engine; {spec.name} has one batched engine")
     t0 = time.perf_counter()
-    jobs = [(game, min(args.chunk, args.games - k), args.seed + k, args.all_seats, args.backend)
+    jobs = [(game, min(args.chunk, args.games - k), args.seed + k, args.all_seats, args.backend, options)
             for k in range(0, args.games, args.chunk)]  # fmt: skip
     total = Report()
     pool = multiprocessing.Pool(max(1, args.workers), initializer=_ignore_interrupts)
     try:
-        for rep in pool.imap(_chunk, jobs):
+        for done, rep in enumerate(pool.imap(_chunk, jobs), start=1):
             total.merge(rep)
             total.seconds = time.perf_counter() - t0
-            print(total.summary(), flush=True)
+            if done < len(jobs):  # the last chunk's figures are the result line below, printed once
+                print(f"chunk {done}/{len(jobs)}: {total.summary()}", flush=True)
     except KeyboardInterrupt:
         pool.terminate()  # the running chunks stop now, not at their end
         pool.join()

@@ -398,3 +398,28 @@ def test_the_api_takes_the_player_count_from_the_agents_as_the_command_does() ->
     assert r.num_players == 3 and r.game == "industry" and r.options == {"balanced_draws": True}
     plain = Arena([FirstLegal(), LastLegal(), LastLegal()], games=3, balanced_draws=False).run()
     assert plain.options == {"balanced_draws": False} and not plain.balanced_draws
+
+
+def test_each_game_writes_to_its_own_default_folder_and_its_plot_names_it(tmp_path, monkeypatch, capsys) -> None:
+    """Both games wrote to one arena-results/ folder and the plot's title did not name the game."""
+    monkeypatch.chdir(tmp_path)
+    for game in ("industry", "age_of_industry"):
+        assert main(["arena", "--game", game, "--agents", "random,random,random", "--games", "3", "--no-plot",
+                     "--no-progress"]) == 0  # fmt: skip
+        assert (tmp_path / "arena-results" / game / "arena.json").is_file()
+        assert json.loads((tmp_path / "arena-results" / game / "arena.json").read_text())["arena"]["game"] == game
+    assert not (tmp_path / "arena-results" / "arena.json").exists()
+    r = Arena(["random"] * 3, games=3, game="age_of_industry", map="new_england").run()
+    title = r.plot().axes[0].get_title()
+    assert title.startswith("Age of Industry (map new_england): 3 games"), title
+
+
+def test_the_progress_shows_the_compile_as_a_step_and_no_estimate_before_a_game_ends(capsys) -> None:
+    """The arena sat at 0% with an ETA of 33:05:17 while it compiled and while the first batch played."""
+    Arena([FirstLegal(), LastLegal(), LastLegal()], num_players=3, games=6, batch_size=3, progress=True).run()
+    err = capsys.readouterr().err.replace("\r", "\n")
+    assert "compiling Industry's kernels (first run only" in err and "ready (" in err
+    frames = [line for line in err.splitlines() if "arena (Industry)" in line]
+    before = [f for f in frames if " 0/6 games" in f]
+    assert before and all("<?" in f for f in before)  # no estimate until a game has ended
+    assert "6/6 games" in frames[-1]

@@ -84,15 +84,34 @@ def test_play_against_heuristic_opponents_reaches_the_end() -> None:
     assert "You are player 2" in text and "game over" in text
 
 
-def test_rules_and_board_take_a_game(capsys) -> None:
+def test_rules_and_board_take_a_game(capsys, tmp_path) -> None:
     from industry_env.cli import main
 
     assert main(["rules", "--game", "age_of_industry"]) == 0
     assert capsys.readouterr().out.startswith("# Age of Industry: the rules as implemented")
     assert main(["board", "--game", "age_of_industry"]) == 0
     assert "# Age of Industry: the components as implemented" in capsys.readouterr().out
-    assert main(["board", "--game", "age_of_industry", "--template", "x.toml"]) == 2
+    assert main(["board", "--game", "age_of_industry", "--board", "x.toml"]) == 2
     assert "Industry's board file" in capsys.readouterr().err
+
+
+def test_board_writes_age_of_industry_templates_as_its_data_files_say(capsys, tmp_path) -> None:
+    """The map files say `industry-env board --game age_of_industry --map NAME --template FILE`: it writes."""
+    from industry_env.cli import main
+
+    assert main(["board", "--game", "age_of_industry", "--map", "new_england"]) == 0
+    assert "## Map: New England" in capsys.readouterr().out
+    for what in ("germany", "new_england", None):
+        target = tmp_path / f"{what or 'components'}.toml"
+        extra = ["--map", what] if what else []
+        assert main(["board", "--game", "age_of_industry", *extra, "--template", str(target)]) == 0
+        assert target.read_text(encoding="utf-8").strip()
+        assert main(["board", "--game", "age_of_industry", *extra, "--template", str(target)]) == 2
+        assert "the file exists" in capsys.readouterr().err
+    assert main(["board", "--game", "age_of_industry", "--map", "mars"]) == 2
+    assert "--map 'mars'" in capsys.readouterr().err
+    assert main(["board", "--map", "germany"]) == 2
+    assert "Industry has one board" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         main(["rules", "--game", "chess"])
     assert exc.value.code == 2 and "invalid choice: 'chess'" in capsys.readouterr().err
@@ -107,3 +126,99 @@ def test_warmup_readies_each_game_with_an_engine(capsys) -> None:
     for game in available_games(include_hidden=True):
         spec = load_game(game)
         assert (f"{spec.name}: ready" in out) == (spec.engine_module is not None) or spec.engine_module is None
+
+
+def _subcommands() -> dict:
+    import argparse
+
+    from industry_env.cli import build_parser
+
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {"": parser, **action.choices}
+
+
+def test_every_subcommand_takes_game_and_no_parser_abbreviates() -> None:
+    """`balance --game X` was read as `--games X` (an abbreviation), `train --game X` was refused: every
+    subcommand has `--game`, and no parser expands an abbreviated option."""
+    for name, parser in _subcommands().items():
+        assert parser.allow_abbrev is False, name
+        if name:
+            assert "--game" in {o for a in parser._actions for o in a.option_strings}, name
+    from industry_env.cli import build_parser
+
+    for argv in (["balance", "--game", "age_of_industry"], ["train", "--game", "age_of_industry"],
+                 ["replay", "x.json", "--game", "age_of_industry"], ["verify", "--game", "age_of_industry"],
+                 ["bench", "--game", "age_of_industry"], ["warmup", "--game", "age_of_industry"],
+                 ["board", "--game", "age_of_industry"], ["rules", "--game", "age_of_industry"],
+                 ["demo", "--game", "age_of_industry"], ["play", "--game", "age_of_industry"],
+                 ["arena", "--agents", "random,random", "--game", "age_of_industry"]):  # fmt: skip
+        args = build_parser().parse_args(argv)
+        assert args.game in ("age_of_industry", ["age_of_industry"]), argv
+    with pytest.raises(SystemExit) as exc:
+        build_parser().parse_args(["arena", "--agents", "random,random", "--gam", "industry"])
+    assert exc.value.code == 2
+
+
+def test_balance_refuses_another_game_by_name(capsys) -> None:
+    from industry_env.cli import main
+
+    assert main(["balance", "--game", "age_of_industry", "--games", "1"]) == 2
+    assert "--game age_of_industry: balance measures Industry's board" in capsys.readouterr().err
+
+
+def test_train_game_option_is_set_game(capsys) -> None:
+    from industry_env.cli import main
+
+    assert main(["train", "--game", "age_of_industry", "--show-config"]) == 0
+    assert 'game = "age_of_industry"' in capsys.readouterr().out
+    assert main(["train", "--game", "age_of_industry", "--set", "game=industry", "--show-config"]) == 2
+    assert "two games" in capsys.readouterr().err
+
+
+def test_replay_game_option_must_match_the_record(tmp_path, capsys) -> None:
+    from industry_env.cli import main
+    from industry_env.records import Recorder
+
+    path = tmp_path / "g.json"
+    Recorder(4, 0, game="industry").record().save(path)
+    assert main(["replay", str(path), "--game", "age_of_industry"]) == 2
+    assert "is a game of Industry (industry), not of Age of Industry" in capsys.readouterr().err
+    assert main(["replay", str(path), "--game", "industry"]) == 0
+
+
+def test_verify_prints_its_result_line_once(capsys) -> None:
+    from industry_env.cli import main
+
+    assert main(["verify", "--games", "2", "--chunk", "2", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("checked 2 games") == 1 and "OK: checked 2 games" in out
+
+
+def test_help_names_every_game_and_subcommand() -> None:
+    import industry_env.cli as cli
+    from industry_env.registry import available_games, load_game
+
+    text = cli.build_parser().format_help()
+    for g in available_games():
+        assert load_game(g).name in text
+    for name in _subcommands():
+        if name:
+            assert f"``{name}``" in cli.__doc__, name
+
+
+def test_verify_and_bench_take_the_game_options_the_readme_shows(capsys, tmp_path) -> None:
+    """The README's `verify -o` and `bench -o` were refused by the parser."""
+    from industry_env.cli import main
+    from industry_env.registry import load_game
+    from industry_env.verify import game_configs
+
+    configs = game_configs(load_game("age_of_industry"), 8, 0, {"map": "new_england"})
+    assert {c[2]["map"] for c in configs} == {"new_england"} and {c[2]["edition"] for c in configs} == {1, 2}
+    assert main(["verify", "--game", "age_of_industry", "-o", "map=new_england", "--games", "2", "--chunk", "2",
+                 "--workers", "1"]) == 0  # fmt: skip
+    assert "OK: checked 2 games" in capsys.readouterr().out
+    assert main(["verify", "--plain-draws", "--games", "2"]) == 2
+    assert "Industry's check plays both draw variants" in capsys.readouterr().err
+    assert main(["bench", "-o", "balanced_draws=false", "--output", str(tmp_path / "b.json")]) == 2
+    assert "Industry's benchmark measures the shipped board" in capsys.readouterr().err

@@ -352,3 +352,25 @@ def test_a_giant_number_in_a_board_file_is_refused_naming_the_file(tmp_path) -> 
     path.write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
     with pytest.raises(BoardError, match=r"giant\.toml.*nested too deep"):
         load_board(path)
+
+
+@pytest.mark.parametrize("game", ["industry", "age_of_industry"])
+def test_a_record_without_the_digests_of_its_data_is_refused(game: str, tmp_path) -> None:
+    """An Age of Industry record with "data": {} replayed with no check of the data it was played on: every game's
+    record must name the digest of each of its data files (as Industry's always did), and no others."""
+    doc = R.Recorder(4, 3, game=game).record().to_dict()
+    due = sorted(doc["data"])
+    assert due == (["board"] if game == "industry" else ["components", "map"])
+    R.Record.from_dict(doc)  # as recorded: accepted
+    for what in due:
+        partial = {**doc, "data": {k: v for k, v in doc["data"].items() if k != what}}
+        with pytest.raises(R.RecordError, match=f"'data' lacks the digest of the {what} file"):
+            R.Record.from_dict(partial)
+    with pytest.raises(R.RecordError, match="'data' lacks the digest"):
+        R.Record.from_dict({**doc, "data": {}})
+    extra = {**doc, "data": {**doc["data"], "rules": {"name": "x", "sha256": "0" * 64}}}
+    with pytest.raises(R.RecordError, match="data.rules: .* is played on no such data file"):
+        R.Record.from_dict(extra)
+    path = tmp_path / "empty-data.json"
+    path.write_text(json.dumps({**doc, "data": {}}))
+    assert main(["replay", str(path)]) == 2

@@ -182,7 +182,7 @@ def test_the_config_file_reads_back_the_same_strings_whatever_they_hold(text: st
 
 
 def test_a_config_with_a_hostile_run_dir_round_trips_through_its_file(tmp_path) -> None:
-    run_dir = str(tmp_path / "runs\\new_run \"x\"\nline")
+    run_dir = str(tmp_path / 'runs\\new_run "x"\nline')
     cfg = load_config(None, [*FAST, f"run_dir={run_dir}"])
     (tmp_path / "c.toml").write_text(to_toml(cfg), encoding="utf-8")
     assert load_config(tmp_path / "c.toml") == cfg and cfg.run_dir == run_dir
@@ -270,3 +270,59 @@ def test_a_folder_holding_a_run_is_refused_before_anything_is_written(tmp_path, 
     assert "holds a run already (config.toml, final.zip, final.league.json): resume it" in capsys.readouterr().err
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
     assert not (tmp_path / ".lock").exists()
+
+
+def _industry_run(run: Path) -> dict[Path, bytes]:
+    """A run folder of Industry with checkpoints at steps 32 and 64, a final model, its result and evaluations; the
+    bytes of every file."""
+    import shutil
+
+    from industry_env.agents.ppo import shipped_sb3_path
+
+    for step in (32, 64):
+        target = run / "checkpoints" / f"step_{step}.zip"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shipped_sb3_path(), target)  # Industry's spaces (the step count inside does not matter here)
+        R.write_json(R.league_path(target), {"snapshots": [], "best": 0.5, "evals": [{"timesteps": step}]})
+    (run / "snapshots").mkdir()
+    shutil.copy(shipped_sb3_path(), run / "final.zip")
+    R.write_json(run / "result.json", {"timesteps": 96})
+    R.write_json(run / "evals.json", [{"timesteps": 32}, {"timesteps": 64}])
+    (run / "config.toml").write_text(to_toml(load_config("ppo_industry", [f"run_dir={run}"])))
+    return {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize(("config", "more", "says"), [
+    ("ppo_age_of_industry", [], "trained Industry \\(game = 'industry'\\), not Age of Industry as configured "
+                                "\\(game = 'age_of_industry'\\) \\(its checkpoint's observation has 675 floats"),
+    ("ppo_industry", ["num_players=3"], "trained Industry \\(num_players = 4\\), not Industry as configured "
+                                        "\\(num_players = 3\\)"),
+])  # fmt: skip
+def test_resuming_with_another_game_or_table_is_refused_before_the_folder_is_touched(tmp_path, config, more,
+                                                                                     says) -> None:  # fmt: skip
+    """Resuming an Industry run as Age of Industry moved step_64, final.zip and result.json into superseded/ and
+    rewrote evals.json, then failed with Stable-Baselines3's space mismatch."""
+    from industry_env.train.ppo import train
+
+    run = tmp_path / "run"
+    before = _industry_run(run)
+    cfg = load_config(config, [f"run_dir={run}", f"resume={run / 'checkpoints' / 'step_32.zip'}", *FAST, *more])
+    with pytest.raises(ConfigError, match=says):
+        train(cfg)
+    after = {p: p.read_bytes() for p in run.rglob("*") if p.is_file() and p.name != ".lock"}  # the folder's lock
+    assert after == before and not (run / "superseded").exists()
+
+
+def test_total_timesteps_is_rounded_up_to_whole_rollouts_and_said(tmp_path) -> None:
+    """`--set total_timesteps=5000` trained 8,192 steps with a bar that ran past its total: the step the run ends at
+    is computed, printed and is the bar's total; the summary says evaluations took time, not 'apart'."""
+    from industry_env.train.ppo import TrainResult, steps_trained
+
+    cfg = load_config(None, ["total_timesteps=5000", "n_steps=128", "num_envs=64"])
+    assert steps_trained(cfg) == 8192 and steps_trained(cfg, 8192) == 8192 and steps_trained(cfg, 4096) == 12288
+    assert steps_trained(load_config(None, ["total_timesteps=8192", "n_steps=128", "num_envs=64"])) == 8192
+    result = TrainResult(run_dir=tmp_path, final=tmp_path / "final.zip", timesteps=8192, seconds=10.0,
+                         steps_per_second=819.2, opponent_moves_per_second=2000.0,
+                         shares={"engine": 0.5, "opponents": 0.3, "learner": 0.2, "eval_seconds": 7.0})  # fmt: skip
+    text = result.summary()
+    assert "evaluations took 7 s more, not counted above" in text and "apart" not in text

@@ -340,8 +340,12 @@ def test_the_ppo_agent_plays_any_game_with_its_own_policy_file(tmp_path, monkeyp
         a = agent.act(spec.observe(game, game.current_player), game.legal_action_mask())
         assert a in game.legal_actions()
         game.apply(a)
-    with pytest.raises(AgentInputError, match=f"layer 0 takes {obs} inputs but gets 675"):
-        make_agent("ppo", path=path)  # Industry's observation is another size
+    with pytest.raises(
+        AgentInputError,
+        match=f"a policy of Age of Industry \\(its network reads {obs} floats\\), "
+        f"not of Industry: load it with game='age_of_industry'",
+    ):
+        make_agent("ppo", path=path)  # Industry's observation is another size: the game it is, named
     shipped = make_agent("ppo", game="age_of_industry")  # the shipped policy, weights only
     assert shipped.path.name == "ppo_age_of_industry.npz" and shipped.options["map"] == "germany"
     assert shipped.act(spec.observe(game, game.current_player), game.legal_action_mask()) in game.legal_actions()
@@ -369,3 +373,32 @@ def test_resuming_against_another_eval_opponent_starts_the_best_again(tmp_path, 
     league = json.loads((run_dir / "final.league.json").read_text())
     assert league["best_against"] == "heuristic"
     assert (run_dir / "best.zip").read_bytes() != best_before  # measured against the heuristic now
+
+
+def test_a_policy_for_another_map_trains_with_game_options_and_plays_only_that_map(tmp_path) -> None:
+    """The shipped Age of Industry policy reads Germany only: game_options trains one for New England, whose
+    league and evaluations play that map, and which is refused on Germany by name."""
+    from industry_env.arena import ArenaError
+
+    cfg = tiny(
+        tmp_path / "ne",
+        "game=age_of_industry",
+        "game_options=map=new_england",
+        "opponents=random",
+        "opponent_weights=1",
+        "total_timesteps=512",
+        "eval_every=512",
+        "eval_games=4",
+        "checkpoint_every=0",
+    )
+    result = train(cfg)
+    assert result.timesteps == 512 and len(result.evals) == 1
+    agent = make_agent(f"ppo:{result.final}", game="age_of_industry", options={"map": "new_england"})
+    assert agent.options == {"map": "new_england"}
+    Arena([f"ppo:{result.final}", "random", "random"], games=3, game="age_of_industry", map="new_england").run()
+    with pytest.raises(ArenaError, match="map = 'new_england'.*not map = 'germany'"):
+        Arena([f"ppo:{result.final}", "random", "random"], games=3, game="age_of_industry")
+    with pytest.raises(ConfigError, match="game_options = \\['map=mars'\\]: map='mars'"):
+        load_config(None, ["game=age_of_industry", "game_options=map=mars"])
+    with pytest.raises(ConfigError, match="map: not an option of Industry"):
+        load_config(None, ["game_options=map=germany"])

@@ -46,6 +46,8 @@ class TrainConfig:
     """Threads torch may use (``torch.set_num_threads``); 1 leaves the other core to the engine and to others."""
     reward: str = "win"
     """The learner's terminal reward: 'win' (+1 winner, -1 others, as the environments define it) or 'score'."""
+    game_options: list[str] = field(default_factory=list)
+    """The game's options as NAME=VALUE (e.g. map=new_england for Age of Industry); none: the game's defaults."""
 
     # ------------------------------------------------------------------ MaskablePPO
     learning_rate: float = 3e-4
@@ -235,6 +237,10 @@ def validate(cfg: TrainConfig) -> TrainConfig:
         load_game(cfg.game).check_num_players(cfg.num_players)
     except ValueError as exc:
         raise ConfigError(str(exc).replace("num_players=", "num_players = ", 1)) from None
+    try:
+        game_options(cfg)
+    except ValueError as exc:
+        raise ConfigError(f"game_options = {cfg.game_options!r}: {exc}") from None
     need(cfg.reward in ("win", "score"), "reward", "'win' or 'score'")
     need(cfg.learning_rate > 0, "learning_rate", "must be above 0")
     need(0 < cfg.gamma <= 1, "gamma", "must be in (0, 1]")
@@ -265,14 +271,37 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     return cfg
 
 
+def game_options(cfg: TrainConfig) -> dict[str, Any]:
+    """The game's options ``game_options`` names (NAME=VALUE, values as the command line's ``-o`` reads them),
+    checked by the game's spec: only those named, the others keep the game's defaults; ValueError if wrong."""
+    from industry_env.gameargs import option_value
+    from industry_env.registry import load_game
+
+    spec = load_game(cfg.game)
+    named: dict[str, Any] = {}
+    for item in cfg.game_options:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise ValueError(f"{item!r}: write NAME=VALUE (options of {spec.name}: "
+                             f"{', '.join(o.name for o in spec.options) or 'none'})")  # fmt: skip
+        named[name.strip()] = option_value(value.strip())
+    data = sorted(o.name for o in spec.options if o.data and o.name in named)
+    if data:
+        raise ValueError(f"{data[0]}: a data file option, which a training run does not take")
+    checked = spec.check_options(named)
+    return {k: v for k, v in checked.items() if k in named}
+
+
 def check_agents(cfg: TrainConfig) -> None:
-    """ConfigError unless every agent of ``opponents`` and ``eval_opponent`` can be built (built once, here)."""
+    """ConfigError unless every agent of ``opponents`` and ``eval_opponent`` can be built (built once, here) for
+    the game and options trained."""
     from industry_env.agents import as_agent
 
+    options = game_options(cfg)
     for key, names in (("opponents", cfg.opponents), ("eval_opponent", [cfg.eval_opponent])):
         for name in dict.fromkeys(names):
             try:
-                as_agent(name, seed=0, game=cfg.game)
+                as_agent(name, seed=0, game=cfg.game, options=options)
             except (ValueError, TypeError, ImportError, AttributeError, OSError) as exc:
                 said = str(exc)
                 raise ConfigError(f"{key}: {said}" if repr(name) in said else f"{key}: agent {name!r}: {said}"

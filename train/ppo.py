@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from . import runfolder as R
-from .config import ConfigError, TrainConfig, field_docs, load_config, shipped_configs, to_toml, validate
+from .config import ConfigError, TrainConfig, field_docs, game_options, load_config, shipped_configs, to_toml, validate
 
 
 class Timer:
@@ -124,7 +124,8 @@ class TrainResult:
                 f"({self.opponent_moves_per_second:,.0f} opponent moves/s besides)\n"
                 f"time: engine {100 * s['engine']:.0f}%, opponents {100 * s['opponents']:.0f}%, "
                 f"learner {100 * s['learner']:.0f}% (rollout inference and updates); "
-                f"evaluations {s['eval_seconds']:.0f} s apart\nfinal model: {self.final}")  # fmt: skip
+                f"evaluations took {s['eval_seconds']:.0f} s more, not counted above\n"
+                f"final model: {self.final}")  # fmt: skip
 
 
 def _seed_everything(cfg: TrainConfig) -> None:
@@ -150,7 +151,8 @@ def evaluate(agent: Any, cfg: TrainConfig, games: int | None = None) -> dict[str
         warnings.simplefilter("ignore")  # games rounded up to whole deals
         n = games or cfg.eval_games
         arena = Arena([agent] + [cfg.eval_opponent] * (cfg.num_players - 1), num_players=cfg.num_players, games=n,
-                      seed=cfg.seed, batch_size=min(1024, n + cfg.num_players), game=cfg.game)  # fmt: skip
+                      seed=cfg.seed, batch_size=min(1024, n + cfg.num_players), game=cfg.game,
+                      **game_options(cfg))  # fmt: skip
     row = arena.run().table()[0]
     return {"win_rate": row["win_rate"], "win_ci_low": row["win_ci_low"], "win_ci_high": row["win_ci_high"],
             "mean_points": row["mean_points"], "games": row["games"]}  # fmt: skip
@@ -190,6 +192,8 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> TrainResult:
 def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
     R.remove_partials(run)  # a killed run's temporary files
     resume = R.check_resume(run, cfg.resume) if cfg.resume else None
+    if resume is not None:  # another game or table: refused before anything in the folder is moved
+        R.check_same_run(run, resume, asdict(cfg))
     league: dict[str, Any] = {"snapshots": [], "best": -1.0, "evals": []}
     if resume is not None:
         league = R.read_league(R.league_path(resume))
@@ -202,8 +206,10 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
         R.write_json(run / "evals.json", league["evals"])  # the evaluations of the continuation resumed
         against = league.get("best_against")
         if against is not None and against != cfg.eval_opponent:  # a best win rate against another opponent
-            print(f"resuming with eval_opponent = {cfg.eval_opponent!r}: the best win rate so far was against "
-                  f"{against!r}, so best.zip is kept only until a model is evaluated against the new one")
+            print(
+                f"resuming with eval_opponent = {cfg.eval_opponent!r}: the best win rate so far was against "
+                f"{against!r}, so best.zip is kept only until a model is evaluated against the new one"
+            )
             league["best"] = -1.0
     elif overwrite:
         removed = R.clear_run(run)
@@ -219,11 +225,12 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
     from industry_env.sb3 import make_vec_env
 
     timer = Timer()
-    starters = [_timed_agent(as_agent(n, seed=_league_seed(cfg, k), game=cfg.game), timer)
+    options = game_options(cfg)
+    starters = [_timed_agent(as_agent(n, seed=_league_seed(cfg, k), game=cfg.game, options=options), timer)
                 for k, n in enumerate(cfg.opponents)]  # fmt: skip
     pool = OpponentPool(starters, weights=cfg.opponent_weights, seed=cfg.seed, game=cfg.game)
     base = make_vec_env(cfg.num_envs, num_players=cfg.num_players, opponents=pool, seed=cfg.seed, monitor=False,
-                        learner_seat="random", reward=cfg.reward, game=cfg.game)  # fmt: skip
+                        learner_seat="random", reward=cfg.reward, game=cfg.game, **options)  # fmt: skip
     env = VecMonitor(_timed_vec_env(base, timer))
     if resume is not None:
         model = MaskablePPO.load(resume, env=env, device="cpu")  # unpickles: a checkpoint of this run's own
@@ -245,6 +252,10 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
                             seed=cfg.seed, device="cpu", verbose=0)  # fmt: skip
         start = 0
     remaining = max(0, cfg.total_timesteps - start)
+    end = steps_trained(cfg, start)
+    if end != cfg.total_timesteps and remaining:
+        print(f"total_timesteps = {cfg.total_timesteps:,}: MaskablePPO trains whole rollouts of n_steps * num_envs = "
+              f"{cfg.n_steps * cfg.num_envs:,} decisions, so this run trains to step {end:,}")  # fmt: skip
     for sub in ("checkpoints", "snapshots", "tb"):
         (run / sub).mkdir(exist_ok=True)
     R.write_text(run / "config.toml", to_toml(cfg))
@@ -254,8 +265,9 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
         try:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=cfg.total_timesteps, initial=start, unit="step", dynamic_ncols=True, desc="train",
-                       mininterval=1.0)
+            bar = tqdm(
+                total=max(end, start), initial=start, unit="step", dynamic_ncols=True, desc="train", mininterval=1.0
+            )
         except ImportError:
             bar = None
 
@@ -367,6 +379,14 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
     return result
 
 
+def steps_trained(cfg: TrainConfig, start: int = 0) -> int:
+    """The step a run from step ``start`` ends at (without a time limit): ``total_timesteps`` rounded up to whole
+    rollouts of ``n_steps * num_envs`` decisions, as Stable-Baselines3 collects them."""
+    rollout = cfg.n_steps * cfg.num_envs
+    remaining = max(0, cfg.total_timesteps - start)
+    return start + -(-remaining // rollout) * rollout
+
+
 def _evals_after(run: Path, league: dict[str, Any]) -> bool:
     """Whether ``run/evals.json`` holds evaluations the league being resumed has not (a later continuation's)."""
     try:
@@ -382,25 +402,41 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``industry-env train``."""
     parser.add_argument("--config", metavar="FILE|NAME", default=None,
                         help="a TOML file of key = value lines (any keys; the rest keep their defaults), or the name "
-                             "of a shipped config (ppo_industry; see --list-configs)")  # fmt: skip
+                             "of a shipped config (ppo_industry, ppo_age_of_industry; see --list-configs)")  # fmt: skip
     parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
                         help="override one key (repeatable), e.g. --set total_timesteps=100000")  # fmt: skip
     parser.add_argument("--show-config", action="store_true",
                         help="print the resulting configuration with each key's meaning, and stop")  # fmt: skip
     parser.add_argument("--list-configs", action="store_true",
                         help="list the training configs shipped with the package, and stop")  # fmt: skip
-    parser.add_argument("--overwrite", action="store_true",
-                        help="train into a run_dir that holds another run, removing that run's files first")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="train into a run_dir that holds another run, removing that run's files first",
+    )
 
 
-def list_configs() -> str:
-    """The shipped configs, one a line: the name ``--config`` takes, and the file's first comment line."""
-    lines = []
+def list_configs(width: int = 100) -> str:
+    """The shipped configs: the name ``--config`` takes and the game it trains, then the file's opening comment
+    whole (wrapped at ``width`` columns between words, never cut), then the file's path."""
+    import textwrap
+
+    from industry_env.registry import load_game
+
+    blocks = []
     for name, path in shipped_configs().items():
-        first = next((ln.lstrip("# ").strip() for ln in path.read_text(encoding="utf-8").splitlines()
-                      if ln.startswith("#")), "")  # fmt: skip
-        lines.append(f"{name:<16} {first}  ({path})")
-    return "\n".join(lines)
+        text = path.read_text(encoding="utf-8")
+        comment = []
+        for line in text.splitlines():
+            if not line.startswith("#"):
+                break
+            comment.append(line.lstrip("#").strip())
+        game = load_config(path).game
+        joined = "".join(c if not i or comment[i - 1].endswith("/") else " " + c for i, c in enumerate(comment))
+        about = textwrap.fill(joined, width=width, initial_indent="    ", subsequent_indent="    ",
+                              break_long_words=False, break_on_hyphens=False)  # fmt: skip
+        blocks.append(f"{name} ({load_game(game).name}: --config {name})\n{about}\n    file: {path}")
+    return "\n\n".join(blocks)
 
 
 def run(args: argparse.Namespace) -> int:

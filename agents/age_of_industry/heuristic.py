@@ -65,6 +65,7 @@ from industry_env.games.age_of_industry.state import (
 from industry_env.registry import load_game
 
 from ..base import Agent, AgentInputError, check_seed
+from .checks import check_observations
 
 BAD = -1e9  # the score of an illegal action
 CARDS_PER_ROUND = 6.0  # cards a 4-player table draws from the deck in a round, roughly (for the rounds left)
@@ -162,8 +163,11 @@ class MapFromObservation:
         return None if self.map is None else load_game("age_of_industry").num_actions(map=self.map)
 
     def map_for(self, observations: np.ndarray) -> str:
-        """The map played by ``observations``."""
-        return self.map if self.map is not None else map_of(observations)
+        """The map played by ``observations``, which are checked to be observations of it
+        (:func:`.checks.check_observations`: AgentInputError naming the entry that no game produces)."""
+        key = self.map if self.map is not None else map_of(observations)
+        check_observations(observations, key)
+        return key
 
 
 @dataclass(frozen=True)
@@ -351,7 +355,7 @@ def _expand_cards(obs: np.ndarray, mask: np.ndarray, f: Features, t: Tables, map
     K = sp.num_card_kinds
     lo = sp.offsets[block]
     out = np.full((f.B, K), BAD)
-    legal = mask[:, lo:lo + K]
+    legal = mask[:, lo : lo + K]
     if block == "BUILD_ANY":  # every card opens the same builds: try one per game
         first = legal.argmax(axis=1)
         legal = legal & (np.arange(K)[None, :] == first[:, None])
@@ -360,13 +364,13 @@ def _expand_cards(obs: np.ndarray, mask: np.ndarray, f: Features, t: Tables, map
         return out
     base = from_observation(obs[rows], map_key) if state is None else engine.take(state, rows)
     m = engine.legal_action_mask(engine.step(base, lo + cards, inplace=True))
-    at = m[:, sp.BUILD_AT:sp.BUILD_AT + sp.sizes["BUILD_AT"]]
+    at = m[:, sp.BUILD_AT : sp.BUILD_AT + sp.sizes["BUILD_AT"]]
     best = build_values(f, t, rows, at, prm).max(axis=1)
     out[rows, cards] = best
     if block == "BUILD_ANY":
         full = np.full(f.B, BAD)
         full[rows] = best
-        out = np.where(mask[:, lo:lo + K], full[:, None], BAD)
+        out = np.where(mask[:, lo : lo + K], full[:, None], BAD)
     return out
 
 
@@ -444,17 +448,17 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
         # how much each card is worth keeping: what it builds now (0 if nothing)
         keep = np.maximum(np.where(build > BAD / 2, build, 0.0), 0.0)
         sc = np.full((rows.size, A), BAD)
-        sc[:, sp.BUILD:sp.BUILD + K] = build + 1.0
+        sc[:, sp.BUILD : sp.BUILD + K] = build + 1.0
         # a combined build: the card that is least worth keeping
-        sc[:, sp.BUILD_ANY:sp.BUILD_ANY + K] = np.where(combined > BAD / 2, combined - 0.1 * keep, BAD)
+        sc[:, sp.BUILD_ANY : sp.BUILD_ANY + K] = np.where(combined > BAD / 2, combined - 0.1 * keep, BAD)
         L = sp.num_rail_links
         rails_done = RAILS_PER_PLAYER - np.rint(fr.v["rails_left"][:, 0] * RAILS_PER_PLAYER)
         rail_price = np.where(rails_done > 0, 1.0 + fr.cube_price.sum(axis=1), 1.0)  # [n]
         rv = rail_values(fr, t) - rail_price[:, None] - fr.loan_penalty(np.arange(rows.size), rail_price, t)[:, None]
-        sc[:, sp.RAIL:sp.RAIL + L] = rv - 2.0
+        sc[:, sp.RAIL : sp.RAIL + L] = rv - 2.0
         S = sp.num_spaces
         space_inc = t.income[np.maximum(fr.industry, 0), np.clip(fr.space_level, 0, t.income.shape[1] - 1)]
-        sc[:, sp.SELL:sp.SELL + S] = 50.0 + space_inc
+        sc[:, sp.SELL : sp.SELL + S] = 50.0 + space_inc
         # drawing: urgent with a short hand, a face-up card when it is an industry card (they build anywhere
         # connected)
         h = fr.hand_size
@@ -462,12 +466,12 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
         sc[:, sp.DRAW] = draw[:]
         fu = fr.v["face_up"]  # [n, 2, K]
         industry_card = (t.card_industry >= 0).astype(np.float64)
-        sc[:, sp.DRAW + 1:sp.DRAW + 3] = draw[:, None] + 0.3 * (fu * industry_card).sum(axis=2)
+        sc[:, sp.DRAW + 1 : sp.DRAW + 3] = draw[:, None] + 0.3 * (fu * industry_card).sum(axis=2)
         # developing: the level-0 counters (factories) block better ones while the game is young
         zero = (fr.display > 0) & (t.slot_level[None, :] == 0) & (t.slot_industry[None, :] == FACTORY)
         dev = np.where(zero.any(axis=1) & (fr.rounds_left > 5), 1.5, -5.0)
-        sc[:, sp.DEVELOP:sp.DEVELOP + K] = dev[:, None] - 0.1 * keep
-        sc[:, sp.PASS:sp.PASS + K] = -20.0 - 0.1 * keep
+        sc[:, sp.DEVELOP : sp.DEVELOP + K] = dev[:, None] - 0.1 * keep
+        sc[:, sp.PASS : sp.PASS + K] = -20.0 - 0.1 * keep
         sc[:, sp.PASS_FREE] = -20.0
         repay = fr.money >= t.loan_repay + prm.reserve
         sc[:, sp.REPAY] = np.where(repay, 200.0, BAD)
@@ -475,38 +479,38 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
     # ------------------------------------------------------------------ the steps of an action
     rows = np.flatnonzero(ph == BUILD_WHERE)
     if rows.size:
-        at = mask[rows, sp.BUILD_AT:sp.BUILD_AT + sp.sizes["BUILD_AT"]]
-        score[rows, sp.BUILD_AT:sp.BUILD_AT + at.shape[1]] = build_values(f, t, rows, at, prm)
+        at = mask[rows, sp.BUILD_AT : sp.BUILD_AT + sp.sizes["BUILD_AT"]]
+        score[rows, sp.BUILD_AT : sp.BUILD_AT + at.shape[1]] = build_values(f, t, rows, at, prm)
     rows = np.flatnonzero((ph == COAL_SOURCE) | (ph == IRON_SOURCE))
     if rows.size:
         S = sp.num_spaces
         own = f.owner[rows] == 0
         last = (f.space_cubes[rows] == 1).astype(np.float64)  # the last cube flips the counter and pays its owner
         src = np.where(own, 2.0 + last * 2.0, -last * 1.0)
-        score[rows, sp.SOURCE:sp.SOURCE + S] = src
+        score[rows, sp.SOURCE : sp.SOURCE + S] = src
         score[rows, sp.SOURCE + S] = -3.0  # the demand track costs money
     rows = np.flatnonzero(ph == SELL_TO)
     if rows.size:
         S = sp.num_spaces
         own = f.owner[rows] == 0
         other = f.owner[rows] > 0
-        score[rows, sp.SELL_TO:sp.SELL_TO + S] = np.where(own, 4.0, np.where(other, 1.0, 3.0))
+        score[rows, sp.SELL_TO : sp.SELL_TO + S] = np.where(own, 4.0, np.where(other, 1.0, 3.0))
     rows = np.flatnonzero(ph == SELL_MORE)
     if rows.size:
-        score[rows, sp.SELL:sp.SELL + sp.num_spaces] = 10.0
+        score[rows, sp.SELL : sp.SELL + sp.num_spaces] = 10.0
         score[rows, sp.DONE] = 0.0
     rows = np.flatnonzero(ph == DEVELOP_WHICH)
     if rows.size:
         D = sp.num_slots
         zero = (t.slot_level == 0).astype(np.float64)
         factory = (t.slot_industry == FACTORY).astype(np.float64)
-        score[rows, sp.REMOVE:sp.REMOVE + D] = 5.0 * zero * factory + 2.0 * zero - 0.1 * t.slot_level
+        score[rows, sp.REMOVE : sp.REMOVE + D] = 5.0 * zero * factory + 2.0 * zero - 0.1 * t.slot_level
     rows = np.flatnonzero(ph == DRAW_SECOND)
     if rows.size:
         fu = f.v["face_up"][rows]
         industry_card = (t.card_industry >= 0).astype(np.float64)
         score[rows, sp.DRAW] = 0.0
-        score[rows, sp.DRAW + 1:sp.DRAW + 3] = 0.3 * (fu * industry_card).sum(axis=2) - 0.05
+        score[rows, sp.DRAW + 1 : sp.DRAW + 3] = 0.3 * (fu * industry_card).sum(axis=2) - 0.05
     # a loan is repaid at the action decision only (above); elsewhere it is left for later
     return score
 

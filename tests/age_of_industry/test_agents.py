@@ -153,3 +153,93 @@ def test_agents_refuse_the_state_of_a_hidden_information_game() -> None:
 def test_bad_parameters_are_refused_with_a_clear_message(name: str, params: dict, says: str) -> None:
     with pytest.raises(ValueError, match=says.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
         make_agent(name, game=GAME, **params)
+
+
+def _malformed(obs: np.ndarray, how: str) -> np.ndarray:
+    """A copy of ``obs`` made into something no game produces, in one of the ways a user's pipeline does."""
+    from industry_env.registry import load_game
+
+    at = {p.name: p.slice for p in load_game(GAME).observation_layout()}
+    o = obs.copy()
+    if how == "nan_money":
+        o[:, at["money"].start] = np.nan
+    elif how == "two_hot_phase":
+        o[:, at["phase"].start : at["phase"].stop] = 0
+        o[:, at["phase"].start : at["phase"].start + 2] = 1
+    elif how == "noise":
+        o += 0.01 * np.random.default_rng(0).random(o.shape, np.float32)
+    elif how == "demand_100":
+        o[:, at["demand"].start] = 100
+    elif how == "display_minus_3":
+        o[:, at["display"].start] = -3
+    elif how == "standardised":  # what VecNormalize hands a policy
+        o = ((o - o.mean(axis=0)) / (o.std(axis=0) + 1e-8)).astype(np.float32)
+    return o
+
+
+ENTRY = {"nan_money": "'money'", "two_hot_phase": "'phase'", "noise": "'", "demand_100": "'demand'",
+         "display_minus_3": "'display'", "standardised": "'"}  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", ["heuristic", "ismcts", "ppo"])
+@pytest.mark.parametrize("how", list(ENTRY))
+def test_agents_refuse_malformed_observations_naming_the_entry(agent: str, how: str) -> None:
+    """NaN money, a two-hot phase or noise got an answer; demand 100 or a standardised observation a raw
+    IndexError; display -3 a message about a saved game entry: each an AgentInputError naming the entry."""
+    s = _random_positions(6, 4, seed=11, steps=12)
+    obs, mask = E.observe(s), E.legal_action_mask(s)
+    a = make_agent(agent, seed=0, game=GAME, **(QUICK if agent == "ismcts" else {}))
+    a.act_batch(obs, mask)  # the well-formed observations are answered
+    with pytest.raises(AgentInputError, match=f"entry {ENTRY[how]}"):
+        a.act_batch(_malformed(obs, how), mask)
+    with pytest.raises(AgentInputError, match="observation row"):
+        a.act(_malformed(obs, how)[0], mask[0])
+
+
+def test_every_observation_of_random_games_passes_the_checks() -> None:
+    from industry_env.agents.age_of_industry.checks import check_observations
+
+    for game_map, n in (("germany", 3), ("new_england", 5)):
+        s = E.init(16, n, seed=5, map=game_map)
+        rng = np.random.default_rng(5)
+        while not s.terminated.all():
+            live = E.take(s, np.flatnonzero(~s.terminated))
+            check_observations(E.observe(live), game_map)
+            s, _ = E.random_step(s, rng, inplace=True)
+
+
+def test_the_shipped_policy_is_refused_on_another_map_naming_both() -> None:
+    """`arena -o map=new_england --agents ppo,...` stopped with a shape error at the first move: the agent is
+    refused when it is made, naming the map it reads and the one asked for."""
+    from industry_env.arena import ArenaError
+
+    with pytest.raises(ValueError, match="map = 'germany'.*not map = 'new_england'"):
+        make_agent("ppo", game=GAME, options={"map": "new_england", "edition": 2})
+    with pytest.raises(ArenaError, match="agent 0 'ppo'.*map = 'germany'.*not map = 'new_england'"):
+        Arena(["ppo", "heuristic", "heuristic"], games=3, game=GAME, map="new_england")
+    assert make_agent("ppo", game=GAME, options={"map": "germany", "edition": 1}).options == {"map": "germany"}
+    # agents that play either map are told the one played
+    assert make_agent("heuristic", game=GAME, options={"map": "new_england"}).map == "new_england"
+    assert make_agent("heuristic", game=GAME, options={"map": "new_england"}, map=None).map is None
+
+
+def test_a_policy_file_names_its_game(tmp_path) -> None:
+    """Loading an Age of Industry policy as Industry's said 'layers do not chain': it names the game, from the
+    file's description (written since) or from the network's sizes (older files and MaskablePPO zips)."""
+    from industry_env.agents.ppo import shipped_path
+
+    own = tmp_path / "mine.npz"
+    make_agent("ppo", game=GAME).save(own)
+    with pytest.raises(AgentInputError, match="a policy of Age of Industry \\(its file says so\\), not of Industry"):
+        make_agent(f"ppo:{own}")
+    with pytest.raises(AgentInputError, match="a policy of Age of Industry \\(its network reads 2262 floats\\)"):
+        make_agent("ppo", path=shipped_path(GAME))
+    with pytest.raises(AgentInputError, match="a policy of Industry .*not of Age of Industry"):
+        make_agent(f"ppo:{shipped_path('industry')}", game=GAME)
+    agent = make_agent(f"ppo:{own}", game=GAME, seed=1)
+    assert agent.name == f"ppo:{own}" and agent.options == {"map": "germany"}
+    s = _random_positions(4, 4, seed=2, steps=5)
+    np.testing.assert_array_equal(
+        agent.act_batch(E.observe(s), E.legal_action_mask(s)),
+        make_agent("ppo", game=GAME).act_batch(E.observe(s), E.legal_action_mask(s)),
+    )
