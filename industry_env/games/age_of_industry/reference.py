@@ -436,11 +436,12 @@ class Game:
 
     # ============================================================================================ cards
     def play_card(self, p: int, k: int) -> None:
-        """Play or discard a card: "posizionandola scoperta in cima al mazzo degli scarti". The other seats knew at
-        least ``known`` cards of this kind in the hand; one fewer now (they cannot tell which copy was played)."""
+        """Play or discard a card: "posizionandola scoperta in cima al mazzo degli scarti". The other seats knew
+        ``known`` cards of this kind in the hand; one fewer now, whether or not the hand held another, unseen copy:
+        they cannot tell which copy was played (ruling 18)."""
         s = self.s
         s.hand[p][k] -= 1
-        s.known[p][k] = min(s.known[p][k], s.hand[p][k])
+        s.known[p][k] = max(s.known[p][k] - 1, 0)
         s.discard[k] += 1
         s.card = k
 
@@ -570,6 +571,13 @@ class Game:
         s.space_cubes[imp] = cubes_imp if imp != sp else s.space_cubes[sp]
         self._dist_cache = {}
 
+    def card_builds(self, k: int) -> bool:
+        """Descrizione delle carte: "Nota che le navi non possono essere costruite se si utilizza la mappa della
+        Germania, ma le carte Nave non vengono rimosse dal mazzo. Il loro unico utilizzo è quello di essere scartate
+        per fare uno sviluppo o per passare." On a map without ship spaces a ship card builds nothing, not even
+        in a combined build (this sentence overrides "una carta qualunque"; ruling 30)."""
+        return self.map.has_ships or self.components.CARD_INDUSTRY[k] != SHIP
+
     def build_options(self, p: int, k: int, combined: bool) -> list[tuple[int, int]]:
         """(space, industry) pairs where card kind ``k`` lets ``p`` build now (Costruire un'industria, and
         Combinare due azioni in una: "costruire in una qualsiasi località della mappa utilizzando una carta
@@ -694,10 +702,11 @@ class Game:
         for k in range(self.components.num_card_kinds):
             if hand[k] == 0:
                 continue
-            if self.build_options(p, k, False):
-                out.append(A.BUILD + k)
-            if combined_ok:  # ruling 2: both actions of a turn, so never in round 1
-                out.append(A.BUILD_ANY + k)
+            if self.card_builds(k):
+                if self.build_options(p, k, False):
+                    out.append(A.BUILD + k)
+                if combined_ok:  # ruling 2: both actions of a turn, so never in round 1
+                    out.append(A.BUILD_ANY + k)
             if can_develop:
                 out.append(A.DEVELOP + k)
             out.append(A.PASS + k)
@@ -917,12 +926,15 @@ class Game:
         return any(self._hand_size(q) == 0 for q in range(s.num_players))
 
     def _end_of_round(self) -> None:
+        """Il gioco: "Ogni round è composto da tre fasi ... 1. Azioni dei giocatori 2. Determinazione del nuovo
+        ordine di gioco 3. Pagamento degli interessi sui prestiti"; "Il gioco termina dopo un round completo": the
+        last round too sets the new order and pays interest, then the game ends (ruling 9)."""
         s = self.s
-        if self.game_end_reached():
-            s.phase, s.turn, s.actions_left = OVER, 0, 0  # ruling 9: no new turn order and no interest after it
-            return
         self.determine_turn_order()
         self.pay_interest()
+        if self.game_end_reached():
+            s.phase, s.turn, s.actions_left = OVER, 0, 0
+            return
         s.round += 1
         s.turn, s.actions_left = 0, ACTIONS_PER_TURN
 
@@ -986,7 +998,7 @@ class Game:
 
     def winners(self) -> list[int]:
         """The winner: most points; "In caso di pareggio vince il giocatore più in alto nell'ordine di gioco" (the
-        order the last round was played in, ruling 10). Empty while the game runs."""
+        order set at the end of the last round, ruling 10). Empty while the game runs."""
         if not self.is_over:
             return []
         scores = self.scores()
