@@ -18,6 +18,7 @@ changes nothing.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,7 @@ from . import chance
 from .actions import ActionSpace, action_space, action_to_string
 from .components import (
     IMPORT_SPACE,
+    MAPS,
     MARKET_SPACE,
     TILE_ACCEPTS,
     Components,
@@ -1044,9 +1046,14 @@ class Game:
         return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str, components: Components | None = None) -> Game:
-        """Build a game from :meth:`to_json` text (or a hand-written position); refuse a corrupt or inconsistent
-        one with :class:`GameStateError` saying which entry is wrong and why."""
+    def from_json(
+        cls, text: str, components: Components | None = None, game_map: str | Path | GameMap | None = None
+    ) -> Game:
+        """Build a game from :meth:`to_json` text (or a hand-written position); refuse a corrupt, inconsistent or
+        unreachable one with :class:`GameStateError` saying which entry is wrong and why.
+
+        The position's ``map`` entry names a shipped map; a position on a map file of one's own loads only with
+        that file given here (``game_map``): a saved game never opens a file it names itself."""
         from .positions import state_from_dict
 
         try:
@@ -1056,15 +1063,35 @@ class Game:
         if not isinstance(doc, dict):
             raise GameStateError("saved game must be a JSON object")
         components = components or load_components()
+        named = doc.get("map", "germany")
+        if game_map is None and named not in MAPS:
+            raise GameStateError(
+                f"saved game entry 'map': {named!r} is not a shipped map ({', '.join(MAPS)}); a position on a map "
+                "file of your own loads only with that file given (Game.from_json(text, game_map=PATH), the "
+                "command line's --map PATH): a saved game never opens a file it names")
         try:
-            game_map = load_map(doc.get("map", "germany"), components)
+            game_map = game_map if isinstance(game_map, GameMap) else load_map(named if game_map is None else game_map,
+                                                                               components)  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - any map problem is a problem of this document
             raise GameStateError(f"saved game entry 'map': {exc}") from None
+        if named in MAPS and game_map.key != named:
+            raise GameStateError(f"saved game entry 'map': {named!r}, but it is loaded on map {game_map.key!r}")
         game = cls.__new__(cls)
         game._attach(components, game_map)
         game.s = state_from_dict(doc, components, game_map)
         game.forget_cached()
+        game._check_live()
         return game
+
+    def _check_live(self) -> None:
+        """A game not over awaits a decision the rules can answer: some legal action besides repaying a loan (which
+        leaves the decision where it is). Positions the rules never reach are refused."""
+        if self.is_over or any(a != self.space.REPAY for a in self.legal_actions()):
+            return
+        s = self.s
+        card = f", card {self.components.card_label(s.card)!r}" if s.card >= 0 else ""
+        raise GameStateError(f"saved game entry 'phase': at the {self.phase} decision{card}, seat "
+                             f"{self.current_player} has no legal action, and the game is not over")  # fmt: skip
 
     def _why_illegal(self, action: int, legal: list[int]) -> str:
         try:
