@@ -184,10 +184,10 @@ def test_every_observation_is_a_function_of_what_the_seat_has_seen(name):
     # Positions a seat cannot tell apart (a redeal of what it cannot see) give it the same observation after the
     # same public moves, for as long as those moves are possible in both and no redealt card comes to light.
     checked = 0
-    for seed in range(12):
+    for seed in range(6):
         n = 3 + seed % 3
         g = midgame(n, seed, name, 30 + 7 * seed)
         rng = np.random.default_rng(seed)
         for seat in range(n):
             checked += _same_public_moves(g.clone(), g.resample(seat, rng), seat, np.random.default_rng(seat), 60)
-    assert checked > 200  # the walks are long enough to mean something
+    assert checked > 100  # the walks are long enough to mean something
