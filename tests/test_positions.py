@@ -208,3 +208,12 @@ def test_refused_document_leaves_nothing_behind():
         Game.from_json(json.dumps(doc))
     doc["money"][0] = 3
     assert Game.from_json(json.dumps(doc)).s.money[0] == 3
+
+
+def test_a_saved_games_board_entry_is_never_opened():
+    # The board comes from the caller (the shipped one by default); a path inside the position names no file to read.
+    g = _game_after(4, 7, 20)
+    doc = json.loads(g.to_json())
+    for named in ("../../etc/hostname", "/nonexistent/board.toml"):
+        h = Game.from_json(json.dumps({**doc, "board": named}))
+        assert h.board is g.board and h.legal_actions() == g.legal_actions()

@@ -11,6 +11,9 @@ import pytest
 
 from industry_env.games.age_of_industry.components import (
     MAPS,
+    MAX_LINKS,
+    MAX_LOCATIONS,
+    MAX_SPACES,
     PROVENANCE_KINDS,
     ComponentsError,
     load_components,
@@ -141,3 +144,44 @@ def test_write_template_is_atomic_and_never_replaces_a_file(tmp_path):
     write_template(tmp_path / "g.toml", "germany")
     with pytest.raises(ValueError, match="components"):
         write_template(tmp_path / "x.toml", "mars")
+
+
+def _germany_plus(extra: str) -> str:
+    return DATA.joinpath("germany.toml").read_text("utf-8") + extra
+
+
+def test_a_map_beyond_the_engines_integer_types_is_refused_with_the_limit():
+    # Spaces are numbered in the State's int16 entries (build_space, sell_from): space 32,768 would wrap to -32,768
+    # and a build there write another space. Germany has 105 spaces; a location of many more reaches the limit.
+    c = load_components()
+    base = load_map("germany").num_spaces
+    many = ", ".join(['"blank"'] * (MAX_SPACES - base + 1))
+    text = _germany_plus(f'[[location]]\nname = "Big"\ncolour = "blue"\nspaces = [{many}]\n'
+                         '[[link]]\nbetween = ["Big", "Kiel"]\n')  # fmt: skip
+    with pytest.raises(ComponentsError, match=f"{MAX_SPACES + 1:,} spaces.*at most {MAX_SPACES:,}"):
+        parse_map(text, "big.toml", c)
+    assert MAX_SPACES == 32_768 and MAX_LINKS == 32_768 and MAX_LOCATIONS == 32_768
+
+
+def test_a_demand_track_beyond_the_engines_integer_types_is_refused_with_the_limit():
+    text = DATA.joinpath("components.toml").read_text("utf-8")
+    row = ", ".join(["1"] * 128)
+    text = text.replace("iron = [3, 3, 2, 2, 1, 1]", f"iron = [{row}]", 1)
+    with pytest.raises(ComponentsError, match="128 spaces.*at most 127"):
+        parse_components(text, "mine.toml")
+
+
+@pytest.mark.parametrize("second", ["BONN", "bonn", " Bonn", "Bonn "])
+def test_location_names_that_differ_only_in_case_or_spacing_are_refused_naming_both(second):
+    text = _germany_plus(f'[[location]]\nname = "Bonn"\ncolour = "blue"\nspaces = ["blank"]\n'
+                         f'[[location]]\nname = "{second}"\ncolour = "blue"\nspaces = ["blank"]\n'
+                         '[[link]]\nbetween = ["Bonn", "Kiel"]\n')  # fmt: skip
+    with pytest.raises(ComponentsError, match=f"name '{second}' differs from location 'Bonn' only in case"):
+        parse_map(text, "bonn.toml", load_components())
+
+
+def test_card_colours_that_differ_only_in_case_from_another_card_are_refused():
+    text = DATA.joinpath("components.toml").read_text("utf-8")
+    for clash in ("BLUE", "Coal_Mine"):  # another colour's name, an industry card's name
+        with pytest.raises(ComponentsError, match=f"colour '{clash}' differs from the card .* only in case"):
+            parse_components(text.replace('colour = "green"', f'colour = "{clash}"', 1), "mine.toml")

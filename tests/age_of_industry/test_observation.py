@@ -138,3 +138,56 @@ def test_the_full_information_view_is_off_by_default_and_shows_every_hand_when_a
     assert [list(v["known_cards"][k]) for k in range(4)] == [g.s.hand[(0 + k) % 4] for k in range(4)]
     assert sum(v["unseen_cards"]) == len(g.s.deck) - g.s.deck_pos
     assert not np.array_equal(g.observe(0), g.observe(0, full_information=True))
+
+
+def test_playing_a_card_of_a_known_kind_tells_the_others_one_fewer_whatever_else_the_hand_held():
+    # Ruling 18: seat 1 took a blue card face up (known), and holds a second card, blue or grey, unseen. When it
+    # plays blue, the others cannot tell which copy left: they know one fewer blue, in both positions alike.
+    from .helpers import play, position
+
+    games = [position(3, to_move=1, hands={1: hand}) for hand in ({"blue": 2}, {"blue": 1, "grey": 1})]
+    blue = games[0].components.card_labels.index("blue")
+    for g in games:
+        g.s.known[1][blue] = 1
+        g.forget_cached()
+        play(g, "pass with blue")
+        assert g.s.known[1][blue] == 0
+    assert all(np.array_equal(games[0].observe(q), games[1].observe(q)) for q in (0, 2))
+
+
+def _same_public_moves(g: Game, r: Game, seat: int, rng: np.random.Generator, steps: int) -> int:
+    """Play the same random moves in ``g`` and in ``r`` (``r`` redealt for ``seat``), checking after each that
+    ``seat`` observes the same in both. The moves are drawn from those legal in both, leaving out the two that
+    would show ``seat`` a redealt card: a face-up card taken (its refill comes from the deck) and ``seat``'s own
+    draw from the deck. Returns the moves checked."""
+    checked = 0
+    A = g.space
+    for _ in range(steps):
+        if g.is_over:
+            break
+        hidden = [A.DRAW + 1 + j for j in range(2)] + ([A.DRAW] if g.current_player == seat else [])
+        common = sorted(set(g.legal_actions()) & set(r.legal_actions()) - set(hidden))
+        if not common:
+            break
+        a = common[int(rng.integers(len(common)))]
+        g.apply(a)
+        r.apply(a)
+        assert np.array_equal(g.observe(seat), r.observe(seat)), (seat, g.action_to_string(a))
+        if g.current_player == seat:
+            assert g.legal_actions() == r.legal_actions()
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name", ["germany", "new_england"])
+def test_every_observation_is_a_function_of_what_the_seat_has_seen(name):
+    # Positions a seat cannot tell apart (a redeal of what it cannot see) give it the same observation after the
+    # same public moves, for as long as those moves are possible in both and no redealt card comes to light.
+    checked = 0
+    for seed in range(6):
+        n = 3 + seed % 3
+        g = midgame(n, seed, name, 30 + 7 * seed)
+        rng = np.random.default_rng(seed)
+        for seat in range(n):
+            checked += _same_public_moves(g.clone(), g.resample(seat, rng), seat, np.random.default_rng(seat), 60)
+    assert checked > 100  # the walks are long enough to mean something

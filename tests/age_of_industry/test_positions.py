@@ -72,3 +72,69 @@ def test_the_state_maps_one_to_one_onto_declared_fixed_shape_integer_arrays():
             assert np.issubdtype(arrays[key].dtype, np.integer)
         assert (arrays["order"][n:] == -1).all() and not arrays["hand"][n:].any()
         assert all(np.issubdtype(a.dtype, np.integer) for a in g.map.arrays().values())
+
+
+def _live(**entries) -> str:
+    """A Germany game at round 2's first action, with ``entries`` overridden, as JSON."""
+    from .helpers import position
+
+    return json.dumps({**json.loads(position(3, hands={0: {"blue": 1}}).to_json()), **entries})
+
+
+@pytest.mark.parametrize("entries, message", [
+    # a build's space is set only once built, while its coal or iron is awaited
+    (dict(phase=1, card=1, build_space=3, build_industry=0), "'build_space'"),
+    (dict(phase=4, sell_from=-1, build_space=3, build_industry=0), "'build_space'"),
+    # a rail is in progress only while its cubes come, on a free link, as a later rail with a counter left
+    (dict(phase=1, card=1, rail_link=5), "'rail_link'"),
+    (dict(phase=2, need_coal=1, need_iron=1, rail_link=5), "'rail_link'"),
+    # a card is in play only for a build or a development; a combined build takes two actions
+    (dict(card=1), "'card'"),
+    (dict(phase=1, card=1, combined=1, actions_left=1), "'combined'"),
+    # a ship card builds nothing on Germany (ruling 30)
+    (dict(phase=1, card=5, combined=1), "ship card"),
+])  # fmt: skip
+def test_a_decision_in_progress_the_rules_cannot_reach_is_refused(entries, message):
+    with pytest.raises(GameStateError, match=message):
+        Game.from_json(_live(**entries))
+
+
+def test_a_rail_awaiting_cubes_with_no_rail_counter_left_is_refused_before_any_move():
+    # the batched engine would lay the rail and write rails_left = -1; the reference would fail mid-move
+    from .helpers import position
+
+    g = position(3, hands={0: {"blue": 1}}, rails={"Kiel-Hamburg": 0})
+    doc = json.loads(g.to_json())
+    doc.update(phase=2, need_coal=1, need_iron=1, rail_link=5, rails_left=[0, 12, 12])
+    with pytest.raises(GameStateError, match="'rail"):
+        Game.from_json(json.dumps(doc))
+
+
+def test_a_live_game_with_no_legal_action_is_refused():
+    # a build awaiting its space with a card that builds nowhere: nothing to do, yet the game is not over
+    from .helpers import position
+
+    doc = json.loads(position(3, hands={0: {"blue": 1}}, money=[0, 0, 0]).to_json())
+    doc["display"][0] = [0] * len(doc["display"][0])  # every counter developed away: nothing can be built
+    doc.update(phase=1, card=6)
+    with pytest.raises(GameStateError, match="no legal action"):
+        Game.from_json(json.dumps(doc))
+
+
+def test_a_position_names_a_shipped_map_and_never_opens_a_file_it_names(tmp_path):
+    from industry_env.games.age_of_industry import load_map
+
+    doc = saved()
+    for named in ("../../etc/hostname", "/etc/hostname", str(tmp_path / "map.toml")):
+        with pytest.raises(GameStateError, match="not a shipped map"):
+            Game.from_json(json.dumps({**doc, "map": named}))
+    with pytest.raises(GameStateError, match="'map'"):  # named new_england, loaded on Germany
+        Game.from_json(json.dumps(doc), game_map="germany")
+    # a map file given by the user (here a copy of New England's) loads a position saved on it
+    from importlib import resources
+
+    text = resources.files("industry_env.games.age_of_industry.data").joinpath("new_england.toml").read_text("utf-8")
+    (tmp_path / "map.toml").write_text(text, encoding="utf-8")
+    g = Game.from_json(json.dumps({**doc, "map": str(tmp_path / "map.toml")}), game_map=tmp_path / "map.toml")
+    assert g.map.key == load_map(tmp_path / "map.toml").key
+    assert g.s.to_dict() == Game.from_json(json.dumps(doc)).s.to_dict()

@@ -236,8 +236,8 @@ def test_overbuild_opponent_mine_only_with_no_coal_on_the_map_or_the_demand_trac
 
 
 def test_combined_build_anywhere_with_any_card_takes_both_actions():
-    g = position(3, hands={0: {"ship": 1}}, counters={"Kiel:1": (0, "port", 1)})
-    play(g, "build anywhere with ship")
+    g = position(3, hands={0: {"coal_mine": 1}}, counters={"Kiel:1": (0, "port", 1)})
+    play(g, "build anywhere with coal_mine")
     assert "build cotton_mill at München:1" in legal_names(g)
     play(g, "build cotton_mill at München:1")
     assert g.current_player == 1
@@ -249,9 +249,20 @@ def test_combined_build_is_not_possible_in_round_one_when_a_turn_has_one_action(
 
 
 def test_ship_cards_cannot_build_on_germany_only_be_discarded():
-    g = position(3, hands={0: {"ship": 1}})
+    # "Nota che le navi non possono essere costruite se si utilizza la mappa della Germania ... Il loro unico
+    # utilizzo è quello di essere scartate per fare uno sviluppo o per passare": not even in a combined build.
+    g = position(3, hands={0: {"ship": 1, "coal_mine": 1}}, counters={"Kiel:1": (0, "port", 1)})
     names = legal_names(g)
-    assert "build with ship" not in names and "develop with ship" in names and "pass with ship" in names
+    assert "build with ship" not in names and "build anywhere with ship" not in names
+    assert "develop with ship" in names and "pass with ship" in names
+    assert "build anywhere with coal_mine" in names  # the combined build itself is open, with another card
+    with pytest.raises(IllegalActionError):
+        g.apply(g.string_to_action("build anywhere with ship"))
+
+
+def test_ship_cards_build_on_new_england_a_combined_build_included():
+    g = position(3, NE, hands={0: {"ship": 1}}, counters={"Boston:1": (0, "port", 1)})
+    assert "build anywhere with ship" in legal_names(g)
 
 
 # ============================================================================ Carbone e acciaio
@@ -488,9 +499,10 @@ def test_final_scoring_rails_then_loans_then_five_dollars_a_point_then_levels_th
                       rails={"Kiel-Hamburg": 0, "Hamburg-Bremen": 0, "Kiel-Denmark": 0},
                       money=[10, 3, 40], loans=[1, 2, 0])  # fmt: skip
     play(g, "pass with blue")
-    # seat 0 rails: Kiel-Hamburg 2+1+2, Hamburg-Bremen 2+2+1, Kiel-Denmark 2+1+1 (the market space counts): $14
+    # seat 0 paid the last round's $1 interest; rails: Kiel-Hamburg 2+1+2, Hamburg-Bremen 2+2+1, Kiel-Denmark 2+1+1
+    # (the market space counts): $14
     acc = g.final_accounts(0)
-    assert acc["rail_income"] == 14 and acc["loans_repaid"] == 1 and acc["money_left"] == 10 + 14 - 11
+    assert acc["rail_income"] == 14 and acc["loans_repaid"] == 1 and acc["money_left"] == 10 - 1 + 14 - 11
     assert g.score_breakdown(0) == {"money": 2, "industries": 3, "unpaid_loans": 0}
     assert g.score_breakdown(1) == {"money": 0, "industries": 1, "unpaid_loans": -10}  # $3 repays nothing
     assert g.scores() == [5, -9, 9] and g.winners() == [2] and g.returns() == [-1.0, -1.0, 1.0]
@@ -500,6 +512,23 @@ def test_a_tie_goes_to_the_player_higher_in_the_turn_order():
     g = _end_position(money=[10, 10, 10])
     play(g, "pass with blue")
     assert g.scores() == [2, 2, 2] and g.winners() == [g.s.order[0]] == [0]
+
+
+def test_the_last_round_also_sets_the_new_turn_order_and_pays_interest():
+    # "Ogni round è composto da tre fasi ... 2. Determinazione del nuovo ordine di gioco 3. Pagamento degli
+    # interessi sui prestiti"; "Il gioco termina dopo un round completo": the last round is a round like any other.
+    g = _end_position(money=[12, 10, 10], loans=[1, 0, 0], spent=[5, 0, 0])
+    play(g, "pass with blue")
+    assert g.is_over and g.s.order == [1, 2, 0] and g.s.spent == [0, 0, 0]
+    assert g.s.money[0] == 11 and g.final_accounts(0)["loans_repaid"] == 1  # $1 interest, then $11 repaid
+
+
+def test_the_final_tie_goes_by_the_turn_order_the_last_round_sets():
+    # "In caso di pareggio vince il giocatore più in alto nell'ordine di gioco": seat 0 played first in the last
+    # round but spent $5 in it, so the order set at its end puts seat 1 first.
+    g = _end_position(money=[10, 10, 10], spent=[5, 0, 0])
+    play(g, "pass with blue")
+    assert g.scores() == [2, 2, 2] and g.s.order == [1, 2, 0] and g.winners() == [1]
 
 
 # ============================================================================ New England

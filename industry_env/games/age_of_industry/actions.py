@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .components import Components, GameMap
+from .components import Components, GameMap, name_key
 from .rules import INDUSTRIES, NUM_FACE_UP, NUM_INDUSTRIES
 
 BLOCKS = ("BUILD", "BUILD_ANY", "RAIL", "SELL", "DEVELOP", "DRAW", "PASS", "PASS_FREE", "BUILD_AT", "SOURCE",
@@ -165,7 +165,7 @@ def action_to_string(action: int, space: ActionSpace | GameMap | str | object = 
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.strip().lower().split())
+    return name_key(text)
 
 
 def string_to_action(text: str, space: ActionSpace | GameMap | str | object = "germany") -> int:

@@ -31,6 +31,7 @@ from .rules import (
     SHIP_SPACE,
     SPACE_SYMBOLS,
 )
+from .state import FIELDS
 
 DATA_PACKAGE = "industry_env.games.age_of_industry.data"
 SHIPPED_COMPONENTS = "components.toml"
@@ -46,6 +47,20 @@ TILE_ACCEPTS = ((True, False), (False, True), (True, True), (False, False))  # [
 MARKET_SPACE, IMPORT_SPACE = len(SPACE_SYMBOLS), len(SPACE_SYMBOLS) + 1
 ALL_SYMBOLS = (*SPACE_SYMBOLS, "market", "import")
 MAX_MARKETS_AT = 2  # market spaces a location may hold (a reconstructed bound: the shipped maps use one)
+# The engines store a space's or a link's number, and the demand track's cubes, in the narrow integers of the State
+# (state.FIELDS) and a location's number in the map's int16 tables (GameMap.arrays): data beyond them is refused.
+INDEX_DTYPE = np.int16  # of GameMap.arrays
+_FIELD_DTYPE = {name: np.dtype(dtype) for name, dtype, _, _ in FIELDS}
+MAX_SPACES = min(int(np.iinfo(_FIELD_DTYPE[f]).max) for f in ("build_space", "sell_from")) + 1  # numbers 0..max
+MAX_LINKS = int(np.iinfo(_FIELD_DTYPE["rail_link"]).max) + 1
+MAX_LOCATIONS = int(np.iinfo(INDEX_DTYPE).max) + 1
+MAX_DEMAND_SPACES = int(np.iinfo(_FIELD_DTYPE["demand"]).max)  # cubes on one track, a count
+
+
+def name_key(text: str) -> str:
+    """How a typed name is matched (actions.string_to_action): case and runs of spaces do not count. Two names of
+    one file with the same key could not be told apart, so a file may not hold them."""
+    return " ".join(text.strip().lower().split())
 
 
 class ComponentsError(ValueError):
@@ -308,6 +323,11 @@ def parse_components(text: str, path: str) -> Components:
             if not isinstance(colour, str) or not colour or colour in col_count:
                 c.fail(where, f"colour {colour!r} must be a new, non-empty colour name")
                 continue
+            taken = [x for x in (*col_count, *INDUSTRIES) if name_key(x) == name_key(colour)]
+            if taken:
+                c.fail(where, f"colour {colour!r} differs from the card {taken[0]!r} only in case or spacing: "
+                       "actions name cards ignoring both, so they could not be told apart")  # fmt: skip
+                continue
             col_count[colour] = count
             colours.append(colour)
             prov[f"card {colour}"] = c.provenance_table(where, spec, {"count"}, default)
@@ -363,6 +383,10 @@ def parse_components(text: str, path: str) -> Components:
                 or any(a < b for a, b in zip(row, row[1:], strict=False))):  # fmt: skip
             # "Richiesta di carbone e acciaio": rows $1, $2, $3; listed most expensive first
             c.fail("[demand]", f"{r} = {row!r} must list the spaces' prices ($1-$3), most expensive first")
+            row = [1]
+        elif len(row) > MAX_DEMAND_SPACES:
+            c.fail("[demand]", f"{r}: {len(row)} spaces; the engines count a track's cubes in 8 bits (demand: "
+                   f"int8): at most {MAX_DEMAND_SPACES}")  # fmt: skip
             row = [1]
         prices.append(tuple(row))
     prov["demand"] = c.provenance_table("[demand]", demand, {"coal", "iron"}, default)
@@ -478,11 +502,11 @@ class GameMap:
         for key in ("LOC_COLOUR", "LOC_VILLAGE", "LOC_DISTANT_PORT", "LOC_NO_THROUGH", "LOC_BUILD_SPACES",
                     "SPACE_LOC", "SPACE_SYMBOL", "SPACE_IMPORT", "LINK_A", "LINK_B", "LINK_SEA", "SHIP_IMPORT",
                     "SHIP_MARKET"):  # fmt: skip
-            out[key] = np.asarray(getattr(self, key), np.int16)
+            out[key] = np.asarray(getattr(self, key), INDEX_DTYPE)
         for key in ("LOC_SPACES", "LOC_LINKS", "SHIP_PORT_LOCS"):
             rows = getattr(self, key)
             width = max((len(r) for r in rows), default=0)
-            table = np.full((len(rows), max(width, 1)), -1, np.int16)
+            table = np.full((len(rows), max(width, 1)), -1, INDEX_DTYPE)
             for i, r in enumerate(rows):
                 table[i, : len(r)] = r
             out[key] = table
@@ -505,6 +529,7 @@ def parse_map(text: str, path: str, components: Components, key: str | None = No
         c.fail("[[location]]", "missing: the file needs one table per location")
         specs = []
     names: list[str] = []
+    keys: dict[str, str] = {}  # name_key -> the name first given
     colour, village, distant, no_through, nbuild, import_coal = [], [], [], [], [], []
     loc_spaces: list[tuple[int, ...]] = []
     space_loc: list[int] = []
@@ -519,6 +544,11 @@ def parse_map(text: str, path: str, components: Components, key: str | None = No
         if not isinstance(nm, str) or not nm.strip() or nm in names or any(ch in nm for ch in ":-~,"):
             c.fail(where, f"name {nm!r} must be a new, non-empty name without ':', '-', '~' or ','")
             nm = f"<location {n + 1}>"
+        elif name_key(nm) in keys:
+            c.fail(where, f"name {nm!r} differs from location {keys[name_key(nm)]!r} only in case or spacing: "
+                   "actions name locations ignoring both, so they could not be told apart")  # fmt: skip
+            nm = f"<location {n + 1}>"
+        keys.setdefault(name_key(nm), nm)
         where = f"location {nm}"
         c.keys(where, spec, _LOCATION_KEYS)
         col = spec.get("colour")
@@ -629,6 +659,12 @@ def parse_map(text: str, path: str, components: Components, key: str | None = No
             c.fail(f"location {names[x]}", "a coal-import location must be sea-laned to a ship space")
         if not loc_links[x] and names:
             c.fail(f"location {names[x]}", "has no link: nothing could ever reach it")
+    for what, count, limit, field_ in (("spaces", len(space_loc), MAX_SPACES, "build_space, sell_from: int16"),
+                                       ("links", len(link_a), MAX_LINKS, "rail_link: int16"),
+                                       ("locations", len(names), MAX_LOCATIONS, "the map tables: int16")):  # fmt: skip
+        if count > limit:
+            c.fail("[[location]]" if what != "links" else "[[link]]",
+                   f"{count:,} {what}; the engines number them in 16 bits ({field_}): at most {limit:,}")  # fmt: skip
     n_markets = space_symbol.count(MARKET_SPACE)
     if n_markets > NUM_MARKET_TILES:
         c.fail("[[location]]", f"{n_markets} market spaces, but the game has {NUM_MARKET_TILES} market tiles")

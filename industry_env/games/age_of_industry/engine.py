@@ -460,7 +460,7 @@ def to_game(state: State, i: int) -> Game:
         if "P" in spec:
             v = v[:n]
         doc[name] = v.tolist() if isinstance(v, np.ndarray) else int(v)
-    return Game.from_json(json.dumps(doc))
+    return Game.from_json(json.dumps(doc), game_map=state.map)
 
 
 def from_games(games: Sequence[Game]) -> State:

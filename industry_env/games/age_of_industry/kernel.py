@@ -101,6 +101,7 @@ TABLE_NUMBERS = (
     "LOAN_VALUE",
     "LOAN_REPAY",
     "LOAN_INTEREST",
+    "HAS_SHIPS",
 )
 TABLE_ARRAYS = (
     "OFFSET",
@@ -152,7 +153,8 @@ TABLE_ARRAYS = (
     "TILE_ACCEPTS",
     "OBS",
 )
-(X_NLOC, X_NS, X_NL, X_NLR, X_K, X_D, X_C, X_NA, X_NOBS, X_LOAN_VALUE, X_LOAN_REPAY, X_LOAN_INTEREST) = range(12)
+(X_NLOC, X_NS, X_NL, X_NLR, X_K, X_D, X_C, X_NA, X_NOBS, X_LOAN_VALUE, X_LOAN_REPAY, X_LOAN_INTEREST,
+ X_HAS_SHIPS) = range(len(TABLE_NUMBERS))  # fmt: skip
 (
     X_OFFSET,
     X_ACT_BLOCK,
@@ -202,7 +204,7 @@ TABLE_ARRAYS = (
     X_DEMAND_LEN,
     X_TILE_ACCEPTS,
     X_OBS,
-) = range(12, 12 + 3 * 48, 3)
+) = range(len(TABLE_NUMBERS), len(TABLE_NUMBERS) + 3 * len(TABLE_ARRAYS), 3)
 
 # The pieces of the observation, in observation.layout's order: O_<NAME> indexes the table OBS.
 OBS_PIECES = ("num_players", "first_edition", "round", "first_round", "phase", "actions_left", "to_move",
@@ -308,6 +310,7 @@ def tables(components: Components, game_map: GameMap) -> np.ndarray:
     values = (
         m.num_locations, m.num_spaces, m.num_links, m.num_rail_links, c.num_card_kinds, c.num_slots, len(cards),
         space.size, max(sl.stop for sl in idx.values()), c.LOAN_VALUE, c.LOAN_REPAY, c.LOAN_INTEREST,
+        int(m.has_ships),
         offsets, act_block, act_index,
         a64(m.LOC_COLOUR), a64(m.LOC_VILLAGE), a64(m.LOC_DISTANT_PORT), a64(m.LOC_NO_THROUGH),
         a64(m.LOC_BUILD_SPACES), a64(m.LOC_HAS_PORT_SPACE), loc_spaces, loc_nsp, loc_links, loc_nlk,
@@ -764,9 +767,10 @@ def fill_demand_track(g, t, i, r, sp, owner):
 # ============================================================================================== cards
 @njit(cache=True)
 def play_card(g, t, i, p, k):
+    """The card leaves the hand for the discard pile; the others know one fewer of its kind there (ruling 18)."""
     g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k] -= 1
-    if g.s8[g.at[F_KNOWN] + (i * P + p) * t[X_K] + k] > g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k]:
-        g.s8[g.at[F_KNOWN] + (i * P + p) * t[X_K] + k] = g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k]
+    if g.s8[g.at[F_KNOWN] + (i * P + p) * t[X_K] + k] > 0:
+        g.s8[g.at[F_KNOWN] + (i * P + p) * t[X_K] + k] -= 1
     g.s8[g.at[F_DISCARD] + i * t[X_K] + k] += 1
     g.s8[g.at[F_CARD] + i] = k
 
@@ -1101,6 +1105,12 @@ def _any_draw_choice(g, t, i):
 
 
 @njit(cache=True)
+def card_builds(t, k):
+    """A ship card builds nothing on a map without ship spaces (Germany), not even in a combined build."""
+    return t[X_HAS_SHIPS] != 0 or t[t[X_CARD_INDUSTRY] + k] != SHIP
+
+
+@njit(cache=True)
 def _action_choices(g, t, i, p, row):
     none = row[:0]
     memo = new_memo(t)
@@ -1118,10 +1128,11 @@ def _action_choices(g, t, i, p, row):
     for k in range(t[X_K]):
         if g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k] == 0:
             continue
-        if build_options(g, t, i, p, k, False, none, memo, built) > 0:
-            row[t[t[X_OFFSET] + B_BUILD] + k] = True
-        if combined_ok:
-            row[t[t[X_OFFSET] + B_BUILD_ANY] + k] = True
+        if card_builds(t, k):
+            if build_options(g, t, i, p, k, False, none, memo, built) > 0:
+                row[t[t[X_OFFSET] + B_BUILD] + k] = True
+            if combined_ok:
+                row[t[t[X_OFFSET] + B_BUILD_ANY] + k] = True
         if can_develop:
             row[t[t[X_OFFSET] + B_DEVELOP] + k] = True
         row[t[t[X_OFFSET] + B_PASS] + k] = True
@@ -1312,6 +1323,9 @@ def game_end_reached(g, t, i):
 
 @njit(cache=True)
 def _end_of_round(g, t, i):
+    """The round's second and third phases (the last round's too, ruling 9), then the end or the next round."""
+    determine_turn_order(g, t, i)
+    pay_interest(g, t, i)
     if game_end_reached(g, t, i):
         g.s8[g.at[F_PHASE] + i] = OVER
         g.s8[g.at[F_TURN] + i] = 0
@@ -1319,8 +1333,6 @@ def _end_of_round(g, t, i):
         g.s8[g.at[F_TERMINATED] + i] = True
         returns(g, t, i)
         return
-    determine_turn_order(g, t, i)
-    pay_interest(g, t, i)
     g.s16[g.at[F_ROUND] + i] += 1
     g.s8[g.at[F_TURN] + i] = 0
     g.s8[g.at[F_ACTIONS_LEFT] + i] = ACTIONS_PER_TURN
@@ -1443,7 +1455,7 @@ def score_of(g, t, i, p):
 @njit(cache=True)
 def returns(g, t, i):
     """``Game.returns()`` into the game's rewards: +1 for the winner (most points, ties to the earliest in the
-    turn order), -1 for the others."""
+    turn order set at the end of the last round), -1 for the others."""
     n = g.s8[g.at[F_NUM_PLAYERS] + i]
     best, winner = 0, -1
     for pos in range(n):

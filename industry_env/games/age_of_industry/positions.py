@@ -27,7 +27,6 @@ from .rules import (
     spaces_allowed,
 )
 from .state import (
-    ACTION,
     BUILD_WHERE,
     COAL_SOURCE,
     DEVELOP_WHICH,
@@ -38,7 +37,6 @@ from .state import (
     JSON_VERSION,
     OVER,
     PHASES,
-    SELL_MORE,
     SELL_TO,
     GameStateError,
     State,
@@ -200,14 +198,44 @@ def state_from_dict(doc: Any, components: Components, game_map: GameMap) -> Stat
         if m.LINK_SEA[li] and s.link_owner[li] >= 0:
             raise bad("link_owner", f"sea lane {m.link_label(li)} cannot carry a rail counter")
 
-    # ---- the decision in progress
+    _check_decision(s, c, m, bad)
+    return s
+
+
+def _check_decision(s: State, c: Components, m: GameMap, bad: Any) -> None:
+    """The decision in progress: each entry set exactly where an action of the rules sets it (a card played for a
+    build or a development, the space once built, the link while its cubes come, ...) and consistent with the board."""
     p = s.order[s.turn]
-    building = s.phase in (BUILD_WHERE, COAL_SOURCE, IRON_SOURCE) and s.rail_link < 0
-    if s.phase in (BUILD_WHERE,) and s.card < 0:
-        raise bad("card", "a build awaits its space but no card was played")
-    if s.phase in (COAL_SOURCE, IRON_SOURCE):
-        if building and (s.build_space < 0 or s.space_owner[s.build_space] != p):
+    sourcing = s.phase in (COAL_SOURCE, IRON_SOURCE)
+    building = s.phase == BUILD_WHERE or sourcing and s.rail_link < 0
+    railing = sourcing and s.rail_link >= 0
+    if (s.card >= 0) != (building or s.phase == DEVELOP_WHICH):
+        raise bad("card", f"{s.card}: a card is in play exactly while a build or a development is in progress "
+                  f"(not at the {PHASES[s.phase]} decision)")  # fmt: skip
+    if s.combined and not (building and s.actions_left == 2):
+        raise bad("combined", "a combined build takes both actions of a turn: only a build with two actions left")
+    if building and not m.has_ships and c.CARD_INDUSTRY[s.card] == SHIP:
+        raise bad("card", "a ship card builds nothing on a map without ship spaces (rules.md, ruling 30)")
+    if (s.build_space >= 0) != (sourcing and not railing) or (s.build_industry >= 0) != (s.build_space >= 0):
+        raise bad("build_space", f"{s.build_space} (industry {s.build_industry}): a build's space and industry are "
+                  f"set exactly while its coal or iron is awaited (not at the {PHASES[s.phase]} decision)")  # fmt: skip
+    if s.rail_link >= 0 and not sourcing:
+        raise bad("rail_link", f"{s.rail_link}: a rail is in progress only while its coal or iron is awaited")
+    if railing:
+        if s.link_owner[s.rail_link] >= 0:
+            raise bad("rail_link", f"{s.rail_link}: link {m.link_label(s.rail_link)} already carries a rail counter")
+        if not 1 <= s.rails_left[p] < RAILS_PER_PLAYER:
+            raise bad("rail_link", f"{s.rail_link}: seat {p} has {s.rails_left[p]} rail counters left; a rail "
+                      f"awaiting cubes is a later one (the first needs none) with a counter left to lay")  # fmt: skip
+    if sourcing and not railing:
+        sp = s.build_space
+        if s.space_owner[sp] != p or s.space_industry[sp] != s.build_industry:
             raise bad("build_space", "a cube is awaited for a build that is not on the map")
+        d = next(d for d in range(c.num_slots)
+                 if (c.SLOT_INDUSTRY[d], c.SLOT_LEVEL[d]) == (s.build_industry, s.space_level[sp]))  # fmt: skip
+        if s.need_coal > c.SLOT_COAL[d] or s.need_iron > c.SLOT_IRON[d]:
+            raise bad("need_coal", f"more cubes owed than a {c.slot_label(d)} needs")
+    if s.phase in (COAL_SOURCE, IRON_SOURCE):
         if s.phase == COAL_SOURCE and not s.need_coal or s.phase == IRON_SOURCE and not s.need_iron:
             raise bad("need_coal", "a source is awaited for a cube not needed")
         if s.phase == IRON_SOURCE and s.need_coal:
@@ -223,17 +251,12 @@ def state_from_dict(doc: Any, components: Components, game_map: GameMap) -> Stat
         raise bad("sell_from", "a sale is in progress outside the sale decision")
     if (s.phase == DRAW_SECOND) != (s.draws_left == 1):
         raise bad("draws_left", "one card is still to draw exactly at the second draw decision")
-    if s.phase in (ACTION, SELL_MORE, DEVELOP_WHICH, DRAW_SECOND, OVER) and (s.build_space >= 0 or s.rail_link >= 0):
-        raise bad("build_space", f"a build or rail in progress at the {PHASES[s.phase]} decision")
-    if s.phase == DEVELOP_WHICH and s.card < 0:
-        raise bad("card", "a development awaits its counter but no card was discarded")
     if s.round == 1 and s.actions_left > 1:
         raise bad("actions_left", "round 1 has one action a turn")
     if s.phase == OVER:
         deck_empty = s.deck_pos == len(s.deck)
         if not deck_empty or all(sum(h) for h in s.hand):
             raise bad("phase", "the game is over only when the deck is empty and a hand is empty")
-    return s
 
 
 def _flatten(v: Any) -> list[int]:

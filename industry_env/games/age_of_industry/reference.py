@@ -18,6 +18,7 @@ changes nothing.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,7 @@ from . import chance
 from .actions import ActionSpace, action_space, action_to_string
 from .components import (
     IMPORT_SPACE,
+    MAPS,
     MARKET_SPACE,
     TILE_ACCEPTS,
     Components,
@@ -436,11 +438,12 @@ class Game:
 
     # ============================================================================================ cards
     def play_card(self, p: int, k: int) -> None:
-        """Play or discard a card: "posizionandola scoperta in cima al mazzo degli scarti". The other seats knew at
-        least ``known`` cards of this kind in the hand; one fewer now (they cannot tell which copy was played)."""
+        """Play or discard a card: "posizionandola scoperta in cima al mazzo degli scarti". The other seats knew
+        ``known`` cards of this kind in the hand; one fewer now, whether or not the hand held another, unseen copy:
+        they cannot tell which copy was played (ruling 18)."""
         s = self.s
         s.hand[p][k] -= 1
-        s.known[p][k] = min(s.known[p][k], s.hand[p][k])
+        s.known[p][k] = max(s.known[p][k] - 1, 0)
         s.discard[k] += 1
         s.card = k
 
@@ -570,6 +573,13 @@ class Game:
         s.space_cubes[imp] = cubes_imp if imp != sp else s.space_cubes[sp]
         self._dist_cache = {}
 
+    def card_builds(self, k: int) -> bool:
+        """Descrizione delle carte: "Nota che le navi non possono essere costruite se si utilizza la mappa della
+        Germania, ma le carte Nave non vengono rimosse dal mazzo. Il loro unico utilizzo è quello di essere scartate
+        per fare uno sviluppo o per passare." On a map without ship spaces a ship card builds nothing, not even
+        in a combined build (this sentence overrides "una carta qualunque"; ruling 30)."""
+        return self.map.has_ships or self.components.CARD_INDUSTRY[k] != SHIP
+
     def build_options(self, p: int, k: int, combined: bool) -> list[tuple[int, int]]:
         """(space, industry) pairs where card kind ``k`` lets ``p`` build now (Costruire un'industria, and
         Combinare due azioni in una: "costruire in una qualsiasi località della mappa utilizzando una carta
@@ -694,10 +704,11 @@ class Game:
         for k in range(self.components.num_card_kinds):
             if hand[k] == 0:
                 continue
-            if self.build_options(p, k, False):
-                out.append(A.BUILD + k)
-            if combined_ok:  # ruling 2: both actions of a turn, so never in round 1
-                out.append(A.BUILD_ANY + k)
+            if self.card_builds(k):
+                if self.build_options(p, k, False):
+                    out.append(A.BUILD + k)
+                if combined_ok:  # ruling 2: both actions of a turn, so never in round 1
+                    out.append(A.BUILD_ANY + k)
             if can_develop:
                 out.append(A.DEVELOP + k)
             out.append(A.PASS + k)
@@ -917,12 +928,15 @@ class Game:
         return any(self._hand_size(q) == 0 for q in range(s.num_players))
 
     def _end_of_round(self) -> None:
+        """Il gioco: "Ogni round è composto da tre fasi ... 1. Azioni dei giocatori 2. Determinazione del nuovo
+        ordine di gioco 3. Pagamento degli interessi sui prestiti"; "Il gioco termina dopo un round completo": the
+        last round too sets the new order and pays interest, then the game ends (ruling 9)."""
         s = self.s
-        if self.game_end_reached():
-            s.phase, s.turn, s.actions_left = OVER, 0, 0  # ruling 9: no new turn order and no interest after it
-            return
         self.determine_turn_order()
         self.pay_interest()
+        if self.game_end_reached():
+            s.phase, s.turn, s.actions_left = OVER, 0, 0
+            return
         s.round += 1
         s.turn, s.actions_left = 0, ACTIONS_PER_TURN
 
@@ -986,7 +1000,7 @@ class Game:
 
     def winners(self) -> list[int]:
         """The winner: most points; "In caso di pareggio vince il giocatore più in alto nell'ordine di gioco" (the
-        order the last round was played in, ruling 10). Empty while the game runs."""
+        order set at the end of the last round, ruling 10). Empty while the game runs."""
         if not self.is_over:
             return []
         scores = self.scores()
@@ -1032,9 +1046,14 @@ class Game:
         return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str, components: Components | None = None) -> Game:
-        """Build a game from :meth:`to_json` text (or a hand-written position); refuse a corrupt or inconsistent
-        one with :class:`GameStateError` saying which entry is wrong and why."""
+    def from_json(
+        cls, text: str, components: Components | None = None, game_map: str | Path | GameMap | None = None
+    ) -> Game:
+        """Build a game from :meth:`to_json` text (or a hand-written position); refuse a corrupt, inconsistent or
+        unreachable one with :class:`GameStateError` saying which entry is wrong and why.
+
+        The position's ``map`` entry names a shipped map; a position on a map file of one's own loads only with
+        that file given here (``game_map``): a saved game never opens a file it names itself."""
         from .positions import state_from_dict
 
         try:
@@ -1044,15 +1063,35 @@ class Game:
         if not isinstance(doc, dict):
             raise GameStateError("saved game must be a JSON object")
         components = components or load_components()
+        named = doc.get("map", "germany")
+        if game_map is None and named not in MAPS:
+            raise GameStateError(
+                f"saved game entry 'map': {named!r} is not a shipped map ({', '.join(MAPS)}); a position on a map "
+                "file of your own loads only with that file given (Game.from_json(text, game_map=PATH), the "
+                "command line's --map PATH): a saved game never opens a file it names")
         try:
-            game_map = load_map(doc.get("map", "germany"), components)
+            game_map = game_map if isinstance(game_map, GameMap) else load_map(named if game_map is None else game_map,
+                                                                               components)  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - any map problem is a problem of this document
             raise GameStateError(f"saved game entry 'map': {exc}") from None
+        if named in MAPS and game_map.key != named:
+            raise GameStateError(f"saved game entry 'map': {named!r}, but it is loaded on map {game_map.key!r}")
         game = cls.__new__(cls)
         game._attach(components, game_map)
         game.s = state_from_dict(doc, components, game_map)
         game.forget_cached()
+        game._check_live()
         return game
+
+    def _check_live(self) -> None:
+        """A game not over awaits a decision the rules can answer: some legal action besides repaying a loan (which
+        leaves the decision where it is). Positions the rules never reach are refused."""
+        if self.is_over or any(a != self.space.REPAY for a in self.legal_actions()):
+            return
+        s = self.s
+        card = f", card {self.components.card_label(s.card)!r}" if s.card >= 0 else ""
+        raise GameStateError(f"saved game entry 'phase': at the {self.phase} decision{card}, seat "
+                             f"{self.current_player} has no legal action, and the game is not over")  # fmt: skip
 
     def _why_illegal(self, action: int, legal: list[int]) -> str:
         try:

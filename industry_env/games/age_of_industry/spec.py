@@ -115,7 +115,7 @@ class AgeOfIndustrySpec(GameSpec):
     def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
         from .reference import Game
 
-        return Game.from_json(text)
+        return Game.from_json(text, game_map=self.check_options(options)["map"] if "map" in options else None)
 
     def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
         if game is not None:
