@@ -24,15 +24,18 @@ Every file is checked when loaded: the layers must chain from the game's observa
 What needs torch (the ``train`` extra): a policy file (``.npz``, both games' shipped policies among them) plays with
 numpy alone where torch is not installed (:class:`NumpyActor`: the same float32 layers and activations; its logits
 are torch's to float32 rounding, 1e-5 relative, and its actions torch's on every position tested); where torch is
-installed, torch runs them, as before. numpy multiplies on its BLAS library's threads (``OPENBLAS_NUM_THREADS=1``
-is fastest on a busy CPU; ``threads`` sets torch's only). A MaskablePPO ``.zip`` and a ``.pt`` file are read by
-``torch.load``, so they need torch, as do :meth:`PPOAgent.from_policy` and :func:`export_policy` of a model, a zip
-or a ``.pt`` file (they read torch models); exporting or saving an agent or a policy file does not.
+installed, torch runs them, as before. A numpy actor multiplies on ``threads`` OpenBLAS threads
+(:func:`numpy_blas_threads`; on numpy's own count where numpy was built on another BLAS). A MaskablePPO ``.zip``
+and a ``.pt`` file are read by ``torch.load``, so they need torch, as do :meth:`PPOAgent.from_policy` and
+:func:`export_policy` of a model, a zip or a ``.pt`` file (they read torch models); exporting or saving an agent
+or a policy file does not.
 """
 
 from __future__ import annotations
 
 import copy
+import ctypes
+import functools
 import io
 import json
 import math
@@ -191,6 +194,26 @@ class NumpyActor:
 
     def __repr__(self) -> str:
         return f"NumpyActor({', '.join(map(repr, self.modules))})"
+
+
+@functools.cache
+def numpy_blas_threads() -> tuple[Callable[[], int], Callable[[int], None]] | None:
+    """(get, set) of the thread count of the OpenBLAS that numpy's wheels bundle, or None where none is found (numpy
+    built on another BLAS): a NumpyActor multiplies on ``threads`` of them, as a torch actor does on torch's, since
+    OpenBLAS's default (every core) made Age of Industry's forward pass 40 times slower on a busy 2-core CPU."""
+    root = Path(np.__file__).parent
+    for path in sorted([*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".dylibs/*openblas*")]):
+        try:
+            lib = ctypes.CDLL(str(path))  # already loaded by numpy: the same library, not a second copy
+        except OSError:
+            continue
+        for prefix, suffix in (("scipy_openblas", "64_"), ("scipy_openblas", ""), ("openblas", "")):
+            get = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+            put = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
+            if get is not None and put is not None:
+                get.restype, get.argtypes, put.argtypes = ctypes.c_int, [], [ctypes.c_int]
+                return get, put
+    return None
 
 
 BACKENDS = ("torch", "numpy")  # what runs a policy file's actor (load_actor's backend=; None: torch if installed)
@@ -523,8 +546,8 @@ _SHIPPED_ACTOR: dict[tuple[str, bool], Any] = {}  # (game, torch installed) -> i
 class NetworkAgent(Agent, ABC):
     """An agent that acts by a network's logits over the game's actions: the most probable legal action, or a
     sample of the masked softmax (Gumbel-max, the agent's generator); torch runs on ``threads`` threads during its
-    calls. Subclasses give :meth:`raw_logits` and set ``torch`` (None for a numpy network), ``threads``,
-    ``deterministic`` and ``rng``."""
+    calls (numpy's OpenBLAS on as many, for a numpy network). Subclasses give :meth:`raw_logits` and set ``torch``
+    (None for a numpy network), ``threads``, ``deterministic`` and ``rng``."""
 
     torch: Any
     threads: int
@@ -545,8 +568,17 @@ class NetworkAgent(Agent, ABC):
 
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float32[B, A]: the policy's logits with illegal actions at -inf (checked inputs)."""
-        if self.torch is None:  # a numpy network: no torch threads to set
-            return np.where(masks, self.raw_logits(observations, masks), -np.inf).astype(np.float32)
+        if self.torch is None:  # a numpy network: numpy's BLAS threads, where they can be set
+            blas = numpy_blas_threads()
+            before = blas[0]() if blas is not None else self.threads
+            if before != self.threads:
+                blas[1](self.threads)  # type: ignore[index]
+            try:
+                raw = self.raw_logits(observations, masks)
+            finally:
+                if before != self.threads:
+                    blas[1](before)  # type: ignore[index]
+            return np.where(masks, raw, -np.inf).astype(np.float32)
         torch, before = self.torch, self.torch.get_num_threads()
         if before != self.threads:  # one thread: a small MLP gains nothing from more, and loses much on a busy CPU
             torch.set_num_threads(self.threads)
@@ -575,7 +607,7 @@ class PPOAgent(NetworkAgent):
     ``deterministic``: the most probable legal action (default) or a sample from the masked softmax, drawn
     with the agent's generator seeded by ``seed``. ``threads``: torch threads during its calls (default 1: a
     forward pass of this size takes about 0.3 ms on one thread, and 30 times longer with two on a busy 2-core CPU;
-    unused by a numpy actor).
+    for a numpy actor, numpy's OpenBLAS threads).
     """
 
     name = "ppo"
