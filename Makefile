@@ -15,7 +15,7 @@ $(BIN)/python:
 
 # pip runs again only when pyproject.toml changes (the install is editable: code changes need no reinstall). The
 # extras are what the README's commands after the demo use: pictures and GIFs (render), the arena's ratings and
-# plot (arena), TBB threads (fast). The trained ppo players and training need the train extra (torch): not here.
+# plot (arena), TBB threads (fast). The shipped ppo players run on numpy here; training needs the train extra (torch).
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e '.[fast,render,arena]'
 	touch $@

@@ -1,4 +1,4 @@
-"""``PPOAgent``: a policy trained with MaskablePPO (``industry_env.train``) as an Agent; needs the ``train`` extra.
+"""``PPOAgent``: a policy trained with MaskablePPO (``industry_env.train``) as an Agent.
 
 ``make_agent("ppo")`` plays the shipped policy of Industry (``industry_env/data/ppo_industry.npz``, loaded on
 first use), ``make_agent("ppo", game=...)`` a game's shipped policy (``GameSpec.shipped_policy``);
@@ -20,17 +20,30 @@ Files it reads, none of them by unpickling (nothing in them can run code):
 
 Every file is checked when loaded: the layers must chain from the game's observation size to its number of actions
 (read from the game's spec), with finite weights.
+
+What needs torch (the ``train`` extra): a policy file (``.npz``, both games' shipped policies among them) plays with
+numpy alone where torch is not installed (:class:`NumpyActor`: the same float32 layers and activations; its logits
+are torch's to float32 rounding, 1e-5 relative, and its actions torch's on every position tested); where torch is
+installed, torch runs them, as before. A numpy actor multiplies on ``threads`` OpenBLAS threads
+(:func:`numpy_blas_threads`; on numpy's own count where numpy was built on another BLAS). A MaskablePPO ``.zip``
+and a ``.pt`` file are read by ``torch.load``, so they need torch, as do :meth:`PPOAgent.from_policy` and
+:func:`export_policy` of a model, a zip or a ``.pt`` file (they read torch models); exporting or saving an agent
+or a policy file does not.
 """
 
 from __future__ import annotations
 
 import copy
+import ctypes
+import functools
 import io
 import json
+import math
 import os
 import re
 import zipfile
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -47,33 +60,63 @@ SHIPPED = "ppo_industry.npz"  # in industry_env/data: the actor of ppo_industry.
 SHIPPED_SB3 = "ppo_industry.zip"  # the whole MaskablePPO save it came from (Adam state too: to continue training)
 WEIGHTS_FORMAT = "industry_env-ppo-actor/1"  # the older torch weights file (.pt), still read
 POLICY_FORMAT = "industry_env-ppo-actor/2"  # the policy file (.npz): JSON description + plain arrays
-ACTIVATIONS = (
-    "Tanh",
-    "ReLU",
-    "LeakyReLU",
-    "ELU",
-    "SELU",
-    "CELU",
-    "GELU",
-    "SiLU",
-    "Mish",
-    "Sigmoid",
-    "Softplus",
-    "Hardtanh",
-    "Identity",
-)  # torch.nn activations a policy file may name (built with no arguments)
+_SELU_ALPHA = 1.6732632423543772848170429916717  # torch.nn.SELU's constants (Klambauer et al. 2017)
+_SELU_SCALE = 1.0507009873554804934193349852946
+_erf = np.vectorize(math.erf, otypes=[np.float64])  # numpy has no erf; GELU is rare enough for a Python loop
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    """1 / (1 + exp(-x)), without overflow for large |x|."""
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def _softplus(x: np.ndarray) -> np.ndarray:
+    """torch.nn.Softplus(beta=1, threshold=20): log(1 + exp(x)), and x itself above the threshold."""
+    return np.where(x > 20, x, np.log1p(np.exp(np.minimum(x, 20))))
+
+
+# Each torch.nn activation a policy file may name (built with no arguments, so with torch's defaults), in numpy as
+# torch's documentation defines it; ACTIVATIONS, the names a file may use, are its keys.
+NUMPY_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "Tanh": np.tanh,
+    "ReLU": lambda x: np.maximum(x, 0),
+    "LeakyReLU": lambda x: np.where(x >= 0, x, x * 0.01),  # negative_slope=0.01
+    "ELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))),  # alpha=1
+    "SELU": lambda x: _SELU_SCALE * np.where(x > 0, x, _SELU_ALPHA * np.expm1(np.minimum(x, 0))),
+    "CELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))),  # alpha=1: max(0,x) + min(0, exp(x) - 1)
+    "GELU": lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))),  # approximate='none': x * Phi(x)
+    "SiLU": lambda x: x * _sigmoid(x),
+    "Mish": lambda x: x * np.tanh(_softplus(x)),
+    "Sigmoid": _sigmoid,
+    "Softplus": _softplus,
+    "Hardtanh": lambda x: np.clip(x, -1, 1),  # min_val=-1, max_val=1
+    "Identity": lambda x: x,
+}
+ACTIVATIONS = tuple(NUMPY_ACTIVATIONS)  # torch.nn activations a policy file may name
 
 
 class TrainExtraMissing(ImportError, ValueError):
     """torch (or Stable-Baselines3) is not installed: the PPO agent needs ``pip install 'industry_env[train]'``."""
 
 
-def _torch() -> Any:
+def _torch(needs: str = "this") -> Any:
+    """torch, or TrainExtraMissing saying that ``needs`` needs it (and that a policy file does not)."""
     try:
         import torch
     except ImportError as exc:
-        raise TrainExtraMissing("the 'ppo' agent needs torch: pip install 'industry_env[train]' "
-                                f"(the train extra) ({exc})") from None  # fmt: skip
+        raise TrainExtraMissing(f"{needs} needs torch: pip install 'industry_env[train]' (the train extra) ({exc}); "
+                                f"the 'ppo' agent plays a policy file (.npz, weights only) without it, and "
+                                f"export_policy writes one where torch is installed") from None  # fmt: skip
+    return torch
+
+
+def _torch_if_installed() -> Any | None:
+    """torch where it is installed, else None (a policy file then plays with numpy)."""
+    try:
+        import torch
+    except ImportError:
+        return None
     return torch
 
 
@@ -93,53 +136,165 @@ def shipped_sb3_path() -> Path:
     return Path(str(resources.files("industry_env.data").joinpath(SHIPPED_SB3)))
 
 
-def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: str, game: str = GAME) -> Any:
-    """nn.Sequential: Linear layers with ``activation`` between them (none after the last), checked first.
+class NumpyLinear:
+    """``x @ weight.T + bias`` as torch.nn.Linear computes it: weight float32[out, in], bias float32[out]."""
+
+    def __init__(self, weight: np.ndarray, bias: np.ndarray) -> None:
+        self.weight, self.bias = weight, bias
+        self.out_features, self.in_features = (int(n) for n in weight.shape)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return x @ self.weight.T + self.bias
+
+    def __repr__(self) -> str:
+        return f"NumpyLinear(in_features={self.in_features}, out_features={self.out_features})"
+
+
+class NumpyActivation:
+    """One of :data:`ACTIVATIONS` (torch's defaults), applied in numpy to float32 arrays."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self._f = name, NUMPY_ACTIVATIONS[name]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray(self._f(x), dtype=np.float32)
+
+    def __repr__(self) -> str:
+        return f"NumpyActivation({self.name!r})"
+
+
+class NumpyActor:
+    """The actor of a policy file in numpy, for where torch is not installed: Linear layers with ``activation``
+    between them (none after the last); iterates over its modules as nn.Sequential does, and maps float32[B, obs]
+    to float32[B, actions] logits. Its arrays are read-only: agents share the shipped actor."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str) -> None:
+        self.activation = activation
+        mods: list[NumpyLinear | NumpyActivation] = []
+        for k, (w, b) in enumerate(layers):
+            w, b = np.array(w, np.float32), np.array(b, np.float32)
+            w.setflags(write=False)
+            b.setflags(write=False)
+            mods.append(NumpyLinear(w, b))
+            if k < len(layers) - 1:
+                mods.append(NumpyActivation(activation))
+        self.modules = tuple(mods)
+
+    def __iter__(self) -> Any:
+        return iter(self.modules)
+
+    def __len__(self) -> int:
+        return len(self.modules)
+
+    def __call__(self, observations: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(observations, np.float32)
+        for m in self.modules:
+            x = m(x)
+        return x
+
+    def __repr__(self) -> str:
+        return f"NumpyActor({', '.join(map(repr, self.modules))})"
+
+
+@functools.cache
+def numpy_blas_threads() -> tuple[Callable[[], int], Callable[[int], None]] | None:
+    """(get, set) of the thread count of the OpenBLAS that numpy's wheels bundle, or None where none is found (numpy
+    built on another BLAS): a NumpyActor multiplies on ``threads`` of them, as a torch actor does on torch's, since
+    OpenBLAS's default (every core) made Age of Industry's forward pass 40 times slower on a busy 2-core CPU."""
+    root = Path(np.__file__).parent
+    for path in sorted([*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".dylibs/*openblas*")]):
+        try:
+            lib = ctypes.CDLL(str(path))  # already loaded by numpy: the same library, not a second copy
+        except OSError:
+            continue
+        for prefix, suffix in (("scipy_openblas", "64_"), ("scipy_openblas", ""), ("openblas", "")):
+            get = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+            put = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
+            if get is not None and put is not None:
+                get.restype, get.argtypes, put.argtypes = ctypes.c_int, [], [ctypes.c_int]
+                return get, put
+    return None
+
+
+BACKENDS = ("torch", "numpy")  # what runs a policy file's actor (load_actor's backend=; None: torch if installed)
+
+
+def _as_array(x: Any, where: str) -> np.ndarray:
+    """A layer's weights or biases (a numpy array, or a torch tensor from a .zip or .pt file) as a numpy array."""
+    if hasattr(x, "detach") and hasattr(x, "cpu"):  # a torch tensor
+        t = x.detach().cpu()
+        try:
+            return t.numpy()
+        except TypeError:  # a dtype numpy lacks (bfloat16): floats all the same
+            return t.float().numpy()
+    try:
+        return np.asarray(x)
+    except (ValueError, TypeError) as exc:
+        raise AgentInputError(f"{where}: a layer is not an array ({exc})") from None
+
+
+def _checked_layers(layers: list[tuple[Any, Any]], activation: str, where: str, game: str = GAME
+                    ) -> list[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
+    """The layers as float32 (weights, biases) arrays, checked with numpy (no torch needed).
 
     The layers must chain (each one's inputs the previous one's outputs) from the game's observation floats to
-    its logits, with 2-D weights, 1-D biases and finite values: a file that does not fits is refused here, when
+    its logits, with 2-D weights, 1-D biases and finite values: a file that does not fit is refused here, when
     it is loaded, not at its first action.
     """
     variants = _variants(game)
-    torch = _torch()
     if activation not in ACTIVATIONS:
         raise AgentInputError(f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
     if not layers:
         raise AgentInputError(f"{where}: no layers")
     sizes = sorted({o for o, _ in variants})
-    first = torch.as_tensor(layers[0][0])
+    first = _as_array(layers[0][0], where)
     if first.ndim == 2 and int(first.shape[-1]) not in sizes:  # another game's network: name it
-        last = torch.as_tensor(layers[-1][0])
+        last = _as_array(layers[-1][0], where)
         _another_game(int(first.shape[-1]), int(last.shape[0]) if last.ndim == 2 else None, where, game)
-    width = sizes[0] if len(sizes) == 1 else int(first.shape[-1])
+    width = int(first.shape[-1]) if len(sizes) > 1 and first.ndim == 2 else sizes[0]
     if width not in sizes:
         raise AgentInputError(f"{where}: layer 0 takes {width} inputs, not the {' or '.join(map(str, sizes))} "
                               f"floats of an observation of {load_game(game).name}")  # fmt: skip
     checked = []
     for k, (w, b) in enumerate(layers):
-        w, b = torch.as_tensor(w), torch.as_tensor(b)
-        if w.ndim != 2 or b.ndim != 1 or b.shape[0] != w.shape[0] or not w.is_floating_point() or \
-                not b.is_floating_point():  # fmt: skip
+        w, b = _as_array(w, where), _as_array(b, where)
+        if w.ndim != 2 or b.ndim != 1 or b.shape[0] != w.shape[0] or not np.issubdtype(w.dtype, np.floating) or \
+                not np.issubdtype(b.dtype, np.floating):  # fmt: skip
             raise AgentInputError(f"{where}: layer {k} has weights {list(w.shape)} {w.dtype} and biases "
                                   f"{list(b.shape)} {b.dtype}; expected float [out, in] and [out]")  # fmt: skip
         if w.shape[1] != width:
             raise AgentInputError(f"{where}: layer {k} takes {w.shape[1]} inputs but gets {width} (the "
                                   f"{'observation' if k == 0 else f'outputs of layer {k - 1}'}): the layers do not "
                                   f"chain")  # fmt: skip
-        if not (torch.isfinite(w).all() and torch.isfinite(b).all()):
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
             raise AgentInputError(f"{where}: layer {k} holds NaN or infinite weights")
-        width = w.shape[0]
-        checked.append((w.to(torch.float32), b.to(torch.float32)))
-    num_actions = [a for o, a in variants if o == checked[0][0].shape[1]]
+        width = int(w.shape[0])
+        checked.append((w.astype(np.float32), b.astype(np.float32)))
+    num_actions = sorted({a for o, a in variants if o == checked[0][0].shape[1]})
     if width not in num_actions:
         raise AgentInputError(f"{where}: the last layer gives {width} outputs, not one logit for each of the "
                               f"{' or '.join(map(str, num_actions))} actions")  # fmt: skip
+    return checked
+
+
+def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: str, game: str = GAME,
+                       backend: str | None = None) -> Any:  # fmt: skip
+    """The checked layers (:func:`_checked_layers`) as an actor: nn.Sequential where torch is installed (or
+    ``backend="torch"``), else (or ``backend="numpy"``) a :class:`NumpyActor`."""
+    if backend is not None and backend not in BACKENDS:
+        raise AgentInputError(f"backend={backend!r}: one of {', '.join(BACKENDS)}, or None (torch if installed)")
+    checked = _checked_layers(layers, activation, where, game)
+    torch = None if backend == "numpy" else _torch_if_installed()
+    if torch is None and backend == "torch":
+        torch = _torch(f"{where}: backend='torch'")
+    if torch is None:
+        return NumpyActor(checked, activation)
     mods: list[Any] = []
     for k, (w, b) in enumerate(checked):
         lin = torch.nn.Linear(w.shape[1], w.shape[0])
         with torch.no_grad():
-            lin.weight.copy_(w)
-            lin.bias.copy_(b)
+            lin.weight.copy_(torch.from_numpy(w))
+            lin.bias.copy_(torch.from_numpy(b))
         mods.append(lin)
         if k < len(checked) - 1:
             mods.append(getattr(torch.nn, activation)())
@@ -150,7 +305,7 @@ def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: st
 
 def actor_from_policy(policy: Any) -> Any:
     """A frozen copy of a MaskablePPO policy's actor (features -> policy MLP -> action logits) as nn.Sequential."""
-    torch = _torch()
+    torch = _torch("actor_from_policy (a live MaskablePPO policy)")
     extractor = getattr(policy, "pi_features_extractor", getattr(policy, "features_extractor", None))
     if type(extractor).__name__ != "FlattenExtractor":
         raise AgentInputError(f"PPOAgent reads MLP policies on the flat observation, not {type(extractor).__name__}")
@@ -166,10 +321,15 @@ def _variants(game: str = GAME) -> list[tuple[int, int]]:
     return [(spec.observation_size(**v), spec.num_actions(**v)) for v in spec.variants()]
 
 
+def _linears(actor: Any) -> list[Any]:
+    """The Linear layers of an actor (nn.Sequential or NumpyActor), in order."""
+    return [m for m in actor if hasattr(m, "in_features") and hasattr(m, "out_features")]
+
+
 def options_of_actor(actor: Any, game: str = GAME) -> dict[str, Any] | None:
     """The options of ``game`` whose sizes the actor's network reads and gives (None: every variant's)."""
     spec = load_game(game)
-    lins = [m for m in actor if type(m).__name__ == "Linear"]
+    lins = _linears(actor)
     fits = [
         v
         for v in spec.variants()
@@ -205,7 +365,7 @@ def _another_game(inputs: int, outputs: int | None, where: str, game: str) -> No
 
 
 def _check_actor(actor: Any, where: str, game: str = GAME) -> None:
-    lins = [m for m in actor if type(m).__name__ == "Linear"]
+    lins = _linears(actor)
     if not lins or (lins[0].in_features, lins[-1].out_features) not in _variants(game):
         if lins:
             _another_game(lins[0].in_features, lins[-1].out_features, where, game)
@@ -213,22 +373,23 @@ def _check_actor(actor: Any, where: str, game: str = GAME) -> None:
                               f"actions {' or '.join(map(str, sorted(set(_variants(game)))))})")  # fmt: skip
 
 
-def load_actor(path: str | Path, game: str = GAME) -> Any:
-    """The actor (nn.Sequential) of a policy file, a MaskablePPO ``.zip`` or an older ``.pt`` weights file.
+def load_actor(path: str | Path, game: str = GAME, backend: str | None = None) -> Any:
+    """The actor of a policy file, a MaskablePPO ``.zip`` or an older ``.pt`` weights file: nn.Sequential, or a
+    :class:`NumpyActor` where torch is not installed (``backend``: ``"torch"`` or ``"numpy"`` to choose).
 
-    Nothing is unpickled (module docstring); AgentInputError names the file and what is wrong with it.
+    Nothing is unpickled (module docstring); AgentInputError names the file and what is wrong with it; reading a
+    ``.zip`` or ``.pt`` without torch raises TrainExtraMissing, which names the train extra.
     """
-    _torch()
     p = Path(path)
     if not p.is_file():
         raise AgentInputError(f"PPO policy {p}: {'a folder, not a policy file' if p.is_dir() else 'no such file'}")
     where = f"PPO policy {p}"
     names = _zip_names(p, where)
     if "description.npy" in names:
-        return _actor_from_layers(*_read_policy_file(p, where, game), where, game)
+        return _actor_from_layers(*_read_policy_file(p, where, game), where, game, backend)
     if {"data", "policy.pth"} <= names:
-        return _actor_from_layers(*_read_sb3_zip(p, where), where, game)
-    return _actor_from_layers(*_read_weights_pt(p, where), where, game)
+        return _actor_from_layers(*_read_sb3_zip(p, where), where, game, backend)
+    return _actor_from_layers(*_read_weights_pt(p, where), where, game, backend)
 
 
 MAX_POLICY_BYTES = 2**30  # what a policy's entries may unpack to: 1 GiB (the shipped zip unpacks to 3 MB)
@@ -282,7 +443,7 @@ def _read_sb3_zip(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
     ``data`` is JSON: the activation is read from the text SB3 writes next to its pickled ``policy_kwargs``;
     ``policy.pth`` is a state dict, read with ``torch.load(weights_only=True)``.
     """
-    torch = _torch()
+    torch = _torch(f"{where}: reading a MaskablePPO .zip")
     try:
         with zipfile.ZipFile(p) as z:
             data = json.loads(z.read("data").decode("utf-8"))
@@ -318,7 +479,8 @@ def _read_sb3_zip(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
 
 def _read_weights_pt(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
     """The layers of an older ``PPOAgent.save`` file (torch, format ``industry_env-ppo-actor/1``)."""
-    torch = _torch()
+    torch = _torch(f"{where}: not a policy file (.npz) nor a MaskablePPO .zip; reading it as a PPOAgent weights "
+                   f"file (.pt)")  # fmt: skip
     try:
         blob = torch.load(p, map_location="cpu", weights_only=True)
     except Exception as exc:
@@ -339,7 +501,8 @@ def export_policy(source: Any, path: str | Path, game: str = GAME) -> Path:
 
     ``source``: a PPOAgent, a MaskablePPO model or its ``policy``, or the path of a policy file, a MaskablePPO
     ``.zip`` (read without unpickling) or a ``.pt`` weights file. The file is written under a temporary name and
-    renamed, so it is whole or absent. ``make_agent("ppo", path=...)`` plays it.
+    renamed, so it is whole or absent. ``make_agent("ppo", path=...)`` plays it, with or without torch. A model,
+    a ``.zip`` or a ``.pt`` file needs torch to read; an agent or a policy file does not.
     """
     if isinstance(source, (str, os.PathLike)):
         actor = load_actor(source, game)
@@ -358,29 +521,33 @@ def export_policy(source: Any, path: str | Path, game: str = GAME) -> Path:
 def _write_policy_file(actor: Any, p: Path, game: str = GAME) -> Path:
     """The actor as a policy file; its description names the game it plays (``game``), read back by
     :func:`load_actor`, so that loading it for another game names both."""
-    torch = _torch()
-    lins = [m for m in actor if isinstance(m, torch.nn.Linear)]
-    acts = {type(m).__name__ for m in actor if not isinstance(m, torch.nn.Linear)}
-    activation = acts.pop() if acts else "Tanh"
+    lins = _linears(actor)
+    if isinstance(actor, NumpyActor):
+        activation = actor.activation
+    else:
+        acts = {type(m).__name__ for m in actor if not hasattr(m, "in_features")}
+        activation = acts.pop() if acts else "Tanh"
     description = {"format": POLICY_FORMAT, "activation": activation, "layers": len(lins),
                    "sizes": [lins[0].in_features] + [m.out_features for m in lins],
                    "game": load_game(game).id}  # fmt: skip
     arrays: dict[str, np.ndarray] = {"description": np.array(json.dumps(description))}
     for k, m in enumerate(lins):
-        arrays[f"weight_{k}"] = m.weight.detach().cpu().numpy().astype(np.float32)
-        arrays[f"bias_{k}"] = m.bias.detach().cpu().numpy().astype(np.float32)
+        arrays[f"weight_{k}"] = _as_array(m.weight, str(p)).astype(np.float32)
+        arrays[f"bias_{k}"] = _as_array(m.bias, str(p)).astype(np.float32)
     with atomic_file(p) as f:
         np.savez(f, **arrays)  # a file object: numpy adds no .npz to the name
     return p
 
 
-_SHIPPED_ACTOR: dict[str, Any] = {}  # game -> its shipped actor, read once per process (frozen: agents share it)
+_SHIPPED_ACTOR: dict[tuple[str, bool], Any] = {}  # (game, torch installed) -> its shipped actor, read once per
+# process (frozen: agents share it)
 
 
 class NetworkAgent(Agent, ABC):
-    """An agent that acts by a torch network's logits over the game's actions: the most probable legal action, or a
+    """An agent that acts by a network's logits over the game's actions: the most probable legal action, or a
     sample of the masked softmax (Gumbel-max, the agent's generator); torch runs on ``threads`` threads during its
-    calls. Subclasses give :meth:`raw_logits` and set ``torch``, ``threads``, ``deterministic`` and ``rng``."""
+    calls (numpy's OpenBLAS on as many, for a numpy network). Subclasses give :meth:`raw_logits` and set ``torch``
+    (None for a numpy network), ``threads``, ``deterministic`` and ``rng``."""
 
     torch: Any
     threads: int
@@ -397,10 +564,21 @@ class NetworkAgent(Agent, ABC):
 
     @abstractmethod
     def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, A]: the network's logits, before masking (called under ``torch.inference_mode``)."""
+        """float32[B, A]: the network's logits, before masking (called under ``torch.inference_mode`` if torch)."""
 
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float32[B, A]: the policy's logits with illegal actions at -inf (checked inputs)."""
+        if self.torch is None:  # a numpy network: numpy's BLAS threads, where they can be set
+            blas = numpy_blas_threads()
+            before = blas[0]() if blas is not None else self.threads
+            if before != self.threads:
+                blas[1](self.threads)  # type: ignore[index]
+            try:
+                raw = self.raw_logits(observations, masks)
+            finally:
+                if before != self.threads:
+                    blas[1](before)  # type: ignore[index]
+            return np.where(masks, raw, -np.inf).astype(np.float32)
         torch, before = self.torch, self.torch.get_num_threads()
         if before != self.threads:  # one thread: a small MLP gains nothing from more, and loses much on a busy CPU
             torch.set_num_threads(self.threads)
@@ -422,11 +600,14 @@ class NetworkAgent(Agent, ABC):
 class PPOAgent(NetworkAgent):
     """A trained MaskablePPO policy as an Agent; see the module docstring.
 
-    ``path``: a MaskablePPO ``.zip`` or a PPOAgent weights file (default: the game's shipped policy).
+    ``path``: a policy file (``.npz``), a MaskablePPO ``.zip`` or a ``.pt`` weights file (default: the game's
+    shipped policy, a policy file). A policy file runs on torch where it is installed, else on numpy (the actor a
+    :class:`NumpyActor`, ``torch`` None); a ``.zip`` or ``.pt`` needs torch.
     ``game``: the game the policy plays (its observation and actions; default Industry).
     ``deterministic``: the most probable legal action (default) or a sample from the masked softmax, drawn
     with the agent's generator seeded by ``seed``. ``threads``: torch threads during its calls (default 1: a
-    forward pass of this size takes about 0.3 ms on one thread, and 30 times longer with two on a busy 2-core CPU).
+    forward pass of this size takes about 0.3 ms on one thread, and 30 times longer with two on a busy 2-core CPU;
+    for a numpy actor, numpy's OpenBLAS threads).
     """
 
     name = "ppo"
@@ -440,18 +621,18 @@ class PPOAgent(NetworkAgent):
         self.threads = threads
         self.rng = np.random.default_rng(check_seed(seed))
         self.deterministic = deterministic
-        self.torch = _torch()
         if path is None:
-            p = shipped_path(spec.id)
-            if spec.id not in _SHIPPED_ACTOR:
+            p, key = shipped_path(spec.id), (spec.id, _torch_if_installed() is not None)
+            if key not in _SHIPPED_ACTOR:
                 if not p.is_file():
                     raise AgentInputError(f"the shipped PPO policy of {spec.name} is missing from this install ({p})")
-                _SHIPPED_ACTOR[spec.id] = load_actor(p, spec.id)
-            self.actor = _SHIPPED_ACTOR[spec.id]
+                _SHIPPED_ACTOR[key] = load_actor(p, spec.id)
+            self.actor = _SHIPPED_ACTOR[key]
             self.path: Path | None = p
         else:
             self.actor = load_actor(path, spec.id)
             self.path = Path(path)
+        self.torch = None if isinstance(self.actor, NumpyActor) else _torch(f"the 'ppo' agent of {self.path}")
         self.options = options_of_actor(self.actor, spec.id)  # the map its network was made for, if it matters
 
     @classmethod
@@ -463,7 +644,7 @@ class PPOAgent(NetworkAgent):
         agent.rng = np.random.default_rng(check_seed(seed))
         agent.deterministic = bool(deterministic)
         agent.threads = 1
-        agent.torch = _torch()
+        agent.torch = _torch("PPOAgent.from_policy (a live MaskablePPO policy)")
         agent.actor = actor_from_policy(policy)
         _check_actor(agent.actor, "PPOAgent.from_policy", agent.game)
         agent.options = options_of_actor(agent.actor, agent.game)
@@ -472,8 +653,9 @@ class PPOAgent(NetworkAgent):
         return agent
 
     def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, A]: the actor's logits."""
-        return self.actor(self.torch.from_numpy(np.ascontiguousarray(observations, np.float32))).numpy()
+        """float32[B, A]: the actor's logits (torch's or numpy's)."""
+        x = np.ascontiguousarray(observations, np.float32)
+        return self.actor(x) if self.torch is None else self.actor(self.torch.from_numpy(x)).numpy()
 
     def save(self, path: str | Path) -> Path:
         """Write the actor as a policy file (``.npz``, weights only; :func:`export_policy`) that ``path=`` reads."""

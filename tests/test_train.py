@@ -191,16 +191,6 @@ def test_learning_curves_are_read_from_the_tensorboard_logs(trained, tmp_path) -
     assert (tmp_path / "curves.png").stat().st_size > 5_000
 
 
-def test_without_torch_the_ppo_agent_names_the_train_extra(monkeypatch, capsys) -> None:
-    import sys
-
-    monkeypatch.setitem(sys.modules, "torch", None)  # as if torch were not installed
-    with pytest.raises(ImportError, match=r"industry_env\[train\]"):
-        make_agent("ppo")
-    assert main(["play", "--record", "none", "--opponents", "ppo"]) == 2  # a clear error, no traceback
-    assert "train" in capsys.readouterr().err
-
-
 # ---------------------------------------------------------------------------------------------- run folders
 def test_a_finished_run_is_kept_unless_overwrite_and_two_runs_never_share_a_folder(trained, tmp_path, capsys) -> None:
     from industry_env.train.runfolder import RunLock
