@@ -25,7 +25,7 @@ What needs torch (the ``train`` extra): a policy file (``.npz``, both games' shi
 numpy alone where torch is not installed (:class:`NumpyActor`: the same float32 layers and activations; its logits
 are torch's to float32 rounding, 1e-5 relative, and its actions torch's on every position tested); where torch is
 installed, torch runs them, as before. A numpy actor multiplies on ``threads`` OpenBLAS threads
-(:func:`numpy_blas_threads`; on numpy's own count where numpy was built on another BLAS). A MaskablePPO ``.zip``
+(:func:`blas_controller`, threadpoolctl). A MaskablePPO ``.zip``
 and a ``.pt`` file are read by ``torch.load``, so they need torch, as do :meth:`PPOAgent.from_policy` and
 :func:`export_policy` of a model, a zip or a ``.pt`` file (they read torch models); exporting or saving an agent
 or a policy file does not.
@@ -34,7 +34,6 @@ or a policy file does not.
 from __future__ import annotations
 
 import copy
-import ctypes
 import functools
 import io
 import json
@@ -197,23 +196,13 @@ class NumpyActor:
 
 
 @functools.cache
-def numpy_blas_threads() -> tuple[Callable[[], int], Callable[[int], None]] | None:
-    """(get, set) of the thread count of the OpenBLAS that numpy's wheels bundle, or None where none is found (numpy
-    built on another BLAS): a NumpyActor multiplies on ``threads`` of them, as a torch actor does on torch's, since
-    OpenBLAS's default (every core) made Age of Industry's forward pass 40 times slower on a busy 2-core CPU."""
-    root = Path(np.__file__).parent
-    for path in sorted([*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".dylibs/*openblas*")]):
-        try:
-            lib = ctypes.CDLL(str(path))  # already loaded by numpy: the same library, not a second copy
-        except OSError:
-            continue
-        for prefix, suffix in (("scipy_openblas", "64_"), ("scipy_openblas", ""), ("openblas", "")):
-            get = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
-            put = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
-            if get is not None and put is not None:
-                get.restype, get.argtypes, put.argtypes = ctypes.c_int, [], [ctypes.c_int]
-                return get, put
-    return None
+def blas_controller() -> Any:
+    """threadpoolctl's controller of the BLAS libraries loaded in this process (numpy's among them): a NumpyActor
+    multiplies on ``threads`` of their threads, as a torch actor does on torch's, since OpenBLAS's default (every
+    core) made Age of Industry's forward pass 40 times slower on a busy 2-core CPU."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 BACKENDS = ("torch", "numpy")  # what runs a policy file's actor (load_actor's backend=; None: torch if installed)
@@ -569,15 +558,8 @@ class NetworkAgent(Agent, ABC):
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """float32[B, A]: the policy's logits with illegal actions at -inf (checked inputs)."""
         if self.torch is None:  # a numpy network: numpy's BLAS threads, where they can be set
-            blas = numpy_blas_threads()
-            before = blas[0]() if blas is not None else self.threads
-            if before != self.threads:
-                blas[1](self.threads)  # type: ignore[index]
-            try:
+            with blas_controller().limit(limits=self.threads, user_api="blas"):
                 raw = self.raw_logits(observations, masks)
-            finally:
-                if before != self.threads:
-                    blas[1](before)  # type: ignore[index]
             return np.where(masks, raw, -np.inf).astype(np.float32)
         torch, before = self.torch, self.torch.get_num_threads()
         if before != self.threads:  # one thread: a small MLP gains nothing from more, and loses much on a busy CPU

@@ -194,21 +194,22 @@ def test_without_torch_a_policy_file_is_checked_as_with_it(monkeypatch, tmp_path
 
 
 def test_a_numpy_actor_multiplies_on_the_agents_blas_threads(monkeypatch) -> None:
-    """numpy's OpenBLAS runs on ``threads`` threads during the agent's calls (on every core by default, it made Age of
+    """numpy's BLAS runs on ``threads`` threads during the agent's calls (on every core by default, it made Age of
     Industry's arena 50 times slower per move on a busy 2-core CPU), and on as many as before afterwards."""
-    blas = P.numpy_blas_threads()
-    if blas is None:
-        pytest.skip("numpy is built on another BLAS than OpenBLAS here")
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    if not [i for i in threadpool_info() if i["user_api"] == "blas"]:
+        pytest.skip("no BLAS library loaded that threadpoolctl can control")
     _blocked(monkeypatch)
     E = load_game("industry").engine
     state = E.init(4, 4, seed=1)
     agent, seen = make_agent("ppo", threads=1), []
     real = agent.raw_logits
-    monkeypatch.setattr(agent, "raw_logits", lambda o, m: (seen.append(blas[0]()), real(o, m))[1])
-    before = blas[0]()
-    blas[1](2)
-    try:
+
+    def blas_threads() -> set[int]:
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    monkeypatch.setattr(agent, "raw_logits", lambda o, m: (seen.append(blas_threads()), real(o, m))[1])
+    with threadpool_limits(limits=2, user_api="blas"):
         agent.act_batch(E.observe(state), E.legal_action_mask(state))
-        assert seen == [1] and blas[0]() == 2
-    finally:
-        blas[1](before)
+        assert seen == [{1}] and blas_threads() == {2}
