@@ -10,6 +10,7 @@ shipped policy except ``reward`` and ``time_limit_minutes`` (its file, ``ppo_ind
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import os
@@ -400,3 +401,51 @@ def _tomli_w() -> Any:
         raise ConfigError(f"writing a training config needs tomli-w: pip install 'industry_env[train]' ({exc})"
                           ) from None  # fmt: skip
     return tomli_w
+
+
+#: the keys of a run that shape its spaces or its table: a run resumed with others is another run
+SAME_RUN_KEYS = ("game", "num_players", "game_options")
+
+
+def check_same_run(run_dir: str | Path, checkpoint: str | Path, settings: dict[str, Any]) -> None:
+    """ConfigError, before anything in ``run_dir`` is touched, if resuming ``checkpoint`` with ``settings`` (the
+    new configuration) would continue another game or table: the run's ``config.toml`` says what it trained
+    (:data:`SAME_RUN_KEYS`), and the checkpoint's saved spaces must be the new game's."""
+    from industry_env.registry import load_game
+
+    run = Path(run_dir)
+    saved: dict[str, Any] = {}
+    if (run / "config.toml").is_file():
+        with contextlib.suppress(ConfigError):
+            saved = read_toml(run / "config.toml")
+    trained = {k: saved[k] for k in SAME_RUN_KEYS if k in saved}
+    if saved:
+        trained.setdefault("game_options", [])  # a run from before the key trained the game's defaults
+    differ = [k for k in SAME_RUN_KEYS if k in trained and trained[k] != settings.get(k)]
+    spec = load_game(settings["game"])
+    was = saved.get("game", settings["game"])
+    try:
+        was_name = load_game(str(was)).name
+    except ValueError:
+        was_name = repr(was)
+    from .runfolder import zip_spaces
+
+    spaces = zip_spaces(checkpoint)
+    options = game_options(TrainConfig(game=spec.id, game_options=list(settings.get("game_options") or [])))
+    want = (spec.observation_size(**options), spec.num_actions(**options))
+    if spaces is not None and spaces != want and "game" not in differ:
+        from industry_env.agents.ppo import game_of_sizes
+
+        games = [g for g in game_of_sizes(*spaces) if g != spec.id]
+        if games:
+            was, was_name = games[0], load_game(games[0]).name
+            differ.append("game")
+    if not differ and (spaces is None or spaces == want):
+        return
+    then = ", ".join(f"{k} = {trained.get(k, was if k == 'game' else '?')!r}" for k in differ)
+    now = ", ".join(f"{k} = {settings.get(k)!r}" for k in differ)
+    shown = f" (its checkpoint's observation has {spaces[0]} floats and {spaces[1]} actions; {spec.name}'s " \
+            f"{want[0]} and {want[1]})" if spaces is not None and spaces != want else ""  # fmt: skip
+    raise ConfigError(f"resume = {str(checkpoint)!r}: the run in {str(run)!r} trained {was_name} ({then}), not "
+                      f"{spec.name} as configured ({now}){shown}: resume it with its own configuration, or train "
+                      f"into another run_dir; nothing in the folder was changed")  # fmt: skip

@@ -31,7 +31,17 @@ from typing import Any
 import numpy as np
 
 from . import runfolder as R
-from .config import ConfigError, TrainConfig, field_docs, game_options, load_config, shipped_configs, to_toml, validate
+from .config import (
+    ConfigError,
+    TrainConfig,
+    check_same_run,
+    field_docs,
+    game_options,
+    load_config,
+    shipped_configs,
+    to_toml,
+    validate,
+)
 
 
 class Timer:
@@ -193,7 +203,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
     R.remove_partials(run)  # a killed run's temporary files
     resume = R.check_resume(run, cfg.resume) if cfg.resume else None
     if resume is not None:  # another game or table: refused before anything in the folder is moved
-        R.check_same_run(run, resume, asdict(cfg))
+        check_same_run(run, resume, asdict(cfg))
     league: dict[str, Any] = {"snapshots": [], "best": -1.0, "evals": []}
     if resume is not None:
         league = R.read_league(R.league_path(resume))
