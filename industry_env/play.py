@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import inspect
 import secrets
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -495,6 +497,31 @@ def _choice_number(text: str, count: int) -> int | None:
     raise ValueError(f"there is no choice [{text}]: pick 0 to {count - 1}, typed with the digits 0-9")
 
 
+class _Stopped(KeyboardInterrupt):
+    """The terminal closed (SIGHUP) or the process was asked to stop (SIGTERM): the game ends as on Ctrl-C, saved."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _stop_signals(saving: list[bool]) -> dict[int, Any]:
+    """SIGHUP and SIGTERM raise :class:`_Stopped` (deferred while the record is being written), instead of killing
+    the process with the game unsaved or its record half written; the handlers they replace, to restore."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    pending: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        if saving[0]:
+            pending.append(signum)  # the record is being written: it finishes first
+            return
+        raise _Stopped(signum)
+
+    wanted = [getattr(signal, "SIGHUP", None), signal.SIGTERM]
+    return {s: signal.signal(s, stop) for s in wanted if s is not None}
+
+
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """A person plays one seat against agents; bad input is answered, never a crash, and the game is saved if play
     stops before its end."""
@@ -504,7 +531,10 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
     out = stdout or sys.stdout
 
     def say(text: str = "") -> None:
-        print(text, file=out, flush=True)
+        try:
+            print(text, file=out, flush=True)
+        except OSError:  # the terminal is gone (closed window, broken pipe): nobody reads, the game is still saved
+            pass
 
     if args.seed is None:  # a fresh deal each game: the record keeps the seed, the screen never shows it
         args.seed = secrets.randbelow(2**31)
@@ -518,6 +548,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
         """Save the game played so far (--record), saying where; a failed write is reported only."""
         path = _record_path(args, stamp)
         if path is not None:
+            saving[0] = True
             try:
                 saver.save(path)
                 say(saver.saved(path))
@@ -525,6 +556,18 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
                 say(f"could not save the game {saver.what} to {path}: {exc.strerror or exc}")
         return code
 
+    saving = [False]
+    replaced = _stop_signals(saving)
+    try:
+        return _play_loop(args, stdin, out, say, table, spec, game, seat, choose, saver, finish)
+    finally:
+        for signum, handler in replaced.items():
+            signal.signal(signum, handler)
+
+
+def _play_loop(args: argparse.Namespace, stdin: TextIO, out: TextIO, say: Any, table: Any, spec: Any, game: Any,
+               seat: int, choose: Any, saver: Any, finish: Any) -> int:  # fmt: skip
+    """The game, move by move, until its end or the person leaves (saved either way)."""
     move: list[int] = []  # the decisions of the move in progress
     notes: list[str] = []  # what they did (table.after)
     start: Any = None  # the game before it (table.begin_move)
@@ -605,6 +648,9 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
                     play(action)
             if table.action_done(mover):
                 end_move()
+    except _Stopped as stop:
+        say(f"\n{'the terminal closed' if stop.signum != signal.SIGTERM else 'asked to stop'}: leaving the game")
+        return finish(128 + stop.signum)
     except KeyboardInterrupt:
         say("\ninterrupted: leaving the game")
         return finish(130)

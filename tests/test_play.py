@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import re
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -52,7 +55,7 @@ def test_end_of_input_saves_a_record_that_replays(tmp_path) -> None:
     record = load(path)
     assert record.final_scores is None and len(record.actions) >= 2
     replay(record)  # the moves played so far, from the seed's opening position
-    assert not list(tmp_path.glob("*.partial-*"))
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left beside it
 
 
 def test_ctrl_c_saves_the_game_and_exits_130(tmp_path) -> None:
@@ -245,3 +248,26 @@ def test_back_takes_back_a_development_while_its_resources_are_paid() -> None:
     assert game.to_json() != saved
     table.restore(start, [game.legal_actions()[0]])
     assert game.to_json() == saved
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP on this platform")
+@pytest.mark.parametrize("signame", ["SIGHUP", "SIGTERM"])
+def test_a_closed_terminal_or_a_stop_request_saves_the_game_whole(tmp_path, signame) -> None:
+    """Closing the terminal (SIGHUP) or ``kill`` (SIGTERM) killed play with the game unsaved, or left a half-written
+    ``.partial`` record beside it: now the game ends as on Ctrl-C, saved whole."""
+    path = tmp_path / "game.json"
+    cmd = [sys.executable, "-m", "industry_env", "play", "--players", "3", "--seed", "2", "--opponents", "random",
+           "--record", str(path)]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    seen = b""
+    while not seen.endswith(b"> "):  # the first prompt: the game is under way
+        byte = proc.stdout.read(1)
+        assert byte, seen.decode(errors="replace")
+        seen += byte
+    signum = getattr(signal, signame)
+    proc.send_signal(signum)
+    rest, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signum, (seen + rest).decode(errors="replace")
+    assert b"leaving the game" in rest and f"game record saved to {path}".encode() in rest
+    replay(load(path))
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no half-written record left beside it
