@@ -16,12 +16,13 @@ _DOCS = read_docs()
 
 
 def with_tiles(land: list[dict[str, Any]] = (), technology: list[dict[str, Any]] = ()) -> GameData:  # type: ignore[assignment]
-    """The shipped components plus test tiles (land tiles in stack I-II, technologies in stack I-II)."""
+    """The shipped components plus test tiles (land tiles in stack I-II, technologies in stack I-II, each with one
+    purchase cube by default, so that most technologies keep an immediate ecological effect as the loader asks)."""
     tiles, comps = copy.deepcopy(_DOCS)
     for t in land:
         tiles["land"].append({"stack": "I-II", "bridges": [], "provenance": "reconstructed (a test tile)", **t})
     for t in technology:
-        tiles["technology"].append({"stack": "I-II", "garbage": 0, "pollution": 0, "provenance": "reconstructed (test)",
+        tiles["technology"].append({"stack": "I-II", "garbage": 1, "pollution": 0, "provenance": "reconstructed (test)",
                                     **t})  # fmt: skip
     return data_from_docs(tiles, comps)
 

@@ -43,3 +43,29 @@ def test_every_ruling_the_code_cites_is_written():
     assert rulings == set(range(1, 41))
     cited = {int(n) for f in CODE.glob("*.py") for n in re.findall(r"rulings? (\d+)", f.read_text("utf-8"))}
     assert cited and cited <= rulings
+
+
+def _clause_ids(text: str) -> set[str]:
+    """Clause ids as the rules page writes them in bold: 'S1', 'S7-S9', 'X2, X4' (a range is expanded)."""
+    out = set()
+    for group in re.findall(r"\*\*([A-Z]\d+(?:(?:, |-)[A-Z]\d+)*)\*\*", text):
+        for part in group.split(", "):
+            first, _, last = part.partition("-")
+            out |= {f"{first[0]}{k}" for k in range(int(first[1:]), int((last or first)[1:]) + 1)}
+    return out
+
+
+def _tested_ids() -> set[str]:
+    """Clause ids named by the tests: test_A8_A12_W22_... or a range, test_M2_to_M5_..."""
+    out = set()
+    for f in Path(__file__).parent.glob("test_*.py"):
+        for name in re.findall(r"^def (test_\w+)", f.read_text("utf-8"), re.M):
+            for first, last in re.findall(r"(?<=_)([A-Z]\d+)(?:_to_([A-Z]\d+))?(?=_)", name):
+                out |= {f"{first[0]}{k}" for k in range(int(first[1:]), int((last or first)[1:]) + 1)}
+    return out
+
+
+def test_every_rule_clause_of_the_rules_page_has_a_test_named_after_it():
+    clauses = _clause_ids((DOCS / "rules.md").read_text("utf-8").split("## Rulings")[0])
+    assert len(clauses) > 80 and {"T2", "X1", "Q4", "B1"} <= clauses
+    assert sorted(clauses - _tested_ids()) == []

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+from industry_env import load_game
 from industry_env.games.twentieth_century import actions as A
-from industry_env.games.twentieth_century.geometry import CENTRE
+from industry_env.games.twentieth_century.geometry import CENTRE, train_connected
 from industry_env.games.twentieth_century.reference import Game, IllegalActionError, rank_bonus
 from industry_env.games.twentieth_century.rules import consolation, extra_cube_penalty
 
@@ -56,7 +58,7 @@ def test_S1_scoring_cards_are_drawn_or_fixed_or_left_out():
 
 
 # ----------------------------------------------------------------------------------------------- the auction
-def test_W3_the_rulebook_auction_example_three_players():
+def test_W3_A2_to_A7_T4_T5_the_rulebook_auction_example_three_players():
     g = game_led_by(3, 0)  # Blue 0, Green 1, Yellow 2, clockwise
     act(g, "land 0", "bid +0")  # Blue puts a tile up and offers 2
     act(g, "bid +0", "pass", "pass")  # Green 3, Yellow passes, Blue passes
@@ -96,7 +98,7 @@ def test_A6_no_bid_above_coins_and_a_pass_is_for_this_tile_only():
     assert g.coins[0] == 1 and g.phase == "tech" and g.to_move == 0  # short of the minimum: withdrawn (A11)
 
 
-def test_A8_W22_the_kth_tile_of_a_round_carries_k_cubes():
+def test_A8_A12_W22_the_kth_tile_of_a_round_carries_k_cubes():
     g = game_led_by(3, 0)
     act(g, "withdraw", "done")  # Blue out
     act(g, "withdraw", "done")  # Green out: Yellow alone
@@ -118,7 +120,7 @@ def test_A13_W4_consolation_for_a_player_who_won_no_tile():
     assert (consolation(1), consolation(3), consolation(5)) == (4, 5, 6)
 
 
-def test_T1_T3_a_withdrawing_player_buys_one_technology_and_takes_its_immediate_effect():
+def test_T1_T3_T7_a_withdrawing_player_buys_one_technology_and_takes_its_immediate_effect():
     g = game_led_by(4, 0)
     g.tech_offer[0] = tech_index(g.data, "T01")  # mine: 1 cube, pollution one step left
     act(g, "withdraw")
@@ -137,7 +139,7 @@ def test_T8_pollution_stops_at_the_ends():
 
 
 # ----------------------------------------------------------------------------------------------- catastrophes
-def test_W5_the_catastrophe_bidding_four_players():
+def test_W5_C4_to_C7_C9_the_catastrophe_bidding_four_players():
     g = game_led_by(4, 1)
     _withdraw_all(g)  # 1, 2, 3 and 0 withdraw: seat 0 withdrew last and opens
     assert g.phase == "catastrophe" and g.to_move == 0
@@ -198,7 +200,7 @@ def test_M6_a_new_tile_touches_the_nation_by_an_edge_or_a_corner():
     assert g.legal_actions() == [A.ROTATE + r for r in range(4)]
 
 
-def test_M3_M5_new_garbage_goes_on_the_tiles_bought_this_round_and_purchase_cubes_stay():
+def test_M2_to_M5_new_garbage_goes_on_the_tiles_bought_this_round_and_purchase_cubes_stay():
     g = game_led_by(3, 0)
     _to_maintenance(g)
     while g.to_move != 0:
@@ -242,7 +244,7 @@ def _own(g: Game, p: int, tech_id: str) -> int:
     return len(g.techs[p]) - 1
 
 
-def test_X13_X15_X16_recycling_cleanup_quality_of_life_cost_coins_once_per_maintenance():
+def test_X13_to_X16_recycling_cleanup_quality_of_life_cost_coins_once_per_maintenance():
     g = Game(3, seed=0)
     rec, clean, qol = _own(g, 0, "T21"), _own(g, 0, "T22"), _own(g, 0, "T23")
     keep = A.use_action(_own(g, 0, "T07"), 0)  # an unused bridge keeps the decision open
@@ -294,7 +296,7 @@ def test_X17_a_technology_is_usable_in_the_maintenance_of_the_round_it_is_bought
 
 
 # ----------------------------------------------------------------------------------------------- production
-def test_W7_production_gives_the_markers():
+def test_Q1_W7_production_gives_the_markers():
     data = with_tiles(land=[{"id": "W7", "cities": [{"name": "a", "coins": 9, "science": 5, "vp": 8}],
                              "rails": [["a", "N"]]}])  # fmt: skip
     g = Game(3, seed=0, data=data)
@@ -504,3 +506,237 @@ def test_T6_ruling_10_with_no_tile_left_each_player_still_in_withdraws_in_turn()
     for s in range(5):
         act(g, f"land {s}")
     assert g.phase == "tech" and g.to_move == 2 and g.withdrawn == [1, 2, 3]  # forced withdrawal, then his choice
+
+
+# ----------------------------------------------------------------------------------------------- clause by clause
+def test_T2_a_player_who_passed_may_withdraw_only_at_his_next_turn():
+    g = game_led_by(3, 0)
+    act(g, "land 0", "bid +0", "pass")  # Blue opens at 2, Green passes
+    act(g, "bid +0", "bid +0")  # Yellow 3, Blue 4: Green, passed, is not asked (so cannot withdraw) ...
+    assert g.to_move == 2 and g.withdrawn == [0, 0, 0]
+    act(g, "pass")  # ... Yellow passes: Blue wins
+    assert g.withdrawn[1] == 0 and g.to_move == 0 and g.phase == "lead"
+    act(g, "land 1", "bid +0")
+    assert g.to_move == 1 and A.WITHDRAW in g.legal_actions()  # his next turn: now he may withdraw
+    act(g, "withdraw")
+    assert g.withdrawn[1] == 1
+
+
+def test_A10_passes_are_forgotten_on_a_new_tile_and_the_auction_ends_when_all_have_withdrawn():
+    g = game_led_by(3, 0)
+    act(g, "land 0", "bid +0", "pass", "pass")  # Green and Yellow pass: Blue buys at 2
+    assert g.passed == [False] * 3 and g.phase == "lead" and g.to_move == 0
+    act(g, "land 1", "bid +0")
+    assert g.to_move == 1 and A.BID in g.legal_actions()  # Green passed the last tile, may bid on this one
+    act(g, "withdraw", "done", "withdraw", "done")  # Green and Yellow out: Blue, alone, still in the auction
+    assert g.phase == "lead" and g.to_move == 0 and g.withdrawn == [0, 1, 2]
+    act(g, "withdraw", "done")
+    assert g.phase == "catastrophe" and g.withdrawn == [3, 1, 2]
+
+
+def test_C6_catastrophe_bidding_goes_on_clockwise_until_one_pawn_stands_in_each_used_column():
+    g = game_led_by(3, 0)
+    _withdraw_all(g)
+    opener = g.to_move
+    first, mid, last = g.data.columns_used(3)
+    act(
+        g, f"catastrophe column {first} bid 0", f"catastrophe column {first} bid 1", f"catastrophe column {first} bid 2"
+    )
+    # every player has a pawn, but three stand in one column: the bidding goes on with the outbid opener
+    assert g.phase == "catastrophe" and g.to_move == opener
+    act(g, f"catastrophe column {mid} bid 0")
+    assert g.phase == "catastrophe" and g.to_move == (opener + 1) % 3  # still two pawns in the first column
+    act(g, f"catastrophe column {last} bid 0")
+    assert g.phase != "catastrophe"  # one pawn a column: resolved
+    third = (opener + 2) % 3
+    assert g.ledger[third]["science_out"] == 2 and g.next_leader == third
+    assert g.ledger[opener]["science_out"] == g.ledger[(opener + 1) % 3]["science_out"] == 0
+
+
+def test_X1_the_two_mixed_tiles_carry_two_abilities_each_treated_separately():
+    g = Game(3, seed=0)
+    mixed = [t for t in g.data.technologies if len(t.abilities) == 2]
+    assert len(mixed) == 2  # 'C'è una coppia di tessere tecnologia miste'
+    h = _own(g, 0, "T24")  # Workers (single use) and Train (multiple use)
+    put(g, 0, (3, 4), land_code(g.data, "L02"), citizens=0b01)
+    g.phase, g.to_move, g.maint_order, g.maint_pos = "use", 0, [0, 1, 2], 0
+    assert {A.use_action(h, 0), A.use_action(h, 1)} <= set(g.legal_actions())
+    act(g, f"use {h}.0", "city 3,4 b")  # the workers' citizen on a free city
+    assert g.used[0][h] == [True, False] and A.use_action(h, 1) in g.legal_actions()  # the train is still there
+    g.grid_citizens[0][A.cell_index(3, 4)] = 0b01  # a free city again, for the next maintenance
+    g._begin_maintenance(0)
+    assert A.use_action(h, 0) not in g.legal_actions() and A.use_action(h, 1) in g.legal_actions()
+
+
+_CROSS = {
+    "id": "X2",
+    "cities": [{"name": "a", "coins": 1, "science": 1, "vp": 1}],
+    "rails": [["a", "N", "E", "S", "W"]],
+}
+
+
+@pytest.mark.parametrize(("tech", "expected"), [("T01", (2, 1, 1)), ("T02", (1, 2, 1)), ("T04", (1, 1, 2))])
+def test_X2_mines_raise_coins_laboratories_science_hospitals_victory_points(tech, expected):
+    data = with_tiles(land=[_CROSS])
+    g = Game(3, seed=0, data=data)
+    cell = put(g, 0, (1, 1), land_code(data, "X2"), citizens=1)
+    assert g.city_production(0, cell, 0) == (1, 1, 1)
+    code = len(data.land) + tech_index(data, tech)
+    # the institution on each side in turn, in each rotation: the bonus wherever its rails meet the city's line
+    boosted = set()
+    for xy in ((1, 0), (2, 1), (1, 2), (0, 1)):
+        for rot in range(4):
+            q = put(g, 0, xy, code, rot)
+            boosted.add(g.city_production(0, cell, 0))
+            g.grid_tile[0][q] = -1
+    assert boosted == {(1, 1, 1), expected}
+
+
+def test_X3_institutions_are_not_land_tiles_hold_nothing_and_carry_no_garbage_but_carry_citizens():
+    data = with_tiles(land=[
+        {"id": "X3r", "cities": [{"name": "a", "recycling": True}], "rails": [["a", "E"]]},
+        {"id": "X3d", "cities": [{"name": "a", "coins": 1}], "rails": [["a", "W"]]},
+    ])  # fmt: skip
+    g = Game(3, seed=0, data=data)
+    centre = put(g, 0, (0, 0), land_code(data, "X3r"), citizens=1)
+    put(g, 0, (1, 0), len(data.land) + tech_index(data, "T01"))  # a mine, rails west to east through its building
+    far = put(g, 0, (2, 0), land_code(data, "X3d"), cubes=1)
+    g.grid_cubes[0][CENTRE_CELL] = 0
+    assert g.clean_land_tiles(0) == 2 and len(g.land_cells(0)) == 3  # the institution is not a land tile
+    g.maint_order, g.round = [0, 1, 2], 1
+    g.produce()
+    assert g.legal_actions() == [A.DONE]  # 'Le ferrovie non possono trasportare rifiuti tramite le tessere istituzione'
+    g.grid_citizens[0][centre] = 0  # ... but a train carries a citizen through it
+    assert train_connected(g.nation(0), ((2, 0), 0), ((0, 0), 0))
+    assert g.grid_cubes[0][far] == 1
+    g.final_scoring()
+    assert g.score_parts(0)["land_tiles"] == 2 * 3 + 0  # two clean land tiles at pollution 0, the cube neutral
+
+
+def test_X10_a_multiple_use_ability_is_used_once_in_each_maintenance():
+    g = Game(3, seed=0)
+    truck = _own(g, 0, "T10")
+    keep = A.use_action(_own(g, 0, "T07"), 0)  # an unused bridge keeps the decision open
+    put(g, 0, (3, 4), land_code(g.data, "L01"), citizens=1)
+    g.phase, g.to_move, g.maint_order, g.maint_pos = "use", 0, [0, 1, 2], 0
+    act(g, f"use {truck}.0")  # from the one dirty tile to the one other land tile: both targets forced
+    assert g.grid_cubes[0][A.cell_index(3, 4)] == 1
+    assert g.legal_actions() == [keep, A.DONE]  # not twice in one maintenance
+    g._begin_maintenance(0)
+    assert A.use_action(truck, 0) in g.legal_actions()  # again in the next one
+
+
+def test_M10_the_production_markers_are_the_sum_over_occupied_cities_with_bonuses():
+    data = with_tiles(land=[_CROSS])
+    g = Game(3, seed=0, data=data)
+    cell = put(g, 0, (3, 4), land_code(data, "X2"), citizens=1)
+    assert g.production(0) == (3 + 1, 2 + 1, 0 + 1)
+    lab = put(g, 0, (2, 4), len(data.land) + tech_index(data, "T02"))  # rails W-E: meets the city's west line
+    assert g.production(0) == (4, 4, 1)
+    g.grid_citizens[0][cell] = 0  # a free city produces nothing, bonus included
+    assert g.production(0) == (3, 2, 0)
+    g.grid_citizens[0][cell], g.grid_tile[0][lab] = 1, -1
+    seats = next(p for p in load_game("twentieth_century").observation_layout() if p.name == "seats")
+    obs = g.observe(0)[seats.slice].reshape(seats.shape)
+    assert tuple(round(float(v) * 10) for v in obs[0][2:5]) == g.production(0) == (4, 3, 1)  # the markers shown
+
+
+def test_B1_bonus_points_come_at_the_end_of_rounds_two_four_and_six_after_production():
+    g, rng = Game(3, seed=4, r2="a", r4="a"), np.random.default_rng(4)
+    changed: dict[str, set[int]] = {"round_2_card": set(), "round_4_card": set(), "coins": set(), "land_tiles": set()}
+    while not g.is_over:
+        before, round_ = [g.score_parts(p) for p in range(3)], g.round
+        legal = g.legal_actions()
+        g.apply(legal[rng.integers(len(legal))])
+        for source, rounds in changed.items():
+            if any(g.score_parts(p)[source] != before[p][source] for p in range(3)):
+                rounds.add(round_)
+                if source == "round_2_card":  # card II-a scores this round's production: production came first
+                    assert [g.score_parts(p)[source] for p in range(3)] == [c + s for c, s, _ in g.production_now]
+    assert changed == {"round_2_card": {2}, "round_4_card": {4}, "coins": {6}, "land_tiles": {6}}
+
+
+def test_F6_the_coin_and_science_awards_compare_holdings_not_production():
+    data = with_tiles(land=[{"id": "F6", "cities": [{"name": "a", "coins": 9, "science": 9}], "rails": [["a", "N"]]}])
+    g = Game(3, seed=0, data=data)
+    put(g, 2, (4, 3), land_code(data, "F6"), citizens=1)  # seat 2 produces far more ...
+    g.coins, g.science = [20, 12, 4], [3, 11, 5]  # ... but holds the least coins
+    g.final_scoring()
+    assert [g.score_parts(p)["coins"] for p in range(3)] == [8, 5, 0]
+    assert [g.score_parts(p)["science"] for p in range(3)] == [0, 8, 5]
+
+
+def test_P1_Q4_the_taker_of_the_worst_catastrophe_leads_the_next_round():
+    g = game_led_by(3, 0)
+    act(g, "land 0", "bid +0", "pass", "pass")  # Blue wins the last land auction and leads the next one
+    _withdraw_all(g)
+    first, mid, last = g.data.columns_used(3)
+    cols = {g.to_move: mid}
+    act(g, f"catastrophe column {mid} bid 0")
+    cols[g.to_move] = last
+    act(g, f"catastrophe column {last} bid 0")
+    worst = g.to_move
+    act(g, f"catastrophe column {first} bid 0")
+    while g.round == 1:
+        g.apply(g.legal_actions()[0])
+    assert worst != 0 and g.leader == worst and (g.phase, g.to_move) == ("lead", worst)
+
+
+def test_S2_S3_S5_each_stack_is_shuffled_separately_and_the_first_leader_is_drawn():
+    games = [Game(3, seed=s) for s in range(30)]
+    for g in games:
+        for era, stack in g.land_stacks.items():
+            assert {g.data.land[t].stack for t in stack} == {era}
+        for era, stack in g.tech_stacks.items():
+            assert {g.data.technologies[t].stack for t in stack} == {era}
+    assert len({tuple(g.land_offer) for g in games}) > 20 and len({tuple(g.tech_offer) for g in games}) > 20
+    assert {g.to_move for g in games} == {0, 1, 2}
+
+
+def test_P2_unsold_tiles_leave_the_game_at_the_next_round():
+    g = game_led_by(3, 0)
+    lands, techs = list(g.land_offer), list(g.tech_offer)
+    _withdraw_all(g)  # nothing sold
+    while g.round == 1:
+        g.apply(g.legal_actions()[0])
+    assert g.discarded_land == lands and g.discarded_tech == techs
+    assert not set(lands) & set(g.land_offer) and not set(techs) & set(g.tech_offer)
+    assert all(g.data.land[t].stack == "I-II" for t in g.land_offer)
+
+
+def _maintenance_of(g: Game, p: int) -> None:
+    g.maint_order, g.maint_pos = [(p + k) % g.n for k in range(g.n)], 0
+    g._begin_maintenance(p)
+
+
+def test_M7_an_institution_is_attached_like_a_land_tile():
+    g = Game(3, seed=0)
+    mine = tech_index(g.data, "T01")
+    g.techs[0].append(mine)
+    g.used[0].append([False])
+    g.pending[0] = [[len(g.data.land) + mine, 2, 0]]
+    _own(g, 0, "T07")  # an unused bridge keeps the decision open after the attachment
+    _maintenance_of(g, 0)
+    act(g, "tech 2")
+    assert g.phase == "attach_cell"
+    cells = {A.cell_xy(a - A.CELL) for a in g.legal_actions()}
+    assert cells == {(x, y) for x in (3, 4, 5) for y in (3, 4, 5)} - {CENTRE}  # as for a land tile (M6)
+    act(g, "cell 5,3", "rotate 270")
+    c = A.cell_index(5, 3)
+    assert (g.grid_tile[0][c], g.grid_rot[0][c]) == (len(g.data.land) + mine, 3)
+    assert g.grid_citizens[0][c] == 0 and g.phase == "use"  # no citizen comes with it
+
+
+def test_M9_technologies_are_used_after_every_tile_citizen_and_cube_is_placed():
+    g = Game(3, seed=0)
+    clean = _own(g, 0, "T22")  # Cleanup: affordable and usable all along
+    g.pending[0] = [[land_code(g.data, "L02"), 0, 1]]
+    g.pending_cubes[0] = 1
+    _maintenance_of(g, 0)
+    seen = []
+    while g.phase != "use":
+        assert A.use_action(clean, 0) not in g.legal_actions()
+        seen.append(g.phase)
+        g.apply(g.legal_actions()[0])
+    assert seen[:3] == ["attach_pick", "attach_cell", "attach_rotate"]  # then the citizen; the cube goes by itself
+    assert not g.pending[0] and g.pending_cubes[0] == 0 and A.use_action(clean, 0) in g.legal_actions()
