@@ -541,7 +541,8 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
     stamp = time.strftime("%Y%m%d-%H%M%S")
     table = _make_table(args)
     spec, game, seat = table.spec, table.game, table.seat
-    choose = make_agent(args.opponents, seed=args.seed + 1, game=spec.id).act_game  # one agent for every other seat
+    # one agent for every other seat, told the game's options (a policy made for another map is refused here)
+    choose = make_agent(args.opponents, seed=args.seed + 1, game=spec.id, options=game_options(args)[1]).act_game
     saver = table.saver()
 
     def finish(code: int) -> int:

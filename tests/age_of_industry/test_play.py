@@ -280,3 +280,13 @@ def test_the_text_picture_counts_in_words_that_agree() -> None:
 def test_a_first_rail_says_it_needs_no_cubes_and_a_tie_says_the_choice_comes(whole_game) -> None:
     assert re.search(r"\] rail \S+: costs \$1; your first rail needs no coal or iron", whole_game)
     assert "then you choose which of the nearest coal cubes to take" in whole_game
+
+
+def test_the_opponents_are_told_the_map_so_a_policy_of_another_map_is_refused_at_once(capsys) -> None:
+    """play made its opponents without the game's options: the shipped (Germany) policy was seated on New England
+    and failed at its first move with a shape error; it is refused before the game starts, naming both maps."""
+    argv = ["play", "--game", "age_of_industry", "-o", "map=new_england", "--opponents", "ppo", "--record", "none"]
+    code = main(argv)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "map = 'germany'" in err and "map = 'new_england'" in err
