@@ -17,8 +17,10 @@ from typing import Any
 DEFAULT_PORT = 8765
 
 
-def create_app(records: str | Path | None = None, agents: Any = None, max_games: int = 32) -> Any:
-    """The Starlette application (see :mod:`.app`); ImportError naming the extra if Starlette is missing."""
+def create_app(records: str | Path | None = None, agents: Any = None, max_games: int = 32,
+               game: str | None = None) -> Any:  # fmt: skip
+    """The Starlette application (see :mod:`.app`; ``game``: the one the page offers first); ImportError naming
+    the extra if Starlette is missing."""
     try:
         from .app import DEFAULT_AGENTS
         from .app import create_app as make
@@ -26,11 +28,16 @@ def create_app(records: str | Path | None = None, agents: Any = None, max_games:
         raise ImportError(f"industry-env serve needs the web extra: pip install 'industry_env[web]' ({exc})") from None
     from .sessions import records_folder
 
-    return make(records_folder(records), DEFAULT_AGENTS if agents is None else agents, max_games)
+    return make(records_folder(records), DEFAULT_AGENTS if agents is None else agents, max_games, game)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``industry-env serve``."""
+    from ..registry import available_games
+
+    parser.add_argument("--game", default=None, choices=available_games(),
+                        help="the game the page offers first (default: the first listed); every listed game can be "
+                             "played")  # fmt: skip
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -80,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print("error: industry-env serve needs the web extra: pip install 'industry_env[web]'", file=sys.stderr)
         return 2
-    app = create_app(args.records, agents, args.max_games)
+    app = create_app(args.records, agents, args.max_games, args.game)
     if not _loopback(args.host):
         print(f"warning: --host {args.host}: anyone who can reach this address can play and read the records "
               f"folder; the server has no passwords", file=sys.stderr)  # fmt: skip

@@ -72,9 +72,13 @@ async def _body(request: Request, limit: int) -> dict[str, Any]:
 class Server:
     """The routes' state: the store of games and records, and the agents offered per game."""
 
-    def __init__(self, records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32) -> None:
+    def __init__(self, records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32,
+                 game: str | None = None) -> None:  # fmt: skip
         from ..agents import agent_names, make_agent
 
+        if game is not None and game not in available_games():
+            raise ValueError(f"--game {game}: not a listed game ({', '.join(available_games())})")
+        self.default_game = game or available_games()[0]
         self.store = Store(records, max_games=max_games)
         self.agents = list(dict.fromkeys(agents))
         # per game, the agents of --agents that play it: each is built once now, so that a name that cannot be
@@ -87,7 +91,9 @@ class Server:
                 if name not in agent_names(g) and ":" not in name:
                     continue
                 try:
-                    make_agent(name, seed=0, game=g)
+                    # one move now: a compiled agent loads its code here (seconds), not at a person's first move
+                    spec = load_game(g)
+                    make_agent(name, seed=0, game=g).act_game(spec.reference(spec.min_players, seed=0))
                 except (ValueError, ImportError, AttributeError, TypeError) as exc:
                     problems.append(f"{name} for {load_game(g).name}: {exc}")
                     continue
@@ -119,7 +125,7 @@ class Server:
                         "max_players": spec.max_players, "default_players": spec.default_players,
                         "hidden_information": spec.hidden_information, "options": options,
                         "agents": self.offered[g]})  # fmt: skip
-        return {"games": out}
+        return {"games": out, "default": self.default_game}
 
     def start(self, doc: dict[str, Any]) -> LiveGame:
         """A new game from a request, every field checked before anything is made."""
@@ -335,11 +341,12 @@ class Server:
                 and settings["num_players"] > 0 else None}  # fmt: skip
 
 
-def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32) -> Starlette:
+def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32,
+               game: str | None = None) -> Starlette:  # fmt: skip
     """The application: the page and its routes, games kept in memory, records read from and written to
     ``records``; ``agents``: the agents a request may name (``module:attr`` ones loaded here, never from a
     request)."""
-    server = Server(records, agents, max_games)
+    server = Server(records, agents, max_games, game)
 
     def answer(call: Any) -> Any:
         async def endpoint(request: Request) -> Response:

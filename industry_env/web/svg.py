@@ -215,4 +215,7 @@ def document(static: Sequence[tuple[float, str]], position: Iterable[tuple], wid
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
             f'height="{height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif" role="img">')  # fmt: skip
     label = f"<title>{escape(title)}</title>" if title else ""
-    return f'{head}{label}<rect width="{width}" height="{height}" fill="white"/>{"".join(board)}{"".join(drawn)}</svg>'
+    # the board and the position in groups of their own: the page redraws only the position when the board
+    # before it is the same (a move's picture then costs the browser a fraction of the whole)
+    return (f'{head}{label}<rect width="{width}" height="{height}" fill="white"/><g id="board">{"".join(board)}'
+            f'</g><g id="position">{"".join(drawn)}</g></svg>')  # fmt: skip

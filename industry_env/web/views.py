@@ -124,7 +124,7 @@ class _Pictured(View):
                 if len(self._static) >= 8:
                     self._static.pop(next(iter(self._static)))
                 cached = self._static[id(key)] = (key, svg.layered(draw()))
-        return svg.document(cached[1], self.sketch(game, seat), title=f"{self.spec.name}: {self.decision(game)}")
+        return svg.document(cached[1], self.sketch(game, seat), title=self.spec.name)
 
 
 class IndustryView(_Pictured):

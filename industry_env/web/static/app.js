@@ -125,9 +125,20 @@ async function startGame(event) {
 // ---------------------------------------------------------------------------------------------- the game
 function playerName(p) { return live && p === live.seat ? "you" : `player ${p}`; }
 
+const POSITION = '<g id="position">';
+
 function drawPicture(target, textTarget, doc) {
   if (doc.picture) {
-    target.innerHTML = doc.picture;
+    // the board is drawn once: while it stays the same, only the position's group is replaced
+    const at = doc.picture.indexOf(POSITION);
+    const board = doc.picture.slice(0, at);
+    const group = target.querySelector("#position");
+    if (at < 0 || !group || target.dataset.board !== board) {
+      target.innerHTML = doc.picture;
+      target.dataset.board = at < 0 ? "" : board;
+    } else {
+      group.innerHTML = doc.picture.slice(at + POSITION.length, doc.picture.lastIndexOf("</g>"));
+    }
     target.hidden = false;
   } else {
     target.replaceChildren();
@@ -164,9 +175,12 @@ function drawGame() {
   });
   $("choices").replaceChildren(...groups);
   $("scores").textContent = s.scores.map((v, p) => `${playerName(p)}: ${v}`).join(" · ");
-  $("history").replaceChildren(...s.history.slice().reverse().map((h) =>
-    el("li", { value: h.n, className: h.player === s.seat ? "mine" : "",
-      text: `${playerName(h.player)}: ${h.text}` })));
+  const history = $("history");  // newest first; only the moves not shown yet are added
+  if (history.dataset.game !== s.id) { history.replaceChildren(); history.dataset.game = s.id; }
+  for (const h of s.history.slice(history.children.length)) {
+    history.prepend(el("li", { value: h.n, className: h.player === s.seat ? "mine" : "",
+      text: `${playerName(h.player)}: ${h.text}` }));
+  }
   $("final").hidden = !s.over;
   $("quit").hidden = s.over;
   if (s.over) {
@@ -183,9 +197,13 @@ function drawGame() {
 
 async function move(action) {
   if (document.body.dataset.busy === "1") return;
+  const clicked = performance.now();
   await guarded(async () => {
     live = await api(`/api/play/${live.id}/move`, { action, ply: live.ply });
     drawGame();
+    // the round trip as the person sees it: from the click to the new picture painted (the frame after drawing)
+    await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    document.body.dataset.moveMs = (performance.now() - clicked).toFixed(1);
   });
 }
 
@@ -368,8 +386,10 @@ async function init() {
   $("arena-upload").addEventListener("change", () => upload($("arena-upload"),
     (text, name) => openArena({ text, name })));
   await guarded(async () => {
-    games = (await api("/api/games")).games;
+    const offered = await api("/api/games");
+    games = offered.games;
     fill($("game"), games.map((g) => [g.id, g.name]));
+    $("game").value = offered.default;
     drawSetup();
   });
   document.body.dataset.ready = "1";
