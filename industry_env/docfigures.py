@@ -46,7 +46,7 @@ TRAINING_CURVES = {
 SERVE_SCREENSHOT = {
     "file": "serve.png",
     "source": "make screenshot (python -m tests.web.browser docs/serve.png): headless Chromium, 1600 x 1000 window, "
-    "12 clicks into a 3-player game of Age of Industry against random players; the browser test takes it too",
+    "12 clicks into a 5-player game of Age of Industry against random players; the browser test takes it too",
 }
 
 

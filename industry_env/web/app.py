@@ -356,6 +356,8 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
                 return JSONResponse({"error": str(exc)}, status_code=exc.status)
             except RecordError as exc:
                 return JSONResponse({"error": str(exc)}, status_code=422)
+            except Exception as exc:  # an agent's or the program's error: said, not a bare 500 page
+                return JSONResponse({"error": f"the server failed: {type(exc).__name__}: {exc}"}, status_code=500)
 
         return endpoint
 

@@ -189,7 +189,7 @@ class Store:
             return []
         out = []
         for path in sorted(self.records.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True):
-            if not (path.is_file() and RECORD_NAME.match(path.name)):
+            if path.is_symlink() or not (path.is_file() and RECORD_NAME.match(path.name)):  # nothing from elsewhere
                 continue
             entry: dict[str, Any] = {"name": path.name}
             try:
@@ -207,7 +207,7 @@ class Store:
             raise RequestError(400, f"{name!r}: not a file name of the records folder (letters, digits, '.', '_', "
                                     f"'-', ending in .json; no folders)")  # fmt: skip
         path = self.records / name
-        if not path.is_file() or path.resolve().parent != self.records.resolve():
+        if path.is_symlink() or not path.is_file() or path.resolve().parent != self.records.resolve():
             raise RequestError(404, f"{name}: no such file in the records folder")
         return path
 

@@ -185,14 +185,17 @@ def not_blank(png: Path) -> dict[str, float]:
     return {"width": pixels.shape[1], "height": pixels.shape[0], "colours": colours, "std": float(pixels.std())}
 
 
-def screenshot(out: Path, driver: Any = None, base: str | None = None, game: str = "age_of_industry",
+SCREENSHOT_GAME = "age_of_industry"
+
+
+def screenshot(out: Path, driver: Any = None, base: str | None = None, game: str = SCREENSHOT_GAME,
                clicks: int = 12) -> Path:  # fmt: skip
-    """The README's picture: ``clicks`` choices into a 3-player game against random players, the page saved at
-    the next decision (with a browser and server of its own unless given them)."""
+    """The README's picture: ``clicks`` choices into a game of the most players against random players, the page
+    saved at the next decision (with a browser and server of its own unless given them)."""
     if driver is None or base is None:
         with tempfile.TemporaryDirectory() as records, server(Path(records), ("random",)) as url, browser() as made:
             return screenshot(out, made, url, game, clicks)
-    start_game(driver, base, game, players=3, agent="random")
+    start_game(driver, base, game, players=most_players(game), agent="random")
     play_on(driver, clicks)
     driver.execute_script("document.querySelector('.side').scrollTop = 0; window.scrollTo(0, 0)")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -216,6 +219,13 @@ def load_players(game: str) -> int:
     from industry_env import load_game
 
     return load_game(game).min_players
+
+
+def most_players(game: str) -> int:
+    """The game's most players: the fewest decisions for the person's seat, so the fewest clicks to its end."""
+    from industry_env import load_game
+
+    return load_game(game).max_players
 
 
 def main(argv: list[str]) -> int:

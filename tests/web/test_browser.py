@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from industry_env import available_games, load_game
+from industry_env import available_games
 
 from . import browser
 
@@ -22,9 +22,13 @@ def test_chromium_plays_every_listed_game_by_clicking_and_replays_its_record(tmp
     t0 = time.perf_counter()
     with browser.server(records, agents=("random",)) as base, browser.browser() as driver:
         for game in available_games():
-            players = load_game(game).min_players
-            browser.start_game(driver, base, game, players=players, agent="random", seat=players - 1)
-            clicks = browser.play_on(driver)
+            players = browser.most_players(game)  # the fewest decisions for the person: the fewest clicks
+            if game == browser.SCREENSHOT_GAME:  # the README's screenshot, made as make screenshot makes it
+                readme = browser.not_blank(browser.screenshot(tmp_path / "serve.png", driver, base))
+                assert readme["colours"] > 200 and readme["std"] > 10, readme  # a blank page is one colour
+            else:
+                browser.start_game(driver, base, game, players=players, agent="random", seat=players - 1)
+            clicks = browser.play_on(driver)  # to the end of the game
             assert clicks > 10
             final = driver.find_element("id", "final-table").text
             assert driver.find_element("id", "result").text and final, game
@@ -34,10 +38,7 @@ def test_chromium_plays_every_listed_game_by_clicking_and_replays_its_record(tmp
             shot = tmp_path / f"{game}.png"
             driver.save_screenshot(str(shot))
             look = browser.not_blank(shot)
-            assert look["colours"] > 200 and look["std"] > 10, (game, look)  # a blank page is one colour
-        # the README's screenshot, made as make screenshot makes it
-        look = browser.not_blank(browser.screenshot(tmp_path / "serve.png", driver, base))
-        assert look["colours"] > 200 and look["std"] > 10, look
+            assert look["colours"] > 200 and look["std"] > 10, (game, look)
     files = sorted(p.name for p in records.glob("*.json"))
-    assert sorted({f.split("-game-")[0] for f in files}) == sorted(available_games())  # saved records
-    assert time.perf_counter() - t0 < 120  # about 30 s on the 2-core machine: a stuck page shows here
+    assert [f.split("-game-")[0] for f in files] == sorted(available_games())  # one record a game, saved
+    assert time.perf_counter() - t0 < 150  # 60 s on the 2-core machine under a load of 14: a stuck page shows here

@@ -235,6 +235,10 @@ def test_records_are_served_only_from_the_records_folder(client: TestClient, rec
         r = client.post("/api/replays", json={"file": name})
         assert r.status_code in (400, 404), (name, r.text)
     assert client.get("/api/records").json()["files"] == []
+    records.mkdir()
+    (records / "link.json").symlink_to(secret)  # a link out of the folder is neither listed nor opened
+    error(client.post("/api/replays", json={"file": "link.json"}), 404, "link.json")
+    assert client.get("/api/records").json()["files"] == []
 
 
 def test_uploaded_records_are_checked(client: TestClient) -> None:
@@ -322,3 +326,23 @@ def test_no_response_holds_the_seed(client: TestClient, game: str) -> None:
     assert "seed" not in json.dumps(body) and str(seed) not in json.dumps(
         {k: v for k, v in body.items() if k != "picture"}
     )
+
+
+def test_an_agents_error_is_answered_in_json_and_the_server_goes_on(records: Path, monkeypatch) -> None:
+    client = TestClient(create_app(records, ["random"]))
+    state = start(client, "industry", seat=2)  # seats 0 and 1 move before the person: their agents are asked
+    live = client.app.state.server.store.game(state["id"])
+
+    def broken(game: Any) -> int:
+        raise RuntimeError("the agent fell over")
+
+    live.choosers = [broken if c is not None else None for c in live.choosers]
+    state = play(client, state, moves=0)
+    while True:
+        action = state["groups"][0]["choices"][0]["action"]
+        r = client.post(f"/api/play/{state['id']}/move", json={"action": action, "ply": state["ply"]})
+        if r.status_code != 200:
+            break
+        state = r.json()
+    error(r, 500, "the agent fell over")
+    assert client.get("/api/games").status_code == 200

@@ -346,7 +346,8 @@ function arenaPlot(doc) {
       `stroke="#222" stroke-width="2"/>`, `<line x1="${x + 22}" x2="${x + 38}" y1="${y(r.win_ci_high)}" ` +
       `y2="${y(r.win_ci_high)}" stroke="#222" stroke-width="2"/>`,
       `<text x="${x + 30}" y="${bottom + 18}" text-anchor="middle">${esc}</text>`,
-      `<text x="${x + 30}" y="${y(r.win_rate) - 6}" text-anchor="middle">${(100 * r.win_rate).toFixed(1)}%</text>`);
+      `<text x="${x + 30}" y="${y(Math.max(r.win_rate, r.win_ci_high)) - 6}" text-anchor="middle">` +
+      `${(100 * r.win_rate).toFixed(1)}%</text>`);
   });
   if (doc.fair_share) {
     parts.push(`<line x1="${left}" x2="${w - 20}" y1="${y(doc.fair_share)}" y2="${y(doc.fair_share)}" ` +
