@@ -47,7 +47,8 @@ class LiveGame:
         self.agents, self.choosers = list(agents), list(choosers)
         self.view: View = view_of(spec)
         self.recorder = Recorder.for_game(game, spec)
-        self.history: list[dict[str, Any]] = []  # {"n", "player", "text"} a decision
+        self.history: list[dict[str, Any]] = []  # {"n", "player", "text"} a decision; "effects" ends a move
+        self._move: tuple[Any, list[int], int] | None = None  # the move in progress: start, decisions, mover
         self.lock = threading.Lock()
         self.used = time.monotonic()
         self.saved_as: str | None = None
@@ -59,12 +60,21 @@ class LiveGame:
         return len(self.recorder.actions)
 
     def apply(self, action: int) -> None:
-        """Play one legal action, noting it in the record and the history (described before it is played)."""
-        player = self.game.current_player
+        """Play one legal action, noting it in the record and the history (described before it is played; what
+        the whole move did, once it is complete, as the person's seat may know it)."""
+        player = int(self.game.current_player)
+        if self._move is None:
+            self._move = (self.view.move_start(self.game), [], player)
         text = self.spec.describe_action(self.game, action)
         self.game.apply(action)
         self.recorder.append(action)
-        self.history.append({"n": self.ply, "player": int(player), "text": text})
+        entry: dict[str, Any] = {"n": self.ply, "player": player, "text": text}
+        start, actions, mover = self._move
+        actions.append(action)
+        if self.view.move_done(self.game, mover):
+            entry["effects"] = self.view.move_effects(self.game, start, actions, mover, self.seat)
+            self._move = None
+        self.history.append(entry)
 
     def play_agents(self) -> None:
         """The agents move until it is the person's turn or the game is over."""

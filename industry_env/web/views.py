@@ -92,6 +92,21 @@ class View:
         """The look-up key an element id of the picture names (``location-Köln``), or None."""
         return None
 
+    # ----------------------------------------------------------------------------------------------- moves
+    # A move is one or more decisions of one player (Age of Industry: a card, then where to build, then which
+    # cube); the history says what a whole move did once it is complete, as the terminal does.
+    def move_start(self, game: ReferenceGame) -> Any:
+        """What :meth:`move_effects` needs, taken before a move's first decision."""
+        return None
+
+    def move_done(self, game: ReferenceGame, mover: int) -> bool:
+        """Is ``mover``'s move complete (the next decision starts a new one)?"""
+        return True
+
+    def move_effects(self, game: ReferenceGame, start: Any, actions: list[int], mover: int, seat: int) -> list[str]:
+        """What the move did, as ``seat`` may know it (nothing another seat holds)."""
+        return []
+
     # ----------------------------------------------------------------------------------------------- scores
     def final(self, game: ReferenceGame) -> str:
         """The final scores by source, as a table."""
@@ -222,6 +237,23 @@ class AgeOfIndustryView(_Pictured):
                 name = rest.rsplit("-", 1)[0] if prefix == "space-" else rest
                 return slug.get(name)
         return None
+
+    def move_start(self, game: Any) -> Any:
+        return game.clone()
+
+    def move_done(self, game: Any, mover: int) -> bool:
+        return game.is_over or game.phase == "action" or game.current_player != mover
+
+    def move_effects(self, game: Any, start: Any, actions: list[int], mover: int, seat: int) -> list[str]:
+        """The terminal's summary of a move (``industry-env play``): money, loans, counters, cubes, cards as the
+        seat may know them, then the end of the round if it ended (turn order, interest)."""
+        ended = game.is_over or game.s.round != start.s.round
+        moved = self.T.action_result(start, actions) if ended else game
+        words = self.T.effect_phrases(game, start.s, moved.s, mover, seat, actions=actions)
+        lines = [", ".join(words)] if words else []
+        if ended:
+            lines += [line.strip() for line in self.T.round_end_lines(moved.s, game.s, game, seat)]
+        return lines
 
     def final(self, game: Any) -> str:
         return self.T.score_table(game)

@@ -346,3 +346,21 @@ def test_an_agents_error_is_answered_in_json_and_the_server_goes_on(records: Pat
         state = r.json()
     error(r, 500, "the agent fell over")
     assert client.get("/api/games").status_code == 200
+
+
+def test_a_game_without_pictures_is_played_from_its_text_view(records: Path, monkeypatch) -> None:
+    """20th Century is not listed yet (reference engine only); once listed, the server plays it with no code of
+    its own: the spec's text view of the seat instead of a picture, the actions' names as choices."""
+    import industry_env.web.app as web_app
+
+    monkeypatch.setattr(web_app, "available_games", lambda include_hidden=False: available_games(True))
+    client = TestClient(create_app(records, ["random"]))
+    state = start(client, "twentieth_century")
+    assert state["picture"] is None and state["text"] and state["groups"]
+    spec = load_game("twentieth_century")
+    live = client.app.state.server.store.game(state["id"])
+    assert state["text"] == spec.render_text(live.game, seat=0)
+    state = play(client, state, moves=12)
+    assert state["ply"] >= 12 and len(state["history"]) == state["ply"]
+    truth, redealt, _ = _resampled_states(client, state["id"])  # its hidden part too stays hidden
+    assert all(body == truth[k % len(truth)] for k, body in enumerate(redealt))

@@ -178,8 +178,10 @@ function drawGame() {
   const history = $("history");  // newest first; only the moves not shown yet are added
   if (history.dataset.game !== s.id) { history.replaceChildren(); history.dataset.game = s.id; }
   for (const h of s.history.slice(history.children.length)) {
-    history.prepend(el("li", { value: h.n, className: h.player === s.seat ? "mine" : "",
-      text: `${playerName(h.player)}: ${h.text}` }));
+    const item = el("li", { value: h.n, className: h.player === s.seat ? "mine" : "",
+      text: `${playerName(h.player)}: ${h.text}` });
+    for (const line of h.effects || []) item.append(el("div", { className: "effect", text: `→ ${line}` }));
+    history.prepend(item);
   }
   $("final").hidden = !s.over;
   $("quit").hidden = s.over;
