@@ -49,6 +49,11 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _number(text: str | None) -> int | None:
+    """A number written with the digits 0-9 (no sign, no other script's digits), or None."""
+    return int(text) if text and len(text) < 12 and text.isascii() and text.isdigit() else None
+
+
 async def _body(request: Request, limit: int) -> dict[str, Any]:
     """The request's JSON object, read up to ``limit`` bytes (413 naming the limit past it, 400 if not JSON)."""
     declared = request.headers.get("content-length")
@@ -64,6 +69,8 @@ async def _body(request: Request, limit: int) -> dict[str, Any]:
         doc = json.loads(b"".join(chunks).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise RequestError(400, f"the request is not JSON: {exc}") from None
+    except RecursionError:
+        raise RequestError(400, "the request's JSON is nested too deeply") from None
     if not isinstance(doc, dict):
         raise RequestError(400, f"the request must be a JSON object, not {type(doc).__name__}")
     return doc
@@ -266,14 +273,15 @@ class Server:
 
     def at_move(self, replay_id: str, k_text: str, view_text: str | None) -> dict[str, Any]:
         replay = self.store.replay(replay_id)
-        if not k_text.isdigit() or int(k_text) > len(replay.record.actions):
+        k = _number(k_text)
+        if k is None or k > len(replay.record.actions):
             raise RequestError(400, f"move {k_text!r}: a number from 0 (the opening) to {len(replay.record.actions)}")
-        k = int(k_text)
         spec = replay.spec
         view = view_text or ("public" if spec.hidden_information else "full")
         seat: int | None = None
-        if view.isdigit() and int(view) < replay.record.num_players:
-            seat = int(view)
+        number = _number(view)
+        if number is not None and number < replay.record.num_players:
+            seat = number
         elif view == "full":
             if spec.hidden_information and not replay.finished:
                 raise RequestError(403, "the full view (every hand) is shown only for records of finished games")
@@ -294,11 +302,13 @@ class Server:
 
     def replay_lookup(self, replay_id: str, k_text: str, view_text: str, key: str) -> dict[str, Any]:
         replay = self.store.replay(replay_id)
-        if not k_text.isdigit() or int(k_text) > len(replay.record.actions):
+        k = _number(k_text)
+        if k is None or k > len(replay.record.actions):
             raise RequestError(400, f"move {k_text!r}: a number from 0 to {len(replay.record.actions)}")
-        seat = int(view_text) if view_text.isdigit() and int(view_text) < replay.record.num_players else None
+        seat = _number(view_text)
+        seat = seat if seat is not None and seat < replay.record.num_players else None
         with replay.lock:
-            return {"key": key, "text": self._lookup(replay.view, replay.position(int(k_text)), key, seat)}
+            return {"key": key, "text": self._lookup(replay.view, replay.position(k), key, seat)}
 
     # ------------------------------------------------------------------------------------------ arena
     def arena(self, doc: dict[str, Any]) -> dict[str, Any]:
@@ -315,6 +325,8 @@ class Server:
             results = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RequestError(400, f"{source}: not JSON: {exc}") from None
+        except RecursionError:
+            raise RequestError(400, f"{source}: its JSON is nested too deeply") from None
         settings = results.get("arena") if isinstance(results, dict) else None
         table = results.get("table") if isinstance(results, dict) else None
         if not isinstance(settings, dict) or not isinstance(table, list) or not table:

@@ -249,6 +249,8 @@ def read_record(text: str, source: str) -> Record:
         return Record.from_json(text, source)
     except (RecordError, ValueError) as exc:
         raise RequestError(400, str(exc)) from None
+    except RecursionError:
+        raise RequestError(400, f"{source}: its JSON is nested too deeply") from None
 
 
 def records_folder(path: str | os.PathLike[str] | None) -> Path:

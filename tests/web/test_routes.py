@@ -364,3 +364,20 @@ def test_a_game_without_pictures_is_played_from_its_text_view(records: Path, mon
     assert state["ply"] >= 12 and len(state["history"]) == state["ply"]
     truth, redealt, _ = _resampled_states(client, state["id"])  # its hidden part too stays hidden
     assert all(body == truth[k % len(truth)] for k, body in enumerate(redealt))
+
+
+def test_hostile_numbers_and_nesting_are_refused_not_failed_on(client: TestClient) -> None:
+    """Digits of other scripts ('²', '١') passed str.isdigit and failed int() (500); JSON nested past Python's
+    recursion limit failed the parser (500): each is a 400 now."""
+    state = play(client, start(client, "age_of_industry"), moves=2)
+    name = client.post(f"/api/play/{state['id']}/quit", json={}).json()["record_file"]
+    opened = client.post("/api/replays", json={"file": name}).json()
+    for k, view in (("²", "public"), ("١", "public"), ("1", "²"), ("-1", "0"), ("99999999999999999999", "0")):
+        r = client.get(f"/api/replays/{opened['id']}/{k}", params={"view": view})
+        assert r.status_code == 400, (k, view, r.text)
+        r = client.get(f"/api/replays/{opened['id']}/{k}/lookup", params={"view": view, "key": "Köln"})
+        assert r.status_code in (200, 400), (k, view, r.text)
+    for url in ("/api/play", "/api/replays", "/api/arena"):
+        error(client.post(url, content=b"[" * 60_000), 400, "nested")
+    error(client.post("/api/replays", json={"record": "[" * 100_000}), 400, "nested")
+    error(client.post("/api/arena", json={"text": "[" * 100_000}), 400, "nested")
