@@ -4,8 +4,8 @@ its longest possible length, a record its file limit).
 
 A live game is one seat played by the person and the other seats by agents the server was started with; its
 record (``industry-env replay`` plays it) is written to the records folder when the game ends, and when an
-unfinished game is closed: quit, pushed out by newer games, or the server stopping. Every change to a game happens
-under its lock, checked first: a bad move leaves the game as it was.
+unfinished game the person has moved in is closed: quit, pushed out by newer games, or the server stopping.
+Every change to a game happens under its lock, checked first: a bad move leaves the game as it was.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ class LiveGame:
         self.lock = threading.Lock()
         self.used = time.monotonic()
         self.saved_as: str | None = None
+        self.person_moves = 0  # decisions the person made: a game closed before any is not worth a record
         self.limit = spec.max_game_length(game.num_players, **self.options)
 
     @property
@@ -69,6 +70,7 @@ class LiveGame:
         self.game.apply(action)
         self.recorder.append(action)
         entry: dict[str, Any] = {"n": self.ply, "player": player, "text": text}
+        self.person_moves += player == self.seat
         start, actions, mover = self._move
         actions.append(action)
         if self.view.move_done(self.game, mover):
@@ -175,8 +177,10 @@ class Store:
             self._close(live)
 
     def _close(self, live: LiveGame) -> str | None:
+        """Save the game unless saved already or the person never moved in it (only agents' moves: nothing of
+        theirs is lost, and a flood of new games fills no folder); the record's file name, or None."""
         with live.lock:
-            if live.saved_as is None and live.ply:
+            if live.saved_as is None and live.person_moves:
                 self.save(live)
             return live.saved_as
 

@@ -125,14 +125,17 @@ def test_many_games_at_once_stay_separate(client: TestClient) -> None:
 
 def test_the_least_recently_used_game_is_saved_and_closed_past_the_limit(records: Path) -> None:
     client = TestClient(create_app(records, ["random"], max_games=2))
-    first = play(client, start(client, "industry"), moves=2)
-    second = start(client, "industry")
+    first = play(client, start(client, "industry", seat=2), moves=2)
+    second = start(client, "industry", seat=2)  # the agents move first; the person never does
     client.get(f"/api/play/{second['id']}")
     third = start(client, "industry")
     error(client.get(f"/api/play/{first['id']}"), 404, "no such game")
     assert client.get(f"/api/play/{third['id']}").status_code == 200
+    start(client, "industry")
+    error(client.get(f"/api/play/{second['id']}"), 404, "no such game")
     saved = [Record.from_json(p.read_text()) for p in records.glob("*.json")]
-    assert [len(r.actions) for r in saved] == [first["ply"]]  # the first game, kept as far as it went
+    # the first game, kept as far as it went; the second, where only agents moved, left no file
+    assert second["ply"] > 0 and [len(r.actions) for r in saved] == [first["ply"]]
 
 
 def test_leaving_a_game_saves_it_and_the_record_replays(client: TestClient, records: Path) -> None:
@@ -381,3 +384,12 @@ def test_hostile_numbers_and_nesting_are_refused_not_failed_on(client: TestClien
         error(client.post(url, content=b"[" * 60_000), 400, "nested")
     error(client.post("/api/replays", json={"record": "[" * 100_000}), 400, "nested")
     error(client.post("/api/arena", json={"text": "[" * 100_000}), 400, "nested")
+
+
+def test_stopping_the_server_saves_every_game_the_person_moved_in(records: Path) -> None:
+    with TestClient(create_app(records, ["random"])) as client:  # the context runs the app's start and stop
+        moved = play(client, start(client, "age_of_industry"), moves=3)
+        start(client, "industry")
+        assert not records.exists() or not list(records.iterdir())
+    (saved,) = records.glob("*.json")
+    assert len(Record.from_json(saved.read_text()).actions) == moved["ply"]
