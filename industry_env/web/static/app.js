@@ -371,6 +371,11 @@ async function init() {
   $("picture").addEventListener("click", (e) => pictureClick(e, "play"));
   $("replay-picture").addEventListener("click", (e) => pictureClick(e, "replay"));
   $("quit").addEventListener("click", quitGame);
+  $("again").addEventListener("click", () => {
+    live = null;
+    $("table").hidden = true;
+    $("setup").hidden = false;
+  });
   $("watch-this").addEventListener("click", async () => {
     const name = live.record_file;
     showTab("watch");
