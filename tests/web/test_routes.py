@@ -326,9 +326,9 @@ def test_no_response_holds_the_seed(client: TestClient, game: str) -> None:
     live = client.app.state.server.store.game(state["id"])
     seed = live.record().seed
     body = client.get(f"/api/play/{state['id']}").json()
-    assert "seed" not in json.dumps(body) and str(seed) not in json.dumps(
-        {k: v for k, v in body.items() if k != "picture"}
-    )
+    assert "seed" not in json.dumps(body)
+    if seed >= 10**6:  # a number that long shows only as the seed (1 game in 2,000 draws a shorter one)
+        assert str(seed) not in json.dumps({k: v for k, v in body.items() if k != "picture"})
 
 
 def test_an_agents_error_is_answered_in_json_and_the_server_goes_on(records: Path, monkeypatch) -> None:
