@@ -374,7 +374,10 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
         return endpoint
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        # the page runs only its own script and style, and no other site may frame it
+        policy = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store",
+                                                            "Content-Security-Policy": policy})  # fmt: skip
 
     async def games(request: Request) -> Any:
         return server.games()

@@ -203,7 +203,8 @@ def test_unknown_routes_and_methods_are_answered_in_json(client: TestClient) -> 
     error(client.get("/api/play"), 405)
     assert client.get("/static/../app.py").status_code == 404
     assert client.get("/static/app.js").status_code == 200
-    assert "industry-env" in client.get("/").text
+    page = client.get("/")
+    assert "industry-env" in page.text and "frame-ancestors 'none'" in page.headers["content-security-policy"]
 
 
 # ---------------------------------------------------------------------------------------------- watching
