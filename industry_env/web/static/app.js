@@ -262,6 +262,7 @@ async function openRecord(body) {
   await guarded(async () => {
     replay = await api("/api/replays", body);
     $("player").hidden = false;
+    $("record-choice").hidden = true;
     $("replay-title").textContent = `${replay.source}: ${replay.describe}`;
     $("slider").max = String(replay.moves);
     const views = replay.views.map((v) => [v, v === "full" ? "full view (every hand: finished games only)" :
@@ -386,6 +387,11 @@ async function init() {
   $("forward").addEventListener("click", () => { pause(); step(1); });
   $("last").addEventListener("click", () => { pause(); step(replay.moves - replayMove); });
   $("playpause").addEventListener("click", playPause);
+  $("other-record").addEventListener("click", () => {
+    pause();
+    $("player").hidden = true;
+    $("record-choice").hidden = false;
+  });
   $("speed").addEventListener("change", () => { if (timer) { pause(); playPause(); } });
   $("slider").addEventListener("input", () => { pause(); guarded(() => showMove(Number($("slider").value))); });
   $("view").addEventListener("change", () => guarded(() => showMove(replayMove)));
