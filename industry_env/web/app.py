@@ -384,7 +384,7 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
 
     async def start(request: Request) -> Any:
         doc = await _body(request, REQUEST_LIMIT)
-        return server.state(await run_in_threadpool(server.start, doc))
+        return await run_in_threadpool(lambda: server.state(server.start(doc)))
 
     async def state(request: Request) -> Any:
         live = server.store.game(request.path_params["game_id"])
@@ -399,20 +399,24 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
         live = server.store.game(request.path_params["game_id"])
         return await run_in_threadpool(server.lookup, live, request.query_params.get("key", ""))
 
-    async def record(request: Request) -> Any:
-        live = server.store.game(request.path_params["game_id"])
+    def finished_record(live: LiveGame) -> Any:
         with live.lock:
             if not live.game.is_over:
                 raise RequestError(409, "the record is given once the game is over (it holds the seed, which "
                                         "tells every hidden card and draw to come)")  # fmt: skip
             return json.loads(live.record().to_json())
 
+    async def record(request: Request) -> Any:
+        live = server.store.game(request.path_params["game_id"])
+        return await run_in_threadpool(finished_record, live)  # the lock may be held by a move in progress
+
     async def quit_game(request: Request) -> Any:
         name = await run_in_threadpool(server.store.close_game, request.path_params["game_id"])
         return {"closed": True, "record_file": name}
 
     async def records(request: Request) -> Any:
-        return {"folder": str(server.store.records), "files": server.store.record_files()}
+        files = await run_in_threadpool(server.store.record_files)  # reading files: off the event loop
+        return {"folder": str(server.store.records), "files": files}
 
     async def open_replay(request: Request) -> Any:
         doc = await _body(request, UPLOAD_LIMIT)
