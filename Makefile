@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install install-dev bench verify balance slow lint figures notebooks
+.PHONY: demo test install install-dev bench verify balance slow lint figures notebooks screenshot
 
 # setuptools warns on every editable install because agents/ and train/ are mapped into the package
 # (pyproject.toml says why); that one warning is silenced, every other one still shows.
@@ -58,3 +58,6 @@ figures: install-dev  ## redraw the docs' pictures of the board (docs/board-exam
 
 notebooks: install-dev  ## run the notebooks and save them with their outputs (make test runs them again with nbmake)
 	$(BIN)/python notebooks/execute.py
+
+screenshot: install-dev  ## the README's screenshot of industry-env serve (docs/serve.png), taken by headless Chromium
+	$(BIN)/python -m tests.web.browser docs/serve.png

@@ -2,7 +2,8 @@
 terminal, replay records, show the rules and components, and run the tools.
 
 Subcommands: ``demo`` (the short demonstration the README starts with), ``play``, ``replay``, ``rules``,
-``board``, ``balance`` (Industry's board), ``arena``, ``train``, ``warmup``, ``bench`` and ``verify``. Every
+``board``, ``balance`` (Industry's board), ``arena``, ``train``, ``warmup``, ``bench``, ``verify`` and ``serve``
+(play and watch in a browser: :mod:`industry_env.web`). Every
 subcommand takes ``--game`` the same way (``balance`` refuses another game by name), and no parser accepts an
 abbreviated option (``--game`` is never read as ``--games``).
 """
@@ -468,6 +469,8 @@ def build_parser() -> argparse.ArgumentParser:
             _delegate(name)(p)
         except ImportError as exc:  # only while a module is missing from a partial install
             p.set_defaults(func=lambda _args, exc=exc: print(f"unavailable: {exc}") or 1)
+    p = _sub(sub, "serve", "play the games and watch their records in a browser (the web extra: Starlette, uvicorn)")
+    _delegate("web")(p)
     return parser
 
 

@@ -41,6 +41,13 @@ TRAINING_CURVES = {
     "source": "TensorBoard scalars of the shipped policy's run (docs/training.md, 'The shipped policy'), drawn by "
     "industry_env.train.curves.plot_curves; the run folder is not in the repository",
 }
+# the README's screenshot of industry-env serve: a page of a game played by headless Chromium (a fresh deal each
+# time, so its bytes are not recorded)
+SERVE_SCREENSHOT = {
+    "file": "serve.png",
+    "source": "make screenshot (python -m tests.web.browser docs/serve.png): headless Chromium, 1600 x 1000 window, "
+    "12 clicks into a 5-player game of Age of Industry against random players; the browser test takes it too",
+}
 
 
 def example_game() -> tuple[Any, int]:
@@ -131,6 +138,7 @@ def build() -> tuple[dict[str, Any], dict[str, bytes]]:
         "board-example": entry,
         "age-of-industry-pictures": aoi,
         "training-curves": {**TRAINING_CURVES, "sha256": _sha(curves.read_bytes()) if curves.exists() else ""},
+        "serve-screenshot": SERVE_SCREENSHOT,
     }
     return sidecar, files
 

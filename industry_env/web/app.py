@@ -1,0 +1,472 @@
+"""The web application (Starlette): the page, and the JSON routes it calls to play, watch and read arena results.
+
+Routes (every answer JSON; a refused request is a 4xx whose ``{"error": ...}`` says what is wrong, the game as
+it was):
+
+==========================================  ===================================================================
+``GET  /api/games``                         the games (``available_games()``), their options and agents offered
+``POST /api/play``                          start a game: ``{"game", "options", "players", "seat", "agents"}``
+``GET  /api/play/{id}``                     the game as the person's seat sees it
+``POST /api/play/{id}/move``                ``{"action", "ply"}``: play a choice; the agents reply
+``GET  /api/play/{id}/lookup?key=``         a field or location, as the seat knows it
+``GET  /api/play/{id}/record``              the record of the finished game (``industry-env replay`` plays it)
+``POST /api/play/{id}/quit``                save the game and close it
+``GET  /api/records``                       the records folder's files
+``POST /api/replays``                       open a record: ``{"file": name}`` or ``{"record": text}``
+``GET  /api/replays/{id}/{k}?view=``        the position after move k, in a view (a seat, public, full)
+``POST /api/arena``                         an arena's results: ``{"file": name}`` or ``{"text": arena.json}``
+==========================================  ===================================================================
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import secrets
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..records import MAX_RECORD_BYTES, RecordError
+from ..registry import available_games, load_game
+from .sessions import LiveGame, RequestError, Store, read_record
+
+STATIC = Path(__file__).parent / "static"
+REQUEST_LIMIT = 64 << 10  # a move or a new game is a few hundred bytes
+UPLOAD_LIMIT = MAX_RECORD_BYTES  # a record or an arena.json uploaded
+DEFAULT_AGENTS = ("random", "heuristic")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(text: str | None) -> int | None:
+    """A number written with the digits 0-9 (no sign, no other script's digits), or None."""
+    return int(text) if text and len(text) < 12 and text.isascii() and text.isdigit() else None
+
+
+async def _body(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, read up to ``limit`` bytes (413 naming the limit past it, 400 if not JSON)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise RequestError(413, f"the request has {int(declared)} bytes; the limit is {limit} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise RequestError(413, f"the request has more than {limit} bytes; the limit is {limit} bytes")
+        chunks.append(chunk)
+    try:
+        doc = json.loads(b"".join(chunks).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RequestError(400, f"the request is not JSON: {exc}") from None
+    except RecursionError:
+        raise RequestError(400, "the request's JSON is nested too deeply") from None
+    if not isinstance(doc, dict):
+        raise RequestError(400, f"the request must be a JSON object, not {type(doc).__name__}")
+    return doc
+
+
+class Server:
+    """The routes' state: the store of games and records, and the agents offered per game."""
+
+    def __init__(self, records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32,
+                 game: str | None = None) -> None:  # fmt: skip
+        from ..agents import agent_names, make_agent
+
+        if game is not None and game not in available_games():
+            raise ValueError(f"--game {game}: not a listed game ({', '.join(available_games())})")
+        self.default_game = game or available_games()[0]
+        self.store = Store(records, max_games=max_games)
+        self.agents = list(dict.fromkeys(agents))
+        # per game, the agents of --agents that play it: each is built once now, so that a name that cannot be
+        # (a typing slip, a module:attr that does not import, another game's agent) is known before any request
+        self.offered: dict[str, list[str]] = {}
+        problems = []
+        for g in available_games():
+            self.offered[g] = []
+            for name in self.agents:
+                if name not in agent_names(g) and ":" not in name:
+                    continue
+                try:
+                    # one move now: a compiled agent loads its code here (seconds), not at a person's first move
+                    spec = load_game(g)
+                    make_agent(name, seed=0, game=g).act_game(spec.reference(spec.min_players, seed=0))
+                except (ValueError, ImportError, AttributeError, TypeError) as exc:
+                    problems.append(f"{name} for {load_game(g).name}: {exc}")
+                    continue
+                self.offered[g].append(name)
+        unknown = [a for a in self.agents if not any(a in names for names in self.offered.values())]
+        if unknown:
+            known = sorted({a for g in available_games() for a in agent_names(g)})
+            why = "; ".join(problems) or f"known agents: {', '.join(known)}, or module:attr"
+            raise ValueError(f"--agents: {', '.join(unknown)} play none of the games ({why})")
+        for g, names in self.offered.items():
+            if not names:
+                raise ValueError(f"--agents {','.join(self.agents)}: none of them plays {load_game(g).name} (its "
+                                 f"agents: {', '.join(agent_names(g))})")  # fmt: skip
+
+    # ------------------------------------------------------------------------------------------ games
+    def games(self) -> dict[str, Any]:
+        out = []
+        for g in available_games():
+            spec = load_game(g)
+            values: dict[str, list[Any]] = {}
+            for variant in [{}, *spec.variants()]:
+                for name, value in spec.options_to_json(spec.check_options(variant)).items():
+                    values.setdefault(name, [])
+                    if value not in values[name]:
+                        values[name].append(value)
+            options = [{"name": o.name, "doc": o.doc, "default": values[o.name][0], "choices": values[o.name]}
+                       for o in spec.options if not o.data]  # fmt: skip
+            out.append({"id": g, "name": spec.name, "citation": spec.citation, "min_players": spec.min_players,
+                        "max_players": spec.max_players, "default_players": spec.default_players,
+                        "hidden_information": spec.hidden_information, "options": options,
+                        "agents": self.offered[g]})  # fmt: skip
+        return {"games": out, "default": self.default_game}
+
+    def start(self, doc: dict[str, Any]) -> LiveGame:
+        """A new game from a request, every field checked before anything is made."""
+        from ..agents import make_agent
+
+        game_id = doc.get("game")
+        if game_id not in available_games():
+            games = ", ".join(available_games())
+            raise RequestError(400, f"game={game_id!r}: not a game offered here (games: {games})")
+        spec = load_game(game_id)
+        options = doc.get("options", {})
+        if not isinstance(options, dict):
+            raise RequestError(400, "options: must be an object {name: value}")
+        data = [o.name for o in spec.options if o.data and o.name in options]
+        if data:
+            raise RequestError(400, f"options.{data[0]}: a data file of {spec.name} is not chosen from the browser "
+                                    f"(the shipped one is played)")  # fmt: skip
+        try:
+            checked = spec.check_options(options, where="options.")
+        except ValueError as exc:
+            raise RequestError(400, str(exc)) from None
+        players = doc.get("players", spec.default_players)
+        try:
+            n = spec.check_num_players(players, "players")
+        except ValueError as exc:
+            raise RequestError(400, str(exc)) from None
+        seat = doc.get("seat", 0)
+        if not _is_int(seat) or not 0 <= seat < n:
+            raise RequestError(400, f"seat={seat!r}: your seat is a number from 0 to {n - 1}")
+        agents = doc.get("agents", [self.offered[game_id][0]] * (n - 1))
+        if isinstance(agents, str):
+            agents = [agents] * (n - 1)
+        if not isinstance(agents, list) or len(agents) != n - 1:
+            raise RequestError(400, f"agents: a list of {n - 1} agent names, one for each other seat in order")
+        for name in agents:
+            if name not in self.offered[game_id]:
+                raise RequestError(400, f"agents: {name!r} is not an agent offered for {spec.name} here (offered: "
+                                        f"{', '.join(self.offered[game_id])})")  # fmt: skip
+        seed = secrets.randbelow(2**31)
+        game = spec.reference(n, seed=seed, **checked)
+        names: list[str | None] = list(agents)
+        names.insert(seat, None)
+        choosers = [None if name is None else
+                    make_agent(name, seed=seed + 1 + p, game=game_id, options=checked).act_game
+                    for p, name in enumerate(names)]  # fmt: skip
+        live = LiveGame(spec, checked, game, seat, names, choosers)
+        with live.lock:
+            live.play_agents()
+            if live.game.is_over:
+                self.store.save(live)
+        self.store.add_game(live)
+        return live
+
+    def state(self, live: LiveGame) -> dict[str, Any]:
+        """The game as the person's seat sees it (nothing another seat holds, no seed, no deck order)."""
+        g, seat, view = live.game, live.seat, live.view
+        over = g.is_over
+        picture = view.picture(g, seat)
+        out = {
+            "id": live.id, "game": live.spec.id, "game_name": live.spec.name, "players": g.num_players,
+            "seat": seat, "agents": ["you" if a is None else a for a in live.agents], "ply": live.ply,
+            "over": over, "to_move": -1 if over else int(g.current_player),
+            "your_turn": (not over) and g.current_player == seat, "decision": view.decision(g),
+            "groups": view.choices(g) if not over and g.current_player == seat else [],
+            "history": live.history, "scores": [int(v) for v in g.scores()], "picture": picture,
+            "text": None if picture is not None else view.text(g, seat), "places": view.places(g),
+            "final": None, "record_file": live.saved_as,
+        }  # fmt: skip
+        if over:
+            out["final"] = {"table": view.final(g), "winners": [int(w) for w in g.winners()]}
+        return out
+
+    def move(self, live: LiveGame, doc: dict[str, Any]) -> dict[str, Any]:
+        """Play the person's choice (checked against the game as it is now), then the agents' replies."""
+        action, ply = doc.get("action"), doc.get("ply")
+        with live.lock:
+            if live.game.is_over:
+                raise RequestError(409, "the game is over: no more moves (start a new game, or watch its record)")
+            if not _is_int(ply):
+                raise RequestError(400, f"ply={ply!r}: give the number of decisions played so far, as the game "
+                                        f"showed it, so that a move meant for another position is refused")  # fmt: skip
+            if ply != live.ply:
+                raise RequestError(409, f"ply={ply}: the game is at decision {live.ply}: this move was chosen in an "
+                                        f"earlier position (reload the game)")  # fmt: skip
+            if live.game.current_player != live.seat:
+                raise RequestError(409, f"it is player {live.game.current_player}'s turn, not yours")
+            legal = live.game.legal_actions()
+            if not _is_int(action) or action not in legal:
+                raise RequestError(
+                    400,
+                    f"action={action!r}: not one of your choices now ({len(legal)} choices: "
+                    f"{', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})",
+                )
+            live.apply(action)
+            live.play_agents()
+            if live.game.is_over and live.saved_as is None:
+                self.store.save(live)
+            return self.state(live)
+
+    def lookup(self, live: LiveGame, key: str) -> dict[str, Any]:
+        with live.lock:
+            return {"key": key, "text": self._lookup(live.view, live.game, key, live.seat)}
+
+    @staticmethod
+    def _lookup(view: Any, game: Any, key: str, seat: int | None) -> str:
+        if not key or len(key) > 80:
+            raise RequestError(400, "key: name a field or location (at most 80 characters)")
+        found = view.find(game, key) or key
+        try:
+            return view.lookup(game, found, seat)
+        except ValueError as exc:
+            raise RequestError(404, str(exc)) from None
+
+    # ------------------------------------------------------------------------------------------ watching
+    def open_record(self, doc: dict[str, Any]) -> dict[str, Any]:
+        if "file" in doc:
+            path = self.store.record_path(doc["file"])
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise RequestError(400, f"{path.name}: cannot be read: {exc}") from None
+            record = read_record(text, path.name)
+            source = path.name
+        elif isinstance(doc.get("record"), str):
+            source = str(doc.get("name") or "uploaded record")[:80]
+            record = read_record(doc["record"], source)
+        else:
+            raise RequestError(400, "give {'file': a name of the records folder} or {'record': a record's text}")
+        replay = self.store.open_replay(record, source)
+        spec = replay.spec
+        views: list[Any] = ["full"]
+        if spec.hidden_information:
+            views = ["public", *range(record.num_players)] + (["full"] if replay.finished else [])
+        return {"id": replay.id, "source": source, "game": spec.id, "game_name": spec.name, "describe":
+                record.describe(), "players": record.num_players, "moves": len(record.actions),
+                "movers": replay.players, "names": replay.names, "finished": replay.finished, "views": views,
+                "hidden_information": spec.hidden_information}  # fmt: skip
+
+    def at_move(self, replay_id: str, k_text: str, view_text: str | None) -> dict[str, Any]:
+        replay = self.store.replay(replay_id)
+        k = _number(k_text)
+        if k is None or k > len(replay.record.actions):
+            raise RequestError(400, f"move {k_text!r}: a number from 0 (the opening) to {len(replay.record.actions)}")
+        spec = replay.spec
+        view = view_text or ("public" if spec.hidden_information else "full")
+        seat: int | None = None
+        number = _number(view)
+        if number is not None and number < replay.record.num_players:
+            seat = number
+        elif view == "full":
+            if spec.hidden_information and not replay.finished:
+                raise RequestError(403, "the full view (every hand) is shown only for records of finished games")
+        elif view != "public":
+            raise RequestError(400, f"view={view!r}: 'public', 'full' or a seat from 0 to "
+                                    f"{replay.record.num_players - 1}")  # fmt: skip
+        with replay.lock:
+            game = replay.position(k)
+            picture = replay.view.picture(game, seat)
+            full = view == "full" and spec.hidden_information
+            text = replay.view.text(game, seat, full=full) if picture is None or full else None
+            out = {"move": k, "moves": len(replay.record.actions), "view": view,
+                   "player": replay.players[k - 1] if k else None, "description": replay.names[k - 1] if k else
+                   "the opening position", "decision": replay.view.decision(game), "picture": picture, "text": text,
+                   "scores": [int(v) for v in game.scores()], "places": replay.view.places(game),
+                   "final": replay.view.final(game) if game.is_over else None}  # fmt: skip
+            return out
+
+    def replay_lookup(self, replay_id: str, k_text: str, view_text: str, key: str) -> dict[str, Any]:
+        replay = self.store.replay(replay_id)
+        k = _number(k_text)
+        if k is None or k > len(replay.record.actions):
+            raise RequestError(400, f"move {k_text!r}: a number from 0 to {len(replay.record.actions)}")
+        seat = _number(view_text)
+        seat = seat if seat is not None and seat < replay.record.num_players else None
+        with replay.lock:
+            return {"key": key, "text": self._lookup(replay.view, replay.position(k), key, seat)}
+
+    # ------------------------------------------------------------------------------------------ arena
+    def arena(self, doc: dict[str, Any]) -> dict[str, Any]:
+        if "file" in doc:
+            path = self.store.record_path(doc["file"])
+            if path.stat().st_size > UPLOAD_LIMIT:
+                raise RequestError(413, f"{path.name}: more than {UPLOAD_LIMIT} bytes")
+            text, source = path.read_text(encoding="utf-8", errors="replace"), path.name
+        elif isinstance(doc.get("text"), str):
+            text, source = doc["text"], str(doc.get("name") or "arena.json")[:80]
+        else:
+            raise RequestError(400, "give {'file': a name of the records folder} or {'text': an arena.json's text}")
+        try:
+            results = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RequestError(400, f"{source}: not JSON: {exc}") from None
+        except RecursionError:
+            raise RequestError(400, f"{source}: its JSON is nested too deeply") from None
+        settings = results.get("arena") if isinstance(results, dict) else None
+        table = results.get("table") if isinstance(results, dict) else None
+        if not isinstance(settings, dict) or not isinstance(table, list) or not table:
+            raise RequestError(400, f"{source}: not an arena's results ('industry-env arena' writes arena.json with "
+                                    f"'arena' and 'table')")  # fmt: skip
+        need = ("agent", "games", "wins", "win_rate", "win_ci_low", "win_ci_high")
+        rows = []
+        for i, row in enumerate(table):
+            if not isinstance(row, dict) or any(k not in row for k in need):
+                raise RequestError(400, f"{source}: table row {i}: needs {', '.join(need)}")
+            bad = [k for k, v in row.items() if k != "agent" and not (isinstance(v, (int, float)) and
+                   not isinstance(v, bool) and math.isfinite(v))]  # fmt: skip
+            if bad or not isinstance(row["agent"], str):
+                raise RequestError(400, f"{source}: table row {i}: {', '.join(bad) or 'agent'} is not a number"
+                                        f"{'' if bad else ' (agent: a name)'}")  # fmt: skip
+            rows.append(row)
+        game = settings.get("game")
+        name = load_game(game).name if game in available_games(include_hidden=True) else str(game)
+        shown = {k: settings[k] for k in ("game", "options", "agents", "num_players", "games", "seed",
+                                          "elapsed_seconds") if k in settings}  # fmt: skip
+        return {"source": source, "title": f"{name}: {settings.get('games', '?')} games, "
+                f"{settings.get('num_players', '?')} players", "settings": shown, "columns": list(rows[0]),
+                "rows": rows, "fair_share": 1 / settings["num_players"] if _is_int(settings.get("num_players"))
+                and settings["num_players"] > 0 else None}  # fmt: skip
+
+
+def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32,
+               game: str | None = None) -> Starlette:  # fmt: skip
+    """The application: the page and its routes, games kept in memory, records read from and written to
+    ``records``; ``agents``: the agents a request may name (``module:attr`` ones loaded here, never from a
+    request)."""
+    server = Server(records, agents, max_games, game)
+
+    def answer(call: Any) -> Any:
+        async def endpoint(request: Request) -> Response:
+            try:
+                return JSONResponse(await call(request))
+            except RequestError as exc:
+                return JSONResponse({"error": str(exc)}, status_code=exc.status)
+            except RecordError as exc:
+                return JSONResponse({"error": str(exc)}, status_code=422)
+            except Exception as exc:  # an agent's or the program's error: said, not a bare 500 page
+                return JSONResponse({"error": f"the server failed: {type(exc).__name__}: {exc}"}, status_code=500)
+
+        return endpoint
+
+    async def index(request: Request) -> Response:
+        # the page runs only its own script and style, and no other site may frame it
+        policy = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store",
+                                                            "Content-Security-Policy": policy})  # fmt: skip
+
+    async def games(request: Request) -> Any:
+        return server.games()
+
+    async def start(request: Request) -> Any:
+        doc = await _body(request, REQUEST_LIMIT)
+        return await run_in_threadpool(lambda: server.state(server.start(doc)))
+
+    async def state(request: Request) -> Any:
+        live = server.store.game(request.path_params["game_id"])
+        return await run_in_threadpool(lambda: _locked(live, server.state))
+
+    async def move(request: Request) -> Any:
+        live = server.store.game(request.path_params["game_id"])
+        doc = await _body(request, REQUEST_LIMIT)
+        return await run_in_threadpool(server.move, live, doc)
+
+    async def lookup(request: Request) -> Any:
+        live = server.store.game(request.path_params["game_id"])
+        return await run_in_threadpool(server.lookup, live, request.query_params.get("key", ""))
+
+    def finished_record(live: LiveGame) -> Any:
+        with live.lock:
+            if not live.game.is_over:
+                raise RequestError(409, "the record is given once the game is over (it holds the seed, which "
+                                        "tells every hidden card and draw to come)")  # fmt: skip
+            return json.loads(live.record().to_json())
+
+    async def record(request: Request) -> Any:
+        live = server.store.game(request.path_params["game_id"])
+        return await run_in_threadpool(finished_record, live)  # the lock may be held by a move in progress
+
+    async def quit_game(request: Request) -> Any:
+        name = await run_in_threadpool(server.store.close_game, request.path_params["game_id"])
+        return {"closed": True, "record_file": name}
+
+    async def records(request: Request) -> Any:
+        files = await run_in_threadpool(server.store.record_files)  # reading files: off the event loop
+        return {"folder": str(server.store.records), "files": files}
+
+    async def open_replay(request: Request) -> Any:
+        doc = await _body(request, UPLOAD_LIMIT)
+        return await run_in_threadpool(server.open_record, doc)
+
+    async def at_move(request: Request) -> Any:
+        p, q = request.path_params, request.query_params
+        return await run_in_threadpool(server.at_move, p["replay_id"], p["k"], q.get("view"))
+
+    async def replay_lookup(request: Request) -> Any:
+        p, q = request.path_params, request.query_params
+        return await run_in_threadpool(server.replay_lookup, p["replay_id"], p["k"], q.get("view", "public"),
+                                       q.get("key", ""))  # fmt: skip
+
+    async def arena(request: Request) -> Any:
+        doc = await _body(request, UPLOAD_LIMIT)
+        return await run_in_threadpool(server.arena, doc)
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", answer(games)),
+        Route("/api/play", answer(start), methods=["POST"]),
+        Route("/api/play/{game_id}", answer(state)),
+        Route("/api/play/{game_id}/move", answer(move), methods=["POST"]),
+        Route("/api/play/{game_id}/lookup", answer(lookup)),
+        Route("/api/play/{game_id}/record", answer(record)),
+        Route("/api/play/{game_id}/quit", answer(quit_game), methods=["POST"]),
+        Route("/api/records", answer(records)),
+        Route("/api/replays", answer(open_replay), methods=["POST"]),
+        Route("/api/replays/{replay_id}/{k}", answer(at_move)),
+        Route("/api/replays/{replay_id}/{k}/lookup", answer(replay_lookup)),
+        Route("/api/arena", answer(arena), methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 404)
+        detail = getattr(exc, "detail", "not found")
+        return JSONResponse({"error": f"{request.method} {request.url.path}: {detail}"}, status_code=status)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        server.store.close_all()  # the server stops: every unfinished game is saved
+
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=lifespan)
+    app.state.server = server
+    return app
+
+
+def _locked(live: LiveGame, call: Any) -> Any:
+    with live.lock:
+        return call(live)

@@ -1,0 +1,249 @@
+"""Drive ``industry-env serve`` in a real headless Chromium (Debian's ``chromium`` and ``chromium-driver``) with
+Selenium: play whole games by clicking, watch their records, take screenshots.
+
+The browser test (``test_browser.py``, run in CI) and ``make screenshot`` (the README's picture,
+``docs/serve.png``) both use these functions, the screenshot included: ``python -m tests.web.browser
+docs/serve.png`` plays into a game of Age of Industry and saves the page; ``--round-trip`` measures moves.
+Selenium is told where chromedriver is, so it never downloads one (CI's network is closed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+# Chromium as root in a container: no sandbox, no GPU, nothing fetched from the network
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage")  # fmt: skip
+
+
+def missing() -> str | None:
+    """Why the browser cannot run here (a sentence naming what to install), or None."""
+    absent = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
+    if absent:
+        return (f"{' and '.join(absent)} missing: install Debian's browser and its driver with "
+                f"'apt-get install -y chromium chromium-driver' (.ci/run does this)")  # fmt: skip
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium missing: pip install -e '.[dev]'"
+    return None
+
+
+@contextlib.contextmanager
+def server(records: Path, agents: tuple[str, ...] = ("random", "heuristic")) -> Iterator[str]:
+    """``industry-env serve``'s application run by uvicorn on a free loopback port in a thread; its address."""
+    import uvicorn
+
+    from industry_env.web import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(records, agents)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start within 30 s")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+@contextlib.contextmanager
+def browser(width: int = 1600, height: int = 1000) -> Iterator[Any]:
+    """A headless Chromium driven by Debian's chromedriver, in a fresh profile folder."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    why = missing()
+    if why:
+        raise RuntimeError(why)
+    profile = tempfile.mkdtemp(prefix="industry-env-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (*FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait(driver: Any, script: str, timeout: float = 30.0) -> Any:
+    """Wait until ``script`` (a JavaScript expression) is true; its value. TimeoutError with the page's error."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = driver.execute_script(f"return {script};")
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            error = driver.execute_script("return document.getElementById('error').textContent;")
+            raise TimeoutError(f"waited {timeout} s for {script}; the page says: {error!r}")
+        time.sleep(0.01)
+
+
+def idle(driver: Any) -> None:
+    wait(driver, "document.body.dataset.busy === '0'")
+
+
+def start_game(driver: Any, base: str, game: str, players: int, agent: str = "random", seat: int = 0) -> None:
+    """Open the page and start a game by choosing in its form."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(base + "/")
+    wait(driver, "document.body.dataset.ready === '1'")
+    Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    Select(driver.find_element(By.ID, "players")).select_by_value(str(players))
+    Select(driver.find_element(By.ID, "seat")).select_by_value(str(seat))
+    for select in driver.find_elements(By.CSS_SELECTOR, "select.opponent"):
+        Select(select).select_by_value(agent)
+    driver.find_element(By.ID, "start").click()
+    wait(driver, "document.body.dataset.ply !== undefined")
+    idle(driver)
+
+
+# Resolves, in one WebDriver call, when the page has answered a click: the game moved on (or ended) or an error
+# is shown; its value is [over, ply, error].
+_ANSWERED = """
+const [ply, done] = arguments;
+const body = document.body, error = document.getElementById("error");
+(function poll() {
+  if (body.dataset.busy === "0" && (body.dataset.ply !== ply || body.dataset.over === "1" || error.textContent))
+    done([body.dataset.over === "1", body.dataset.ply, error.textContent]);
+  else setTimeout(poll, 5);
+})();
+"""
+
+
+def play_on(driver: Any, clicks: int | None = None) -> int:
+    """Click a choice (the first of the first group) until the game is over, or ``clicks`` times; clicks made."""
+    from selenium.webdriver.common.by import By
+
+    driver.set_script_timeout(30)
+    made = 0
+    over, ply = driver.execute_script("return [document.body.dataset.over === '1', document.body.dataset.ply]")
+    while not over and (clicks is None or made < clicks):
+        driver.find_element(By.CSS_SELECTOR, "#choices button.choice").click()
+        over, ply, error = driver.execute_async_script(_ANSWERED, ply)
+        if error:
+            raise AssertionError(f"after {made} clicks the page says: {error}")
+        made += 1
+    return made
+
+
+def watch_record(driver: Any) -> dict[str, Any]:
+    """From a finished game, open its record and step through it: to the end, back one, the slider, play/pause."""
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.ID, "watch-this").click()
+    wait(driver, "!document.getElementById('player').hidden && document.body.dataset.replayMove === '0'")
+    idle(driver)
+    moves = int(driver.find_element(By.ID, "slider").get_attribute("max"))
+    driver.find_element(By.ID, "last").click()
+    wait(driver, f"document.body.dataset.replayMove === '{moves}' && document.body.dataset.busy === '0'")
+    final = driver.find_element(By.ID, "replay-final").text
+    driver.find_element(By.ID, "back").click()
+    wait(driver, f"document.body.dataset.replayMove === '{moves - 1}' && document.body.dataset.busy === '0'")
+    text = driver.find_element(By.ID, "move-text").text
+    driver.find_element(By.ID, "first").click()
+    wait(driver, "document.body.dataset.replayMove === '0' && document.body.dataset.busy === '0'")
+    driver.find_element(By.ID, "playpause").click()  # plays at the chosen speed
+    wait(driver, "Number(document.body.dataset.replayMove) >= 1", timeout=10)
+    driver.find_element(By.ID, "playpause").click()
+    idle(driver)
+    return {"moves": moves, "final": final, "second_last": text}
+
+
+def not_blank(png: Path) -> dict[str, float]:
+    """The screenshot's size, its distinct colours and how much it varies (a blank page has one colour)."""
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(png).convert("RGB"))
+    colours = len(np.unique(pixels.reshape(-1, 3), axis=0))
+    return {"width": pixels.shape[1], "height": pixels.shape[0], "colours": colours, "std": float(pixels.std())}
+
+
+SCREENSHOT_GAME = "age_of_industry"
+
+
+def screenshot(out: Path, driver: Any = None, base: str | None = None, game: str = SCREENSHOT_GAME,
+               clicks: int = 12) -> Path:  # fmt: skip
+    """The README's picture: ``clicks`` choices into a game of the most players against random players, the page
+    saved at the next decision (with a browser and server of its own unless given them)."""
+    if driver is None or base is None:
+        with tempfile.TemporaryDirectory() as records, server(Path(records), ("random",)) as url, browser() as made:
+            return screenshot(out, made, url, game, clicks)
+    start_game(driver, base, game, players=most_players(game), agent="random")
+    play_on(driver, clicks)
+    driver.execute_script("document.querySelector('.side').scrollTop = 0; window.scrollTo(0, 0)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(out))
+    return out
+
+
+def round_trips(game: str, moves: int = 60, agent: str = "heuristic") -> list[float]:
+    """Milliseconds from a click to the new picture painted (the page measures it: the request, the agents'
+    replies, the drawing), for ``moves`` clicks into a game of ``game`` against ``agent``."""
+    with tempfile.TemporaryDirectory() as records, server(Path(records)) as base, browser() as driver:
+        times: list[float] = []
+        while len(times) < moves:
+            start_game(driver, base, game, players=load_players(game), agent=agent)
+            while len(times) < moves and play_on(driver, 1):
+                times.append(float(driver.execute_script("return document.body.dataset.moveMs")))
+    return times
+
+
+def load_players(game: str) -> int:
+    from industry_env import load_game
+
+    return load_game(game).min_players
+
+
+def most_players(game: str) -> int:
+    """The game's most players: the fewest decisions for the person's seat, so the fewest clicks to its end."""
+    from industry_env import load_game
+
+    return load_game(game).max_players
+
+
+def main(argv: list[str]) -> int:
+    """``python -m tests.web.browser OUT.png`` writes the README's screenshot; ``--round-trip`` measures moves."""
+    if argv[:1] == ["--round-trip"]:
+        import numpy as np
+
+        from industry_env import available_games
+
+        for game in available_games():
+            ms = np.array(round_trips(game))
+            print(f"{game}: {len(ms)} moves against the heuristic, click to new picture: median {np.median(ms):.0f} "
+                  f"ms, 90th percentile {np.percentile(ms, 90):.0f} ms, slowest {ms.max():.0f} ms")  # fmt: skip
+        return 0
+    target = Path(argv[0] if argv else "docs/serve.png")
+    print(f"wrote {screenshot(target)}: {not_blank(target)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
