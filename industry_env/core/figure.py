@@ -31,3 +31,18 @@ def svg_document(matplotlib: Any, fig: Any, artists: Sequence[Any], text_as_path
         for a in artists:
             a.remove()
     return buf.getvalue()
+
+
+def text_picture(text: str, width: int = 1280, height: int = 800) -> Any:
+    """A position's text drawn in Pillow's plain font on a white ``width`` x ``height`` page, uint8[H, W, 3]: the
+    picture of a game that draws none of its own (lines beyond the page are cut). Needs Pillow (the render extra)."""
+    import numpy as np
+
+    from .gif import pillow
+
+    Image = pillow()
+    from PIL import ImageDraw
+
+    page = Image.new("RGB", (width, height), "white")
+    ImageDraw.Draw(page).multiline_text((12, 12), text, fill="black", spacing=2)
+    return np.asarray(page, dtype=np.uint8).copy()

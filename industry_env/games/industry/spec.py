@@ -100,9 +100,6 @@ class IndustrySpec(GameSpec):
         board = self.check_options(options)["board"]
         return Game.from_json(text, board=board)
 
-    def observe(self, game: ReferenceGame, seat: int) -> np.ndarray:
-        return O.observe_game(game, seat)
-
     def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
         board = game.board if game is not None else self.check_options(options)["board"]
         return A.action_to_string(action, board.resource_names)
