@@ -164,7 +164,8 @@ def test_balance_refuses_another_game_by_name(capsys) -> None:
     from industry_env.cli import main
 
     assert main(["balance", "--game", "age_of_industry", "--games", "1"]) == 2
-    assert "--game age_of_industry: balance measures Industry's board" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--game age_of_industry: balance is a tool of Industry; Age of Industry has no balance tool" in err
 
 
 def test_train_game_option_is_set_game(capsys) -> None:

@@ -193,6 +193,9 @@ class GameSpec:
     #: and, for a subcommand the command line does not define itself, ``configure(parser)`` (Industry's
     #: ``balance``; each game's ``board``)
     tools: Mapping[str, str] = {}
+    #: ``"module:Class"`` of the game's own terminal table for ``industry-env play`` (a
+    #: :class:`industry_env.core.playtable.PlayTable`), or None: the table every game has, from this spec
+    play_table: str | None = None
     #: the game draws pictures of its own (``to_rgb_array``, ``show``); without them a picture is its text
     has_pictures: bool = False
 

@@ -70,6 +70,9 @@ class AgeOfIndustrySpec(GameSpec):
         "ismcts": "industry_env.agents.age_of_industry.ismcts:ISMCTSAgent",
         "ppo": "industry_env.agents.ppo:PPOAgent",
     }
+    # its own command-line tool: `industry-env board --game age_of_industry` (components, maps, templates)
+    tools = {"board": "industry_env.games.age_of_industry.board_tool"}
+    play_table = "industry_env.games.age_of_industry.playtable:AgeOfIndustryTable"  # industry-env play
 
     def num_actions(self, map: str = "germany", **options: Any) -> int:  # noqa: A002 (the option's name)
         return num_actions(_map(map))

@@ -58,6 +58,9 @@ class IndustrySpec(GameSpec):
         "mcts": "industry_env.agents.industry.mcts:MCTSAgent",
         "ppo": "industry_env.agents.ppo:PPOAgent",
     }
+    # its own command-line tools: `industry-env board` (a board file checked, printed, templated) and `balance`
+    tools = {"board": "industry_env.games.industry.board_tool", "balance": "industry_env.games.industry.balance"}
+    play_table = "industry_env.games.industry.playtable:IndustryTable"  # industry-env play
 
     def num_actions(self, **options: Any) -> int:
         return A.NUM_ACTIONS
