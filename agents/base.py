@@ -287,8 +287,9 @@ class Agent:
         return check_actions(self._choose(obs, mask), mask, self.name, spec=self.spec)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        raise TypeError(f"{type(self).__name__} answers no move: implement _choose(observations, masks), or "
-                        f"override act_batch")
+        raise TypeError(
+            f"{type(self).__name__} answers no move: implement _choose(observations, masks), or override act_batch"
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"

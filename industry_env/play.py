@@ -86,8 +86,6 @@ def _table_class(spec: Any) -> type[PlayTable]:
     return getattr(importlib.import_module(module), attr)
 
 
-
-
 # ---------------------------------------------------------------------------------------------- saving
 class _Saver:
     """The game record, which ``industry-env replay`` reads, written atomically."""
