@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from industry_env.games.industry import engine as E
-from industry_env.verify import configs, differential
+from industry_env.registry import load_game
+from industry_env.verify import differential, game_configs
 
 
 def _agree(games: int, first_seed: int) -> None:
@@ -41,8 +42,9 @@ def test_every_seat_observation_agrees() -> None:
 
 
 def test_configs_cover_players_variants_and_policies() -> None:
-    seeds, players, balanced, policy = configs(8, first_seed=5)
-    assert seeds.tolist() == list(range(5, 13))
+    configs = game_configs(load_game("industry"), 8, first_seed=5)
+    seeds, players, balanced, policy = zip(*((s, n, o["balanced_draws"], p) for s, n, o, p in configs), strict=True)
+    assert list(seeds) == list(range(5, 13))
     combos = {(int(n), bool(b), int(p)) for n, b, p in zip(players, balanced, policy, strict=True)}
     assert len(combos) == 8
 

@@ -290,6 +290,11 @@ class GameSpec:
         Industry: both maps, both editions): ``industry-env verify --game`` and the bench cycle through them."""
         return [{}]
 
+    def exploration_weights(self, **options: Any) -> np.ndarray | None:
+        """float64[num_actions]: weights of a random player that reaches every phase of the rules often (Industry:
+        develop often, bid low), which ``verify`` plays in half its games beside uniform play; None: uniform only."""
+        return None
+
     # ---------------------------------------------------------------------------------------- sizes
     def num_actions(self, **options: Any) -> int:
         """Size of the one flat action space for these options."""

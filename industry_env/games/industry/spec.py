@@ -81,6 +81,16 @@ class IndustrySpec(GameSpec):
         development = MAX_DEVELOPMENTS * (1 + 2 * NUM_RESOURCES) + 1
         return 20 * n * (auction + development) + n
 
+    def exploration_weights(self, **options: Any) -> np.ndarray:
+        """The "developer": develops often and bids low, the subsidy rarely, so that every phase (payments,
+        subsidies, the Bank discount) is reached often."""
+        w = np.ones(A.NUM_ACTIONS)
+        w[A.PASS] = 4.0
+        w[A.BID : A.SELL] = 2.0 / np.arange(1, A.SELL - A.BID + 1)
+        w[A.DEVELOP : A.DONE] = 25.0
+        w[A.SUBSIDY] = 0.05
+        return w
+
     def variants(self) -> list[dict[str, Any]]:
         return [{"balanced_draws": True}, {"balanced_draws": False}]
 
