@@ -124,19 +124,27 @@ MAPS = ("germany", "new_england")
 
 
 @lru_cache(maxsize=1)
-def _map_by_size() -> dict[int, str]:
+def _maps_by_size() -> dict[int, list[str]]:
     c = load_components()
-    return {observation_size(load_map(m), c): m for m in MAPS}
+    out: dict[int, list[str]] = {}
+    for m in MAPS:
+        out.setdefault(observation_size(load_map(m), c), []).append(m)
+    return out
 
 
 def map_of(observations: np.ndarray) -> str:
-    """The map whose observations are as wide as ``observations`` (float32[B, D]); AgentInputError if none."""
-    sizes = _map_by_size()
+    """The map whose observations are as wide as ``observations`` (float32[B, D]), for an agent made without the
+    game's options; AgentInputError if no map has that width, or if several have (the options must say which)."""
+    sizes = _maps_by_size()
     width = observations.shape[-1]
     if width not in sizes:
-        known = ", ".join(f"{m}: {d}" for d, m in sizes.items())
+        known = ", ".join(f"{'/'.join(ms)}: {d}" for d, ms in sizes.items())
         raise AgentInputError(f"observations of width {width} belong to no map of Age of Industry ({known})")
-    return sizes[width]
+    if len(sizes[width]) > 1:
+        maps = ", ".join(sizes[width])
+        raise AgentInputError(f"observations of width {width} fit the maps {maps}: make the agent with the game's "
+                              f"options (make_agent(..., options={{'map': ...}}), or map=)")  # fmt: skip
+    return sizes[width][0]
 
 
 def check_map(map: str | None) -> str | None:  # noqa: A002

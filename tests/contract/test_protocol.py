@@ -297,3 +297,20 @@ def test_the_old_top_level_names_still_import() -> None:
     assert industry_env.Board.__module__ == "industry_env.games.industry.board"
     assert AGENTS["heuristic"] is HeuristicAgent
     assert list(agents_of("age_of_industry")) == ["random", *load_game("age_of_industry").agents]
+
+
+def test_an_environments_opponents_receive_the_games_options() -> None:
+    """Age of Industry's agents were left to guess the map from the observation's width: the environments now
+    hand every opponent the game's options."""
+    from industry_env.envs.common import OpponentPool, Opponents
+
+    options = load_game("age_of_industry").check_options({"map": "new_england"})
+    seats = Opponents("heuristic", 3, 0, 2, game="age_of_industry", options=options)
+    assert seats.members[0].options == {"map": "new_england"}
+    pool = OpponentPool(["heuristic"], seed=0, game="age_of_industry", options=options)
+    assert pool.agents[0].options == {"map": "new_england"}
+    from industry_env.agents import make_agent
+
+    germany = make_agent("heuristic", seed=0, game="age_of_industry", map="germany")
+    with pytest.raises(ValueError, match="map = 'germany'"):  # an agent of another map is refused, naming both
+        Opponents(germany, 3, 0, 2, game="age_of_industry", options=options)
