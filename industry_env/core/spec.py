@@ -411,6 +411,11 @@ class GameSpec:
         """Show a position's picture (in a notebook, or a window). Without pictures of its own: prints its text."""
         print(self.render_text(game))
 
+    def doc_figures(self) -> list[Any]:
+        """The pictures of positions the game's docs show (:class:`industry_env.core.figure.DocFigure`), drawn from
+        seeded games by ``python -m industry_env.docfigures`` and checked by the tests; none by default."""
+        return []
+
     def gif_writer(self, path: Any, frame_ms: int = 400, last_ms: int = 3000, scale: float = 1.0) -> Any:
         """An animated GIF of this game's pictures written frame by frame (:class:`industry_env.core.gif.
         GifWriter`; a game with pictures of its own keeps its players' colours in the palette)."""

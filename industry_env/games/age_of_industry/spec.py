@@ -153,6 +153,16 @@ class AgeOfIndustrySpec(GameSpec):
 
         show(game, seat)  # seat None: the public view, as to_rgb_array
 
+    def doc_figures(self) -> list[Any]:
+        from .docfigure import figures
+
+        return figures()
+
+    def gif_writer(self, path: Any, frame_ms: int = 400, last_ms: int = 3000, scale: float = 1.0) -> Any:
+        from .picture import GifWriter
+
+        return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)  # the players' colours kept
+
     def rules_text(self) -> str:
         from .tools import rules_text
 

@@ -135,6 +135,16 @@ class IndustrySpec(GameSpec):
 
         return to_rgb_array(game)  # every seat sees the whole table
 
+    def doc_figures(self) -> list[Any]:
+        from .docfigure import figures
+
+        return figures()
+
+    def gif_writer(self, path: Any, frame_ms: int = 400, last_ms: int = 3000, scale: float = 1.0) -> Any:
+        from .picture import GifWriter
+
+        return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)  # the players' colours kept
+
     def rules_text(self) -> str:
         from importlib import resources
 
