@@ -125,4 +125,14 @@ def check_observations(observations: np.ndarray, map_key: str) -> None:
                               f"from its own seat's observation (egocentric: the observer is its seat 0)")  # fmt: skip
 
 
-__all__ = ["FLAGS", "ONE_HOT_OPTIONAL", "ONE_HOT_REQUIRED", "check_observations"]
+def check_game_observations(observations: np.ndarray, map: str | None = None, **options: object) -> None:  # noqa: A002
+    """:func:`check_observations` as the game's spec names it (``observation_check``), called with the game's
+    options by agents that play every game (a PPO policy): ``map`` None reads it from the observations' width."""
+    if map is None:
+        from .heuristic import map_of
+
+        map = map_of(observations)  # noqa: A001
+    check_observations(observations, map)
+
+
+__all__ = ["FLAGS", "ONE_HOT_OPTIONAL", "ONE_HOT_REQUIRED", "check_game_observations", "check_observations"]

@@ -193,6 +193,10 @@ class GameSpec:
     #: and, for a subcommand the command line does not define itself, ``configure(parser)`` (Industry's
     #: ``balance``; each game's ``board``)
     tools: Mapping[str, str] = {}
+    #: ``"module:function"`` ``(observations float32[B, D], **options) -> None`` that refuses observations no game
+    #: produces, naming the entry and the rows (an AgentInputError): what agents of every game call on the
+    #: observations they are given (a PPO policy); None: the observation's size is checked, no more
+    observation_check: str | None = None
     #: ``"module:Class"`` of the game's own terminal table for ``industry-env play`` (a
     #: :class:`industry_env.core.playtable.PlayTable`), or None: the table every game has, from this spec
     play_table: str | None = None

@@ -72,6 +72,7 @@ class AgeOfIndustrySpec(GameSpec):
     }
     # its own command-line tool: `industry-env board --game age_of_industry` (components, maps, templates)
     tools = {"board": "industry_env.games.age_of_industry.board_tool"}
+    observation_check = "industry_env.agents.age_of_industry.checks:check_game_observations"  # entry by entry
     play_table = "industry_env.games.age_of_industry.playtable:AgeOfIndustryTable"  # industry-env play
 
     def num_actions(self, map: str = "germany", **options: Any) -> int:  # noqa: A002 (the option's name)
