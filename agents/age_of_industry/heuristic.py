@@ -38,7 +38,7 @@ from industry_env.games.age_of_industry import engine
 from industry_env.games.age_of_industry.actions import ActionSpace, action_space
 from industry_env.games.age_of_industry.components import MARKET_SPACE, TILE_ACCEPTS, load_components, load_map
 from industry_env.games.age_of_industry.from_observation import from_observation
-from industry_env.games.age_of_industry.observation import SCALE_MONEY, SCALE_ROUND, observation_size, views
+from industry_env.games.age_of_industry.observation import SCALE_MONEY, SCALE_ROUND, views
 from industry_env.games.age_of_industry.rules import (
     COAL_MINE,
     COTTON_MILL,
@@ -65,7 +65,7 @@ from industry_env.games.age_of_industry.state import (
 from industry_env.registry import load_game
 
 from ..base import Agent, AgentInputError, check_seed
-from .checks import check_observations
+from .checks import check_observations, map_of
 
 BAD = -1e9  # the score of an illegal action
 CARDS_PER_ROUND = 6.0  # cards a 4-player table draws from the deck in a round, roughly (for the rounds left)
@@ -121,30 +121,6 @@ def tables(map_key: str) -> Tables:
 
 
 MAPS = ("germany", "new_england")
-
-
-@lru_cache(maxsize=1)
-def _maps_by_size() -> dict[int, list[str]]:
-    c = load_components()
-    out: dict[int, list[str]] = {}
-    for m in MAPS:
-        out.setdefault(observation_size(load_map(m), c), []).append(m)
-    return out
-
-
-def map_of(observations: np.ndarray) -> str:
-    """The map whose observations are as wide as ``observations`` (float32[B, D]), for an agent made without the
-    game's options; AgentInputError if no map has that width, or if several have (the options must say which)."""
-    sizes = _maps_by_size()
-    width = observations.shape[-1]
-    if width not in sizes:
-        known = ", ".join(f"{'/'.join(ms)}: {d}" for d, ms in sizes.items())
-        raise AgentInputError(f"observations of width {width} belong to no map of Age of Industry ({known})")
-    if len(sizes[width]) > 1:
-        maps = ", ".join(sizes[width])
-        raise AgentInputError(f"observations of width {width} fit the maps {maps}: make the agent with the game's "
-                              f"options (make_agent(..., options={{'map': ...}}), or map=)")  # fmt: skip
-    return sizes[width][0]
 
 
 def check_map(map: str | None) -> str | None:  # noqa: A002
