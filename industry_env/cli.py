@@ -2,10 +2,11 @@
 terminal, replay records, show the rules and components, and run the tools.
 
 Subcommands: ``demo`` (the short demonstration the README starts with), ``play``, ``replay``, ``rules``,
-``board``, ``balance`` (Industry's board), ``arena``, ``train``, ``warmup``, ``bench`` and ``verify``. Every
-subcommand takes ``--game`` the same way (``balance`` refuses another game by name), and no parser accepts an
-abbreviated option (``--game`` is never read as ``--games``).
-"""
+``board``, ``balance`` (Industry's board), ``arena``, ``train``, ``warmup``, ``bench`` and ``verify``. The games'
+own tools come from their specs (``GameSpec.tools``): ``board`` runs the ``--game``'s board tool where it has one,
+and a subcommand only some games have (``balance``) refuses another game by name. Every subcommand takes
+``--game`` the same way, and no parser accepts an abbreviated option (``--game`` is never read as ``--games``).
+This module imports no game: it reaches each through the registry."""
 
 from __future__ import annotations
 

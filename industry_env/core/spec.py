@@ -5,23 +5,22 @@ A game is one package under ``industry_env/games/`` holding its rules, data, pic
 (environments, agents, arena, records, bench, verify, training, the command line) reads the game only through
 its spec, the way OpenSpiel's code reads a ``pyspiel.Game`` and Pgx's reads an ``Env``.
 
-The spec names the game (``id``, ``name``, ``version``), its player range, whether it has hidden information,
-its options (each checked by the game), its sizes for given options (number of actions, observation layout and
-bounds, longest game), and its parts, imported on first use:
+What every game must declare (:data:`REQUIRED_ATTRIBUTES`, :data:`REQUIRED_METHODS`: its names, player range,
+hidden information, where its engines are, its sizes for given options, positions as JSON, its actions' names,
+how a game was set up) is checked when it is registered, every missing member named in one message. Everything
+else is optional with a default that works: options and variants, the game's own agents and tools, texts,
+pictures, the terminal table of ``industry-env play``, the docs' figures. The parts are imported on first use:
 
 ``reference(num_players, seed, **options)``
     the readable engine of one game (:class:`ReferenceGame`): the rules' oracle, records' replay.
 ``engine``
     the batched engine (:class:`BatchedEngine`): B games as arrays with a leading batch dimension.
-``action_to_string`` / ``string_to_action``, ``render_text(game)``, ``picture`` (optional)
-    what people read and see.
-``agents``, ``tools``
-    the game's own agents (``make_agent(name, game=...)``) and command-line tools (``industry-env board``).
 
 Hidden information (``hidden_information=True``): agents see a position only through ``observe(seat)`` and the
 legal-action mask; search players draw positions with ``resample(seat, rng)`` (a position consistent with all
-that ``seat`` knows, its hidden part redealt from its own random stream), never the true state. Games without
-hidden information may also hand agents the engine's State directly (the fast path of ``Agent.act_state``).
+that ``seat`` knows, its hidden part redealt from its own random stream; :class:`HiddenInformationGame`), never
+the true state. Games without hidden information may also hand agents the engine's State directly (the fast path
+of ``Agent.act_state``).
 """
 
 from __future__ import annotations
