@@ -131,8 +131,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise ValueError(f"--game {args.game}: {args.file} is a game of {spec.name} ({record.game}), not of "
                          f"{_game(args).name}")  # fmt: skip
     if args.board is not None and "board" not in {o.name for o in spec.options}:
-        raise ValueError(f"--board: the board file of a game that has one (Industry); {args.file} is a game of "
-                         f"{spec.name}")  # fmt: skip
+        raise ValueError(f"--board: {args.file} is a game of {spec.name}, which has no board option")
     data = {"board": args.board} if args.board is not None else {}
     replay(record, **data)  # refuses a record that does not replay before anything is printed or written
     drawing = bool(gif or png_dir)
