@@ -314,3 +314,14 @@ def test_an_environments_opponents_receive_the_games_options() -> None:
     germany = make_agent("heuristic", seed=0, game="age_of_industry", map="germany")
     with pytest.raises(ValueError, match="map = 'germany'"):  # an agent of another map is refused, naming both
         Opponents(germany, 3, 0, 2, game="age_of_industry", options=options)
+
+
+def test_board_of_a_game_without_its_own_tool_prints_its_components(capsys) -> None:
+    from industry_env.cli import main
+
+    spec = load_game("twentieth_century")
+    assert "board" not in spec.tools
+    assert main(["board", "--game", "twentieth_century"]) == 0
+    assert capsys.readouterr().out == spec.components_text()
+    assert main(["board", "--game", "twentieth_century", "--template", "x.toml"]) == 2
+    assert "--template: 20th Century has no data files to check or type in yet" in capsys.readouterr().err
