@@ -245,6 +245,23 @@ def _has_pillow() -> bool:
     return True
 
 
+class OtherNimSpec(NimSpec):
+    id = "other_nim"
+
+
+OTHER_NIM = OtherNimSpec()
+
+
+def test_a_game_registered_by_path_is_checked_and_declared(scratch_registry) -> None:
+    register_game("other_nim", f"{__name__}:OTHER_NIM", hidden=True)
+    assert load_game("other_nim") is OTHER_NIM and declaration("other_nim").batched is False
+    assert "other_nim" not in gym_ids()  # no batched engine: no Gymnasium id
+    with pytest.raises(ValueError, match="already a game of the suite"):
+        register_game("other_nim", OTHER_NIM)
+    with pytest.raises(ValueError, match="a GameSpec, or 'module:attr'"):
+        register_game("third_nim", "not a path")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_registry_declaration_agrees_with_the_spec(game: str) -> None:
     spec, declared = load_game(game), declaration(game)
