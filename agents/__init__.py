@@ -35,7 +35,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from industry_env.core.spec import GameSpec
+from industry_env.core.spec import GameSpec, import_path
 from industry_env.registry import DEFAULT_GAME, load_game
 
 from .base import Agent, AgentActionError, AgentInputError, CallableAgent, check_actions
@@ -256,8 +256,7 @@ def _bind(agent: Agent, name: str, spec: GameSpec) -> Agent:
 
 def _import_factory(path: str) -> type[Agent]:
     """The agent class a game's spec names as ``module:attr``."""
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return import_path(path)
 
 
 def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any], game: str | None = None,

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import importlib
 import io
 import json
 import math
@@ -51,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from industry_env.core.outputs import atomic_file
+from industry_env.core.spec import import_path
 from industry_env.registry import load_game
 
 from .base import Agent, AgentInputError, check_seed
@@ -647,8 +647,7 @@ class PPOAgent(NetworkAgent):
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         check = self.spec.observation_check if self.spec is not None else None
         if check is not None:  # the game checks its observations entry by entry (Age of Industry's agents')
-            module, _, attr = check.partition(":")
-            getattr(importlib.import_module(module), attr)(observations, **(self.options or {}))
+            import_path(check)(observations, **(self.options or {}))
         return super()._choose(observations, masks)
 
     def __repr__(self) -> str:

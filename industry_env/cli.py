@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .core.spec import import_path
 from .gameargs import add_game_arguments
 from .play import cmd_play  # noqa: F401  (industry_env.cli.cmd_play, as before play had its module)
 from .play import configure as configure_play
@@ -213,7 +214,7 @@ def cmd_board(args: argparse.Namespace) -> int:
     blank one; Age of Industry: its components and maps, or their templates), else its components as tables."""
     spec = _game(args)
     if "board" in spec.tools:
-        return importlib.import_module(spec.tools["board"]).run(args)
+        return import_path(spec.tools["board"]).run(args)
     given = [flag for flag, value in (("--board", args.board), ("--map", args.map), ("--template", args.template))
              if value is not None]  # fmt: skip
     if given:
@@ -234,7 +235,7 @@ def _game_tool(name: str) -> Any:
             owners = [load_game(g).name for g in _tool_games(name)]
             raise ValueError(f"--game {args.game}: {name} is a tool of {', '.join(owners)}; {spec.name} has no "
                              f"{name} tool")  # fmt: skip
-        return importlib.import_module(spec.tools[name]).run(args)
+        return import_path(spec.tools[name]).run(args)
 
     return run
 
@@ -374,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     # the games' own tools that the command line does not define itself (Industry's balance), from their specs
     for name in sorted({t for g in available_games(include_hidden=True) for t in load_game(g).tools} - {"board"}):
         owners = _tool_games(name)
-        tool = importlib.import_module(load_game(owners[0]).tools[name])
+        tool = import_path(load_game(owners[0]).tools[name])
         p = _sub(sub, name, tool.HELP)
         tool.configure(p)
         _game_option(p, default=owners[0], help_text=f"the game (one with this tool: {', '.join(owners)}; another "

@@ -14,7 +14,6 @@ person's seat may see.
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
 import secrets
 import signal
@@ -26,6 +25,7 @@ from typing import Any, TextIO
 
 from .core.outputs import write_text_atomic
 from .core.playtable import PlayTable
+from .core.spec import import_path
 from .gameargs import add_game_arguments, game_options
 from .registry import DEFAULT_GAME, available_games, load_game
 
@@ -82,8 +82,7 @@ def _table_class(spec: Any) -> type[PlayTable]:
     """The game's own terminal table (its spec's ``play_table``), else the one every game has."""
     if spec.play_table is None:
         return PlayTable
-    module, _, attr = spec.play_table.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return import_path(spec.play_table)
 
 
 # ---------------------------------------------------------------------------------------------- saving

@@ -12,9 +12,8 @@ it only with ``include_hidden=True`` (Pgx keeps unfinished games out of its ``En
 from __future__ import annotations
 
 import dataclasses
-import importlib
 
-from .core.spec import GameSpec, gym_id
+from .core.spec import GameSpec, gym_id, import_path
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,15 +81,10 @@ def register_game(game_id: str, spec: str | GameSpec, hidden: bool = False) -> N
 
 def _declare(game_id: str, path: str, hidden: bool) -> Declaration:
     """The declaration of a game added by path: its spec is imported now to read its version and engine."""
-    spec = _import_spec(game_id, path)
+    spec = import_path(path)
     _check(game_id, spec, None)
     _LOADED[game_id] = spec
     return Declaration(path, spec.version, spec.engine_module is not None, hidden)
-
-
-def _import_spec(game_id: str, path: str) -> object:
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def _check(game_id: str, spec: object, declared: Declaration | None) -> None:
@@ -112,7 +106,7 @@ def load_game(game_id: str = DEFAULT_GAME) -> GameSpec:
     spec = _LOADED.get(game_id) if isinstance(game_id, str) else None
     if spec is None:
         declared = declaration(game_id)
-        spec = _import_spec(game_id, declared.spec)
+        spec = import_path(declared.spec)
         _check(game_id, spec, declared)
         _LOADED[game_id] = spec
     return spec

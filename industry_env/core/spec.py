@@ -139,8 +139,9 @@ class BatchedEngine(Protocol):
     def from_games(self, games: Sequence[ReferenceGame]) -> Any: ...
 
 
-def _import(path: str) -> Any:
-    """``"package.module"`` or ``"package.module:attr"``, imported."""
+def import_path(path: str) -> Any:
+    """``"package.module"`` or ``"package.module:attr"``, imported: how a spec names its parts (engine, reference
+    class, agents, tools, table), so that naming one costs nothing until it is used."""
     module, _, attr = path.partition(":")
     m = importlib.import_module(module)
     return getattr(m, attr) if attr else m
@@ -327,12 +328,12 @@ class GameSpec:
         if self.engine_module is None:
             raise ValueError(f"{self.name} has no batched engine yet: only its reference engine "
                              f"(load_game({self.id!r}).reference(...)) plays it")  # fmt: skip
-        return _import(self.engine_module)
+        return import_path(self.engine_module)
 
     def reference(self, num_players: int | None = None, seed: int = 0, **options: Any) -> ReferenceGame:
         """A new reference game (checked options)."""
         n = self.default_players if num_players is None else self.check_num_players(num_players)
-        return _import(self.reference_class)(n, seed=seed, **self.check_options(options))
+        return import_path(self.reference_class)(n, seed=seed, **self.check_options(options))
 
     def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
         """A reference game from its JSON position (a corrupt one refused with what is wrong)."""
