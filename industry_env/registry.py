@@ -115,13 +115,15 @@ def load_game(game_id: str = DEFAULT_GAME) -> GameSpec:
 def spec_of(obj: object) -> GameSpec | None:
     """The spec of the game whose reference game or batched State ``obj`` is (None if no registered game's).
 
-    Only games already loaded are looked at: an object of a game exists only once its package is imported.
+    A game's object exists only once its package is imported, so only that game's spec is loaded here.
     """
     module = type(obj).__module__
-    for spec in list(_LOADED.values()):
-        package = type(spec).__module__.rpartition(".")[0]
+    for game_id, declared in list(_GAMES.items()):
+        loaded = _LOADED.get(game_id)
+        spec_module = type(loaded).__module__ if loaded is not None else declared.spec.partition(":")[0]
+        package = spec_module.rpartition(".")[0]
         if module == package or module.startswith(package + "."):
-            return spec
+            return load_game(game_id)
     return None
 
 
