@@ -147,23 +147,61 @@ def import_path(path: str) -> Any:
     return getattr(m, attr) if attr else m
 
 
+class GameDeclaration(Protocol):
+    """The methods every game's spec must define (:data:`REQUIRED_METHODS`): :class:`GameSpec` has no default for
+    them, and :meth:`GameSpec.check_declaration` names the ones a spec lacks."""
+
+    def num_actions(self, **options: Any) -> int:
+        """Size of the one flat action space for these options."""
+        ...
+
+    def observation_layout(self, **options: Any) -> tuple[Piece, ...]:
+        """The named pieces of the flat float32 observation for these options."""
+        ...
+
+    def observation_bounds(self, **options: Any) -> tuple[np.ndarray, np.ndarray]:
+        """float32 lower and upper bounds of every observation entry."""
+        ...
+
+    def max_game_length(self, num_players: int, **options: Any) -> int:
+        """An upper bound on the decisions of one game (a comment says why it holds)."""
+        ...
+
+    def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
+        """A reference game from its JSON position (a corrupt one refused with what is wrong)."""
+        ...
+
+    def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
+        """An action's readable name (in ``game``'s position if given)."""
+        ...
+
+    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
+        """The action a readable name stands for; ValueError if none."""
+        ...
+
+    def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
+        """``(num_players, seed, options)`` a reference game was created with: its opening position is
+        ``reference(num_players, seed, **options)`` (what a record of it starts from)."""
+        ...
+
+
 #: What every game must declare, attributes then methods: checked when the game is registered, every missing one
 #: named in one message (:meth:`GameSpec.check_declaration`). Everything else has a default that works.
 REQUIRED_ATTRIBUTES = ("id", "name", "version", "citation", "min_players", "max_players", "default_players",
                        "hidden_information", "engine_module", "reference_class")  # fmt: skip
-REQUIRED_METHODS = ("num_actions", "observation_layout", "observation_bounds", "max_game_length",
-                    "reference_from_json", "action_to_string", "string_to_action", "setup_of")  # fmt: skip
+REQUIRED_METHODS = tuple(n for n, v in vars(GameDeclaration).items() if callable(v) and not n.startswith("_"))
 
 
 class GameSpec:
     """What one game declares to the suite; a game's package makes one instance (its ``SPEC``).
 
-    Required (:data:`REQUIRED_ATTRIBUTES`, :data:`REQUIRED_METHODS`): the game's names, player range, whether it
-    hides information, where its engines are, its sizes, its positions as JSON, its actions' names and how a game
-    was set up. Optional, each with a default that works: ``options``, ``agents``, ``shipped_policy``, ``tools``,
-    ``variants``, ``observe``/``resample`` (the reference game's own), ``render_text`` (``str(game)``),
-    ``describe_action``, ``data_digests``, the texts (``rules_text``, ``components_text``: made from the
-    declaration) and the pictures (``has_pictures``; without its own, a picture of the position's text).
+    Required (:data:`REQUIRED_ATTRIBUTES`; the methods of :class:`GameDeclaration`): the game's names, player
+    range, whether it hides information, where its engines are, its sizes, its positions as JSON, its actions'
+    names and how a game was set up. Optional, each with a default that works: ``options``, ``agents``,
+    ``shipped_policy``, ``tools``, ``variants``, ``observe``/``resample`` (the reference game's own),
+    ``render_text`` (``str(game)``), ``describe_action``, ``data_digests``, the texts (``rules_text``,
+    ``components_text``: made from the declaration) and the pictures (``has_pictures``; without its own, a
+    picture of the position's text).
     """
 
     #: short id, the registry's key and the ``--game`` of the command line (``"industry"``)
@@ -207,10 +245,7 @@ class GameSpec:
     def missing(self) -> list[str]:
         """The required members this spec does not provide (empty: a complete declaration)."""
         out = [a for a in REQUIRED_ATTRIBUTES if not hasattr(self, a)]
-        for m in REQUIRED_METHODS:
-            if getattr(type(self), m, None) is getattr(GameSpec, m):
-                out.append(f"{m}()")
-        return out
+        return out + [f"{m}()" for m in REQUIRED_METHODS if not callable(getattr(self, m, None))]
 
     def check_declaration(self) -> None:
         """TypeError naming every required member missing, and every declared value of the wrong kind; what
@@ -300,26 +335,10 @@ class GameSpec:
         return None
 
     # ---------------------------------------------------------------------------------------- sizes
-    def num_actions(self, **options: Any) -> int:
-        """Size of the one flat action space for these options."""
-        raise NotImplementedError(f"{type(self).__qualname__}.num_actions")
-
-    def observation_layout(self, **options: Any) -> tuple[Piece, ...]:
-        """The named pieces of the flat float32 observation for these options."""
-        raise NotImplementedError(f"{type(self).__qualname__}.observation_layout")
-
     def observation_size(self, **options: Any) -> int:
         """Floats in one observation."""
         last = self.observation_layout(**options)[-1]
         return last.offset + last.size
-
-    def observation_bounds(self, **options: Any) -> tuple[np.ndarray, np.ndarray]:
-        """float32 lower and upper bounds of every observation entry."""
-        raise NotImplementedError(f"{type(self).__qualname__}.observation_bounds")
-
-    def max_game_length(self, num_players: int, **options: Any) -> int:
-        """An upper bound on the decisions of one game (a comment says why it holds)."""
-        raise NotImplementedError(f"{type(self).__qualname__}.max_game_length")
 
     # ---------------------------------------------------------------------------------------- parts
     @property
@@ -334,23 +353,6 @@ class GameSpec:
         """A new reference game (checked options)."""
         n = self.default_players if num_players is None else self.check_num_players(num_players)
         return import_path(self.reference_class)(n, seed=seed, **self.check_options(options))
-
-    def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
-        """A reference game from its JSON position (a corrupt one refused with what is wrong)."""
-        raise NotImplementedError(f"{type(self).__qualname__}.reference_from_json")
-
-    def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
-        """``(num_players, seed, options)`` a reference game was created with: its opening position is
-        ``reference(num_players, seed, **options)`` (what a record of it starts from)."""
-        raise NotImplementedError(f"{type(self).__qualname__}.setup_of")
-
-    def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
-        """An action's readable name (in ``game``'s position if given)."""
-        raise NotImplementedError(f"{type(self).__qualname__}.action_to_string")
-
-    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
-        """The action a readable name stands for; ValueError if none."""
-        raise NotImplementedError(f"{type(self).__qualname__}.string_to_action")
 
     def observe(self, game: ReferenceGame, seat: int) -> np.ndarray:
         """What ``seat`` may see of ``game``: float32[observation_size], egocentric (the seat itself first)."""

@@ -174,8 +174,8 @@ def test_a_declared_value_of_the_wrong_kind_is_named() -> None:
 
 def test_registering_an_incomplete_spec_names_what_is_missing(scratch_registry) -> None:
     class NoSizes(NimSpec):
-        num_actions = GameSpec.num_actions
-        observation_bounds = GameSpec.observation_bounds
+        num_actions = None  # not defined: a member that cannot be called is missing
+        observation_bounds = None
 
     with pytest.raises(TypeError, match=r"missing num_actions\(\), observation_bounds\(\)"):
         register_game("no_sizes", NoSizes())
