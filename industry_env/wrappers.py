@@ -67,8 +67,9 @@ class SharedPolicyEnv(gymnasium.Env):
         else:
             from .agents import as_agent
 
-            self._agent = as_agent(opponent, seed=0 if isinstance(opponent, str) else None, game=self.game,
-                                   options=self._options)  # the game's options: an agent plays the env's map
+            self._agent = as_agent(
+                opponent, seed=0 if isinstance(opponent, str) else None, game=self.game, options=self._options
+            )  # the game's options: an agent plays the env's map
 
     def _opponent(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The opponent's action for the seat to move."""
