@@ -1,22 +1,19 @@
 """Agents that play the suite's games (installed as ``industry_env.agents``): one interface, made by name.
 
-``make_agent(name, seed=None, game="industry", **params)`` builds any agent of any game: the generic ones
-(``random``, ``ppo``, ``rllib:PATH``, ``module:attr``) play every game, and each game brings its own
-(Age of Industry's ``heuristic`` and ``ismcts``: :mod:`.age_of_industry`). ``AGENTS`` maps Industry's names to
-their classes:
+``make_agent(name, seed=None, game="industry", options=None, **params)`` builds any agent of any game: the
+generic ones (``random``, ``ppo:PATH``, ``rllib:PATH``, ``module:attr``) play every game, and each game names its
+own in its spec's ``agents`` (:func:`agent_names` lists them). ``AGENTS`` is the one table of names, read from
+the registry: ``AGENTS[name]`` is the default game's agent class, ``agents_of(game)`` any game's.
 
 ================  =============================================================================================
 name              agent
 ================  =============================================================================================
-``random``        :class:`RandomAgent`: uniform over the legal actions
-``heuristic-v0``  :class:`HeuristicV0Agent`: the greedy rule-of-thumb player (batched; readable twin in
-                  :mod:`.heuristic_v0`)
-``heuristic``     :class:`HeuristicAgent`: the strong heuristic (batched, :mod:`.strong_heuristic`): values a field
-                  by what it adds by the end, bids within a budget, takes the subsidy when it pays
-``mcts``          :class:`MCTSAgent`: determinized UCT over the batched engine, the other seats modelled as the
-                  strong heuristic (or searched too, max-n: ``opponents="search"``) (:mod:`.mcts`)
-``ppo``           :class:`PPOAgent`: the shipped MaskablePPO policy, or ``path=`` a policy you trained (needs the
-                  ``train`` extra: torch)
+``random``        :class:`RandomAgent`: uniform over the legal actions (every game)
+``heuristic``     the game's rule-of-thumb player (Industry: the strong heuristic, :mod:`.industry`; Age of
+                  Industry: :mod:`.age_of_industry.heuristic`)
+``mcts``          Industry: determinized UCT over the batched engine (``ismcts`` for Age of Industry: search
+                  under hidden information)
+``ppo``           :class:`PPOAgent`: the game's shipped MaskablePPO policy, or ``path=`` a policy you trained
 ``ppo:PATH``      the same with your own policy file (``.npz``) or MaskablePPO ``.zip`` of either game
 ``rllib:PATH``    :class:`industry_env.rllib.RLlibAgent`: an RLlib checkpoint's policy (needs the ``rllib`` extra;
                   ``module=`` picks the module, default ``learner``)
@@ -25,7 +22,8 @@ name              agent
 ================  =============================================================================================
 
 Every agent has ``act(observation, action_mask) -> int`` and ``act_batch(observations, action_masks) ->
-int64[B]`` (see :class:`Agent`), and ``act_game(game)`` for a reference Game. ``docs/agents.md`` tells more.
+int64[B]`` (see :class:`Agent`), and ``act_game(game)`` for a reference game. A game's agents are imported when
+first made: importing this package loads no game. ``docs/agents.md`` tells more.
 """
 
 from __future__ import annotations
@@ -34,30 +32,70 @@ import importlib
 import inspect
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from industry_env.core.spec import GameSpec
+from industry_env.core.spec import GameSpec, import_path
 from industry_env.registry import DEFAULT_GAME, load_game
 
 from .base import Agent, AgentActionError, AgentInputError, CallableAgent, check_actions
-from .industry.heuristic import HeuristicAgent, HeuristicV0Agent, field_values, heuristic_actions
-from .industry.heuristic_v0 import ReferenceHeuristicV0, tie_noise
-from .industry.mcts import MCTSAgent
 from .ppo import PPOAgent
 from .random_agent import RandomAgent
 
 #: the agents that play any game (they read only the mask)
 GENERIC_AGENTS: dict[str, type[Agent]] = {"random": RandomAgent}
 
-#: every agent by name for Industry, the default game (a game's own agents are named in its spec's ``agents``)
-AGENTS: dict[str, type[Agent]] = {
-    **GENERIC_AGENTS,
-    "heuristic": HeuristicAgent,
-    "heuristic-v0": HeuristicV0Agent,
-    "mcts": MCTSAgent,  # determinized UCT over the batched engine (agents/industry/mcts.py)
-    "ppo": PPOAgent,  # the shipped MaskablePPO policy (or path=...); torch is imported when one is made
-}
+
+class AgentTable(Mapping[str, type[Agent]]):
+    """The agent classes of one game by name (the generic agents, then the game's own, as its spec names them),
+    read from the registry and imported on first lookup: a view, never a second list."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    def _names(self) -> dict[str, str | type[Agent]]:
+        return {**GENERIC_AGENTS, **load_game(self.game).agents}
+
+    def __getitem__(self, name: str) -> type[Agent]:
+        target = self._names()[name]
+        return target if isinstance(target, type) else _import_factory(target)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __repr__(self) -> str:
+        return f"AgentTable({self.game!r}: {', '.join(self)})"
+
+
+def agents_of(game: str = DEFAULT_GAME) -> AgentTable:
+    """The agent classes of ``game`` by name (see :class:`AgentTable`)."""
+    load_game(game)  # an unknown game is refused now, naming the games
+    return AgentTable(game)
+
+
+#: the default game's agents by name (``agents_of(game)`` for another game)
+AGENTS: AgentTable = AgentTable(DEFAULT_GAME)
+
+# Industry's agents, importable from here as before the suite had several games; imported when first asked for
+_INDUSTRY = "industry_env.agents.industry"
+_LAZY = {
+    "HeuristicAgent": f"{_INDUSTRY}.heuristic", "HeuristicV0Agent": f"{_INDUSTRY}.heuristic",
+    "field_values": f"{_INDUSTRY}.heuristic", "heuristic_actions": f"{_INDUSTRY}.heuristic",
+    "ReferenceHeuristicV0": f"{_INDUSTRY}.heuristic_v0", "tie_noise": f"{_INDUSTRY}.heuristic_v0",
+    "MCTSAgent": f"{_INDUSTRY}.mcts",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """Industry's agents by their old names, imported on first use."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'industry_env.agents' has no attribute {name!r}")
 
 
 def agent_names(game: str = DEFAULT_GAME) -> list[str]:
@@ -218,8 +256,7 @@ def _bind(agent: Agent, name: str, spec: GameSpec) -> Agent:
 
 def _import_factory(path: str) -> type[Agent]:
     """The agent class a game's spec names as ``module:attr``."""
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return import_path(path)
 
 
 def _build(cls: type[Agent], name: str, seed: int | None, params: dict[str, Any], game: str | None = None,
@@ -256,8 +293,8 @@ def _import(name: str) -> Any:
 
 
 __all__ = [
-    "AGENTS", "GENERIC_AGENTS", "Agent", "AgentActionError", "AgentInputError", "CallableAgent", "HeuristicAgent",
-    "HeuristicV0Agent", "MCTSAgent", "PPOAgent", "PPO_PREFIX", "RandomAgent", "ReferenceHeuristicV0", "agent_names",
-    "as_agent", "check_actions", "check_policy_signature", "field_values", "heuristic_actions", "make_agent",
-    "tie_noise", "with_current_folder",
+    "AGENTS", "GENERIC_AGENTS", "Agent", "AgentActionError", "AgentInputError", "AgentTable", "CallableAgent",
+    "HeuristicAgent", "HeuristicV0Agent", "MCTSAgent", "PPOAgent", "PPO_PREFIX", "RandomAgent",
+    "ReferenceHeuristicV0", "agent_names", "agents_of", "as_agent", "check_actions", "check_policy_signature",
+    "field_values", "heuristic_actions", "make_agent", "tie_noise", "with_current_folder",
 ]  # fmt: skip

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from industry_env.core.spec import GameSpec, ReferenceGame
 from industry_env.registry import load_game, spec_of
-
-if TYPE_CHECKING:
-    from industry_env.games.industry import engine
 
 
 def _size(spec: GameSpec | None, options: dict[str, Any] | None, what: str) -> int | None:
@@ -262,7 +259,7 @@ class Agent:
             raise AgentInputError("act_game: the game is over, there is no action to choose")
         return self.act(spec.observe(game, game.current_player), game.legal_action_mask())
 
-    def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
+    def act_state(self, state: Any, mask: np.ndarray | None = None) -> np.ndarray:
         """int64[B]: the action of the player to move in every game of a batched engine's State (running games).
 
         For vector environments that hold a State: by default ``act_batch`` on what each mover observes; an
@@ -270,7 +267,10 @@ class Agent:
         only what the mover observes. Only for a game without hidden information. ``mask``: the engine's
         ``legal_action_mask(state)`` if the caller has it.
         """
-        spec = self.spec or load_game("industry")
+        spec = self.spec or spec_of(state)
+        if spec is None:
+            raise AgentInputError(f"act_state needs a batched engine State of a game of the suite, got "
+                                  f"{type(state).__name__}")  # fmt: skip
         if spec.hidden_information:
             raise AgentInputError(f"act_state: {spec.name} has hidden information, so an agent gets observations "
                                   f"(act_batch), never the State")  # fmt: skip
@@ -287,8 +287,9 @@ class Agent:
         return check_actions(self._choose(obs, mask), mask, self.name, spec=self.spec)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        raise TypeError(f"{type(self).__name__} answers no move: implement _choose(observations, masks), or "
-                        f"override act_batch")
+        raise TypeError(
+            f"{type(self).__name__} answers no move: implement _choose(observations, masks), or override act_batch"
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"

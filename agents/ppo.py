@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from industry_env.core.outputs import atomic_file
+from industry_env.core.spec import import_path
 from industry_env.registry import load_game
 
 from .base import Agent, AgentInputError, check_seed
@@ -644,11 +645,9 @@ class PPOAgent(NetworkAgent):
         return _write_policy_file(self.actor, Path(path), self.game)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        if self.game == "age_of_industry":  # its observations are checked entry by entry (agents/age_of_industry)
-            from .age_of_industry.checks import check_observations
-            from .age_of_industry.heuristic import map_of
-
-            check_observations(observations, (self.options or {}).get("map") or map_of(observations))
+        check = self.spec.observation_check if self.spec is not None else None
+        if check is not None:  # the game checks its observations entry by entry (Age of Industry's agents')
+            import_path(check)(observations, **(self.options or {}))
         return super()._choose(observations, masks)
 
     def __repr__(self) -> str:

@@ -1,11 +1,14 @@
-"""industry_env: economic board games as batched reinforcement-learning engines, rules exact: Michael Schacht's
-Industry and Martin Wallace's Age of Industry (``available_games()``; ``load_game(id)`` gives a game's spec).
+"""industry_env: economic board games as batched, rule-exact reinforcement-learning environments. The games
+(``available_games()``): Michael Schacht's *Industry* and Martin Wallace's *Age of Industry*, with Vladimír Suchý's
+*20th Century* registered hidden while it is built; ``load_game(id)`` gives a game's spec.
 
 ``industry_env.env(game=...)`` / ``industry_env.raw_env(game=...)`` are the PettingZoo AEC environment (imported on
 first use); importing the package registers each game's Gymnasium environment (``industry_env/Industry-v0``,
-``industry_env/AgeOfIndustry-v0``).
+``industry_env/AgeOfIndustry-v0``) from the registry's declarations, without importing any game: a game's package
+is imported when it is first used.
 """
 
+import importlib
 from typing import Any
 
 from .core import aliases as _aliases
@@ -24,7 +27,6 @@ _aliases.install({
 
 from .envs import ENV_ID  # noqa: E402
 from .envs import register as _register  # noqa: E402
-from .games.industry.board import Board, BoardError, field_id, field_index, load_board  # noqa: E402
 from .registry import available_games, load_game  # noqa: E402
 
 __version__ = "0.1.0"
@@ -35,11 +37,20 @@ __all__ = [
 
 _register()
 
+# Names of one game kept at the top for the scripts that import them from here (Industry's board, before the
+# suite had several games): resolved on first use, so that importing the package loads no game.
+_LAZY = {name: "industry_env.games.industry.board" for name in ("Board", "BoardError", "field_id", "field_index",
+                                                                  "load_board")}  # fmt: skip
+
 
 def __getattr__(name: str) -> Any:
-    """``env`` and ``raw_env`` import PettingZoo only when first asked for."""
+    """``env`` and ``raw_env`` (PettingZoo) and Industry's board names, imported when first asked for."""
     if name in ("env", "raw_env"):
         from .envs import aec
 
         return getattr(aec, name)
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'industry_env' has no attribute {name!r}")

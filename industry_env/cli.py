@@ -3,10 +3,11 @@ terminal, replay records, show the rules and components, and run the tools.
 
 Subcommands: ``demo`` (the short demonstration the README starts with), ``play``, ``replay``, ``rules``,
 ``board``, ``balance`` (Industry's board), ``arena``, ``train``, ``warmup``, ``bench``, ``verify`` and ``serve``
-(play and watch in a browser: :mod:`industry_env.web`). Every
-subcommand takes ``--game`` the same way (``balance`` refuses another game by name), and no parser accepts an
-abbreviated option (``--game`` is never read as ``--games``).
-"""
+(play and watch in a browser: :mod:`industry_env.web`). The games' own tools come from their specs
+(``GameSpec.tools``): ``board`` runs the ``--game``'s board tool where it has one, and a subcommand only some games
+have (``balance``) refuses another game by name. Every subcommand takes ``--game`` the same way, and no parser
+accepts an abbreviated option (``--game`` is never read as ``--games``). This module imports no game: it reaches
+each through the registry."""
 
 from __future__ import annotations
 
@@ -17,15 +18,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .core.spec import import_path
 from .gameargs import add_game_arguments
-from .games.industry.board import BoardError, load_board
 from .play import cmd_play  # noqa: F401  (industry_env.cli.cmd_play, as before play had its module)
 from .play import configure as configure_play
 from .registry import DEFAULT_GAME, load_game
-
-
-def _board_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--board", metavar="PATH", default=None, help="a board file (default: the shipped board)")
 
 
 # ---------------------------------------------------------------------------------------------- demo
@@ -135,24 +132,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.game is not None and args.game != record.game:
         raise ValueError(f"--game {args.game}: {args.file} is a game of {spec.name} ({record.game}), not of "
                          f"{_game(args).name}")  # fmt: skip
-    data = {"board": load_board(args.board)} if args.board is not None else {}
-    if data and record.game != "industry":
-        raise ValueError(f"--board: a board file of Industry; {args.file} is a game of {spec.name}")
+    if args.board is not None and "board" not in {o.name for o in spec.options}:
+        raise ValueError(f"--board: {args.file} is a game of {spec.name}, which has no board option")
+    data = {"board": args.board} if args.board is not None else {}
     replay(record, **data)  # refuses a record that does not replay before anything is printed or written
     drawing = bool(gif or png_dir)
     if drawing:
-        if not spec.has_pictures:
-            raise ValueError(f"--gif/--png-dir: {spec.name} draws no pictures yet (its moves are printed)")
-        from .games.industry import picture
+        from .core.gif import pillow
 
         try:
-            picture._matplotlib()  # the extra is needed before anything is written
+            pillow()  # the render extra is needed before anything is written
         except ImportError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
     game = opening(record, **data)
     print(f"{args.file}: {record.describe()}")
-    writer = picture.GifWriter(gif, frame_ms=args.frame_ms, scale=args.gif_scale) if drawing and gif else None
+    # each game draws its own pictures into its own writer (its players' colours kept in the GIF's palette)
+    writer = spec.gif_writer(gif, frame_ms=args.frame_ms, scale=args.gif_scale) if drawing and gif else None
     frames, last_look = 0, None
 
     def frame(g: Any, number: int) -> None:
@@ -215,94 +211,43 @@ def _game_option(p: argparse.ArgumentParser, default: str | None = DEFAULT_GAME,
 
 
 def cmd_board(args: argparse.Namespace) -> int:
-    """Check a board file and print it as a table (markdown with --markdown, as in docs/board.md), or write a
-    blank board file to fill in (--template). Likely typing slips of the file are noted on stderr."""
-    import warnings
-
-    from .games.industry.board import BoardWarning, board_template
-    from .games.industry.boarddoc import board_markdown, board_text
-
-    if args.game != "industry":  # another game's components: its tables (the board file options are Industry's)
-        return _components(args)
-    if args.map is not None:
-        print("error: --map: Industry has one board (give your own with --board PATH)", file=sys.stderr)
-        return 2
-    if args.template is not None:
-        target = Path(args.template)
-        problem = _template_problem(args.template, target)
-        if problem:
-            print(f"error: {problem}", file=sys.stderr)
-            return 2
-        target.write_text(board_template(), encoding="utf-8")
-        print(f"wrote {target}: fill in the printed board, then check it with: industry-env board --board {target}")
-        return 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", BoardWarning)  # printed below, once each, without a Python location
-        board = load_board(args.board)
-    for note in () if board.is_shipped else board.warnings:  # the shipped board's long links are documented
-        print(f"note: {note}", file=sys.stderr)
-    if args.markdown:
-        sys.stdout.write(board_markdown(board))  # for the shipped board, exactly docs/board.md
-    else:
-        print(board_text(board))
-    return 0
-
-
-def _components(args: argparse.Namespace) -> int:
-    """``board`` for a game other than Industry: its components and maps as tables, or a blank template of its
-    components file (``--template``) or of one map (``--map NAME --template``)."""
+    """``board``: the game's own board tool where it has one (Industry: check and print a board file, or write a
+    blank one; Age of Industry: its components and maps, or their templates), else its components as tables."""
     spec = _game(args)
-    if args.board is not None:
-        print(f"error: --board is Industry's board file; {spec.name} takes --map NAME", file=sys.stderr)
+    if "board" in spec.tools:
+        return import_path(spec.tools["board"]).run(args)
+    given = [flag for flag, value in (("--board", args.board), ("--map", args.map), ("--template", args.template))
+             if value is not None]  # fmt: skip
+    if given:
+        print(f"error: {' and '.join(given)}: {spec.name} has no data files to check or type in yet",
+              file=sys.stderr)  # fmt: skip
         return 2
-    if args.game != "age_of_industry":
-        if args.template is not None or args.map is not None:
-            print(f"error: --template and --map: {spec.name} has no data files to type in yet", file=sys.stderr)
-            return 2
-        sys.stdout.write(spec.components_text())
-        return 0
-    from .games.age_of_industry import tools
-
-    if args.map is not None and args.map not in tools.MAPS:
-        print(f"error: --map {args.map!r}: {spec.name}'s maps are {', '.join(tools.MAPS)}", file=sys.stderr)
-        return 2
-    if args.template is None:
-        if args.map is None:
-            sys.stdout.write(spec.components_text())
-        else:
-            from .games.age_of_industry.components import load_components, load_map
-
-            print("\n".join(tools.map_markdown(load_map(args.map), load_components())))
-        return 0
-    target = Path(args.template)
-    problem = _template_problem(args.template, target)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    what = args.map or "components"
-    tools.write_template(target, what)
-    print(f"wrote {target}: a blank {what} file of {spec.name} to fill in from the printed "
-          f"{'map' if args.map else 'components'}")  # fmt: skip
+    sys.stdout.write(spec.components_text())
     return 0
 
 
-def _template_problem(text: str, target: Path) -> str | None:
-    """Why ``--template`` cannot be written at ``target`` (a sentence), or None."""
-    if not text.strip() or target.is_dir():
-        return f"--template {text!r}: give the name of a new file"
-    if target.exists():
-        return f"--template {target}: the file exists; give a new file name"
-    if not target.parent.is_dir():
-        return f"--template {target}: the folder {target.parent} does not exist"
-    return None
+def _game_tool(name: str) -> Any:
+    """The body of a subcommand that is some games' own tool (``GameSpec.tools``): the ``--game``'s tool runs, a
+    game without it is refused by name."""
+
+    def run(args: argparse.Namespace) -> int:
+        spec = _game(args)
+        if name not in spec.tools:
+            owners = [load_game(g).name for g in _tool_games(name)]
+            raise ValueError(f"--game {args.game}: {name} is a tool of {', '.join(owners)}; {spec.name} has no "
+                             f"{name} tool")  # fmt: skip
+        return import_path(spec.tools[name]).run(args)
+
+    return run
 
 
-def cmd_balance(args: argparse.Namespace) -> int:
-    """``balance``: Industry's board measured over many games; another game is refused by name."""
-    if args.game != "industry":
-        raise ValueError(f"--game {args.game}: balance measures Industry's board; {_game(args).name} has no "
-                         f"balance tool on the command line (see its docs' balance page)")  # fmt: skip
-    return importlib.import_module("industry_env.games.industry.balance").run(args)
+def _tool_games(name: str) -> list[str]:
+    """The games (listed ones first, then those still being built) that have the command-line tool ``name``."""
+    from .registry import available_games
+
+    listed = available_games()
+    games = listed + [g for g in available_games(include_hidden=True) if g not in listed]
+    return [g for g in games if name in load_game(g).tools]
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -428,10 +373,15 @@ def build_parser() -> argparse.ArgumentParser:
                             "board; Age of Industry: the components, or --map's map)")  # fmt: skip
     p.set_defaults(func=cmd_board)
 
-    p = _sub(sub, "balance", "measure Industry's board balance over many games (Industry only)")
-    importlib.import_module("industry_env.games.industry.balance").configure(p)
-    _game_option(p, help_text="the game (Industry only: another is refused by name)")
-    p.set_defaults(func=cmd_balance, make_agent=_make_agent)  # the game's tool plays agents it does not import
+    # the games' own tools that the command line does not define itself (Industry's balance), from their specs
+    for name in sorted({t for g in available_games(include_hidden=True) for t in load_game(g).tools} - {"board"}):
+        owners = _tool_games(name)
+        tool = import_path(load_game(owners[0]).tools[name])
+        p = _sub(sub, name, tool.HELP)
+        tool.configure(p)
+        _game_option(p, default=owners[0], help_text=f"the game (one with this tool: {', '.join(owners)}; another "
+                                                     f"is refused by name)")  # fmt: skip
+        p.set_defaults(func=_game_tool(name), make_agent=_make_agent)  # a game's tool plays agents it does not import
 
     p = _sub(sub, "arena", "a tournament between agents of a game: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)
@@ -479,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (BoardError, ValueError) as exc:  # a wrong option or a malformed board file
+    except ValueError as exc:  # a wrong option or a malformed data file (a game's BoardError is a ValueError)
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

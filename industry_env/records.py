@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 from .core.outputs import write_text_atomic
 from .core.spec import GameSpec, ReferenceGame
 from .core.textdata import TextDataError, parse_json, read_text
-from .registry import DEFAULT_GAME, available_games, load_game
+from .registry import DEFAULT_GAME, available_games, load_game, spec_of
 
 FORMAT = "industry_env game record"
 VERSION = 2
@@ -312,11 +312,9 @@ class Recorder:
 def _spec_of_game(game: ReferenceGame) -> GameSpec:
     """The spec whose reference class made ``game``."""
     cls = type(game)
-    for gid in available_games(include_hidden=True):
-        spec = load_game(gid)
-        module, _, name = spec.reference_class.partition(":")
-        if cls.__module__ == module and cls.__qualname__ == name:
-            return spec
+    spec = spec_of(game)  # among the games loaded: a game object exists only once its package is imported
+    if spec is not None and spec.reference_class == f"{cls.__module__}:{cls.__qualname__}":
+        return spec
     raise ValueError(f"{cls.__qualname__} is not the reference game of a game of the suite")
 
 

@@ -1,28 +1,21 @@
-"""Differential verification: the batched engine against the reference engine, game by game.
+"""Differential verification: a game's batched engine against its reference engine, game by game.
 
-``industry-env verify --games 100000`` (or ``python -m industry_env.verify``) plays that many games with the
-same seeds and the same random legal actions in both engines, the batched games as one batch per chunk and the
-reference games one by one, and checks at every step: the legal-action mask, the player to move, the
-observation (of a rotating seat, or every seat with ``--all-seats``), the rewards (zero until the step that
-ends a game, then ``Game.returns()``), the terminal flags, and at the end the final scores and the whole
+``industry-env verify --game ID --games 100000`` (or ``python -m industry_env.verify``) plays that many games with
+the same seeds and the same random legal actions in both engines, the batched games as one batch per chunk and
+group (a player count and an option variant), the reference games one by one, and checks at every step: the
+legal-action mask, the player to move, the observation (of a rotating seat, or every seat with ``--all-seats``: a
+game with hidden information must show each seat exactly what the reference shows it), the rewards (zero until
+the step that ends a game, then ``returns()``), the terminal flags, and at the end the final scores and the whole
 position (``to_game(...).to_json()`` equals the reference's JSON). It reports games and steps checked and every
 disagreement with its seed and step. ``tests/test_engine_differential.py`` runs the same harness in CI.
 
-``--backend numpy|numba`` picks the batched engine's backend (default: the engine's, see ``engine.backend()``).
-The steps alternate the ways a training loop calls the engine: legality re-derived from the rules or read from
-the mask (``step(..., mask=mask)``), and the next mask taken from ``legal_action_mask`` or written by the step
-itself (``next_mask=``), so every path of both backends is compared with the reference.
-
-Games cycle through 3 and 4 players and both draw variants; half play uniformly random legal actions, half a
-"developer" policy that favours developing fields and low bids, so that every phase (payments, subsidies, the
-Bank discount) is reached often.
-
-``--game ID`` verifies another game of the suite the same way (:func:`differential_game`): its player counts
-and option variants (``GameSpec.variants``, e.g. Age of Industry's maps and editions) in turn, uniformly random
-legal actions, and at every step the mask, the player to move, the observation of a rotating seat (of every
-seat with ``--all-seats``: a game with hidden information must show each seat exactly what the reference shows
-it), the rewards and terminal flags, the final scores and the whole final position (``to_game(...).to_json()``
-equals the reference's JSON).
+Games cycle through the game's player counts and option variants (``GameSpec.variants``: Industry's draw
+variants, Age of Industry's maps and editions); where the game gives weights of a player that reaches every phase
+often (``GameSpec.exploration_weights``: Industry's "developer", who develops often and bids low), half the games
+play by them and half uniformly. The steps alternate the ways a training loop calls the engine: legality
+re-derived from the rules or read from the mask (``step(..., mask=mask)``), and the next mask taken from
+``legal_action_mask`` or written by the step itself (``next_mask=``). ``--backend numpy|numba`` picks the batched
+engine's backend where it has two (Industry's ``engine.use_backend``).
 
 Ctrl-C stops the run at once (running chunks are abandoned), prints how many games were checked, and exits
 with status 130.
@@ -31,6 +24,7 @@ with status 130.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import signal
 import sys
@@ -41,18 +35,7 @@ from typing import Any
 import numpy as np
 
 from .gameargs import add_game_arguments, given_options
-from .games.industry import actions as A
-from .games.industry import engine as E
-from .games.industry.observation import observe_game
-from .games.industry.reference import Game
 from .registry import DEFAULT_GAME, load_game
-
-# Per-action weights of the "developer" policy: develop often, bid low, subsidy rarely.
-_DEV_WEIGHTS = np.ones(A.NUM_ACTIONS)
-_DEV_WEIGHTS[A.PASS] = 4.0
-_DEV_WEIGHTS[A.BID : A.SELL] = 2.0 / np.arange(1, A.SELL - A.BID + 1)
-_DEV_WEIGHTS[A.DEVELOP : A.DONE] = 25.0
-_DEV_WEIGHTS[A.SUBSIDY] = 0.05
 
 
 @dataclass
@@ -78,135 +61,72 @@ class Report:
                 f"{self.seconds:.1f} s: {len(self.disagreements)} disagreement(s)")  # fmt: skip
 
 
-def configs(num_games: int, first_seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Seeds, players (3/4), draw variants and policies (0 uniform, 1 developer) of ``num_games`` games."""
-    i = np.arange(num_games)
-    seeds = first_seed + i
-    players = np.where(i % 2 == 0, 3, 4)
-    balanced = (i // 2) % 2 == 0
-    policy = (i // 4) % 2
-    return seeds, players, balanced, policy
-
-
-def _sample(mask: np.ndarray, policy: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One legal action per game: uniform (policy 0) or by the developer weights (policy 1)."""
-    w = mask * np.where(policy[:, None] == 1, _DEV_WEIGHTS[None, :], 1.0)
+def _sample(mask: np.ndarray, policy: np.ndarray, rng: np.random.Generator,
+            weights: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+    """One legal action per game: uniform (policy 0) or by ``weights`` (policy 1; uniform where None)."""
+    w = mask * (np.where(policy[:, None] == 1, weights[None, :], 1.0) if weights is not None else 1.0)
     cs = np.cumsum(w, axis=1)
     u = rng.random(mask.shape[0]) * cs[:, -1]
     return np.argmax(cs > u[:, None], axis=1)
 
 
-def differential(
-    num_games: int, first_seed: int = 0, all_seats: bool = False, max_reports: int = 20, backend: str | None = None
-) -> Report:
-    """Play ``num_games`` games (seeds ``first_seed + i``) in both engines, the batch as one; compare everything.
-
-    ``backend``: the batched engine's backend for this run ('numpy' or 'numba'; None: the current one).
-    """
-    with E.use_backend(backend):
-        return _differential(num_games, first_seed, all_seats, max_reports)
-
-
-def _differential(num_games: int, first_seed: int, all_seats: bool, max_reports: int) -> Report:
-    t0 = time.perf_counter()
-    seeds, players, balanced, policy = configs(num_games, first_seed)
-    state = E.init(num_games, num_players=players, seed=seeds, balanced_draws=balanced)
-    games = [Game(int(n), seed=int(s), balanced_draws=bool(b))
-             for n, s, b in zip(players, seeds, balanced, strict=True)]  # fmt: skip
-    rng = np.random.default_rng(first_seed)
-    rep = Report(games=num_games)
-    failed = np.zeros(num_games, bool)
-
-    def fail(i: int, t: int, what: str) -> None:
-        failed[i] = True
-        if len(rep.disagreements) < max_reports:
-            rep.disagreements.append(f"seed {int(seeds[i])} ({players[i]} players, balanced={bool(balanced[i])}) "
-                                     f"step {t}: {what}")  # fmt: skip
-
-    t = 0
-    next_mask = np.zeros((num_games, A.NUM_ACTIONS), bool)
-    while True:
-        live = np.flatnonzero(~state.terminated & ~failed)
-        if live.size == 0:
-            break
-        mask = E.legal_action_mask(state) if t % 3 == 0 else next_mask.copy()  # else written by the last step
-        cur = state.current_player
-        seats = range(4) if all_seats else [t]
-        obs = {k: E.observe(state, k % state.num_players.astype(np.int64)) for k in seats}
-        for i in live.tolist():
-            g = games[i]
-            if g.current_player != cur[i]:
-                fail(i, t, f"player to move {cur[i]} != reference {g.current_player}")
-                continue
-            gm = g.legal_action_mask()
-            if not np.array_equal(gm, mask[i]):
-                diff = [A.action_to_string(a) for a in np.flatnonzero(gm != mask[i])[:8]]
-                fail(i, t, f"legal-action mask differs at {diff}")
-                continue
-            n = g.num_players
-            for k in seats if all_seats else [t % n]:
-                if k >= n:
-                    continue
-                rep.observations += 1
-                if not np.array_equal(observe_game(g, k), obs[k if all_seats else t][i]):
-                    fail(i, t, f"observation of player {k} differs")
-                    break
-        actions = _sample(mask, policy, rng)
-        state = E.step(state, actions, mask=mask if t % 2 else None, next_mask=next_mask)
-        rep.steps += int(live.size)
-        for i in live.tolist():
-            if failed[i]:
-                continue
-            g = games[i]
-            g.apply(int(actions[i]))
-            n = g.num_players
-            want = np.zeros(4, np.float32)
-            want[:n] = g.returns()
-            if bool(state.terminated[i]) != g.is_over or not np.array_equal(state.rewards[i], want):
-                got = f"{bool(state.terminated[i])}/{state.rewards[i].tolist()}"
-                fail(i, t, f"after {A.action_to_string(int(actions[i]))}: terminated/rewards {got} != "
-                           f"{g.is_over}/{want.tolist()}")  # fmt: skip
-            elif g.is_over:
-                sc = E.scores(state)[i, :n].tolist()
-                if sc != g.scores():
-                    fail(i, t, f"final scores {sc} != reference {g.scores()}")
-                elif E.to_game(state, i).to_json() != g.to_json():
-                    fail(i, t, "final position differs from the reference's JSON")
-        t += 1
-    rep.seconds = time.perf_counter() - t0
-    return rep
-
-
-def game_configs(spec: Any, num_games: int, first_seed: int = 0,
-                 options: dict[str, Any] | None = None) -> list[tuple[int, int, dict[str, Any]]]:  # fmt: skip
-    """(seed, players, options) of ``num_games`` games of ``spec``: every player count and every option variant
-    in turn (only those with ``options``, where given), seeds ``first_seed + i``."""
+def game_configs(spec: Any, num_games: int, first_seed: int = 0, options: dict[str, Any] | None = None,
+                 ) -> list[tuple[int, int, dict[str, Any], int]]:  # fmt: skip
+    """(seed, players, options, policy) of ``num_games`` games of ``spec``: every player count and every option
+    variant in turn (only those with ``options``, where given), then both policies (0 uniform, 1 the game's
+    exploration weights, where it has them), seeds ``first_seed + i``."""
     counts = list(range(spec.min_players, spec.max_players + 1))
     variants = []
     for v in spec.variants():
         v = {**v, **(options or {})}
         if v not in variants:
             variants.append(v)
-    return [(first_seed + i, counts[i % len(counts)], variants[(i // len(counts)) % len(variants)])
-            for i in range(num_games)]  # fmt: skip
+    policies = 2 if spec.exploration_weights(**variants[0]) is not None else 1
+    k = len(counts) * len(variants)
+    return [(first_seed + i, counts[i % len(counts)], variants[(i // len(counts)) % len(variants)],
+             (i // k) % policies) for i in range(num_games)]  # fmt: skip
+
+
+def differential(num_games: int, first_seed: int = 0, all_seats: bool = False, max_reports: int = 20,
+                 backend: str | None = None) -> Report:  # fmt: skip
+    """:func:`differential_game` of the default game (Industry), a rotating seat's observation by default."""
+    return differential_game(DEFAULT_GAME, num_games, first_seed, all_seats, max_reports, backend=backend)
+
+
+def _backend(engine: Any, backend: str | None, name: str) -> Any:
+    """The engine's ``use_backend(backend)`` context where it has one; ValueError for a backend it lacks."""
+    if hasattr(engine, "use_backend"):
+        return engine.use_backend(backend)
+    if backend is not None:
+        raise ValueError(f"--backend {backend}: {name} has one batched engine")
+    return contextlib.nullcontext()
 
 
 def differential_game(game: str, num_games: int, first_seed: int = 0, all_seats: bool = True,
-                      max_reports: int = 20, options: dict[str, Any] | None = None) -> Report:  # fmt: skip
+                      max_reports: int = 20, options: dict[str, Any] | None = None,
+                      backend: str | None = None) -> Report:  # fmt: skip
     """Play ``num_games`` games of ``game`` in its batched engine and its reference engine, with the same seeds and
-    uniformly random legal actions, and compare every decision (see the module docstring); ``options``: only
-    the variants with these options (e.g. one map)."""
-    t0 = time.perf_counter()
+    random legal actions, and compare every decision (see the module docstring); ``options``: only the variants
+    with these options (e.g. one map); ``backend``: the batched engine's backend where it has two."""
     spec = load_game(game)
+    with _backend(spec.engine, backend, spec.name):
+        return _differential_game(spec, num_games, first_seed, all_seats, max_reports, options)
+
+
+def _differential_game(spec: Any, num_games: int, first_seed: int, all_seats: bool, max_reports: int,
+                       options: dict[str, Any] | None) -> Report:  # fmt: skip
+    t0 = time.perf_counter()
     E = spec.engine
     rep = Report(games=num_games)
-    groups: dict[tuple, list[tuple[int, int, dict[str, Any]]]] = {}
+    groups: dict[tuple, list[tuple[int, int, dict[str, Any], int]]] = {}
     for cfg in game_configs(spec, num_games, first_seed, options):
         groups.setdefault((cfg[1], tuple(sorted(cfg[2].items()))), []).append(cfg)
     rng = np.random.default_rng(first_seed)
     for (n, _), cfgs in groups.items():
         options = cfgs[0][2]
         seeds = np.array([c[0] for c in cfgs], np.int64)
+        policy = np.array([c[3] for c in cfgs], np.int64)
+        weights = spec.exploration_weights(**options)
         B = len(cfgs)
         state = E.init(B, num_players=n, seed=seeds, **options)
         games = [spec.reference(n, seed=int(s), **options) for s in seeds]
@@ -217,6 +137,9 @@ def differential_game(game: str, num_games: int, first_seed: int = 0, all_seats:
             failed[i] = True
             if len(rep.disagreements) < max_reports:
                 rep.disagreements.append(f"seed {int(seeds[i])} ({n} players, {options}) step {t}: {what}")
+
+        def name(a: int, options: dict = options) -> str:
+            return spec.action_to_string(int(a), **options)
 
         t = 0
         next_mask = np.zeros((B, spec.num_actions(**options)), bool)
@@ -234,18 +157,15 @@ def differential_game(game: str, num_games: int, first_seed: int = 0, all_seats:
                     fail(i, t, f"player to move {int(cur[i])} != reference {g.current_player}")
                     continue
                 if not np.array_equal(g.legal_action_mask(), mask[i]):
-                    diff = np.flatnonzero(g.legal_action_mask() != mask[i])[:8].tolist()
-                    fail(i, t, f"legal-action mask differs at actions {diff}")
+                    diff = [name(a) for a in np.flatnonzero(g.legal_action_mask() != mask[i])[:8]]
+                    fail(i, t, f"legal-action mask differs at {diff}")
                     continue
                 for k in seats:
                     rep.observations += 1
                     if not np.array_equal(spec.observe(g, k), obs[k][i]):
                         fail(i, t, f"observation of player {k} differs")
                         break
-            actions = np.zeros(B, np.int64)
-            for i in live.tolist():
-                legal = np.flatnonzero(mask[i])
-                actions[i] = legal[rng.integers(legal.size)] if legal.size else 0
+            actions = _sample(mask, policy, rng, weights)
             state = E.step(state, actions, mask=mask if t % 2 else None, next_mask=next_mask)
             rep.steps += int(live.size)
             for i in live.tolist():
@@ -256,7 +176,7 @@ def differential_game(game: str, num_games: int, first_seed: int = 0, all_seats:
                 want = np.zeros(np.asarray(state.rewards).shape[1], np.float32)
                 want[:n] = g.returns()
                 if bool(state.terminated[i]) != g.is_over or not np.array_equal(state.rewards[i], want):
-                    fail(i, t, f"after action {int(actions[i])}: terminated/rewards "
+                    fail(i, t, f"after {name(actions[i])}: terminated/rewards "
                                f"{bool(state.terminated[i])}/{np.asarray(state.rewards[i]).tolist()} != "
                                f"{g.is_over}/{want.tolist()}")  # fmt: skip
                 elif g.is_over:
@@ -282,15 +202,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--backend",
         choices=("numpy", "numba"),
         default=None,
-        help="Industry: the batched engine's backend (default: numba where installed, else numpy)",
+        help="the batched engine's backend, where it has two (Industry: numba where installed, else numpy)",
     )
 
 
 def _chunk(args: tuple[str, int, int, bool, str | None, dict[str, Any]]) -> Report:
     game, games, seed, all_seats, backend, options = args
-    if game != "industry":
-        return differential_game(game, games, seed, all_seats=all_seats, options=options)
-    return differential(games, seed, all_seats, backend=backend)
+    return differential_game(game, games, seed, all_seats=all_seats, options=options, backend=backend)
 
 
 def _ignore_interrupts() -> None:
@@ -311,14 +229,9 @@ def run(args: argparse.Namespace) -> int:
     spec, options = given_options(args)
     if spec.engine_module is None:
         raise ValueError(f"--game {game}: {spec.name} has no batched engine yet, so there is nothing to verify")
-    if game == "industry" and options:
-        raise ValueError(f"--option/--board/--plain-draws: Industry's check plays both draw variants on the shipped "
-                         f"board; it takes no options ({', '.join(options)} given)")  # fmt: skip
-    if game == "industry":
-        with E.use_backend(args.backend) as name:
+    with _backend(spec.engine, args.backend, spec.name) as name:  # a backend the engine lacks is refused now
+        if name is not None:
             print(f"batched engine backend: {name}", flush=True)
-    elif args.backend is not None:
-        raise ValueError(f"--backend: Industry's choice of engine; {spec.name} has one batched engine")
     t0 = time.perf_counter()
     jobs = [(game, min(args.chunk, args.games - k), args.seed + k, args.all_seats, args.backend, options)
             for k in range(0, args.games, args.chunk)]  # fmt: skip

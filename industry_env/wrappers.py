@@ -49,6 +49,7 @@ class SharedPolicyEnv(gymnasium.Env):
         self.observation_space = space["observation"] if isinstance(space, gymnasium.spaces.Dict) else space
         self.action_space = aec_env.action_space(first)
         self.game = aec_env.unwrapped.setup.spec.id
+        self._options = dict(aec_env.unwrapped.setup.options)
         self.render_mode = getattr(aec_env, "render_mode", None)
         self.seat_rule = seat
         self._episodes = 0
@@ -66,7 +67,9 @@ class SharedPolicyEnv(gymnasium.Env):
         else:
             from .agents import as_agent
 
-            self._agent = as_agent(opponent, seed=0 if isinstance(opponent, str) else None, game=self.game)
+            self._agent = as_agent(
+                opponent, seed=0 if isinstance(opponent, str) else None, game=self.game, options=self._options
+            )  # the game's options: an agent plays the env's map
 
     def _opponent(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The opponent's action for the seat to move."""

@@ -164,7 +164,8 @@ def test_balance_refuses_another_game_by_name(capsys) -> None:
     from industry_env.cli import main
 
     assert main(["balance", "--game", "age_of_industry", "--games", "1"]) == 2
-    assert "--game age_of_industry: balance measures Industry's board" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--game age_of_industry: balance is a tool of Industry; Age of Industry has no balance tool" in err
 
 
 def test_train_game_option_is_set_game(capsys) -> None:
@@ -218,7 +219,9 @@ def test_verify_and_bench_take_the_game_options_the_readme_shows(capsys, tmp_pat
     assert main(["verify", "--game", "age_of_industry", "-o", "map=new_england", "--games", "2", "--chunk", "2",
                  "--workers", "1"]) == 0  # fmt: skip
     assert "OK: checked 2 games" in capsys.readouterr().out
-    assert main(["verify", "--plain-draws", "--games", "2"]) == 2
-    assert "Industry's check plays both draw variants" in capsys.readouterr().err
+    assert main(["verify", "--plain-draws", "--games", "2", "--chunk", "2", "--workers", "1"]) == 0  # one harness
+    assert "OK: checked 2 games" in capsys.readouterr().out
+    assert {c[2]["balanced_draws"] for c in game_configs(load_game("industry"), 8, 0, {"balanced_draws": False})} \
+        == {False}  # fmt: skip
     assert main(["bench", "-o", "balanced_draws=false", "--output", str(tmp_path / "b.json")]) == 2
     assert "Industry's benchmark measures the shipped board" in capsys.readouterr().err

@@ -1,7 +1,8 @@
 """Differential tests: the batched engine and the reference engine agree step by step on the same games.
 
 The CI run checks 300 games (``make slow``: 2,000), 3 and 4 players, both draw variants, uniform and
-"developer" random play, stepped as ONE batch in the engine and one by one in the reference: every legal-action
+"developer" random play, stepped as one batch per player count and draw variant in the engine and one by one in
+the reference (the harness of every game, :func:`industry_env.verify.differential_game`): every legal-action
 mask, player to move, observation (a rotating seat each step), reward and terminal flag, and the final scores
 and positions. The long run is ``industry-env verify --games 100000`` (:mod:`industry_env.verify`).
 """
@@ -11,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from industry_env.games.industry import engine as E
-from industry_env.verify import configs, differential
+from industry_env.registry import load_game
+from industry_env.verify import differential, game_configs
 
 
 def _agree(games: int, first_seed: int) -> None:
@@ -23,7 +25,7 @@ def _agree(games: int, first_seed: int) -> None:
 
 
 def test_three_hundred_games_agree_with_the_reference() -> None:
-    """The CI check: 300 games, every configuration and both policies, stepped as one batch."""
+    """The CI check: 300 games, every configuration and both policies, each configuration stepped as one batch."""
     _agree(300, first_seed=0)
 
 
@@ -41,8 +43,9 @@ def test_every_seat_observation_agrees() -> None:
 
 
 def test_configs_cover_players_variants_and_policies() -> None:
-    seeds, players, balanced, policy = configs(8, first_seed=5)
-    assert seeds.tolist() == list(range(5, 13))
+    configs = game_configs(load_game("industry"), 8, first_seed=5)
+    seeds, players, balanced, policy = zip(*((s, n, o["balanced_draws"], p) for s, n, o, p in configs), strict=True)
+    assert list(seeds) == list(range(5, 13))
     combos = {(int(n), bool(b), int(p)) for n, b, p in zip(players, balanced, policy, strict=True)}
     assert len(combos) == 8
 

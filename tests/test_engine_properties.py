@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine as E
 from industry_env.games.industry.rules import COIN_COLUMN, INCOME, JOKER, SUBSIDY_MONEY
+from industry_env.registry import load_game
 from industry_env.verify import _sample
+
+_WEIGHTS = load_game("industry").exploration_weights()  # the "developer" policy: develop often, bid low
 
 
 def _expected_bank_flow(s: E.State, a: np.ndarray) -> np.ndarray:
@@ -44,7 +47,7 @@ def _check_random_games(state: E.State, policy: np.ndarray, rng: np.random.Gener
         mask = E.legal_action_mask(state)
         live = ~state.terminated
         assert (mask.any(axis=1) == live).all(), "mask empty in a live game (or not in a finished one)"
-        a = _sample(mask, policy, rng)
+        a = _sample(mask, policy, rng, _WEIGHTS)
         before = state
         state = E.step(state, a)
         steps += 1

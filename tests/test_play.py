@@ -204,7 +204,7 @@ def test_keep_says_how_much_comes_back_and_when_none_does() -> None:
 
 
 def test_paying_another_player_says_what_he_received() -> None:
-    from industry_env.play import _IndustryTable
+    from industry_env.games.industry.playtable import IndustryTable
     from industry_env.registry import load_game
 
     def to_player(a: int) -> bool:
@@ -213,7 +213,7 @@ def test_paying_another_player_says_what_he_received() -> None:
     game = _industry_position("pay", lambda g: any(map(to_player, g.legal_actions())), range(200))
     action = next(a for a in game.legal_actions() if to_player(a))
     q = (action - A.PAY) % A.NUM_PAY_WAYS - A.PAY_PLAYER
-    table = _IndustryTable(load_game("industry"), game, game.current_player)
+    table = IndustryTable(load_game("industry"), game, game.current_player)
     before = table.snapshot()
     game.apply(action)
     assert table.after(action, before) == f"  -> player {q} receives 1 Taler"
@@ -238,11 +238,11 @@ def test_bad_input_points_to_help_not_the_whole_grammar() -> None:
 
 
 def test_back_takes_back_a_development_while_its_resources_are_paid() -> None:
-    from industry_env.play import _IndustryTable
+    from industry_env.games.industry.playtable import IndustryTable
     from industry_env.registry import load_game
 
     game = _industry_position("pay", lambda g: len(g.legal_actions()) > 1, range(200))
-    table = _IndustryTable(load_game("industry"), game, game.current_player)
+    table = IndustryTable(load_game("industry"), game, game.current_player)
     saved, start = game.to_json(), table.begin_move()
     game.apply(game.legal_actions()[0])
     assert game.to_json() != saved

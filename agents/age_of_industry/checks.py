@@ -13,8 +13,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from industry_env.games.age_of_industry.components import load_components, load_map
-from industry_env.games.age_of_industry.observation import SCALE_MONEY, SCALE_ROUND, index, layout
+from industry_env.games.age_of_industry.components import MAPS, load_components, load_map
+from industry_env.games.age_of_industry.observation import SCALE_MONEY, SCALE_ROUND, index, layout, observation_size
 from industry_env.games.age_of_industry.rules import HAND_LIMIT, RAILS_PER_PLAYER
 
 from ..base import AgentInputError
@@ -68,6 +68,30 @@ def _columns(map_key: str) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
 
 def _rows(bad: np.ndarray) -> list[int]:
     return np.flatnonzero(bad)[:5].tolist()
+
+
+@lru_cache(maxsize=1)
+def _maps_by_size() -> dict[int, list[str]]:
+    c = load_components()
+    out: dict[int, list[str]] = {}
+    for m in MAPS:
+        out.setdefault(observation_size(load_map(m), c), []).append(m)
+    return out
+
+
+def map_of(observations: np.ndarray) -> str:
+    """The map whose observations are as wide as ``observations`` (float32[B, D]), for an agent made without the
+    game's options; AgentInputError if no map has that width, or if several have (the options must say which)."""
+    sizes = _maps_by_size()
+    width = observations.shape[-1]
+    if width not in sizes:
+        known = ", ".join(f"{'/'.join(ms)}: {d}" for d, ms in sizes.items())
+        raise AgentInputError(f"observations of width {width} belong to no map of Age of Industry ({known})")
+    if len(sizes[width]) > 1:
+        maps = ", ".join(sizes[width])
+        raise AgentInputError(f"observations of width {width} fit the maps {maps}: make the agent with the game's "
+                              f"options (make_agent(..., options={{'map': ...}}), or map=)")  # fmt: skip
+    return sizes[width][0]
 
 
 def check_observations(observations: np.ndarray, map_key: str) -> None:
@@ -125,4 +149,12 @@ def check_observations(observations: np.ndarray, map_key: str) -> None:
                               f"from its own seat's observation (egocentric: the observer is its seat 0)")  # fmt: skip
 
 
-__all__ = ["FLAGS", "ONE_HOT_OPTIONAL", "ONE_HOT_REQUIRED", "check_observations"]
+def check_game_observations(observations: np.ndarray, map: str | None = None, **options: object) -> None:  # noqa: A002
+    """:func:`check_observations` as the game's spec names it (``observation_check``), called with the game's
+    options by agents that play every game (a PPO policy): ``map`` None reads it from the observations' width."""
+    if map is None:
+        map = map_of(observations)  # noqa: A001
+    check_observations(observations, map)
+
+
+__all__ = ["FLAGS", "ONE_HOT_OPTIONAL", "ONE_HOT_REQUIRED", "check_game_observations", "check_observations", "map_of"]

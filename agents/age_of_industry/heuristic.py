@@ -38,7 +38,7 @@ from industry_env.games.age_of_industry import engine
 from industry_env.games.age_of_industry.actions import ActionSpace, action_space
 from industry_env.games.age_of_industry.components import MARKET_SPACE, TILE_ACCEPTS, load_components, load_map
 from industry_env.games.age_of_industry.from_observation import from_observation
-from industry_env.games.age_of_industry.observation import SCALE_MONEY, SCALE_ROUND, observation_size, views
+from industry_env.games.age_of_industry.observation import SCALE_MONEY, SCALE_ROUND, views
 from industry_env.games.age_of_industry.rules import (
     COAL_MINE,
     COTTON_MILL,
@@ -65,7 +65,7 @@ from industry_env.games.age_of_industry.state import (
 from industry_env.registry import load_game
 
 from ..base import Agent, AgentInputError, check_seed
-from .checks import check_observations
+from .checks import check_observations, map_of
 
 BAD = -1e9  # the score of an illegal action
 CARDS_PER_ROUND = 6.0  # cards a 4-player table draws from the deck in a round, roughly (for the rounds left)
@@ -121,22 +121,6 @@ def tables(map_key: str) -> Tables:
 
 
 MAPS = ("germany", "new_england")
-
-
-@lru_cache(maxsize=1)
-def _map_by_size() -> dict[int, str]:
-    c = load_components()
-    return {observation_size(load_map(m), c): m for m in MAPS}
-
-
-def map_of(observations: np.ndarray) -> str:
-    """The map whose observations are as wide as ``observations`` (float32[B, D]); AgentInputError if none."""
-    sizes = _map_by_size()
-    width = observations.shape[-1]
-    if width not in sizes:
-        known = ", ".join(f"{m}: {d}" for d, m in sizes.items())
-        raise AgentInputError(f"observations of width {width} belong to no map of Age of Industry ({known})")
-    return sizes[width]
 
 
 def check_map(map: str | None) -> str | None:  # noqa: A002

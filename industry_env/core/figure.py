@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Sequence
 from typing import Any
@@ -31,3 +32,32 @@ def svg_document(matplotlib: Any, fig: Any, artists: Sequence[Any], text_as_path
         for a in artists:
             a.remove()
     return buf.getvalue()
+
+
+def text_picture(text: str, width: int = 1280, height: int = 800) -> Any:
+    """A position's text drawn in Pillow's plain font on a white ``width`` x ``height`` page, uint8[H, W, 3]: the
+    picture of a game that draws none of its own (lines beyond the page are cut). Needs Pillow (the render extra)."""
+    import numpy as np
+
+    from .gif import pillow
+
+    Image = pillow()
+    from PIL import ImageDraw
+
+    page = Image.new("RGB", (width, height), "white")
+    ImageDraw.Draw(page).multiline_text((12, 12), text, fill="black", spacing=2)
+    return np.asarray(page, dtype=np.uint8).copy()
+
+
+@dataclasses.dataclass(frozen=True)
+class DocFigure:
+    """A picture of the docs that a game draws (``GameSpec.doc_figures``), written and checked by
+    ``python -m industry_env.docfigures``: ``key`` names its entry in ``docs/figures.json``, ``entry`` is what the
+    entry records (its source, the digests of its drawing and of its files: ``sha256``, one digest or one per file
+    name), ``files`` the bytes of each file by its path under ``docs/``, ``compared`` the keys of the entry that
+    must equal the committed ones (what the picture shows, not the bytes a matplotlib version writes)."""
+
+    key: str
+    entry: dict[str, Any]
+    files: dict[str, bytes]
+    compared: tuple[str, ...] = ("source", "drawing_sha256")

@@ -63,6 +63,17 @@ def check_output_file(path: str | os.PathLike, option: str = "--output") -> Path
     return p
 
 
+def template_problem(text: str, target: Path) -> str | None:
+    """Why ``--template`` cannot be written at ``target`` (a sentence), or None: a template never replaces a file."""
+    if not text.strip() or target.is_dir():
+        return f"--template {text!r}: give the name of a new file"
+    if target.exists():
+        return f"--template {target}: the file exists; give a new file name"
+    if not target.parent.is_dir():
+        return f"--template {target}: the folder {target.parent} does not exist"
+    return None
+
+
 def check_output_dir(path: str | os.PathLike, option: str = "--output-dir") -> Path:
     """``path`` as a Path to a folder that exists (or whose parent exists, to create it) and can be written."""
     p = Path(path)

@@ -5,28 +5,26 @@ A game is one package under ``industry_env/games/`` holding its rules, data, pic
 (environments, agents, arena, records, bench, verify, training, the command line) reads the game only through
 its spec, the way OpenSpiel's code reads a ``pyspiel.Game`` and Pgx's reads an ``Env``.
 
-The spec names the game (``id``, ``name``, ``version``), its player range, whether it has hidden information,
-its options (each checked by the game), its sizes for given options (number of actions, observation layout and
-bounds, longest game), and its parts, imported on first use:
+What every game must declare (:data:`REQUIRED_ATTRIBUTES`, :data:`REQUIRED_METHODS`: its names, player range,
+hidden information, where its engines are, its sizes for given options, positions as JSON, its actions' names,
+how a game was set up) is checked when it is registered, every missing member named in one message. Everything
+else is optional with a default that works: options and variants, the game's own agents and tools, texts,
+pictures, the terminal table of ``industry-env play``, the docs' figures. The parts are imported on first use:
 
 ``reference(num_players, seed, **options)``
     the readable engine of one game (:class:`ReferenceGame`): the rules' oracle, records' replay.
 ``engine``
     the batched engine (:class:`BatchedEngine`): B games as arrays with a leading batch dimension.
-``action_to_string`` / ``string_to_action``, ``render_text(game)``, ``picture`` (optional)
-    what people read and see.
-``agents``, ``tools``
-    the game's own agents (``make_agent(name, game=...)``) and command-line tools (``industry-env board``).
 
 Hidden information (``hidden_information=True``): agents see a position only through ``observe(seat)`` and the
 legal-action mask; search players draw positions with ``resample(seat, rng)`` (a position consistent with all
-that ``seat`` knows, its hidden part redealt from its own random stream), never the true state. Games without
-hidden information may also hand agents the engine's State directly (the fast path of ``Agent.act_state``).
+that ``seat`` knows, its hidden part redealt from its own random stream; :class:`HiddenInformationGame`), never
+the true state. Games without hidden information may also hand agents the engine's State directly (the fast path
+of ``Agent.act_state``).
 """
 
 from __future__ import annotations
 
-import abc
 import dataclasses
 import importlib
 from collections.abc import Callable, Mapping, Sequence
@@ -87,7 +85,8 @@ def layout(pieces: Sequence[tuple[str, tuple[int, ...] | int, str]]) -> tuple[Pi
 
 @runtime_checkable
 class ReferenceGame(Protocol):
-    """One game, readable: what the reference engine of every game answers."""
+    """One game, readable: what the reference engine of every game answers (what :class:`GameSpec`'s defaults and
+    the generic tools call)."""
 
     @property
     def num_players(self) -> int: ...
@@ -101,8 +100,16 @@ class ReferenceGame(Protocol):
     def scores(self) -> list[int]: ...
     def returns(self) -> list[float]: ...  # +1 each winner, -1 the others, 0 all on a full tie
     def winners(self) -> list[int]: ...
+    def observe(self, seat: int) -> np.ndarray: ...  # float32[observation_size]: what seat sees, egocentric
     def clone(self) -> ReferenceGame: ...
     def to_json(self) -> str: ...
+
+
+@runtime_checkable
+class HiddenInformationGame(ReferenceGame, Protocol):
+    """The reference game of a game with hidden information answers ``resample`` too."""
+
+    def resample(self, seat: int, rng: Any = None) -> ReferenceGame: ...  # consistent with all that seat knows
 
 
 class BatchedEngine(Protocol):
@@ -132,15 +139,70 @@ class BatchedEngine(Protocol):
     def from_games(self, games: Sequence[ReferenceGame]) -> Any: ...
 
 
-def _import(path: str) -> Any:
-    """``"package.module"`` or ``"package.module:attr"``, imported."""
+def import_path(path: str) -> Any:
+    """``"package.module"`` or ``"package.module:attr"``, imported: how a spec names its parts (engine, reference
+    class, agents, tools, table), so that naming one costs nothing until it is used."""
     module, _, attr = path.partition(":")
     m = importlib.import_module(module)
     return getattr(m, attr) if attr else m
 
 
-class GameSpec(abc.ABC):
-    """What one game declares to the suite; a game's package makes one instance (its ``SPEC``)."""
+class GameDeclaration(Protocol):
+    """The methods every game's spec must define (:data:`REQUIRED_METHODS`): :class:`GameSpec` has no default for
+    them, and :meth:`GameSpec.check_declaration` names the ones a spec lacks."""
+
+    def num_actions(self, **options: Any) -> int:
+        """Size of the one flat action space for these options."""
+        ...
+
+    def observation_layout(self, **options: Any) -> tuple[Piece, ...]:
+        """The named pieces of the flat float32 observation for these options."""
+        ...
+
+    def observation_bounds(self, **options: Any) -> tuple[np.ndarray, np.ndarray]:
+        """float32 lower and upper bounds of every observation entry."""
+        ...
+
+    def max_game_length(self, num_players: int, **options: Any) -> int:
+        """An upper bound on the decisions of one game (a comment says why it holds)."""
+        ...
+
+    def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
+        """A reference game from its JSON position (a corrupt one refused with what is wrong)."""
+        ...
+
+    def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
+        """An action's readable name (in ``game``'s position if given)."""
+        ...
+
+    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
+        """The action a readable name stands for; ValueError if none."""
+        ...
+
+    def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
+        """``(num_players, seed, options)`` a reference game was created with: its opening position is
+        ``reference(num_players, seed, **options)`` (what a record of it starts from)."""
+        ...
+
+
+#: What every game must declare, attributes then methods: checked when the game is registered, every missing one
+#: named in one message (:meth:`GameSpec.check_declaration`). Everything else has a default that works.
+REQUIRED_ATTRIBUTES = ("id", "name", "version", "citation", "min_players", "max_players", "default_players",
+                       "hidden_information", "engine_module", "reference_class")  # fmt: skip
+REQUIRED_METHODS = tuple(n for n, v in vars(GameDeclaration).items() if callable(v) and not n.startswith("_"))
+
+
+class GameSpec:
+    """What one game declares to the suite; a game's package makes one instance (its ``SPEC``).
+
+    Required (:data:`REQUIRED_ATTRIBUTES`; the methods of :class:`GameDeclaration`): the game's names, player
+    range, whether it hides information, where its engines are, its sizes, its positions as JSON, its actions'
+    names and how a game was set up. Optional, each with a default that works: ``options``, ``agents``,
+    ``shipped_policy``, ``tools``, ``variants``, ``observe``/``resample`` (the reference game's own),
+    ``render_text`` (``str(game)``), ``describe_action``, ``data_digests``, the texts (``rules_text``,
+    ``components_text``: made from the declaration) and the pictures (``has_pictures``; without its own, a
+    picture of the position's text).
+    """
 
     #: short id, the registry's key and the ``--game`` of the command line (``"industry"``)
     id: str
@@ -155,29 +217,65 @@ class GameSpec(abc.ABC):
     default_players: int
     #: players hold what others may not see (hands of cards): agents get observations, search gets resample
     hidden_information: bool
-    #: the game's options (``num_players`` and ``seed`` are not options)
-    options: tuple[Option, ...] = ()
     #: module paths of the parts, imported on first use (no batched engine yet: None, for a game registered hidden
     #: while it is built; a listed game has one, the contract tests check it)
     engine_module: str | None
     reference_class: str
+    #: the game's options (``num_players`` and ``seed`` are not options)
+    options: tuple[Option, ...] = ()
     #: the game's own agents by name: ``"module:attr"`` of a factory ``(seed=..., **params) -> Agent``
     agents: Mapping[str, str] = {}
     #: the trained policy shipped with the game, ``"package:file.npz"`` (``make_agent("ppo", game=...)``), or None
     shipped_policy: str | None = None
-    #: the game's own command-line tools by name: ``"module:attr"`` of ``(configure(parser), run(args))`` pairs
+    #: the game's own command-line tools by subcommand name: a module with ``run(args) -> int`` (the exit status)
+    #: and, for a subcommand the command line does not define itself, ``configure(parser)`` (Industry's
+    #: ``balance``; each game's ``board``)
     tools: Mapping[str, str] = {}
+    #: ``"module:function"`` ``(observations float32[B, D], **options) -> None`` that refuses observations no game
+    #: produces, naming the entry and the rows (an AgentInputError): what agents of every game call on the
+    #: observations they are given (a PPO policy); None: the observation's size is checked, no more
+    observation_check: str | None = None
+    #: ``"module:Class"`` of the game's own terminal table for ``industry-env play`` (a
+    #: :class:`industry_env.core.playtable.PlayTable`), or None: the table every game has, from this spec
+    play_table: str | None = None
+    #: the game draws pictures of its own (``to_rgb_array``, ``show``); without them a picture is its text
+    has_pictures: bool = False
+
+    # ---------------------------------------------------------------------------------------- the declaration
+    def missing(self) -> list[str]:
+        """The required members this spec does not provide (empty: a complete declaration)."""
+        out = [a for a in REQUIRED_ATTRIBUTES if not hasattr(self, a)]
+        return out + [f"{m}()" for m in REQUIRED_METHODS if not callable(getattr(self, m, None))]
+
+    def check_declaration(self) -> None:
+        """TypeError naming every required member missing, and every declared value of the wrong kind; what
+        the registry asks of a game when it is registered, before anything else reads it."""
+        problems = [f"missing {', '.join(self.missing())}"] if self.missing() else []
+        kinds = {"id": str, "name": str, "version": int, "citation": str, "min_players": int, "max_players": int,
+                 "default_players": int, "hidden_information": bool, "reference_class": str}  # fmt: skip
+        for attr, kind in kinds.items():
+            if hasattr(self, attr) and not isinstance(getattr(self, attr), kind):
+                problems.append(f"{attr} = {getattr(self, attr)!r} is not a {kind.__name__}")
+        if hasattr(self, "engine_module") and not isinstance(self.engine_module, (str, type(None))):
+            problems.append(f"engine_module = {self.engine_module!r} is neither a module path nor None")
+        players = [getattr(self, a, None) for a in ("min_players", "default_players", "max_players")]
+        if all(isinstance(n, int) for n in players) and not 1 <= players[0] <= players[1] <= players[2]:
+            problems.append(f"players: min_players <= default_players <= max_players does not hold ({players})")
+        if problems:
+            who = getattr(self, "id", type(self).__name__)
+            raise TypeError(f"the GameSpec of {who!r} ({type(self).__module__}.{type(self).__qualname__}) is not "
+                            f"a complete declaration: {'; '.join(problems)}")  # fmt: skip
 
     # ---------------------------------------------------------------------------------------- names
     @property
     def camel_name(self) -> str:
         """``"Industry"``, ``"AgeOfIndustry"``: the Gymnasium id's name."""
-        return "".join(w[:1].upper() + w[1:] for w in self.id.split("_"))
+        return camel_name(self.id)
 
     @property
     def gym_id(self) -> str:
         """The Gymnasium id, ``industry_env/<CamelName>-v<version>``."""
-        return f"industry_env/{self.camel_name}-v{self.version}"
+        return gym_id(self.id, self.version)
 
     @property
     def pettingzoo_name(self) -> str:
@@ -231,27 +329,16 @@ class GameSpec(abc.ABC):
         Industry: both maps, both editions): ``industry-env verify --game`` and the bench cycle through them."""
         return [{}]
 
+    def exploration_weights(self, **options: Any) -> np.ndarray | None:
+        """float64[num_actions]: weights of a random player that reaches every phase of the rules often (Industry:
+        develop often, bid low), which ``verify`` plays in half its games beside uniform play; None: uniform only."""
+        return None
+
     # ---------------------------------------------------------------------------------------- sizes
-    @abc.abstractmethod
-    def num_actions(self, **options: Any) -> int:
-        """Size of the one flat action space for these options."""
-
-    @abc.abstractmethod
-    def observation_layout(self, **options: Any) -> tuple[Piece, ...]:
-        """The named pieces of the flat float32 observation for these options."""
-
     def observation_size(self, **options: Any) -> int:
         """Floats in one observation."""
         last = self.observation_layout(**options)[-1]
         return last.offset + last.size
-
-    @abc.abstractmethod
-    def observation_bounds(self, **options: Any) -> tuple[np.ndarray, np.ndarray]:
-        """float32 lower and upper bounds of every observation entry."""
-
-    @abc.abstractmethod
-    def max_game_length(self, num_players: int, **options: Any) -> int:
-        """An upper bound on the decisions of one game (a comment says why it holds)."""
 
     # ---------------------------------------------------------------------------------------- parts
     @property
@@ -260,24 +347,12 @@ class GameSpec(abc.ABC):
         if self.engine_module is None:
             raise ValueError(f"{self.name} has no batched engine yet: only its reference engine "
                              f"(load_game({self.id!r}).reference(...)) plays it")  # fmt: skip
-        return _import(self.engine_module)
+        return import_path(self.engine_module)
 
     def reference(self, num_players: int | None = None, seed: int = 0, **options: Any) -> ReferenceGame:
         """A new reference game (checked options)."""
         n = self.default_players if num_players is None else self.check_num_players(num_players)
-        return _import(self.reference_class)(n, seed=seed, **self.check_options(options))
-
-    @abc.abstractmethod
-    def reference_from_json(self, text: str, **options: Any) -> ReferenceGame:
-        """A reference game from its JSON position (a corrupt one refused with what is wrong)."""
-
-    @abc.abstractmethod
-    def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
-        """An action's readable name (in ``game``'s position if given)."""
-
-    @abc.abstractmethod
-    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
-        """The action a readable name stands for; ValueError if none."""
+        return import_path(self.reference_class)(n, seed=seed, **self.check_options(options))
 
     def observe(self, game: ReferenceGame, seat: int) -> np.ndarray:
         """What ``seat`` may see of ``game``: float32[observation_size], egocentric (the seat itself first)."""
@@ -288,48 +363,82 @@ class GameSpec(abc.ABC):
         OpenSpiel's ``ResampleFromInfostate``): what search players plan on. A game without hidden information
         is its own only consistent position, so it is cloned."""
         if self.hidden_information:
-            return game.resample(seat, rng)
+            return game.resample(seat, rng)  # type: ignore[attr-defined]  (a HiddenInformationGame)
         return game.clone()
 
     def render_text(self, game: ReferenceGame) -> str:
         """A position as text."""
         return str(game)
 
-    #: the game draws pictures of positions (``to_rgb_array``); a game without them renders as text only
-    has_pictures: bool = False
-
-    def picture_key(self, game: ReferenceGame) -> Any:
-        """What a picture of ``game`` shows, comparable: a replay draws a new frame only when it changes (None:
-        a frame after every decision)."""
-        return None
-
-    def to_rgb_array(self, game: ReferenceGame, seat: int | None = None) -> np.ndarray:
-        """A position as a picture, uint8[H, W, 3] (``seat``: only what that seat may see)."""
-        raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")
-
-    def rules_text(self) -> str:
-        """The rules as implemented, with the rulings on what the rulebook leaves open (``industry-env rules``)."""
-        raise ValueError(f"{self.name} ships no rules text")
-
-    def components_text(self) -> str:
-        """The game's components (board, maps, display...) as Markdown tables with the provenance of every number
-        (``industry-env board``)."""
-        raise ValueError(f"{self.name} ships no components table")
-
-    def show(self, game: ReferenceGame) -> None:
-        """Show a position's picture (in a notebook, or a window)."""
-        raise ValueError(f"{self.name} draws no pictures of positions yet: render it as text (render_mode='ansi')")
+    def describe_action(self, game: ReferenceGame, action: int) -> str:
+        """What ``action`` does in ``game``'s position, for people (a replay's move list)."""
+        return self.action_to_string(action, game)
 
     def data_digests(self, **options: Any) -> dict[str, dict[str, str]]:
         """``{what: {"name": file name, "sha256": hex}}`` of the data files these (checked) options play on,
         which a record stores so that it is never replayed on other data."""
         return {}
 
-    def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
-        """``(num_players, seed, options)`` a reference game was created with: its opening position is
-        ``reference(num_players, seed, **options)`` (what a record of it starts from)."""
-        raise ValueError(f"{self.name} does not say how its games were set up, so they cannot be recorded")
+    # ---------------------------------------------------------------------------------------- texts
+    def rules_text(self) -> str:
+        """The rules as implemented, with the rulings on what the rulebook leaves open (``industry-env rules``).
+        Without its own: the declaration (the game, its players and options) and where its rules are."""
+        rng = f"{self.min_players} to {self.max_players}"
+        lines = [f"# {self.name}", "", self.citation, "", f"{rng} players (default {self.default_players}).", ""]
+        lines += [f"- option `{o.name}` (default {o.default!r}): {o.doc}" for o in self.options]
+        lines += ["", f"No rules text is shipped with this game: its rules are in {_import_path(self)}'s reference "
+                      f"engine ({self.reference_class})."]  # fmt: skip
+        return "\n".join(lines) + "\n"
 
-    def describe_action(self, game: ReferenceGame, action: int) -> str:
-        """What ``action`` does in ``game``'s position, for people (a replay's move list)."""
-        return self.action_to_string(action, game)
+    def components_text(self) -> str:
+        """The game's components (board, maps, display...) as Markdown tables with the provenance of every number
+        (``industry-env board``). Without its own: the sizes the environments read, piece by piece."""
+        pieces = self.observation_layout()
+        lines = [f"# {self.name}: the observation", "", f"{self.num_actions()} actions; "
+                 f"{self.observation_size()} floats observed, in these pieces:", "",
+                 "| piece | offset | shape |", "|---|---|---|"]  # fmt: skip
+        lines += [f"| {p.name} | {p.offset} | {' x '.join(map(str, p.shape))} |" for p in pieces]
+        return "\n".join(lines) + "\n"
+
+    # ---------------------------------------------------------------------------------------- pictures
+    def picture_key(self, game: ReferenceGame) -> Any:
+        """What a picture of ``game`` shows, comparable: a replay draws a new frame only when it changes (None:
+        a frame after every decision)."""
+        return None
+
+    def to_rgb_array(self, game: ReferenceGame, seat: int | None = None) -> np.ndarray:
+        """A position as a picture, uint8[H, W, 3] (``seat``: only what that seat may see). Without pictures of
+        its own, the position's text (``render_text``) drawn in a plain font (needs Pillow: the render extra)."""
+        from .figure import text_picture
+
+        return text_picture(self.render_text(game))
+
+    def show(self, game: ReferenceGame) -> None:
+        """Show a position's picture (in a notebook, or a window). Without pictures of its own: prints its text."""
+        print(self.render_text(game))
+
+    def doc_figures(self) -> list[Any]:
+        """The pictures of positions the game's docs show (:class:`industry_env.core.figure.DocFigure`), drawn from
+        seeded games by ``python -m industry_env.docfigures`` and checked by the tests; none by default."""
+        return []
+
+    def gif_writer(self, path: Any, frame_ms: int = 400, last_ms: int = 3000, scale: float = 1.0) -> Any:
+        """An animated GIF of this game's pictures written frame by frame (:class:`industry_env.core.gif.
+        GifWriter`; a game with pictures of its own keeps its players' colours in the palette)."""
+        from .gif import GifWriter
+
+        return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)
+
+
+def camel_name(game_id: str) -> str:
+    """``"age_of_industry"`` -> ``"AgeOfIndustry"``: a game's name in its Gymnasium id."""
+    return "".join(w[:1].upper() + w[1:] for w in game_id.split("_"))
+
+
+def gym_id(game_id: str, version: int) -> str:
+    """The Gymnasium id of a game, ``industry_env/<CamelName>-v<version>``."""
+    return f"industry_env/{camel_name(game_id)}-v{version}"
+
+
+def _import_path(spec: GameSpec) -> str:
+    return type(spec).__module__.rpartition(".")[0]

@@ -30,16 +30,16 @@ def __getattr__(name: str):
 
 def register() -> None:
     """Register the Gymnasium id (``industry_env/Industry-v0``, ...) of every game with a batched engine, listed or
-    hidden (so that the contract tests make it), with its single and vector entry points, once."""
+    hidden (so that the contract tests make it), with its single and vector entry points, once. Read from the
+    registry's declarations: no game is imported."""
     import gymnasium
 
-    from ..registry import available_games, load_game
+    from ..registry import gym_ids
 
-    for game in available_games(include_hidden=True):
-        spec = load_game(game)
-        if spec.engine_module is not None and spec.gym_id not in gymnasium.registry:
+    for game, env_id in gym_ids().items():
+        if env_id not in gymnasium.registry:
             gymnasium.register(
-                id=spec.gym_id,
+                id=env_id,
                 entry_point="industry_env.envs.single:LearnerEnv",
                 vector_entry_point="industry_env.envs.vector:LearnerVectorEnv",
                 kwargs={"game": game},

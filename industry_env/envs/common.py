@@ -214,18 +214,21 @@ class OpponentPool:
 
     ``members``: agents given as in :class:`Opponents` (names, Agents, functions); ``weights``: their relative
     chances (default equal). :meth:`add` puts a new member in (e.g. a frozen snapshot of the learner), for the
-    games that start afterwards. Pass it as ``opponents=`` to any learner environment.
+    games that start afterwards. Pass it as ``opponents=`` to any learner environment. ``options``: the game's
+    options the members will play (e.g. ``{"map": "new_england"}``), given to the agents made by name.
     """
 
     def __init__(self, members: Sequence[Any], weights: Sequence[float] | None = None, seed: int | None = None,
-                 game: str = "industry") -> None:  # fmt: skip
+                 game: str = "industry", options: Mapping[str, Any] | None = None) -> None:  # fmt: skip
         from ..agents import as_agent
 
         if not members:
             raise ValueError("OpponentPool needs at least one member")
         self._seed = seed
         self.game = resolve(game).id
-        self.agents = [as_agent(m, seed=self._member_seed(k), game=self.game) for k, m in enumerate(members)]
+        self.options = dict(options or {})
+        self.agents = [as_agent(m, seed=self._member_seed(k), game=self.game, options=self.options)
+                       for k, m in enumerate(members)]  # fmt: skip
         self.weights = [1.0] * len(self.agents) if weights is None else [float(w) for w in weights]
         self._check()
 
@@ -241,7 +244,8 @@ class OpponentPool:
         """A new member, drawn by the games that start from now on."""
         from ..agents import as_agent
 
-        self.agents.append(as_agent(member, seed=self._member_seed(len(self.agents)), game=self.game))
+        self.agents.append(as_agent(member, seed=self._member_seed(len(self.agents)), game=self.game,
+                                    options=self.options))  # fmt: skip
         self.weights.append(float(weight))
         self._check()
 
@@ -258,10 +262,12 @@ class Opponents:
     learner's left; each a name of :data:`industry_env.agents.AGENTS` (``"random"``, ``"heuristic"``, ...), an
     :class:`industry_env.agents.Agent`, or a function ``(observation, action_mask) -> action``. Or an
     :class:`OpponentPool`: each game then draws its opponents from the pool when it starts (:meth:`deal`).
+    ``options``: the options of the game played, given to every agent (an agent made by name takes those it reads,
+    e.g. Age of Industry's map; one that reads other options is refused, naming both).
     """
 
     def __init__(self, spec: Any, num_players: int, seed: int | None, num_games: int,
-                 game: GameSpec | str = "industry") -> None:  # fmt: skip
+                 game: GameSpec | str = "industry", options: Mapping[str, Any] | None = None) -> None:  # fmt: skip
         from ..agents import as_agent
 
         self.game = resolve(game)
@@ -283,8 +289,8 @@ class Opponents:
             if key not in by_key:
                 by_key[key] = len(self.members)
                 seed_k = None if seed is None else (int(seed) * 7919 + k) % 2**63
-                self.members.append(as_agent(s, seed=seed_k, game=self.game.id) if isinstance(s, str)
-                                    else as_agent(s, game=self.game.id))  # fmt: skip
+                self.members.append(as_agent(s, seed=seed_k, game=self.game.id, options=options) if isinstance(s, str)
+                                    else as_agent(s, game=self.game.id, options=options))  # fmt: skip
             self.assign[:, k] = by_key[key]
 
     @property

@@ -69,7 +69,8 @@ class LearnerGames:
         self.learner_seat = learner_seat
         self.reward = reward
         self.illegal_reward = float(illegal_reward)
-        self.opponents = Opponents(opponents, self.num_players, seed, self.num_envs, game=setup.spec)
+        self.opponents = Opponents(opponents, self.num_players, seed, self.num_envs, game=setup.spec,
+                                   options=setup.options)  # fmt: skip
         self.rng = np.random.default_rng(seed)
         self.state = setup.init(self.num_envs, self._new_seeds(self.num_envs))
         self.seat = np.zeros(self.num_envs, np.int64)

@@ -161,7 +161,7 @@ def test_verify_checks_every_game_with_an_engine_against_its_reference(game_id):
     spec = load_game(game_id)
     games = len(spec.variants()) * (spec.max_players - spec.min_players + 1)  # one game of each
     configs = game_configs(spec, games)
-    assert {(n, tuple(sorted(o.items()))) for _, n, o in configs} == {
+    assert {(n, tuple(sorted(o.items()))) for _, n, o, _ in configs} == {
         (n, tuple(sorted(o.items()))) for n in range(spec.min_players, spec.max_players + 1) for o in spec.variants()}
     rep = differential_game(game_id, games, first_seed=5)
     assert rep.disagreements == [] and rep.games == games and rep.steps > games and rep.observations > rep.steps

@@ -1,7 +1,9 @@
 """Imports flow one way: tools -> environments, agents, training, arena, records -> registry -> games -> core.
 
 Every import statement is counted, the ones inside functions too (a lazy import is still a dependency). A game
-imports only the core and its own package: never an adapter, an agent, the registry or another game.
+imports only the core and its own package: never an adapter, an agent, the registry or another game. The generic
+modules (everything but a game's package ``industry_env/games/<game>/`` and its agents ``agents/<game>/``) import
+no game: they reach one through the registry and its spec. The game packages are found on disk, not listed here.
 """
 
 from __future__ import annotations
@@ -54,17 +56,39 @@ def _in(name: str, package: str) -> bool:
     return name == package or name.startswith(package + ".")
 
 
-GAMES = sorted({".".join(m.split(".")[:3]) for m in MODULES if m.startswith("industry_env.games.") and
-                m.count(".") >= 2})  # fmt: skip
+def _game_ids() -> list[str]:
+    """The folders of ``industry_env/games/`` that are packages: one game each."""
+    return sorted(d.name for d in (ROOT / "industry_env" / "games").iterdir() if (d / "__init__.py").is_file())
+
+
+GAMES = [f"industry_env.games.{g}" for g in _game_ids()]
+#: each game's own packages: its rules and engines, and the agents that play only it
+ONE_GAMES = tuple(p for g in _game_ids() for p in (f"industry_env.games.{g}", f"industry_env.agents.{g}"))
+
+
+def _of_one_game(name: str) -> bool:
+    return any(_in(name, p) for p in ONE_GAMES)
 
 
 def test_the_house_is_found():
     assert "industry_env.games.industry.engine" in MODULES and "industry_env.core.spec" in MODULES
-    assert GAMES == [
-        "industry_env.games.age_of_industry",
-        "industry_env.games.industry",
-        "industry_env.games.twentieth_century",
-    ]
+    assert len(GAMES) >= 2 and all(g in MODULES for g in GAMES)
+    from industry_env.registry import available_games
+
+    registered = {f"industry_env.games.{g}" for g in available_games(include_hidden=True)}
+    assert registered <= set(GAMES), "a registered game without its package under industry_env/games/"
+
+
+def test_generic_modules_import_no_game():
+    """A tool, an adapter, a generic agent, the registry: no import of a game's package or a game's agents."""
+    found = []
+    for m in MODULES:
+        if _of_one_game(m):
+            continue
+        games = sorted(t for t in imports_of(m) if _of_one_game(t))
+        if games:
+            found.append(f"{m} imports {games}")
+    assert not found, "\n".join(found)
 
 
 def test_the_core_imports_nothing_above_it():
@@ -89,14 +113,12 @@ def test_the_registry_knows_games_only_by_name():
 
 # One game's sizes written as numbers (Industry's 675 observation floats, 314 actions, "3 or 4" players).
 SIZE_LITERALS = re.compile(r"(?<![\w.])(675|314|313)(?![\w.])|\b3 or 4\b")
-ONE_GAMES = ("industry_env.games.", "industry_env.agents.industry")
-KNOWN = {"industry_env.arena"}  # the arena's player count and its message: made generic with the records (issue 20)
 
 
 def test_no_generic_module_holds_one_games_sizes():
     found = []
     for name, f in MODULES.items():
-        if name.startswith(ONE_GAMES) or name in KNOWN:
+        if _of_one_game(name):
             continue
         for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
             if SIZE_LITERALS.search(line):

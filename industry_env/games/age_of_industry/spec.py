@@ -70,6 +70,10 @@ class AgeOfIndustrySpec(GameSpec):
         "ismcts": "industry_env.agents.age_of_industry.ismcts:ISMCTSAgent",
         "ppo": "industry_env.agents.ppo:PPOAgent",
     }
+    # its own command-line tool: `industry-env board --game age_of_industry` (components, maps, templates)
+    tools = {"board": "industry_env.games.age_of_industry.board_tool"}
+    observation_check = "industry_env.agents.age_of_industry.checks:check_game_observations"  # entry by entry
+    play_table = "industry_env.games.age_of_industry.playtable:AgeOfIndustryTable"  # industry-env play
 
     def num_actions(self, map: str = "germany", **options: Any) -> int:  # noqa: A002 (the option's name)
         return num_actions(_map(map))
@@ -149,6 +153,16 @@ class AgeOfIndustrySpec(GameSpec):
         from .picture import show
 
         show(game, seat)  # seat None: the public view, as to_rgb_array
+
+    def doc_figures(self) -> list[Any]:
+        from .docfigure import figures
+
+        return figures()
+
+    def gif_writer(self, path: Any, frame_ms: int = 400, last_ms: int = 3000, scale: float = 1.0) -> Any:
+        from .picture import GifWriter
+
+        return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)  # the players' colours kept
 
     def rules_text(self) -> str:
         from .tools import rules_text

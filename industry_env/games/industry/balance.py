@@ -26,6 +26,9 @@ from .board import Board, field_id, load_board
 from .reference import Game
 from .rules import JOKER, NUM_ERAS, NUM_FIELDS
 
+#: the one-line help of its subcommand (a tool of the game: ``GameSpec.tools``)
+HELP = "measure Industry's board balance over many games (Industry only)"
+
 # Recorded final scores of Industria games (ludolegars.fr reports, 2003; docs/board-sources.md, section 3).
 INDUSTRIA_RANGES = {"total": (24, 45), "development": (12, 26), "roads": (3, 15), "tech_links": (0, 12),
                     "bonus": (0, 16), "money": (0, 4)}  # fmt: skip

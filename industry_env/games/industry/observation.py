@@ -46,14 +46,11 @@ pending            653     22      [2, 11] one-hot resources still to pay, in or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from .rules import MAX_BID, MAX_PLAYERS, NUM_COLUMNS, NUM_ERAS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
-
-if TYPE_CHECKING:
-    from .reference import Game
 
 SCALE_MONEY = np.float32(10.0)
 SCALE_POINTS = np.float32(10.0)
@@ -147,8 +144,10 @@ def describe(obs: np.ndarray) -> str:
     return "\n".join(lines)
 
 
-def observe_game(game: Game, player: int) -> np.ndarray:
-    """float32[OBS_DIM]: what ``player`` sees of the reference ``game`` (readable twin of ``engine.observe``)."""
+def observe_game(game: Any, player: int) -> np.ndarray:
+    """float32[OBS_DIM]: what ``player`` sees of the reference ``game`` (a :class:`.reference.Game`, which calls
+    this as its ``observe``; not imported here, so that the two modules import one way) (readable twin of
+    ``engine.observe``)."""
     s, n = game.s, game.num_players
     if not 0 <= player < n:
         raise ValueError(f"player {player} is not in this {n}-player game")

@@ -25,6 +25,7 @@ from ...core.textdata import TextDataError, parse_json
 from . import actions as A
 from . import chance
 from .board import Board, load_board
+from .observation import observe_game
 from .positions import AUCTION, BID, DEVELOP, JSON_VERSION, OVER, PAY, SELL_OR_KEEP, GameStateError, Position
 from .rules import (
     BONUS,
@@ -223,6 +224,11 @@ class Game:
         if len(w) == self.num_players:
             return [0.0] * self.num_players
         return [1.0 if p in w else -1.0 for p in range(self.num_players)]
+
+    def observe(self, seat: int) -> np.ndarray:
+        """What ``seat`` sees, float32[675], egocentric (:func:`.observation.observe_game`): every seat sees the
+        whole table."""
+        return observe_game(self, seat)
 
     def clone(self) -> Game:
         """An independent copy of this game."""

@@ -58,6 +58,9 @@ class IndustrySpec(GameSpec):
         "mcts": "industry_env.agents.industry.mcts:MCTSAgent",
         "ppo": "industry_env.agents.ppo:PPOAgent",
     }
+    # its own command-line tools: `industry-env board` (a board file checked, printed, templated) and `balance`
+    tools = {"board": "industry_env.games.industry.board_tool", "balance": "industry_env.games.industry.balance"}
+    play_table = "industry_env.games.industry.playtable:IndustryTable"  # industry-env play
 
     def num_actions(self, **options: Any) -> int:
         return A.NUM_ACTIONS
@@ -77,6 +80,16 @@ class IndustrySpec(GameSpec):
         auction = 1 + MAX_BID + (n - 1) + 1
         development = MAX_DEVELOPMENTS * (1 + 2 * NUM_RESOURCES) + 1
         return 20 * n * (auction + development) + n
+
+    def exploration_weights(self, **options: Any) -> np.ndarray:
+        """The "developer": develops often and bids low, the subsidy rarely, so that every phase (payments,
+        subsidies, the Bank discount) is reached often."""
+        w = np.ones(A.NUM_ACTIONS)
+        w[A.PASS] = 4.0
+        w[A.BID : A.SELL] = 2.0 / np.arange(1, A.SELL - A.BID + 1)
+        w[A.DEVELOP : A.DONE] = 25.0
+        w[A.SUBSIDY] = 0.05
+        return w
 
     def variants(self) -> list[dict[str, Any]]:
         return [{"balanced_draws": True}, {"balanced_draws": False}]
@@ -100,9 +113,6 @@ class IndustrySpec(GameSpec):
         board = self.check_options(options)["board"]
         return Game.from_json(text, board=board)
 
-    def observe(self, game: ReferenceGame, seat: int) -> np.ndarray:
-        return O.observe_game(game, seat)
-
     def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
         board = game.board if game is not None else self.check_options(options)["board"]
         return A.action_to_string(action, board.resource_names)
@@ -124,6 +134,16 @@ class IndustrySpec(GameSpec):
         from .picture import to_rgb_array
 
         return to_rgb_array(game)  # every seat sees the whole table
+
+    def doc_figures(self) -> list[Any]:
+        from .docfigure import figures
+
+        return figures()
+
+    def gif_writer(self, path: Any, frame_ms: int = 400, last_ms: int = 3000, scale: float = 1.0) -> Any:
+        from .picture import GifWriter
+
+        return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)  # the players' colours kept
 
     def rules_text(self) -> str:
         from importlib import resources
