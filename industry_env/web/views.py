@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from ..core.spec import GameSpec, ReferenceGame
-from . import svg
+from ..core import svg
 
 # The headings of the groups of choices, by the first word of an action's name (a word not listed is its own
 # group, headed by the word).

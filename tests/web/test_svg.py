@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from industry_env import available_games, load_game
-from industry_env.web import svg
+from industry_env.core import svg
 from industry_env.web.views import view_of
 
 PICTURED = [g for g in available_games() if load_game(g).has_pictures]
