@@ -238,6 +238,9 @@ class GameSpec:
     #: ``"module:Class"`` of the game's own terminal table for ``industry-env play`` (a
     #: :class:`industry_env.core.playtable.PlayTable`), or None: the table every game has, from this spec
     play_table: str | None = None
+    #: ``"module:Class"`` of the game's own view in the browser (``industry-env serve``: a
+    #: :class:`industry_env.core.webview.View`), or None: the view every game has, from this spec
+    web_view: str | None = None
     #: the game draws pictures of its own (``to_rgb_array``, ``show``); without them a picture is its text
     has_pictures: bool = False
 

@@ -91,13 +91,15 @@ def test_a_whole_game_is_played_saved_and_its_record_replays(client: TestClient,
 
 
 def test_choices_are_grouped_as_the_games_decisions_with_what_each_costs(client: TestClient) -> None:
-    from industry_env.web.views import HEADINGS
+    from industry_env.core.webview import HEADINGS
+    from industry_env.games.industry.webview import IndustryView
 
+    headings = {**HEADINGS, **IndustryView.headings}
     state = start(client, "industry", options={"balanced_draws": True})
     for _ in range(6):
         for group in state["groups"]:
             words = {c["label"].split()[0] for c in group["choices"]}
-            assert {HEADINGS[w] for w in words} == {group["title"]}  # one decision a group, named as the game does
+            assert {headings[w] for w in words} == {group["title"]}  # one decision a group, named as the game does
         details = [c["detail"] for g in state["groups"] for c in g["choices"]]
         assert any("Taler" in d or "cost" in d for d in details)  # what a choice costs is said
         state = play(client, state, moves=1)

@@ -74,6 +74,7 @@ class AgeOfIndustrySpec(GameSpec):
     tools = {"board": "industry_env.games.age_of_industry.board_tool"}
     observation_check = "industry_env.agents.age_of_industry.checks:check_game_observations"  # entry by entry
     play_table = "industry_env.games.age_of_industry.playtable:AgeOfIndustryTable"  # industry-env play
+    web_view = "industry_env.games.age_of_industry.webview:AgeOfIndustryView"  # industry-env serve
 
     def num_actions(self, map: str = "germany", **options: Any) -> int:  # noqa: A002 (the option's name)
         return num_actions(_map(map))

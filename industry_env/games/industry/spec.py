@@ -61,6 +61,7 @@ class IndustrySpec(GameSpec):
     # its own command-line tools: `industry-env board` (a board file checked, printed, templated) and `balance`
     tools = {"board": "industry_env.games.industry.board_tool", "balance": "industry_env.games.industry.balance"}
     play_table = "industry_env.games.industry.playtable:IndustryTable"  # industry-env play
+    web_view = "industry_env.games.industry.webview:IndustryView"  # industry-env serve
 
     def num_actions(self, **options: Any) -> int:
         return A.NUM_ACTIONS
