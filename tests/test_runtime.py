@@ -133,3 +133,14 @@ def test_a_layer_the_user_chooses_is_kept() -> None:
     out = subprocess.run([sys.executable, "-c", code], env={k: v for k, v in env.items() if k != "GOMP_SPINCOUNT"},
                          capture_output=True, text=True, check=True)  # fmt: skip
     assert out.stdout.split() == ["omp", "omp", runtime.GOMP_SPINCOUNT]  # OpenMP's spin bounded
+
+
+def test_warmup_prints_the_layer_and_the_threads(capsys) -> None:
+    from industry_env.cli import main
+
+    assert main(["warmup", "--no-agents", "--game", "industry"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert (
+        first.startswith(f"numba threading layer {runtime.active_layer()} (")
+        and f"{runtime.threads()} threads" in first
+    )
