@@ -995,7 +995,7 @@ def step(
     B = state.phase.shape[0]
     a_all = batched.step_actions(on_illegal, actions, B, A.NUM_ACTIONS, mask, IllegalActionError)
     if next_mask is not None:
-        _check_next_mask(next_mask, B)
+        batched.check_next_mask(next_mask, B, A.NUM_ACTIONS)  # (one call: the batch-1 path)
     if _backend == "numba":
         s, bad = _kernel().step(_to_write(state, inplace), a_all, on_illegal == "raise", penalty, inplace, mask,
                                 next_mask)  # fmt: skip
@@ -1287,7 +1287,7 @@ def random_step(
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}")
     if next_mask is not None:
-        _check_next_mask(next_mask, state.batch_size)
+        batched.check_next_mask(next_mask, state.batch_size, A.NUM_ACTIONS)
     if _backend == "numba":
         return _kernel().random_step(_to_write(state, inplace), rng, inplace, next_mask)
     u = rng.random(state.batch_size)

@@ -1135,7 +1135,7 @@ def _mask(state, parallel: bool) -> np.ndarray:
 
 def _threads(batch_size: int) -> bool:
     """Run a batch of this size on all threads?"""
-    return runtime.chunks(batch_size, PARALLEL_FROM) > 0
+    return batch_size >= PARALLEL_FROM and runtime.chunks(batch_size, PARALLEL_FROM) > 0  # no call at batch 1
 
 
 def legal_action_mask(state) -> np.ndarray:
