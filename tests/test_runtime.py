@@ -144,3 +144,31 @@ def test_warmup_prints_the_layer_and_the_threads(capsys) -> None:
         first.startswith(f"numba threading layer {runtime.active_layer()} (")
         and f"{runtime.threads()} threads" in first
     )
+
+
+_FORKED = """
+import multiprocessing, numpy as np, numba
+from industry_env.registry import load_game
+E = load_game("industry").engine
+def points(seed):
+    s, rng = E.init(1024, seed=seed), np.random.default_rng(seed)
+    for _ in range(30):
+        s, _ = E.random_step(s, rng, inplace=True)
+    return s.points.sum().item()
+here = points(5)
+with multiprocessing.get_context("fork").Pool(1) as pool:
+    child = pool.apply(points, (5,))
+print(numba.threading_layer(), here == child)
+"""
+
+
+def test_a_forked_child_of_an_openmp_process_steps_serially_with_the_same_results() -> None:
+    """GNU OpenMP terminates a forked child that launches threads after its parent did (a SubprocVecEnv worker):
+    on the OpenMP layer the child plays its batch on its calling thread instead, the same games."""
+    if not runtime.omp_loads():
+        pytest.skip("numba's OpenMP layer does not load here")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_NUM_THREADS"}
+    env["NUMBA_THREADING_LAYER"] = "omp"
+    out = subprocess.run([sys.executable, "-c", _FORKED], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-2:] == ["omp", "True"]
