@@ -1,35 +1,36 @@
-"""Benchmark of the batched engine: both backends and the reference engine, side by side in one run.
+"""Benchmark of a game's batched engine: its backends, its threads and its reference engine, side by side in one run.
 
-``industry-env bench`` (or ``python -m industry_env.bench``) measures env steps per second of random legal
-play (legal-action mask, one action sampled uniformly from it, step; finished games reset in place), at batch
-sizes 1, 64, 1024, 4096 and 16384, for each backend of the batched engine (``numpy``, and ``numba`` where it is
-installed), with the ratios between them and to the reference engine doing the same work one game at a time,
-all measured in the same run; games per second (steps/s divided by the mean length of a random game: the games
-of a batch start together and finish in waves, so counting those that end in a few seconds measures the window,
-not the engine); ``rollout`` (whole random games played inside one call) at batch 1024 and 4096; bytes of state
-per game; peak memory; and, for the compiled backend, the start-up from its disk cache to the first step (a
-fresh process) and, with ``--cold``, the cold compile. Figures go to a JSON file (``bench-results.json`` unless
-``--output``). ``--quick`` runs a short smoke version.
+``industry-env bench [--game ID]`` (or ``python -m industry_env.bench``) measures, for any game of the suite with a
+batched engine (through the registry), env steps per second of random legal play (legal-action mask, one action
+sampled uniformly from it, step; finished games reset in place) at batch sizes 1, 64, 1024, 4096 and 16384, for each
+backend of the engine (Industry's ``numpy`` and ``numba``; one compiled backend for a game with only that), with the
+ratios between them and to the reference engine doing the same work one game at a time, all measured in the same
+run; games per second (steps/s divided by the mean length of a random game: the games of a batch start together and
+finish in waves, so counting those that end in a few seconds measures the window, not the engine); ``rollout``
+(whole random games played inside one call) at batch 1024 and 4096 where the engine has it; bytes of state per game;
+peak memory; the per-call overhead (microseconds a call at batch 1); and the start-up from the disk cache to the
+first step (a fresh process) and, with ``--cold``, the cold compile. Figures go to a JSON file
+(``bench-results.json`` unless ``--output``). ``--quick`` runs a short smoke version.
 
-``--game ID`` benchmarks another game of the suite (:func:`run_game`): its batched engine's random legal play
-(mask, one uniform legal action a game, step, finished games reset in place) at each batch size against its
-reference engine doing the same work in the same run, bytes of state per game, and the start-up from the disk
-cache (``--cold``: the cold compile) in a fresh process.
+Threads: the run prints numba's threading layer and thread count (:mod:`industry_env.core.runtime`), warns on a
+machine with more than 2 cores left with the workqueue layer, and measures the compiled loops at batch 1024 and up
+(and ``rollout``) on each thread count of ``--threads`` (default ``1,N``, N all of numba's threads), printing each
+one's ratio to one thread: the threads column. ``--threads 1,2,4,8,16`` gives the scaling curve of a big machine.
 
 Each backend runs its fast path, as a training loop would: ``step(state, actions, inplace=True, mask=mask)``
 (the batch updated in place, no copy a step; the actions checked against the mask they were sampled from) and
 ``reset(..., inplace=True)``. The numpy backend computes ``legal_action_mask`` each step; the compiled one
 writes the next mask in the step itself (``next_mask=mask``), and ``reset`` the masks of the new games.
 Each is measured twice: this loop of three calls ("api", what a policy's loop does), and the same random play
-by ``engine.random_step`` (list, draw and play each game's action in one call; no mask handed out), the fused
-entry for random opponents and playouts. Both loops play the same games. ``--copy`` measures the functional API
-instead: ``step(state, actions)`` and ``reset(state, done)`` return new
-States, and every step re-derives legality.
+by ``engine.random_step`` (list, draw and play each game's action in one call where the engine fuses it), the
+entry for random opponents and playouts. ``--copy`` measures the functional API instead: ``step(state, actions)``
+and ``reset(state, done)`` return new States, and every step re-derives legality.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -40,22 +41,66 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
 from .core.outputs import check_output_file, write_text_atomic
+from .core.spec import GameSpec
 from .gameargs import add_game_arguments, given_options
-from .games.industry import engine as E
-from .games.industry.reference import Game
 from .registry import DEFAULT_GAME, load_game
 
 BATCH_SIZES = (1, 64, 1024, 4096, 16384)
 ROLLOUT_SIZES = (1024, 4096)
+THREADED_FROM = 1024  # the batch sizes whose compiled loops are measured on each thread count
 
 
 def available_backends() -> tuple[str, ...]:
-    """The engine backends this install can run: numpy, and numba if it is installed."""
+    """The backends of an engine with two (Industry's): numpy, and numba if it is installed."""
     return ("numpy", "numba") if importlib.util.find_spec("numba") is not None else ("numpy",)
+
+
+def engine_backends(engine: ModuleType) -> tuple[str, ...]:
+    """The backends ``engine`` can run here: numpy and numba for an engine that switches (``use_backend``), else
+    its one compiled backend, named ``numba``."""
+    return available_backends() if hasattr(engine, "use_backend") else ("numba",)
+
+
+@contextlib.contextmanager
+def _backend(engine: ModuleType, name: str) -> Iterator[None]:
+    """Run a block on ``engine``'s backend ``name`` (an engine with one backend: as it is)."""
+    if hasattr(engine, "use_backend"):
+        with engine.use_backend(name):
+            yield
+    else:
+        yield
+
+
+@contextlib.contextmanager
+def on_threads(n: int | None) -> Iterator[None]:
+    """Run a block with numba's launches on ``n`` threads (None: as they are), then restore the count."""
+    if n is None or importlib.util.find_spec("numba") is None:
+        yield
+        return
+    import numba
+
+    from .core import runtime
+
+    before = numba.get_num_threads()
+    runtime.set_threads(n)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def _engine(game: str) -> tuple[GameSpec, ModuleType]:
+    spec = load_game(game)
+    if spec.engine_module is None:
+        raise ValueError(f"--game {game}: {spec.name} has no batched engine yet, so there is nothing to bench")
+    return spec, spec.engine
 
 
 def bench_engine(
@@ -66,6 +111,8 @@ def bench_engine(
     fast: bool = True,
     backend: str = "numpy",
     random_step: bool = False,
+    game: str = DEFAULT_GAME,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, float]:
     """Random legal play in one batch for about ``seconds``: steps/s, games/s, time per step and per game-step.
 
@@ -73,9 +120,10 @@ def bench_engine(
     every step, legality re-derived from the rules). ``random_step``: the same play by ``engine.random_step``
     (draw and step in one call, no mask handed out).
     """
-    with E.use_backend(backend):
+    _, E = _engine(game)
+    with _backend(E, backend):
         next_mask = fast and backend == "numba" and not random_step
-        state = E.init(batch_size, num_players=num_players, seed=seed)
+        state = E.init(batch_size, num_players=num_players, seed=seed, **(options or {}))
         rng = np.random.default_rng(seed)
         for _ in range(3):  # warm-up (first calls build the board tables, load compiled code)
             state = E.step(state, E.sample_legal(E.legal_action_mask(state), rng), inplace=fast)
@@ -115,15 +163,18 @@ def bench_engine(
     }
 
 
-def bench_rollout(batch_size: int, seconds: float, backend: str, num_players: int = 4) -> dict[str, float]:
+def bench_rollout(batch_size: int, seconds: float, backend: str, num_players: int = 4, game: str = DEFAULT_GAME,
+                  options: dict[str, Any] | None = None) -> dict[str, float]:  # fmt: skip
     """``engine.rollout``: whole random games from new, repeated for about ``seconds``; steps/s and games/s."""
-    with E.use_backend(backend):
-        E.rollout(E.init(2, num_players=num_players), 10)  # warm-up
+    _, E = _engine(game)
+    options = options or {}
+    with _backend(E, backend):
+        E.rollout(E.init(2, num_players=num_players, **options), 10)  # warm-up
         steps = games = 0
         key = 0
         t0 = time.perf_counter()
         while True:
-            state = E.init(batch_size, num_players=num_players, seed=key * batch_size)
+            state = E.init(batch_size, num_players=num_players, seed=key * batch_size, **options)
             state, played = E.rollout(state, 10_000, key=key, inplace=True)
             steps += int(played.sum())
             games += int(state.terminated.sum())
@@ -135,31 +186,36 @@ def bench_rollout(batch_size: int, seconds: float, backend: str, num_players: in
             "games_per_second": games / elapsed, "nanoseconds_per_game_step": 1e9 * elapsed / steps}  # fmt: skip
 
 
-def bench_reference(seconds: float, num_players: int = 4, seed: int = 0) -> dict[str, float]:
+def bench_reference(seconds: float, num_players: int = 4, seed: int = 0, game: str = DEFAULT_GAME,
+                    options: dict[str, Any] | None = None) -> dict[str, float]:  # fmt: skip
     """The reference engine on the same work: mask, uniform legal action, apply; new game when one ends."""
+    spec = load_game(game)
+    options = options or {}
     rng = np.random.default_rng(seed)
-    game = Game(num_players, seed=seed)
+    g = spec.reference(num_players, seed=seed, **options)
     steps = games = 0
     t0 = time.perf_counter()
     while True:
-        mask = game.legal_action_mask()
-        legal = np.flatnonzero(mask)
-        game.apply(int(legal[int(rng.random() * legal.size)]))
+        legal = np.flatnonzero(g.legal_action_mask())
+        g.apply(int(legal[int(rng.random() * legal.size)]))
         steps += 1
-        if game.is_over:
+        if g.is_over:
             games += 1
-            game = Game(num_players, seed=seed + games)
+            g = spec.reference(num_players, seed=seed + games, **options)
         elapsed = time.perf_counter() - t0
         if elapsed >= seconds:
             break
     return {"steps_per_second": steps / elapsed, "games_per_second": games / elapsed,
-            "microseconds_per_step": 1e6 * elapsed / steps, "steps_per_game": steps / max(games, 1)}  # fmt: skip
+            "microseconds_per_step": 1e6 * elapsed / steps, "steps_per_game": steps / max(games, 1),
+            "games": games}  # fmt: skip
 
 
-def peak_step_memory(batch_size: int, backend: str = "numpy") -> int:
+def peak_step_memory(batch_size: int, backend: str = "numpy", game: str = DEFAULT_GAME, num_players: int = 4,
+                     options: dict[str, Any] | None = None) -> int:  # fmt: skip
     """Peak bytes numpy allocates during one mask + sample + step of a batch (tracemalloc)."""
-    with E.use_backend(backend):
-        state = E.init(batch_size, seed=0)
+    _, E = _engine(game)
+    with _backend(E, backend):
+        state = E.init(batch_size, num_players=num_players, seed=0, **(options or {}))
         rng = np.random.default_rng(0)
         E.step(state, E.sample_legal(E.legal_action_mask(state), rng))  # warm-up
         tracemalloc.start()
@@ -171,32 +227,7 @@ def peak_step_memory(batch_size: int, backend: str = "numpy") -> int:
     return int(peak)
 
 
-_START = """
-import time
-t0 = time.perf_counter()
-import numpy as np
-from industry_env.games.industry import engine as E
-s = E.init(1)
-E.step(s, E.sample_legal(E.legal_action_mask(s), np.random.default_rng(0)), inplace=True)
-print(time.perf_counter() - t0)
-"""
-
-
-def start_up_seconds(cold: bool) -> float:
-    """Seconds from ``import industry_env.games.industry.engine`` to the first compiled step, in a fresh process: from
-    numba's disk cache (``cold=False``; run once before so that the cache is there), or compiling into an empty
-    cache."""
-    env = dict(os.environ, INDUSTRY_ENV_BACKEND="numba")
-    with tempfile.TemporaryDirectory() as cache:
-        if cold:
-            env["NUMBA_CACHE_DIR"] = cache
-        else:
-            subprocess.run([sys.executable, "-c", _START], env=env, check=True, capture_output=True)
-        out = subprocess.run([sys.executable, "-c", _START], env=env, check=True, capture_output=True, text=True)
-    return float(out.stdout.split()[-1])
-
-
-# ---------------------------------------------------------------------------------------------- any game
+# ---------------------------------------------------------------------------------------------- any game, simply
 def _uniform_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row of ``mask`` (0 for a row with none)."""
     w = rng.random(mask.shape) * mask
@@ -205,11 +236,11 @@ def _uniform_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def bench_game_engine(game: str, batch_size: int, seconds: float, num_players: int | None = None,
                       seed: int = 0, **options: object) -> dict[str, float]:  # fmt: skip
-    """``game``'s batched engine in random legal play for about ``seconds``: mask, uniform legal action, step
-    (in place, with the mask), finished games reset in place; steps/s and time per game-step."""
-    spec = load_game(game)
+    """``game``'s batched engine in random legal play for about ``seconds`` through its plainest calls only: mask,
+    uniform legal action, step (in place, with the mask), finished games reset in place; steps/s and time per
+    game-step."""
+    spec, eng = _engine(game)
     n = spec.default_players if num_players is None else spec.check_num_players(num_players)
-    eng = spec.engine
     state = eng.init(batch_size, num_players=n, seed=seed, **options)
     rng = np.random.default_rng(seed)
     mask = np.asarray(eng.legal_action_mask(state))
@@ -236,22 +267,7 @@ def bench_game_reference(game: str, seconds: float, num_players: int | None = No
     """``game``'s reference engine on the same work, one game at a time: mask, uniform legal action, apply."""
     spec = load_game(game)
     n = spec.default_players if num_players is None else spec.check_num_players(num_players)
-    rng = np.random.default_rng(seed)
-    g = spec.reference(n, seed=seed, **options)
-    steps = games = 0
-    t0 = time.perf_counter()
-    while True:
-        legal = np.flatnonzero(g.legal_action_mask())
-        g.apply(int(legal[int(rng.random() * legal.size)]))
-        steps += 1
-        if g.is_over:
-            games += 1
-            g = spec.reference(n, seed=seed + games, **options)
-        elapsed = time.perf_counter() - t0
-        if elapsed >= seconds:
-            break
-    return {"steps_per_second": steps / elapsed, "microseconds_per_step": 1e6 * elapsed / steps,
-            "steps_per_game": steps / max(games, 1), "games": games}  # fmt: skip
+    return bench_reference(seconds, n, seed, game, dict(options))
 
 
 _GAME_START = """
@@ -268,9 +284,9 @@ print(time.perf_counter() - t0)
 
 
 def game_start_up_seconds(game: str, cold: bool) -> float:
-    """Seconds from importing ``game``'s engine to its first step in a fresh process: from the disk cache
-    (``cold=False``; run once before so that the cache is there), or compiling into an empty cache."""
-    env = dict(os.environ)
+    """Seconds from importing ``game``'s engine to its first step in a fresh process (compiled backend): from the
+    disk cache (``cold=False``; run once before so that the cache is there), or compiling into an empty cache."""
+    env = dict(os.environ, INDUSTRY_ENV_BACKEND="numba")
     with tempfile.TemporaryDirectory() as cache:
         if cold:
             env["NUMBA_CACHE_DIR"] = cache
@@ -281,50 +297,43 @@ def game_start_up_seconds(game: str, cold: bool) -> float:
     return float(out.stdout.split()[-1])
 
 
-def run_game(args: argparse.Namespace) -> int:
-    """``industry-env bench --game ID``: the game's batched engine against its reference engine, in one run."""
-    spec, options = given_options(args)
-    if spec.engine_module is None:
-        raise ValueError(f"--game {args.game}: {spec.name} has no batched engine yet, so there is nothing to bench")
-    n = spec.default_players if args.players is None else spec.check_num_players(args.players, "--players")
-    sizes = (1, 64) if args.quick else (1, 64, 1024, 4096)
-    seconds = 0.3 if args.quick else args.seconds
-    ref = bench_game_reference(spec.id, max(seconds, 2.0), n, **options)
-    shown = "".join(f", {k} {v}" for k, v in spec.options_to_json(options).items() if k in options)
-    print(
-        f"{spec.name}{shown}, {n} players: reference engine {ref['steps_per_second']:,.0f} steps/s "
-        f"({ref['microseconds_per_step']:.0f} us a step, {ref['steps_per_game']:.0f} steps a random game)"
-    )
-    print(f"{'batch':>6} {'steps/s':>12} {'ns/step':>9} {'x reference':>12} {'games/s':>10}")
-    rows = []
-    for size in sizes:
-        r = bench_game_engine(spec.id, size, seconds, n, **options)
-        r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
-        r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
-        rows.append(r)
-        print(
-            f"{size:>6} {r['steps_per_second']:>12,.0f} {r['nanoseconds_per_game_step']:>9,.0f} "
-            f"{r['speedup_vs_reference']:>12,.1f} {r['games_per_second']:>10,.1f}",
-            flush=True,
-        )
-    start = {"warm_start_seconds": game_start_up_seconds(spec.id, cold=False)}
-    print(f"state: {rows[0]['state_bytes_per_game']} bytes per game; import to first step from the disk cache: "
-          f"{start['warm_start_seconds']:.2f} s")  # fmt: skip
-    if args.cold:
-        start["cold_compile_seconds"] = game_start_up_seconds(spec.id, cold=True)
-        print(f"import to first step, compiling cold: {start['cold_compile_seconds']:.1f} s")
-    out = {
-        "game": spec.id,
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version(),
-                    "numpy": np.__version__},  # fmt: skip
-        "settings": {"seconds": seconds, "players": n, "quick": bool(args.quick),
-                     "options": {k: v for k, v in spec.options_to_json(options).items() if k in options}},
-        "reference": ref, "engine": rows, "start_up": start,
-        "state_bytes_per_game": rows[0]["state_bytes_per_game"],
-    }  # fmt: skip
-    write_text_atomic(args.output, json.dumps(out, indent=2))
-    print(f"figures written to {args.output}")
-    return 0
+def start_up_seconds(cold: bool, game: str = DEFAULT_GAME) -> float:
+    """:func:`game_start_up_seconds` (the old name, Industry by default)."""
+    return game_start_up_seconds(game, cold)
+
+
+# ---------------------------------------------------------------------------------------------- the run
+def thread_counts(text: str | None) -> list[int]:
+    """``--threads``: the thread counts to measure, 1 first (the baseline of the ratios); default 1 and all."""
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if text is None:
+        return sorted({1, numba.get_num_threads()})
+    try:
+        counts = [int(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        counts = []
+    if not counts or any(not 1 <= c <= most for c in counts):
+        raise ValueError(f"--threads {text}: thread counts from 1 to {most} (NUMBA_NUM_THREADS), comma-separated, "
+                         "e.g. --threads 1,2")  # fmt: skip
+    return sorted({1, *counts})
+
+
+def _runtime_line() -> tuple[dict[str, Any], list[str]]:
+    """The compiled runtime's figures for the JSON file, and the lines to print (the warning, if any)."""
+    if importlib.util.find_spec("numba") is None:
+        return {}, ["numba is not installed: the numpy backend only"]
+    import numba
+
+    from .core import runtime
+
+    lines = [runtime.describe()]
+    warning = runtime.workqueue_warning()
+    if warning:
+        lines.append(warning)
+    return {"threading_layer": runtime.active_layer(), "reason": runtime.REASON, "threads": runtime.threads(),
+            "numba": numba.__version__}, lines  # fmt: skip
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -335,7 +344,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None, help="players per game (default: the game's default)")
     parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
     parser.add_argument("--backend", choices=("numpy", "numba"), action="append", default=None,
-                        help="Industry: measure only this backend (repeatable; default: every installed)")  # fmt: skip
+                        help="measure only this backend (repeatable; default: every installed)")  # fmt: skip
+    parser.add_argument("--threads", default=None, metavar="N[,N...]",
+                        help="thread counts for the compiled loops from batch 1024 and rollout, each with its ratio "
+                             "to one thread (default: 1 and all of numba's threads; e.g. 1,2,4,8,16)")  # fmt: skip
     parser.add_argument("--no-envs", action="store_true",
                         help="Industry: skip the environments section (AEC env against connect four, the Gymnasium and "
                              "vector envs against the raw engine)")  # fmt: skip
@@ -343,60 +355,68 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--cold", action="store_true", help="also time the compiled backend's cold compile (into an empty cache: ~30 s)"
     )
     parser.add_argument("--copy", action="store_true",
-                        help="Industry: measure the functional API (step and reset return a new State, step re-derives "
+                        help="measure the functional API (step and reset return a new State, step re-derives "
                              "legality) instead of the fast path (step(..., inplace=True, mask=mask), "
                              "reset(..., inplace=True))")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the benchmark, print the table and write the JSON file."""
+    """Run the benchmark of a game's engine, print the table and write the JSON file."""
     check_output_file(args.output)  # before the run, not after it: the figures must not be lost
     if not args.seconds > 0:
         raise ValueError(f"--seconds {args.seconds}: must be more than 0")
-    if getattr(args, "game", DEFAULT_GAME) != "industry":
-        return run_game(args)
-    _, options = given_options(args)
-    if options:
-        raise ValueError(f"--option/--board/--plain-draws: Industry's benchmark measures the shipped board with the "
-                         f"recommended draws; it takes no options ({', '.join(options)} given)")  # fmt: skip
-    args.players = load_game("industry").check_num_players(4 if args.players is None else args.players,
-                                                           "--players")  # fmt: skip
-    backends = tuple(dict.fromkeys(args.backend or available_backends()))
+    spec, options = given_options(args)
+    spec, E = _engine(spec.id)
+    game = spec.id
+    n = spec.default_players if args.players is None else spec.check_num_players(args.players, "--players")
+    have = engine_backends(E)
+    backends = tuple(dict.fromkeys(args.backend or have))
     for b in backends:
-        E._check_backend(b, "--backend")
+        if b not in have:
+            raise ValueError(f"--backend {b}: {spec.name}'s engine runs {' and '.join(have)} here")
+    compiled = "numba" in backends
+    counts = thread_counts(getattr(args, "threads", None)) if compiled else [1]
     sizes = (1, 64) if args.quick else BATCH_SIZES
     seconds = 0.3 if args.quick else args.seconds
     fast = not args.copy
-    ref = bench_reference(max(seconds, 2.0), args.players)  # long enough to finish several games
+    shown = "".join(f", {k} {v}" for k, v in spec.options_to_json(options).items() if k in options)
+    runtime_figures, lines = _runtime_line()
+    for line in lines:
+        print(line)
+    ref = bench_reference(max(seconds, 2.0), n, game=game, options=options)  # long enough to finish several games
     if fast:
         print("fast path: step(state, actions, inplace=True, mask=mask), reset(..., inplace=True); numba also "
               "writes the next mask in the step (next_mask=mask)  (--copy: the functional API)")  # fmt: skip
     else:
         print("functional API: step(state, actions) and reset(state, done) return a new State")
-    print(f"reference engine: {ref['steps_per_second']:,.0f} steps/s, {ref['games_per_second']:,.1f} games/s "
-          f"({ref['microseconds_per_step']:.1f} us a step)")  # fmt: skip
+    print(f"{spec.name}{shown}, {n} players: reference engine {ref['steps_per_second']:,.0f} steps/s, "
+          f"{ref['games_per_second']:,.1f} games/s ({ref['microseconds_per_step']:.1f} us a step)")  # fmt: skip
     print(f"games/s = steps/s / {ref['steps_per_game']:.0f} steps (the mean length of a random game)")
     print("two loops: 'api' = legal_action_mask, sample_legal, step (what a policy's loop does); 'random_step' "
-          "= engine.random_step (draw and step fused in one call)")  # fmt: skip
+          "= engine.random_step (draw and step in one call)")  # fmt: skip
     loops = ("api", "random_step")
     head = "".join(f" {b + ' ' + loop:>18} {'ns/step':>8}" for loop in loops for b in backends)
     ratio = ""
     if len(backends) == 2:
         ratio = "".join(f" {'numba/numpy ' + ('api' if loop == 'api' else 'fused'):>17}" for loop in loops)
-    print(f"{'batch':>6}{head}{ratio} {'x reference':>12} {'games/s':>10} {'step peak MB':>13}")
+    threads_head = "".join(f" {f'{c} vs 1 thread':>14}" for c in counts[1:])
+    print(f"{'batch':>6}{head}{ratio} {'x reference':>12} {'games/s':>10} {'step peak MB':>13}{threads_head}")
     rows: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
     fused: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
+    scaling: list[dict[str, Any]] = []
     for size in sizes:
         line = f"{size:>6}"
         for loop, table in (("api", rows), ("random_step", fused)):
             for b in backends:
-                r = bench_engine(size, seconds, args.players, fast=fast, backend=b, random_step=loop != "api")
+                with on_threads(counts[-1] if b == "numba" else None):
+                    r = bench_engine(size, seconds, n, fast=fast, backend=b, random_step=loop != "api", game=game,
+                                     options=options)  # fmt: skip
                 r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
                 # Steady-state games/s is steps/s over the mean game length (see the module docstring).
                 r["games_finished_in_window_per_second"] = r["games_per_second"]
                 r["games_per_second"] = r["steps_per_second"] / ref["steps_per_game"]
                 if loop == "api":
-                    r["step_peak_bytes"] = peak_step_memory(size, b)
+                    r["step_peak_bytes"] = peak_step_memory(size, b, game, n, options)
                 table[b].append(r)
                 line += f" {r['steps_per_second']:>18,.0f} {r['nanoseconds_per_game_step']:>8,.0f}"
         if len(backends) == 2:
@@ -406,69 +426,100 @@ def run(args: argparse.Namespace) -> int:
                 line += f" {table['numba'][-1]['speedup_vs_numpy']:>17.1f}"
         last = fused[backends[-1]][-1]
         line += f" {last['speedup_vs_reference']:>12,.1f} {last['games_per_second']:>10,.1f}"
-        print(line + f" {rows[backends[-1]][-1]['step_peak_bytes'] / 2**20:>13.1f}", flush=True)
-    rollouts: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
-    for size in (64,) if args.quick else ROLLOUT_SIZES:
-        line = f"rollout, batch {size}:"
-        for b in backends:
-            r = bench_rollout(size, seconds, b, args.players)
-            rollouts[b].append(r)
-            line += f"  {b} {r['steps_per_second']:,.0f} steps/s ({r['nanoseconds_per_game_step']:.0f} ns/step)"
-        if len(backends) == 2:
-            ratio_r = rollouts["numba"][-1]["steps_per_second"] / rollouts["numpy"][-1]["steps_per_second"]
-            line += f"  numba/numpy {ratio_r:.1f}"
+        line += f" {rows[backends[-1]][-1]['step_peak_bytes'] / 2**20:>13.1f}"
+        if compiled and len(counts) > 1 and size >= THREADED_FROM:
+            curve = {}
+            for loop, table in (("api", rows), ("random_step", fused)):
+                per = {counts[-1]: table["numba"][-1]["steps_per_second"]}
+                for c in counts[:-1]:
+                    with on_threads(c):
+                        per[c] = bench_engine(size, seconds, n, fast=fast, backend="numba", random_step=loop != "api",
+                                              game=game, options=options)["steps_per_second"]  # fmt: skip
+                curve[loop] = {str(c): per[c] for c in counts}
+            scaling.append({"batch_size": size, "steps_per_second": curve})
+            line += "".join(f" {'/'.join(f'{curve[lp][str(c)] / curve[lp][str(1)]:.2f}' for lp in loops):>14}"
+                            for c in counts[1:])  # fmt: skip
         print(line, flush=True)
+    if scaling:
+        print(f"threads columns: steps/s on N threads over 1 thread, api/random_step, from batch {THREADED_FROM:,}")
+    rollouts: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
+    if hasattr(E, "rollout"):
+        for size in (64,) if args.quick else ROLLOUT_SIZES:
+            line = f"rollout, batch {size}:"
+            for b in backends:
+                with on_threads(counts[-1] if b == "numba" else None):
+                    r = bench_rollout(size, seconds, b, n, game, options)
+                if b == "numba" and len(counts) > 1:
+                    r["threads"] = {str(counts[-1]): r["steps_per_second"]}
+                    for c in counts[:-1]:
+                        with on_threads(c):
+                            r["threads"][str(c)] = bench_rollout(size, seconds, b, n, game, options)["steps_per_second"]
+                rollouts[b].append(r)
+                line += f"  {b} {r['steps_per_second']:,.0f} steps/s ({r['nanoseconds_per_game_step']:.0f} ns/step)"
+                if "threads" in r:
+                    line += "".join(f", {c} threads {r['threads'][str(c)] / r['threads']['1']:.2f}x one"
+                                    for c in counts[1:])  # fmt: skip
+            if len(backends) == 2:
+                ratio_r = rollouts["numba"][-1]["steps_per_second"] / rollouts["numpy"][-1]["steps_per_second"]
+                line += f"  numba/numpy {ratio_r:.1f}"
+            print(line, flush=True)
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
     bytes_per_game = rows[backends[0]][0]["state_bytes_per_game"]
     print(f"state: {bytes_per_game} bytes per game; peak memory (process RSS): {peak_rss / 2**20:.0f} MiB")
+    overhead = {b: {"api": rows[b][0]["microseconds_per_batch_step"],
+                    "random_step": fused[b][0]["microseconds_per_batch_step"]} for b in backends}  # fmt: skip
     for b in backends:
+        print(f"{b}: per-call overhead at batch 1: {overhead[b]['api']:.1f} us a step of the api loop (mask, sample, "
+              f"step), {overhead[b]['random_step']:.1f} us a random_step")  # fmt: skip
         big = [r for r in fused[b] if r["batch_size"] >= 1024]
         if big:
             ns = [r["nanoseconds_per_game_step"] for r in big]
             print(f"{b}: per-game cost of random_step from batch {big[0]['batch_size']} to {big[-1]['batch_size']}: "
                   f"{min(ns):.0f}-{max(ns):.0f} ns a game step (max/min {max(ns) / min(ns):.2f})")  # fmt: skip
     start = {}
-    if "numba" in backends:
-        start["warm_start_seconds"] = start_up_seconds(cold=False)
+    if compiled:
+        start["warm_start_seconds"] = game_start_up_seconds(game, cold=False)
         print(f"numba: import to first step from the disk cache: {start['warm_start_seconds']:.2f} s")
         if args.cold:
-            start["cold_compile_seconds"] = start_up_seconds(cold=True)
+            start["cold_compile_seconds"] = game_start_up_seconds(game, cold=True)
             print(f"numba: import to first step, compiling cold: {start['cold_compile_seconds']:.1f} s")
     envs = None
-    if not args.no_envs:
+    if not args.no_envs and game == DEFAULT_GAME and not options:
         from .envs.bench import bench_envs, print_envs
 
         envs = bench_envs(seconds, num_envs=64 if args.quick else 4096)
         print_envs(envs)
     out = {
+        "game": game,
         "machine": {
             "platform": platform.platform(),
             "processor": platform.processor(),
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
             "numpy": np.__version__,
+            **({"numba_threads": runtime_figures["threads"], "numba": runtime_figures["numba"]} if compiled else {}),
         },  # fmt: skip
+        "runtime": runtime_figures,
         "settings": {
             "seconds": seconds,
-            "players": args.players,
+            "players": n,
             "quick": bool(args.quick),
             "fast_path": fast,
             "backends": list(backends),
+            "threads": counts,
+            "options": {k: v for k, v in spec.options_to_json(options).items() if k in options},
         },  # fmt: skip
         "reference": ref,
         "engine": rows,
         "engine_random_step": fused,
+        "threads": scaling,
         "rollout": rollouts,
+        "per_call_microseconds": overhead,
         "start_up": start,
         "environments": envs,
         "state_bytes_per_game": bytes_per_game,
         "peak_rss_bytes": peak_rss,
     }
-    if "numba" in backends:
-        import numba
-
-        out["machine"]["numba"] = numba.__version__
-        out["machine"]["numba_threads"] = numba.get_num_threads()
     write_text_atomic(args.output, json.dumps(out, indent=2))
     print(f"figures written to {args.output}")
     return 0

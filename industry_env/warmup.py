@@ -21,7 +21,7 @@ import numpy as np
 from .core import numba_cache
 from .registry import available_games, load_game
 
-BATCHES = (1, 1024)  # the serial and the threaded kernels (Industry threads from 512 games, or 8192 without TBB)
+BATCHES = (1, 1024)  # the serial and the threaded kernels (each game's threshold per layer: core.runtime)
 
 
 def warm_game(game: str, agents: bool = True, report: Callable[[str, float, float, bool], None] | None = None) -> float:
@@ -83,6 +83,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Compile what is asked and say, per game, what it compiled and how long each step took."""
     numba_cache.SUGGEST_WARMUP = False  # this is the warm-up: the compile notices need not suggest it
+    from .core import runtime
+
+    print(runtime.describe(), flush=True)
+    warning = runtime.workqueue_warning()
+    if warning:
+        print(warning, flush=True)
     total = 0.0
     for game in args.game or available_games(include_hidden=True):
         spec = load_game(game)

@@ -52,3 +52,39 @@ def test_bench_refuses_a_game_without_an_engine_before_writing(tmp_path, capsys)
         pytest.skip("every registered game has a batched engine")
     assert main(["bench", "--game", without[0], "--quick", "--output", str(tmp_path / "b.json")]) == 2
     assert "no batched engine yet" in capsys.readouterr().err and not (tmp_path / "b.json").exists()
+
+
+def test_the_bench_is_one_path_for_every_game_with_threads_and_per_call_overhead(tmp_path, capsys,
+                                                                                 monkeypatch) -> None:  # fmt: skip
+    """Age of Industry through the same run as Industry: the runtime line, the threads column (here from batch
+    64) with its ratios in the JSON file, and the per-call overhead at batch 1."""
+    import numba
+
+    from industry_env import bench
+
+    if numba.get_num_threads() < 2:
+        pytest.skip("one thread: no threads column")
+    monkeypatch.setattr(bench, "THREADED_FROM", 64)
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--game", "age_of_industry", "--quick", "--threads", "1,2", "--output", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    printed = capsys.readouterr().out
+    assert figures["game"] == "age_of_industry" and figures["settings"]["threads"] == [1, 2]
+    assert figures["runtime"]["threading_layer"] in ("tbb", "omp", "workqueue") and "numba threading layer" in printed
+    [row] = figures["threads"]
+    assert row["batch_size"] == 64 and all(row["steps_per_second"][loop]["1"] > 0 for loop in ("api", "random_step"))
+    assert figures["per_call_microseconds"]["numba"]["api"] > 0 and "per-call overhead at batch 1" in printed
+    assert "2 vs 1 thread" in printed
+
+
+def test_thread_counts_start_at_one_and_refuse_what_numba_cannot_run() -> None:
+    import numba
+
+    from industry_env.bench import thread_counts
+
+    if numba.config.NUMBA_NUM_THREADS >= 2:
+        assert thread_counts("2") == [1, 2]
+    assert thread_counts(None) == sorted({1, numba.get_num_threads()})
+    for bad in ("0", "x", str(numba.config.NUMBA_NUM_THREADS + 1), ""):
+        with pytest.raises(ValueError, match="--threads"):
+            thread_counts(bad)

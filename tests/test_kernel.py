@@ -182,7 +182,7 @@ def test_rollout_randomness_depends_on_key_and_row_not_on_threads(monkeypatch) -
     assert_same_state(a, b)
     assert not np.array_equal(a.points, c.points)
     assert len({tuple(a.points[i]) + tuple(a.money[i]) for i in range(4)}) > 1  # copies of a game differ
-    monkeypatch.setattr(K, "get_num_threads", lambda: 1)
+    monkeypatch.setattr("numba.get_num_threads", lambda: 1)  # one chunk: the launch's split differs
     d, _ = K._rollout(E.copy(same), 10_000, None, 1, False, True)
     assert_same_state(a, d)
 
@@ -249,7 +249,7 @@ def test_sample_legal_is_the_same_in_both_backends(batch: int) -> None:
 
 
 def test_cold_compile_says_so_once(monkeypatch, capsys) -> None:
-    monkeypatch.setattr(K, "_cached", lambda: False)
+    monkeypatch.setattr(K.batched.numba_cache, "is_fresh", lambda *args: False)
     assert K.warm_up(E.State, E.load_board()) >= 0
     err = capsys.readouterr().err
     assert err.count("compiling Industry's batched engine, once") == 1
@@ -341,25 +341,23 @@ def _random_points(seed: int) -> list[int]:
 
 def test_numbas_threads_are_tbbs_where_the_wheel_is_installed(monkeypatch) -> None:
     """With the ``tbb`` wheel (the ``fast`` extra on Linux x86-64) and no NUMBA_THREADING_LAYER, numba's threads
-    are TBB's: batches from 512 games run on them, and a forked child (a SubprocVecEnv worker) still steps on all
-    threads, with the results of one thread. Without the wheel the workqueue layer stays, from 8192 games."""
+    are TBB's (core.runtime finds the wheel's library): batches from 512 games run on them, and a forked child (a
+    SubprocVecEnv worker) still steps on all threads, with the results of one thread."""
     import importlib.metadata
     import multiprocessing
     import os
 
     import numba
 
-    monkeypatch.setattr(importlib.metadata, "files", lambda name: (_ for _ in ()).throw(
-        importlib.metadata.PackageNotFoundError(name)))  # fmt: skip
-    assert K._load_tbb() is False
-    monkeypatch.undo()
+    from industry_env.core import runtime
+
     try:
         importlib.metadata.distribution("tbb")
     except importlib.metadata.PackageNotFoundError:
         pytest.skip("the tbb wheel is not installed")
     if "NUMBA_THREADING_LAYER" in os.environ or numba.get_num_threads() < 2:
         pytest.skip("numba's threading layer is chosen by the environment, or there is one thread")
-    assert numba.config.THREADING_LAYER == "tbb" and K.PARALLEL_FROM == 512
+    assert runtime.LAYER == numba.config.THREADING_LAYER == "tbb" and K.PARALLEL_FROM == 512
     parallel = _random_points(5)
     assert numba.threading_layer() == "tbb"
     with multiprocessing.get_context("fork").Pool(1) as pool:

@@ -233,7 +233,8 @@ def test_warmup_says_per_game_what_it_compiled_and_how_long_each_step_took(capsy
     assert warmup.run(argparse.Namespace(game=["industry"], no_agents=True)) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0] == "Industry:" and lines[-2].startswith("Industry: ready (")
+    assert lines[0].startswith("numba threading layer ")  # the runtime first: which layer, how many threads
+    assert lines[1] == "Industry:" and lines[-2].startswith("Industry: ready (")
     for kernels in ("serial kernels, batch 1", "threaded kernels, batch 1,024"):
         assert re.search(rf"  batched engine \({kernels}\): \d+\.\d s \(\d+\.\d s of CPU(, compiled)?\)", out), out
     assert lines[-1].startswith("done in ") and "disk cache" in lines[-1]

@@ -186,8 +186,8 @@ SUGGEST_WARMUP = True
 class CompileNotice:
     """A cold compile shown as its own step on stderr: what compiles and an estimate, then (on a terminal) the
     elapsed seconds, updated every second, then how long it took. ``quiet_seconds`` is what the compile took on
-    the project's quiet 2-core machine; a busy machine takes several times longer (4.5 times, measured under a load
-of 5 on 2 cores), and the notice says so.
+    the project's quiet 2-core machine; a busy machine takes several times longer (4.5 times, measured under a
+    load of 5 on 2 cores), and the notice says so.
 
     ``notice = CompileNotice("the Age of Industry engine", 60)`` ... ``notice.done()``, or use it as a context
     manager. ``note`` is added to the first line (how to avoid the compile, say).

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import numba_cache
+from ...core import batched
 from ...core.state import BatchState
 from . import kernel as K
 from .components import MAPS, GameMap, load_components, load_map
@@ -57,7 +57,8 @@ __all__ = [
 ]  # fmt: skip
 
 P = MAX_PLAYERS
-_MAX_SEED = 2**63 - 1
+_MAX_SEED = batched.MAX_SEED
+_NO_ACTIONS = np.zeros(0, np.int64)  # the actions of a call that reads none
 
 
 class State(BatchState):
@@ -117,7 +118,7 @@ def _games(state: State) -> Any:
 
 # ---------------------------------------------------------------------------------------------- the first call
 _ready = False
-COLD_COMPILE_SECONDS = 60  # about what the first compile takes on the 2-core test machine (docs/age-of-industry)
+COLD_COMPILE_SECONDS = K.COLD_COMPILE_SECONDS  # (the kernel's; kept here for callers of the old name)
 
 
 def _warm_up(game_map: GameMap) -> None:
@@ -127,10 +128,11 @@ def _warm_up(game_map: GameMap) -> None:
         _ready = True
         return
     _ready = True
-    fresh = numba_cache.is_fresh(K.entries(), K.dispatchers(), K.sources(), "aoi_kernel")
-    if fresh:
-        return
-    notice = numba_cache.CompileNotice("Age of Industry's batched engine", COLD_COMPILE_SECONDS)
+    batched.warm_up(K, "Age of Industry's batched engine", lambda: _compile_all(game_map))
+
+
+def _compile_all(game_map: GameMap) -> None:
+    """Call every compiled entry once, on two games (each argument of the types the engine passes)."""
     cls, t = _setup(game_map)
     s = cls.empty(2, map=game_map)
     g = _games(s)
@@ -141,72 +143,19 @@ def _warm_up(game_map: GameMap) -> None:
     K.sample_rows(next_mask, np.zeros(2), acts)
     legal = np.zeros(2, bool)
     K.step_serial(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True)
-    K.step_parallel(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True, 1)
+    K.run_parallel(K.OP_CHECK, g, t, acts, next_mask, True, legal, -1.0, next_mask, True, 1)
     K.mask_serial(g, t, next_mask)
-    K.mask_parallel(g, t, next_mask, 1)
     K.observe_rows(g, t, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
     K.scores_rows(g, t, np.zeros((2, P), np.int64))
-    numba_cache.mark_fresh(K.entries(), K.sources(), "aoi_kernel")
-    notice.done()
 
 
 # ---------------------------------------------------------------------------------------------- checks
-def _is_whole(x: object) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _seeds(batch_size: int, seed: Any) -> np.ndarray:
-    """int64[B] seeds: ``seed + i`` for an int, else the given array, checked (whole numbers, 0 to 2**63 - 1)."""
-    if np.ndim(seed) == 0:
-        if isinstance(seed, np.ndarray) and np.issubdtype(seed.dtype, np.integer):
-            seed = seed.item()
-        if not _is_whole(seed) or not 0 <= int(seed) <= _MAX_SEED:
-            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2**63 - 1")
-        if batch_size and int(seed) + batch_size - 1 > _MAX_SEED:
-            raise ValueError(f"seed={seed!r}: game i of the batch gets seed + i, and seed + {batch_size - 1} is beyond "
-                             f"2**63 - 1; use a seed at most {_MAX_SEED - batch_size + 1}")  # fmt: skip
-        return int(seed) + np.arange(batch_size, dtype=np.int64)
-    raw = np.asarray(seed)
-    if raw.ndim != 1 or raw.shape[0] != batch_size:
-        raise ValueError(f"seeds of shape {list(raw.shape)} given for a batch of {batch_size}: expected one seed per "
-                         f"game, shape [{batch_size}]")  # fmt: skip
-    if raw.size and (not np.issubdtype(raw.dtype, np.integer) or (raw.dtype == np.uint64 and raw.max() > _MAX_SEED)):
-        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1, got dtype {raw.dtype}")
-    s = raw.astype(np.int64)
-    if s.size and s.min() < 0:
-        bad = int(np.flatnonzero(s < 0)[0])
-        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1; seed[{bad}] is {int(s[bad])}")
-    return s
+_is_whole, _seeds, _rows_of = batched.is_whole, batched.seeds, batched.rows_of  # (the shared front's, old names)
 
 
 def _per_game(value: Any, batch_size: int, allowed: tuple[int, ...], what: str) -> np.ndarray:
     """int8[B] from one whole number or one per game, each in ``allowed``."""
-    raw = np.asarray(value)
-    if raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (
-            raw.ndim == 1 and raw.size != batch_size):  # fmt: skip
-        raise ValueError(f"{what}={value!r}: must be one of {list(allowed)} (a whole number, or one per game)")
-    if batch_size and not np.isin(raw, allowed).all():
-        raise ValueError(f"{what}={value!r}: must be one of {list(allowed)}")
-    return np.broadcast_to(raw.astype(np.int8), (batch_size,)).copy()
-
-
-def _rows_of(done: Any, batch_size: int) -> np.ndarray:
-    """int64 row indices from a bool mask of length B or from integer indices in range; anything else refused."""
-    d = np.asarray(done)
-    if d.dtype == bool:
-        if d.shape != (batch_size,):
-            raise ValueError(f"done mask of shape {list(d.shape)} for a batch of {batch_size}: expected "
-                             f"bool[{batch_size}] (or integer row indices)")  # fmt: skip
-        return np.flatnonzero(d)
-    if d.size == 0 and d.ndim == 1:
-        return np.zeros(0, np.int64)
-    if not np.issubdtype(d.dtype, np.integer) or d.ndim != 1:
-        raise ValueError(f"done must be a bool mask of length {batch_size} or a 1-D array of integer row indices, "
-                         f"got dtype {d.dtype} shape {list(d.shape)}")  # fmt: skip
-    if ((d < 0) | (d >= batch_size)).any():
-        bad = d[(d < 0) | (d >= batch_size)]
-        raise ValueError(f"done: row indices {bad[:5].tolist()} are out of range for a batch of {batch_size}")
-    return np.unique(d.astype(np.int64))
+    return batched.per_game(value, batch_size, allowed, what)
 
 
 def _map_of(map: Any) -> GameMap:  # noqa: A002 (the suite's option name)
@@ -215,21 +164,6 @@ def _map_of(map: Any) -> GameMap:  # noqa: A002 (the suite's option name)
     if not isinstance(map, str):
         raise ValueError(f"map={map!r}: must be one of {', '.join(MAPS)} (or a map file's path)")
     return load_map(map)
-
-
-def _check_next_mask(next_mask: np.ndarray | None, batch_size: int, num_actions: int) -> None:
-    if next_mask is None:
-        return
-    if (
-        not isinstance(next_mask, np.ndarray)
-        or next_mask.shape != (batch_size, num_actions)
-        or next_mask.dtype != bool
-        or not next_mask.flags.c_contiguous
-        or not next_mask.flags.writeable
-    ):
-        raise ValueError(f"next_mask must be a writable C-contiguous bool[{batch_size}, {num_actions}] array, got "
-                         f"{getattr(next_mask, 'dtype', type(next_mask).__name__)}"
-                         f"{list(getattr(next_mask, 'shape', ()))}")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------- init, reset
@@ -251,8 +185,7 @@ def init(
     edition: int | np.ndarray = 2,
 ) -> State:  # noqa: A002
     """B new games on ``map``; game i equals ``reference.Game(num_players, seed + i, map, edition=edition)``."""
-    if not _is_whole(batch_size) or batch_size < 0:
-        raise ValueError(f"batch_size={batch_size!r} must be a whole number >= 0")
+    batch_size = batched.batch_size_of(batch_size)
     n = _per_game(num_players, batch_size, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), "num_players")
     ed = _per_game(edition, batch_size, (1, 2), "edition")
     seeds = _seeds(batch_size, seed)
@@ -262,8 +195,7 @@ def init(
     return s
 
 
-def _writable(state: State, inplace: bool) -> State:
-    return state if inplace else state.copy()
+_writable = batched.writable
 
 
 def reset(state: State, done: Any, seeds: Any = None, inplace: bool = False,
@@ -272,11 +204,9 @@ def reset(state: State, done: Any, seeds: Any = None, inplace: bool = False,
 
     ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``; players and edition are kept
     per row. ``inplace=True`` resets the rows of ``state`` itself; ``next_mask`` receives the new games' masks."""
-    rows = _rows_of(done, state.batch_size)
-    if rows.size and seeds is None and (state.seed[rows] > _MAX_SEED - state.batch_size).any():
-        raise ValueError("reset: the default new seed (old seed + batch size) is beyond 2**63 - 1; pass seeds")
-    new = None if seeds is None else _seeds(state.batch_size, seeds)
-    _check_next_mask(next_mask, state.batch_size, int(_setup(state.map)[1][K.X_NA]))
+    rows = batched.rows_of(done, state.batch_size)
+    new = batched.reset_seeds(state.seed, rows, seeds)
+    batched.check_next_mask(next_mask, state.batch_size, int(_setup(state.map)[1][K.X_NA]))
     s = _writable(state, inplace)
     if rows.size:
         new = s.seed + s.batch_size if new is None else new
@@ -294,10 +224,11 @@ def legal_action_mask(state: State) -> np.ndarray:
     """bool[B, num_actions]: the legal actions of each game's player to move (all False once over)."""
     _warm_up(state.map)
     t = _tables(state)
-    out = np.zeros((state.batch_size, int(t[K.X_NA])), bool)
-    nc = K.threads(state.batch_size)
+    B = state.batch_size
+    out = np.zeros((B, int(t[K.X_NA])), bool)
+    nc = K.threads(B)
     if nc:
-        K.mask_parallel(_games(state), t, out, nc)
+        K.run_parallel(K.OP_MASK, _games(state), t, _NO_ACTIONS, out, False, np.empty(B, bool), 0.0, out, True, nc)
     else:
         K.mask_serial(_games(state), t, out)
     return out
@@ -334,19 +265,10 @@ def step(state: State, actions: Any, on_illegal: str = "raise", penalty: float =
     ``"penalize"`` ends each offending game, ``penalty`` to the player at fault and ``-penalty`` to the others.
     ``mask``: ``legal_action_mask(state)`` of this very state, if the caller has it (actions are checked against
     it). ``next_mask``: a C-contiguous bool[B, num_actions] array receiving the new state's legal masks."""
-    if on_illegal != "raise" and on_illegal != "penalize":
-        raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'penalize'")
-    a_all = actions if type(actions) is np.ndarray else np.asarray(actions)
     B = state.batch_size
     t = _tables(state)
-    if a_all.shape != (B,):
-        raise ValueError(f"actions of shape {list(a_all.shape)} given for a batch of {B}: expected one action per "
-                         f"game, shape [{B}]")  # fmt: skip
-    if a_all.dtype.kind not in "iu":
-        raise IllegalActionError(f"actions must be integers, got dtype {a_all.dtype}")
-    if mask is not None and (mask.shape != (B, int(t[K.X_NA])) or mask.dtype != bool):
-        raise ValueError(f"mask must be bool[{B}, {int(t[K.X_NA])}], got {mask.dtype}{list(mask.shape)}")
-    _check_next_mask(next_mask, B, int(t[K.X_NA]))
+    a_all = batched.step_actions(on_illegal, actions, B, int(t[K.X_NA]), mask, IllegalActionError)
+    batched.check_next_mask(next_mask, B, int(t[K.X_NA]))
     _warm_up(state.map)
     acts = a_all.astype(np.int64) if a_all.dtype != np.int64 or not a_all.flags.c_contiguous else a_all
     if a_all.dtype == np.uint64:
@@ -358,8 +280,10 @@ def step(state: State, actions: Any, on_illegal: str = "raise", penalty: float =
     g = _games(s)
     nc = K.threads(B)
     if nc:
-        n_bad = K.step_parallel(g, t, acts, m, mask is not None, legal, on_illegal == "raise", float(penalty), nm,
-                                next_mask is not None, nc)  # fmt: skip
+        n_bad = K.run_parallel(K.OP_CHECK, g, t, acts, m, mask is not None, legal, 0.0, nm, False, nc)
+        if not (n_bad and on_illegal == "raise"):
+            K.run_parallel(K.OP_APPLY, g, t, acts, m, mask is not None, legal, float(penalty), nm,
+                           next_mask is not None, nc)  # fmt: skip
     else:
         n_bad = K.step_serial(g, t, acts, m, mask is not None, legal, on_illegal == "raise", float(penalty), nm,
                               next_mask is not None)  # fmt: skip

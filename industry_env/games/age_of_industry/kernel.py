@@ -23,9 +23,9 @@ import sys
 from collections import namedtuple
 
 import numpy as np
-from numba import get_num_threads, prange
+from numba import prange
 
-from ...core import uncompiled
+from ...core import runtime, uncompiled
 from ...core.chance import key_one, splitmix64_one
 from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
@@ -83,7 +83,10 @@ _U64 = np.uint64
 (B_BUILD, B_BUILD_ANY, B_RAIL, B_SELL, B_DEVELOP, B_DRAW, B_PASS, B_PASS_FREE, B_BUILD_AT, B_SOURCE, B_SELL_TO,
  B_REMOVE, B_DONE, B_REPAY) = range(len(A.BLOCKS))  # fmt: skip
 # Batches at least this large run on numba's threads (a prange over chunks); smaller ones on the calling thread.
-PARALLEL_FROM = 256
+# The layer is core.runtime's, the same for every game; a decision here costs about 30 times one of Industry's, so
+# a launch pays from smaller batches than there.
+PARALLEL_FROM_BY_LAYER = {"tbb": 64, "omp": 64, "workqueue": 512}
+PARALLEL_FROM = runtime.parallel_from(PARALLEL_FROM_BY_LAYER)
 
 # The tables of one map and the components, packed in one int64 array ``t`` (:func:`tables`): first the numbers
 # (t[X_NS] the spaces, ...), then for each table its start, first and second size (t[X_LINK_A] is where LINK_A
@@ -1606,42 +1609,40 @@ def step_serial(g, t, actions, mask, use_mask, legal, raise_, penalty, next_mask
     """Check every game's action; unless some are illegal and ``raise_``, step them all, on this thread.
     Returns the illegal count (nothing applied if it is nonzero and ``raise_``)."""
     B = actions.shape[0]
-    n_bad = _check_range(g, t, actions, mask, use_mask, legal, 0, B)
+    lo = np.int64(0)  # typed int64, as run_parallel's bounds: a literal 0 would compile each range function twice
+    n_bad = _check_range(g, t, actions, mask, use_mask, legal, lo, B)
     if n_bad and raise_:
         return n_bad
-    _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, 0, B)
+    _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, lo, B)
     return n_bad
+
+
+OP_MASK, OP_CHECK, OP_APPLY = range(3)
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(g, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next, nc):
-    """``step_serial`` over ``nc`` chunks of the batch on numba's threads."""
-    B = actions.shape[0]
+def run_parallel(op, g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, nc):
+    """The batch in ``nc`` chunks on numba's threads, one ``prange`` loop for every operation ``op``: each parallel
+    function costs seconds of compile, so there is one. ``OP_MASK``: the masks into ``next_mask``; ``OP_CHECK``:
+    ``legal`` (returns the illegal count); ``OP_APPLY``: the step of ``step_serial`` after its check."""
+    B = legal.shape[0]
     bad = np.zeros(nc, np.int64)
     for c in prange(nc):
-        bad[c] = _check_range(g, t, actions, mask, use_mask, legal, c * B // nc, (c + 1) * B // nc)
-    n_bad = bad.sum()
-    if n_bad and raise_:
-        return n_bad
-    for c in prange(nc):
-        _step_range(
-            g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, c * B // nc, (c + 1) * B // nc
-        )
-    return n_bad
+        lo, hi = np.int64(c * B // nc), np.int64((c + 1) * B // nc)
+        if op == OP_MASK:
+            for i in range(lo, hi):
+                mask_row(g, t, i, next_mask[i])
+        elif op == OP_CHECK:
+            bad[c] = _check_range(g, t, actions, mask, use_mask, legal, lo, hi)
+        else:
+            _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, lo, hi)
+    return bad.sum()
 
 
 @njit(cache=True)
 def mask_serial(g, t, out):
     for i in range(out.shape[0]):
         mask_row(g, t, i, out[i])
-
-
-@njit(cache=True, parallel=True)
-def mask_parallel(g, t, out, nc):
-    B = out.shape[0]
-    for c in prange(nc):
-        for i in range(c * B // nc, (c + 1) * B // nc):
-            mask_row(g, t, i, out[i])
 
 
 @njit(cache=True)
@@ -1690,12 +1691,14 @@ def sample_rows(mask, u, out):
 
 def threads(batch_size: int) -> int:
     """Chunks for a batch run on numba's threads (0: run on this thread)."""
-    if batch_size < PARALLEL_FROM or get_num_threads() < 2 or uncompiled.DISABLED:
-        return 0
-    return max(1, min(batch_size, 4 * get_num_threads()))
+    return runtime.chunks(batch_size, PARALLEL_FROM)
 
 
 # ---------------------------------------------------------------------------------------------- the disk cache
+CACHE_NAME = "aoi_kernel"  # the stamp of this kernel's sources in numba's cache folder
+COLD_COMPILE_SECONDS = 30  # about what the first compile takes on the 2-core test machine (docs/age-of-industry)
+
+
 def sources() -> list[str]:
     """The files whose numbers the compiled code holds: this one, the rules, the state's phases, the chance
     purposes and the observation's scales."""
@@ -1712,5 +1715,4 @@ def dispatchers() -> list:
 
 def entries() -> list:
     """The compiled functions called from Python."""
-    return [step_serial, step_parallel, mask_serial, mask_parallel, observe_rows, new_games, scores_rows,
-            sample_rows]  # fmt: skip
+    return [step_serial, run_parallel, mask_serial, observe_rows, new_games, scores_rows, sample_rows]

@@ -65,6 +65,7 @@ from types import ModuleType, SimpleNamespace
 
 import numpy as np
 
+from ...core import batched
 from ...core.sampling import pick_uniform
 from ...core.state import BatchState
 from . import actions as A
@@ -306,62 +307,17 @@ def _empty(batch_size: int, board: Board) -> State:
     return State.empty(batch_size, board=board)
 
 
-_MAX_SEED = 2**63 - 1
-
-
-def _seeds(batch_size: int, seed: int | np.ndarray | Sequence[int]) -> np.ndarray:
-    """int64[B] seeds: ``seed + i`` for an int, else the given array, checked (whole numbers, 0 to 2**63 - 1)."""
-    if np.ndim(seed) == 0:
-        if isinstance(seed, np.ndarray) and np.issubdtype(seed.dtype, np.integer):
-            seed = seed.item()  # a 0-d integer array
-        if not _is_whole(seed):
-            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2**63 - 1")
-        first = int(seed)
-        if not 0 <= first <= _MAX_SEED:
-            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2**63 - 1")
-        if batch_size and first + batch_size - 1 > _MAX_SEED:
-            raise ValueError(f"seed={seed!r}: game i of the batch gets seed + i, and seed + {batch_size - 1} "
-                             f"is beyond 2**63 - 1; use a seed at most {_MAX_SEED - batch_size + 1}")
-        return first + np.arange(batch_size, dtype=np.int64)
-    raw = np.asarray(seed)
-    if raw.ndim != 1 or raw.shape[0] != batch_size:
-        raise ValueError(f"seeds of shape {list(raw.shape)} given for a batch of {batch_size}: "
-                         f"expected one seed per game, shape [{batch_size}]")
-    if raw.size and (not np.issubdtype(raw.dtype, np.integer) or raw.dtype == np.uint64 and raw.max() > _MAX_SEED):
-        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1, got dtype {raw.dtype}")
-    s = raw.astype(np.int64)
-    if batch_size and (s.min() < 0):
-        bad = int(np.flatnonzero(s < 0)[0])
-        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1; seed[{bad}] is {int(s[bad])}")
-    return s
-
-
-def _is_whole(x: object) -> bool:
-    """A Python or numpy integer, not a bool (``True`` is not a seed or a count)."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _rows_of(done: np.ndarray | Sequence[int] | Sequence[bool], batch_size: int) -> np.ndarray:
-    """int64 row indices from a bool mask of length B, or from integer indices in range; anything else refused."""
-    d = np.asarray(done)
-    if d.dtype == bool:
-        if d.shape != (batch_size,):
-            raise ValueError(f"done mask of shape {list(d.shape)} for a batch of {batch_size}: "
-                             f"expected bool[{batch_size}] (or integer row indices)")
-        return np.flatnonzero(d)
-    if d.size == 0 and d.ndim == 1:
-        return np.zeros(0, np.int64)
-    if not np.issubdtype(d.dtype, np.integer) or d.ndim != 1:
-        raise ValueError(f"done must be a bool mask of length {batch_size} or a 1-D array of integer row indices, "
-                         f"got dtype {d.dtype} shape {list(d.shape)}")
-    if ((d < 0) | (d >= batch_size)).any():
-        bad = d[(d < 0) | (d >= batch_size)]
-        raise ValueError(f"done: row indices {bad[:5].tolist()} are out of range for a batch of {batch_size}")
-    return np.unique(d.astype(np.int64))
+_MAX_SEED = batched.MAX_SEED
+# The shared front's checks (core.batched), under this module's old names
+_seeds, _is_whole, _rows_of = batched.seeds, batched.is_whole, batched.rows_of
 
 
 def _new_games(
-    s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
+    s: State,
+    rows: np.ndarray,
+    seeds: np.ndarray,
+    n: np.ndarray,
+    balanced: np.ndarray,
     next_mask: np.ndarray | None = None,
 ) -> None:
     """Preparing the Game, in place, for the games ``rows`` of ``s`` (then the first round begins); their
@@ -392,15 +348,9 @@ def init(
     balanced_draws: bool | np.ndarray = True,
 ) -> State:
     """B new games; game i equals ``reference.Game(num_players, seed + i, board, balanced_draws)``."""
-    if not _is_whole(batch_size) or batch_size < 0:
-        raise ValueError(f"batch_size={batch_size!r} must be a whole number >= 0")
-    raw_n = np.asarray(num_players)
-    if not np.issubdtype(raw_n.dtype, np.integer) or raw_n.ndim > 1 or (raw_n.ndim == 1 and raw_n.size != batch_size):
-        raise ValueError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS} "
-                         f"(a whole number, or one per game)")
-    if batch_size and not np.isin(raw_n, (MIN_PLAYERS, MAX_PLAYERS)).all():
-        raise ValueError(f"num_players={num_players!r}: Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")
-    n = np.broadcast_to(raw_n.astype(np.int8), (batch_size,))
+    batch_size = batched.batch_size_of(batch_size)
+    n = batched.per_game(num_players, batch_size, (MIN_PLAYERS, MAX_PLAYERS), "num_players",
+                         f"Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")  # fmt: skip
     raw_b = np.asarray(balanced_draws)
     zero_one = np.issubdtype(raw_b.dtype, np.integer) and np.isin(raw_b, (0, 1)).all()  # 0/1 flags per game
     if (raw_b.dtype != bool and not zero_one) or raw_b.ndim > 1 or (raw_b.ndim == 1 and raw_b.size != batch_size):
@@ -413,7 +363,10 @@ def init(
 
 
 def reset(
-    state: State, done: np.ndarray, seeds: np.ndarray | None = None, inplace: bool = False,
+    state: State,
+    done: np.ndarray,
+    seeds: np.ndarray | None = None,
+    inplace: bool = False,
     next_mask: np.ndarray | None = None,
 ) -> State:
     """A new State where the games in rows ``done`` start afresh; the others are copied unchanged.
@@ -426,10 +379,8 @@ def reset(
     ``state`` itself and returns it (no copy of the batch). ``next_mask`` (as in :func:`step`): its rows of
     the reset games receive their legal-action masks, the other rows are left as they are.
     """
-    rows = _rows_of(done, state.batch_size)
-    if rows.size and seeds is None and (state.seed[rows] > _MAX_SEED - state.batch_size).any():
-        raise ValueError("reset: the default new seed (old seed + batch size) is beyond 2**63 - 1; pass seeds")
-    new = None if seeds is None else _seeds(state.batch_size, seeds)  # checked before anything is written
+    rows = batched.rows_of(done, state.batch_size)
+    new = batched.reset_seeds(state.seed, rows, seeds)  # checked before anything is written
     _check_next_mask(next_mask, state.batch_size)
     s = _writable(state, inplace)
     if rows.size:
@@ -728,7 +679,7 @@ def _pay_ways(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     ways[:, A.PAY_JOKER] = _flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r] > 0  # "a Joker token of ..."
     ways[:, A.PAY_WILD] = wild > 0  # "The Joker token labeled ? is worth one resource of your choice."
     ways[:, A.PAY_BANK] = cash & ~_any_player(others) & (era >= t.BANK_ERA[r])
-    ways[:, A.PAY_PLAYER:] = cash[:, None] & others
+    ways[:, A.PAY_PLAYER :] = cash[:, None] & others
     # Would the second resource (if any) still be payable after each way? (See _buyable.)
     others2 = _flat(_flat(s.produces))[at + r2c[:, None]] & _OTHERS[p]
     buy2 = _any_player(others2) | (era >= t.BANK_ERA[r2c])
@@ -911,7 +862,7 @@ def _numpy_mask(s: State, mask: np.ndarray) -> np.ndarray:
         flat[bid * A.NUM_ACTIONS + A.PASS] = True
         # "A bid must be higher than any preceding bid, and a player cannot bid more Talers than he can pay."
         money = np.minimum(_flat(s.money)[bid * P + p[bid]], MAX_BID)
-        mask[bid, A.BID:A.SELL] = _BIDS[s.high_bid[bid], money]  # one [N, 112] gather (bids: 47% of decisions)
+        mask[bid, A.BID : A.SELL] = _BIDS[s.high_bid[bid], money]  # one [N, 112] gather (bids: 47% of decisions)
     sok = (ph == SELL_OR_KEEP).nonzero()[0]
     if sok.size:
         flat[sok * A.NUM_ACTIONS + A.SELL] = True
@@ -919,7 +870,7 @@ def _numpy_mask(s: State, mask: np.ndarray) -> np.ndarray:
         flat[sok * A.NUM_ACTIONS + A.KEEP] = _flat(s.money)[sok * P + p[sok]] >= s.high_bid[sok]
     dev = (ph == DEVELOP).nonzero()[0]
     if dev.size:
-        mask[dev, A.DEVELOP:A.DONE] = _develop_ok(s, dev, p[dev])
+        mask[dev, A.DEVELOP : A.DONE] = _develop_ok(s, dev, p[dev])
         flat[dev * A.NUM_ACTIONS + A.DONE] = True
     pay = (ph == PAY).nonzero()[0]
     if pay.size:
@@ -936,13 +887,13 @@ _SUBSIDY_K, _AUCTION_K, _BID_K, _SELL_K, _KEEP_K, _DONE_K, _DEVELOP_K, _PAY_K = 
 _NUM_KINDS = 8
 _Group = tuple[np.ndarray, np.ndarray, np.ndarray]  # games, player to move, action
 _KIND = np.full((OVER + 1, A.NUM_ACTIONS + 1), _NUM_KINDS, np.int8)  # [phase, action, or NUM_ACTIONS: none]
-_KIND[AUCTION, A.AUCTION:A.PASS] = _AUCTION_K
-_KIND[BID, A.PASS:A.SELL] = _BID_K  # pass or bid k
+_KIND[AUCTION, A.AUCTION : A.PASS] = _AUCTION_K
+_KIND[BID, A.PASS : A.SELL] = _BID_K  # pass or bid k
 _KIND[SELL_OR_KEEP, A.SELL] = _SELL_K
 _KIND[SELL_OR_KEEP, A.KEEP] = _KEEP_K
-_KIND[DEVELOP, A.DEVELOP:A.DONE] = _DEVELOP_K
+_KIND[DEVELOP, A.DEVELOP : A.DONE] = _DEVELOP_K
 _KIND[DEVELOP, A.DONE] = _DONE_K
-_KIND[PAY, A.PAY:A.SUBSIDY] = _PAY_K
+_KIND[PAY, A.PAY : A.SUBSIDY] = _PAY_K
 _KIND[:OVER, A.SUBSIDY] = _SUBSIDY_K
 
 
@@ -1041,19 +992,10 @@ def step(
     be ``mask`` itself); the compiled backend writes it in the same pass as the step, saving a second call.
     """
     # The checks cost about a microsecond: at batch 1 (the AEC env, search players) they are most of a step.
-    if on_illegal != "raise" and on_illegal != "penalize":
-        raise ValueError(f"on_illegal={on_illegal!r}: expected 'raise' or 'penalize'")
-    a_all = actions if type(actions) is np.ndarray else np.asarray(actions)
     B = state.phase.shape[0]
-    if a_all.shape != (B,):
-        raise ValueError(f"actions of shape {list(a_all.shape)} given for a batch of {B}: "
-                         f"expected one action per game, shape [{B}]")  # fmt: skip
-    if a_all.dtype.kind not in "iu":
-        raise IllegalActionError(f"actions must be integers, got dtype {a_all.dtype}")
-    if mask is not None and (mask.shape != (B, A.NUM_ACTIONS) or mask.dtype != bool):
-        raise ValueError(f"mask must be bool[{B}, {A.NUM_ACTIONS}], got {mask.dtype}{list(mask.shape)}")
+    a_all = batched.step_actions(on_illegal, actions, B, A.NUM_ACTIONS, mask, IllegalActionError)
     if next_mask is not None:
-        _check_next_mask(next_mask, B)
+        batched.check_next_mask(next_mask, B, A.NUM_ACTIONS)  # (one call: the batch-1 path)
     if _backend == "numba":
         s, bad = _kernel().step(_to_write(state, inplace), a_all, on_illegal == "raise", penalty, inplace, mask,
                                 next_mask)  # fmt: skip
@@ -1069,13 +1011,7 @@ def step(
 
 def _check_next_mask(next_mask: np.ndarray | None, batch_size: int) -> None:
     """``step``'s ``next_mask`` must be a writable C-contiguous bool[B, 314] array (it is written in place)."""
-    if next_mask is None:
-        return
-    if (not isinstance(next_mask, np.ndarray) or next_mask.shape != (batch_size, A.NUM_ACTIONS)
-            or next_mask.dtype != bool or not next_mask.flags.c_contiguous or not next_mask.flags.writeable):
-        raise ValueError(f"next_mask must be a writable C-contiguous bool[{batch_size}, {A.NUM_ACTIONS}] array, got "
-                         f"{getattr(next_mask, 'dtype', type(next_mask).__name__)}"
-                         f"{list(getattr(next_mask, 'shape', ()))}")  # fmt: skip
+    batched.check_next_mask(next_mask, batch_size, A.NUM_ACTIONS)
 
 
 def _numpy_step(
@@ -1267,7 +1203,7 @@ def to_game(state: State, i: int) -> Game:
         "era": int(s.era[i]),
         "round": int(s.round[i]),
         "starting_player": int(s.starting_player[i]),
-        "bag": s.bag[i, int(s.bag_pos[i]):].astype(int).tolist(),
+        "bag": s.bag[i, int(s.bag_pos[i]) :].astype(int).tolist(),
         "face_up": s.face_up[i].tolist(),
         "claimed": s.claimed[i].tolist(),
         "owner": s.owner[i].astype(int).tolist(),
@@ -1351,7 +1287,7 @@ def random_step(
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}")
     if next_mask is not None:
-        _check_next_mask(next_mask, state.batch_size)
+        batched.check_next_mask(next_mask, state.batch_size, A.NUM_ACTIONS)
     if _backend == "numba":
         return _kernel().random_step(_to_write(state, inplace), rng, inplace, next_mask)
     u = rng.random(state.batch_size)
@@ -1365,7 +1301,11 @@ def random_step(
 
 
 def rollout(
-    state: State, max_steps: int, weights: np.ndarray | None = None, key: int = 0, inplace: bool = False,
+    state: State,
+    max_steps: int,
+    weights: np.ndarray | None = None,
+    key: int = 0,
+    inplace: bool = False,
     stop_at: np.ndarray | None = None,
 ) -> tuple[State, np.ndarray]:
     """Play every game at random for up to ``max_steps`` decisions or to its end: ``(new State, int64[B] steps)``.
@@ -1483,7 +1423,7 @@ def from_observation(
 
     def count(name: str) -> np.ndarray:
         at = _COUNT_AT[name]
-        return counts[:, at:at + O.INDEX[name].stop - O.INDEX[name].start]
+        return counts[:, at : at + O.INDEX[name].stop - O.INDEX[name].start]
 
     def one_hot(name: str, required: np.ndarray | bool, x: np.ndarray | None = None) -> np.ndarray:
         """int64[B]: the index set in a one-hot entry (or ``x``), -1 if none; several, or none where required,
@@ -1504,9 +1444,12 @@ def from_observation(
     era, phase = one_hot("era", True), one_hot("phase", True)
     money, points, jokers = count("money"), count("points"), count("jokers").reshape(B, P, NUM_JOKER_KINDS)
     absent = ~seat_ok
-    _refuse((absent & ((money != 0) | (points != 0) | (v["subsidy"] != 0))).any(axis=1)
-            | (absent[:, :, None] & (jokers != 0)).reshape(B, -1).any(axis=1)
-            | (absent[:, None, :] & (v["owner"] != 0)).reshape(B, -1).any(axis=1), "an absent seat holds something")
+    _refuse(
+        (absent & ((money != 0) | (points != 0) | (v["subsidy"] != 0))).any(axis=1)
+        | (absent[:, :, None] & (jokers != 0)).reshape(B, -1).any(axis=1)
+        | (absent[:, None, :] & (v["owner"] != 0)).reshape(B, -1).any(axis=1),
+        "an absent seat holds something",
+    )
     _refuse((money < 0).any(axis=1) | (money > MAX_BID).any(axis=1) | (jokers < 0).reshape(B, -1).any(axis=1),
             "'money' or 'jokers' out of range")  # fmt: skip
     over = phase == OVER

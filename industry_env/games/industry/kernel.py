@@ -22,23 +22,19 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import importlib.metadata
-import os
 import sys
 import threading
-import time
 import weakref
 from collections import OrderedDict
 from typing import Any
 
-import numba
 import numpy as np
 from llvmlite import ir
-from numba import carray, get_num_threads, prange, types
+from numba import carray, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ...core import numba_cache, uncompiled
+from ...core import batched, runtime, uncompiled
 from ...core.chance import key_one, splitmix64_one
 from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
@@ -85,15 +81,19 @@ _U = SCHEMA.units
 SEED = _U("seed")  # s64
 REWARDS = _U("rewards")  # r32, 4 a game
 MONEY, POINTS, HIGH_BID = _U("money"), _U("points"), _U("high_bid")  # s16: 4, 4, 1 a game
-NUM_PLAYERS, BALANCED, ERA, ROUND, STARTING = (_U(k) for k in (
-    "num_players", "balanced_draws", "era", "round", "starting_player"))  # s8 from here on
-BAG, BAG_POS, FACE_UP, CLAIMED, OWNER, DEVELOPED = (_U(k) for k in (
-    "bag", "bag_pos", "face_up", "claimed", "owner", "developed"))
+NUM_PLAYERS, BALANCED, ERA, ROUND, STARTING = (
+    _U(k) for k in ("num_players", "balanced_draws", "era", "round", "starting_player")
+)  # s8 from here on
+BAG, BAG_POS, FACE_UP, CLAIMED, OWNER, DEVELOPED = (
+    _U(k) for k in ("bag", "bag_pos", "face_up", "claimed", "owner", "developed")
+)
 JOKERS, SUBSIDY = _U("jokers"), _U("subsidy")
-PHASE, AUCTIONEER, LOT, BIDDER, HIGH_BIDDER, DEVELOPER = (_U(k) for k in (
-    "phase", "auctioneer", "lot", "bidder", "high_bidder", "developer"))
-DEVELOPMENTS, DEV_TURNS, DEVELOPING, PENDING, PRODUCES, DISCOUNT, TERMINATED = (_U(k) for k in (
-    "developments", "dev_turns", "developing", "pending", "produces", "discount", "terminated"))
+PHASE, AUCTIONEER, LOT, BIDDER, HIGH_BIDDER, DEVELOPER = (
+    _U(k) for k in ("phase", "auctioneer", "lot", "bidder", "high_bidder", "developer")
+)
+DEVELOPMENTS, DEV_TURNS, DEVELOPING, PENDING, PRODUCES, DISCOUNT, TERMINATED = (
+    _U(k) for k in ("developments", "dev_turns", "developing", "pending", "produces", "discount", "terminated")
+)
 BYTES_PER_GAME = SCHEMA.bytes_per_game
 
 # The board table: int32, per-field rows of 60 at these offsets, then the token counts and the links.
@@ -994,53 +994,19 @@ _tables_by_board: weakref.WeakKeyDictionary[object, np.ndarray] = weakref.WeakKe
 _tables_by_content: OrderedDict[bytes, np.ndarray] = OrderedDict()
 _bit_generators: dict[int, tuple[object, int, int]] = {}
 _ready = False
-# numba's threads. A launch of the workqueue layer (numba's fallback) wakes sleeping workers: about 160-400 us on
-# the 2-core test machine, more than a step of 4096 games. TBB's and OpenMP's relaunch in about 2-9 us; TBB is
-# also fork-safe (GNU OpenMP is not) and was the one that did not starve the calling thread on a busy machine
-# (OpenMP with its default spin made batch 1024 80 times slower there). So: TBB where the ``tbb`` wheel is
-# installed (the ``fast`` extra on Linux x86-64), else the workqueue, unless NUMBA_THREADING_LAYER chooses.
-# With ``omp`` chosen and GOMP_SPINCOUNT unset, its spin is bounded to 10,000 rounds. Measured figures:
-# docs/engine.md, "Threads".
-
-
-def _load_tbb() -> bool:
-    """Load the TBB library of the ``tbb`` wheel, if installed: pip puts it in ``<prefix>/lib``, off the dynamic
-    loader's path, where numba's TBB layer would not find it; loaded first, it is found by its name."""
-    try:
-        files = importlib.metadata.files("tbb") or []
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    for f in files:
-        if f.name == "libtbb.so.12":
-            try:
-                lib = ctypes.CDLL(str(f.locate()), mode=ctypes.RTLD_GLOBAL)
-                lib.TBB_runtime_interface_version.restype = ctypes.c_int
-                if lib.TBB_runtime_interface_version() < 12060:  # numba's minimum, TBB 2021.6
-                    return False
-                import numba.np.ufunc.tbbpool  # noqa: F401  (numba's layer: it links against this library)
-
-                return True
-            except (OSError, ImportError, AttributeError):
-                return False
-    return False
-
-
-if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
-    numba.config.THREADING_LAYER = "tbb" if _load_tbb() else "workqueue"
-elif numba.config.THREADING_LAYER in ("tbb", "threadsafe", "forksafe", "safe"):
-    _load_tbb()  # chosen by the user: findable the same way
-if numba.config.THREADING_LAYER == "omp":
-    os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # read when libgomp loads, at the first parallel launch
-# Batches at least this large run on all of numba's threads (NUMBA_NUM_THREADS), smaller ones on the calling
+# numba's threads: the layer is chosen once for every game by core.runtime (TBB, else OpenMP with a bounded spin,
+# else the workqueue). Batches at least this large run on all of numba's threads, smaller ones on the calling
 # thread: where a launch costs a few us (tbb, omp), from 512 games; with the workqueue's 160-400 us, from 8192.
-# Where other processes keep the cores busy, NUMBA_NUM_THREADS=1 is fastest.
-PARALLEL_FROM = 512 if numba.config.THREADING_LAYER in ("omp", "tbb") else 8192
+# Measured figures: docs/engine.md, "Threads". Where other processes keep the cores busy, NUMBA_NUM_THREADS=1 is
+# fastest.
+PARALLEL_FROM_BY_LAYER = {"tbb": 512, "omp": 512, "workqueue": 8192}
+PARALLEL_FROM = runtime.parallel_from(PARALLEL_FROM_BY_LAYER)
 _launch_lock = threading.Lock()
 
 
 def chunks(B: int, per_thread: int) -> int:
     """Chunks of a batch for the threads: a few per thread, for balance."""
-    return max(1, min(B, per_thread * get_num_threads()))
+    return max(1, runtime.chunks(B, 1, per_thread))
 
 
 def _parallel_run(op, buf=_NO_U8, B=0, t=_NO_I32, actions=_NO_I64, mask=_NO_MASK, use_mask=False, legal=_NO_BOOL,
@@ -1095,20 +1061,23 @@ class _Direct:
         return out
 
 
-def _sources() -> list[str]:
+CACHE_NAME = "kernel"  # the stamp of this kernel's sources in numba's cache folder
+
+
+def sources() -> list[str]:
     """The files whose numbers the compiled code holds: this one, the rules' constants, the action encoding and
     the State's declaration (its offsets)."""
     return [__file__, sys.modules["industry_env.games.industry.rules"].__file__, A.__file__,
             sys.modules[SCHEMA_MODULE].__file__, sys.modules[key_one.__module__].__file__]  # fmt: skip
 
 
-def _dispatchers() -> list:
+def dispatchers() -> list:
     """This module's compiled functions, and core.chance's that it calls."""
     own = [f for f in globals().values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
     return own + [splitmix64_one, key_one]
 
 
-def _entries() -> list:
+def entries() -> list:
     """The compiled functions called from Python (each has its own entry in numba's cache)."""
     return [step_serial, run_parallel, new_games_rows, mask_range, check_range, sample_range, random_step_range,
             rollout_range]  # fmt: skip
@@ -1117,10 +1086,7 @@ def _entries() -> list:
 _mask_direct, _step_direct, _random_step_direct = _Direct(mask_range), _Direct(step_serial), _Direct(random_step_range)
 
 
-def _cached() -> bool:
-    """Is the compiled code in numba's disk cache, built from these very sources (so the first calls only load
-    it)? If not, the cache is emptied (see :mod:`industry_env.core.numba_cache`)."""
-    return numba_cache.is_fresh(_entries(), _dispatchers(), _sources(), "kernel")
+_sources, _dispatchers, _entries = sources, dispatchers, entries  # (old names)
 
 
 def warm_up(state_type: type, board: Any) -> float:
@@ -1129,15 +1095,16 @@ def warm_up(state_type: type, board: Any) -> float:
 
     Called by the engine when it first runs the compiled backend in a process. A cold compile tells the user
     once, on stderr, and compiles everything at once (the message's estimate covers it all); from the cache, each
-    function loads on its first call instead.
+    function loads on its first call instead (:func:`industry_env.core.batched.warm_up`).
     """
     global _ready
-    t0 = time.perf_counter()
     _ready = True
-    if _cached():  # each function loads from the cache on its first call: no need to touch them all now
-        return time.perf_counter() - t0
-    notice = numba_cache.CompileNotice("Industry's batched engine", COLD_COMPILE_SECONDS,
-                                       "INDUSTRY_ENV_BACKEND=numpy skips it")  # fmt: skip
+    return batched.warm_up(sys.modules[__name__], "Industry's batched engine", lambda: _compile_all(state_type, board),
+                           "INDUSTRY_ENV_BACKEND=numpy skips it")  # fmt: skip
+
+
+def _compile_all(state_type: type, board: Any) -> None:
+    """Call every compiled entry once, serial and threaded, on two games."""
     s = state_type.empty(2, board=board)
     new_games(s, np.arange(2), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8), np.ones(2, bool))
     mask = legal_action_mask(s)
@@ -1153,9 +1120,6 @@ def warm_up(state_type: type, board: Any) -> float:
         _random_step(s, np.zeros(2), True, m, par)
         _random_step(s, np.zeros(2), True, None, par)
     _random_step_drawing(s, np.random.default_rng(0), True, None)
-    numba_cache.mark_fresh(_entries(), _sources(), "kernel")
-    notice.done()
-    return time.perf_counter() - t0
 
 
 def _mask(state, parallel: bool) -> np.ndarray:
@@ -1171,7 +1135,7 @@ def _mask(state, parallel: bool) -> np.ndarray:
 
 def _threads(batch_size: int) -> bool:
     """Run a batch of this size on all threads?"""
-    return batch_size >= PARALLEL_FROM and get_num_threads() > 1
+    return batch_size >= PARALLEL_FROM and runtime.chunks(batch_size, PARALLEL_FROM) > 0  # no call at batch 1
 
 
 def legal_action_mask(state) -> np.ndarray:
@@ -1281,7 +1245,7 @@ def _random_step_drawing(state, rng, inplace, next_mask):
 def random_step(state, rng: np.random.Generator, inplace: bool, next_mask):
     """``engine.random_step`` by the kernel: the draws of ``rng.random(B)``, then one call in all."""
     B = state.phase.shape[0]
-    if B >= PARALLEL_FROM and get_num_threads() > 1:  # _threads(B), spelled out: this is the batch-1 path
+    if B >= PARALLEL_FROM and _threads(B):  # the size first: this is the batch-1 path
         return _random_step(state, rng.random(B), inplace, next_mask, True)
     return _random_step_drawing(state, rng, inplace, next_mask)
 
@@ -1303,7 +1267,7 @@ def _rollout(state, max_steps, weights, key, inplace, parallel, stop=None):
 
 def rollout(state, max_steps: int, weights, key: int, inplace: bool, stop=None):
     """``engine.rollout`` by the kernel (arguments checked by the engine): the games played in compiled code."""
-    return _rollout(state, max_steps, weights, key, inplace, state.batch_size >= 2 and get_num_threads() > 1, stop)
+    return _rollout(state, max_steps, weights, key, inplace, runtime.chunks(state.batch_size, 2) > 0, stop)
 
 
 def new_games(state, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,

@@ -10,9 +10,9 @@ the AEC env and the Gymnasium env observe one game per move, where numpy's ~40 c
 from __future__ import annotations
 
 import numpy as np
-from numba import get_num_threads, prange
+from numba import prange
 
-from ...core import numba_cache, uncompiled
+from ...core import numba_cache, runtime, uncompiled
 from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
 from . import kernel
@@ -143,7 +143,6 @@ def _observe_parallel(buf, B, observer, out, bad, nc):
         _observe_range(buf, B, observer, out, bad, c * B // nc, (c + 1) * B // nc)
 
 
-
 @njit(cache=True)
 def _to_move_all(buf, B, out):
     s8 = _readable(buf).view(np.int8)
@@ -172,7 +171,7 @@ def observe(state, player) -> np.ndarray:
         observer = np.where(np.broadcast_to(raw, (B,)) >= 0, raw, -2).astype(np.int64)
     out = np.empty((B, DIM), np.float32)
     bad = np.zeros(B, np.bool_)
-    if B >= 2 * kernel.PARALLEL_FROM and get_num_threads() > 1:  # the kernel's threading layer and threshold
+    if runtime.chunks(B, 2 * kernel.PARALLEL_FROM):  # the one runtime's layer, twice the kernel's threshold
         _observe_parallel(state.backed(), B, observer, out, bad, kernel.chunks(B, 4))
     else:
         _observe_all(state.backed(), B, observer, out, bad)

@@ -1,0 +1,92 @@
+"""The batched engines' shared front (``industry_env.core.batched``): every game's kernel provides exactly the
+documented entries, every engine refuses bad input with the front's one message, and a batch run on the threads
+plays what the calling thread plays."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+from industry_env.core import batched, runtime
+from industry_env.registry import available_games, load_game
+
+pytest.importorskip("numba")
+
+GAMES = [g for g in available_games(include_hidden=True) if load_game(g).engine_module is not None]
+
+
+def _kernel(game: str):
+    return importlib.import_module(load_game(game).engine_module.rsplit(".", 1)[0] + ".kernel")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_games_kernel_provides_exactly_the_documented_entries(game: str) -> None:
+    kernel = _kernel(game)
+    assert batched.check_kernel(kernel) == []
+    assert kernel.entries(), "a kernel calls at least one compiled function from Python"
+
+
+def test_a_kernel_that_lacks_entries_is_told_every_one() -> None:
+    import types
+
+    bare = types.ModuleType("bare")
+    assert [p.split()[0] for p in batched.check_kernel(bare)] == list(batched.KERNEL_ENTRIES)
+    bare.__dict__.update({name: getattr(_kernel(GAMES[0]), name) for name in batched.KERNEL_ENTRIES})
+    bare.PARALLEL_FROM_BY_LAYER = {"tbb": 1}
+    assert "must name exactly the layers" in batched.check_kernel(bare)[0]
+
+
+def test_the_kernels_stamps_have_distinct_names() -> None:
+    names = [_kernel(g).CACHE_NAME for g in GAMES]
+    assert len(set(names)) == len(names)
+
+
+def test_every_game_takes_the_one_runtimes_threshold() -> None:
+    for game in GAMES:
+        kernel = _kernel(game)
+        assert kernel.PARALLEL_FROM == kernel.PARALLEL_FROM_BY_LAYER[runtime.LAYER]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda E: E.init(-1), "batch_size=-1 must be a whole number >= 0"),
+        (lambda E: E.init(2, seed=-3), "seed=-3: must be a whole number from 0 to 2\\*\\*63 - 1"),
+        (lambda E: E.init(2, seed=[1, 2, 3]), "seeds of shape \\[3\\] given for a batch of 2"),
+        (lambda E: E.reset(E.init(2), [5]), "row indices \\[5\\] are out of range for a batch of 2"),
+        (lambda E: E.reset(E.init(2), np.ones(3, bool)), "done mask of shape \\[3\\] for a batch of 2"),
+        (lambda E: E.step(E.init(2), [0, 0], on_illegal="skip"), "on_illegal='skip': expected 'raise' or 'penalize'"),
+        (lambda E: E.step(E.init(2), [0]), "actions of shape \\[1\\] given for a batch of 2"),
+        (lambda E: E.step(E.init(2), [0, 0], next_mask=np.zeros((2, 3), bool)), "next_mask must be a writable"),
+    ],
+)
+def test_bad_input_gets_the_fronts_one_message_in_every_game(game: str, call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call(load_game(game).engine)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_batch_on_the_threads_plays_what_the_calling_thread_plays(game: str, monkeypatch) -> None:
+    """The same random games stepped with every call run serially, then with every call launched on the threads
+    (the threshold at 1 game): identical states, masks and rewards."""
+    import numba
+
+    if numba.get_num_threads() < 2 or not runtime.may_launch():
+        pytest.skip("one thread: nothing launches")
+    E, kernel = load_game(game).engine, _kernel(game)
+    runs = []
+    for threshold in (10**9, 1):
+        monkeypatch.setattr(kernel, "PARALLEL_FROM", threshold)
+        state, rng, seen = E.init(70, seed=3), np.random.default_rng(0), []
+        for k in range(60):
+            mask = np.asarray(E.legal_action_mask(state))
+            actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+            state = E.step(state, actions, inplace=True, mask=mask if k % 2 else None)
+            seen.append((mask.copy(), np.asarray(state.rewards).copy()))
+        runs.append((seen, state))
+    (serial, a), (threaded, b) = runs
+    assert all(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]) for x, y in zip(serial, threaded, strict=True))
+    assert all(np.array_equal(getattr(a, f), getattr(b, f)) for f in a.SCHEMA.names)
