@@ -484,10 +484,10 @@ def run(args: argparse.Namespace) -> int:
             start["cold_compile_seconds"] = game_start_up_seconds(game, cold=True)
             print(f"numba: import to first step, compiling cold: {start['cold_compile_seconds']:.1f} s")
     envs = None
-    if not args.no_envs and game == DEFAULT_GAME and not options:
+    if not args.no_envs:
         from .envs.bench import bench_envs, print_envs
 
-        envs = bench_envs(seconds, num_envs=64 if args.quick else 4096)
+        envs = bench_envs(seconds, num_envs=64 if args.quick else 4096, game=game, options=options)
         print_envs(envs)
     out = {
         "game": game,

@@ -88,3 +88,15 @@ def test_thread_counts_start_at_one_and_refuse_what_numba_cannot_run() -> None:
     for bad in ("0", "x", str(numba.config.NUMBA_NUM_THREADS + 1), ""):
         with pytest.raises(ValueError, match="--threads"):
             thread_counts(bad)
+
+
+def test_the_environments_section_measures_the_game_named_with_its_options() -> None:
+    """The env section was Industry's only (it imported Industry's engine): every game's envs are measured."""
+    from industry_env.envs.bench import bench_envs
+
+    r = bench_envs(0.05, num_envs=4, game="age_of_industry", options={"map": "new_england"})
+    assert r["game"] == "age_of_industry"
+    rates = [r["aec_moves_per_second"], r["gym_steps_per_second_random"], r["engine_steps_per_second"]]
+    rates += [r[k][m] for k in ("vector_random", "vector_heuristic") for m in ("learner_steps_per_second",
+                                                                                 "all_steps_per_second")]  # fmt: skip
+    assert all(v > 0 for v in rates)

@@ -4,7 +4,7 @@ Used by ``industry-env bench`` (section "environments"): the AEC ``env()`` in mo
 ``last()`` and ``step()``, as a self-play loop does) next to PettingZoo's classic connect four ``env()`` on the
 same machine; the Gymnasium env; the native vector env at N games with random and with heuristic opponents, as
 learner steps and all steps (the learner's and the opponents') per second, next to the raw engine's random play
-at the same batch size.
+at the same batch size. Every game with a batched engine, through the registry (``game=``, ``options``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..games.industry import engine as E
+from ..core.sampling import sample_legal
+from ..registry import load_game
 
 
 def _timed(run: Callable[[], int], seconds: float) -> tuple[float, int]:
@@ -55,11 +56,13 @@ def connect_four_moves_per_second(seconds: float) -> float | None:
     return aec_moves_per_second(connect_four_v3.env, seconds)
 
 
-def gym_steps_per_second(seconds: float, opponents: str = "random") -> float:
+def gym_steps_per_second(
+    seconds: float, opponents: str = "random", game: str = "industry", options: dict[str, Any] | None = None
+) -> float:
     """Learner steps per second of the Gymnasium env (batch of one), uniformly random legal learner actions."""
-    from .single import IndustryEnv
+    from .single import LearnerEnv
 
-    env = IndustryEnv(opponents=opponents)
+    env = LearnerEnv(opponents=opponents, game=game, **(options or {}))
     rng = np.random.default_rng(0)
     state = {"info": env.reset(seed=0)[1]}
 
@@ -73,17 +76,20 @@ def gym_steps_per_second(seconds: float, opponents: str = "random") -> float:
     return _timed(burst, seconds)[0]
 
 
-def vector_steps_per_second(num_envs: int, seconds: float, opponents: str = "random") -> dict[str, float]:
+def vector_steps_per_second(
+    num_envs: int, seconds: float, opponents: str = "random", game: str = "industry",
+    options: dict[str, Any] | None = None,
+) -> dict[str, float]:  # fmt: skip
     """The vector env at ``num_envs`` games: learner steps/s and all engine steps/s (learner + opponents)."""
-    from .vector import IndustryVectorEnv
+    from .vector import LearnerVectorEnv
 
-    env = IndustryVectorEnv(num_envs, opponents=opponents)
+    env = LearnerVectorEnv(num_envs, opponents=opponents, game=game, **(options or {}))
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=0)
     box = {"mask": info["action_mask"]}
 
     def one_step() -> int:
-        _, _, _, _, info = env.step(E.sample_legal(box["mask"], rng))
+        _, _, _, _, info = env.step(sample_legal(box["mask"], rng))
         box["mask"] = info["action_mask"]
         return num_envs
 
@@ -95,14 +101,17 @@ def vector_steps_per_second(num_envs: int, seconds: float, opponents: str = "ran
     return {"learner_steps_per_second": rate, "all_steps_per_second": rate * all_steps / learner_steps}
 
 
-def engine_steps_per_second(batch_size: int, seconds: float) -> float:
+def engine_steps_per_second(
+    batch_size: int, seconds: float, game: str = "industry", options: dict[str, Any] | None = None
+) -> float:
     """The raw engine's random play at ``batch_size`` (mask, uniform legal action, step, reset in place)."""
-    state = E.init(batch_size, seed=0)
+    E = load_game(game).engine
+    state = E.init(batch_size, seed=0, **(options or {}))
     rng = np.random.default_rng(0)
 
     def one_step() -> int:
         mask = E.legal_action_mask(state)
-        E.step(state, E.sample_legal(mask, rng), inplace=True, mask=mask)
+        E.step(state, sample_legal(mask, rng), inplace=True, mask=mask)
         if state.terminated.any():
             E.reset(state, state.terminated, inplace=True)
         return batch_size
@@ -111,17 +120,21 @@ def engine_steps_per_second(batch_size: int, seconds: float) -> float:
     return _timed(one_step, seconds)[0]
 
 
-def bench_envs(seconds: float = 2.0, num_envs: int = 4096) -> dict[str, Any]:
-    """Every figure of the environments section, as a dict (printed by :func:`print_envs`)."""
-    import industry_env
+def bench_envs(
+    seconds: float = 2.0, num_envs: int = 4096, game: str = "industry", options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Every figure of the environments section of ``game``, as a dict (printed by :func:`print_envs`)."""
+    from .aec import env as aec_env
 
-    out: dict[str, Any] = {"backend": E.backend(), "num_envs": num_envs}
-    out["aec_moves_per_second"] = aec_moves_per_second(industry_env.env, seconds)
+    E = load_game(game).engine
+    backend = E.backend() if hasattr(E, "backend") else "numba"
+    out: dict[str, Any] = {"game": game, "backend": backend, "num_envs": num_envs}
+    out["aec_moves_per_second"] = aec_moves_per_second(lambda: aec_env(game=game, **(options or {})), seconds)
     out["connect_four_moves_per_second"] = connect_four_moves_per_second(seconds)
-    out["gym_steps_per_second_random"] = gym_steps_per_second(seconds, "random")
-    out["engine_steps_per_second"] = engine_steps_per_second(num_envs, seconds)
-    out["vector_random"] = vector_steps_per_second(num_envs, seconds, "random")
-    out["vector_heuristic"] = vector_steps_per_second(num_envs, seconds, "heuristic")
+    out["gym_steps_per_second_random"] = gym_steps_per_second(seconds, "random", game, options)
+    out["engine_steps_per_second"] = engine_steps_per_second(num_envs, seconds, game, options)
+    out["vector_random"] = vector_steps_per_second(num_envs, seconds, "random", game, options)
+    out["vector_heuristic"] = vector_steps_per_second(num_envs, seconds, "heuristic", game, options)
     return out
 
 
@@ -130,7 +143,7 @@ def print_envs(r: dict[str, Any]) -> None:
     c4 = r["connect_four_moves_per_second"]
     ratio = f" ({r['aec_moves_per_second'] / c4:.2f}x connect four's {c4:,.0f})" if c4 else \
         " (connect four not measured: pip install pygame)"  # fmt: skip
-    print(f"environments ({r['backend']} backend)")
+    print(f"environments of {r.get('game', 'industry')} ({r['backend']} backend)")
     print(f"  PettingZoo AEC env(): {r['aec_moves_per_second']:,.0f} moves/s{ratio}")
     print(f"  Gymnasium env, random opponents: {r['gym_steps_per_second_random']:,.0f} learner steps/s")
     eng = r["engine_steps_per_second"]
