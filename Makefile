@@ -36,10 +36,21 @@ demo: install  ## install, compile the engines once, then play random games and 
 	$(BIN)/industry-env warmup
 	$(BIN)/industry-env demo
 
+# The notebooks (the longest items) go first and an idle worker takes waiting tests from the other
+# (--dist worksteal), so that neither of the two workers is left alone with a long test at the end.
+# The kernels compile once, before the tests, not once in each test worker. numba compiles on one core, so the
+# games compile at the same time, one `industry-env warmup --game` process each (two at a time: the 2 cores), and
+# each game's report is printed when it is done: on the quiet 2-core machine the compile takes as long as the
+# longest game's (Age of Industry's), not the sum.
+GAMES_CMD := $(BIN)/python -c "from industry_env.registry import available_games as a; print(*a(include_hidden=True))"
+WARMUP_ONE := $(BIN)/industry-env warmup --game "$$0" > "$(VENV)/warmup-$$0.log" 2>&1; rc=$$?; \
+	cat "$(VENV)/warmup-$$0.log"; exit $$rc
+
 test: install-dev  ## install with the test tools, then run the suite (what CI runs)
 	$(BIN)/ruff check .
-	$(BIN)/industry-env warmup  # compile the kernels once, not once in each test worker
-	$(BIN)/python -m pytest -m "not slow" -n 2 --durations=10 --nbmake tests notebooks
+	@echo "industry-env warmup, one process per game: compiling every game's engine at once"
+	@$(GAMES_CMD) | xargs -n 1 -P 2 sh -c '$(WARMUP_ONE)'
+	$(BIN)/python -m pytest -m "not slow" -n 2 --dist worksteal --durations=10 --nbmake notebooks tests
 
 bench: install  ## the speed benchmark (prints figures, writes bench-results.json)
 	$(BIN)/industry-env bench
@@ -50,8 +61,8 @@ verify: install  ## 100,000 games, batched engine against the reference engine
 balance: install  ## the board's balance over many games
 	$(BIN)/industry-env balance --games 2000
 
-slow: install-dev  ## the long property tests
-	$(BIN)/python -m pytest -m slow -n 2
+slow: install-dev  ## the long property, differential and fuzz runs (make test runs a short version of each)
+	$(BIN)/python -m pytest -m slow -n 2 --dist worksteal
 
 figures: install-dev  ## redraw the docs' pictures of the board (docs/board-example.*, docs/figures.json)
 	$(BIN)/python -m industry_env.docfigures

@@ -204,7 +204,7 @@ def test_verify_stops_at_once_on_ctrl_c_and_says_how_many_games_it_checked(tmp_p
     import sys
     import time
 
-    cmd = [sys.executable, "-m", "industry_env", "verify", "--games", "100000", "--chunk", "50", "--workers", "2",
+    cmd = [sys.executable, "-m", "industry_env", "verify", "--games", "100000", "--chunk", "5", "--workers", "2",
            "--backend", "numpy"]  # fmt: skip
     # a shell that runs the tests in the background leaves SIGINT ignored in its children: give this one Ctrl-C
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,

@@ -1,6 +1,6 @@
 """Differential tests: the batched engine and the reference engine agree step by step on the same games.
 
-The CI run checks 300 games (``make slow``: 2,000), 3 and 4 players, both draw variants, uniform and
+The CI run checks 100 games (``make slow``: 2,000), 3 and 4 players, both draw variants, uniform and
 "developer" random play, stepped as one batch per player count and draw variant in the engine and one by one in
 the reference (the harness of every game, :func:`industry_env.verify.differential_game`): every legal-action
 mask, player to move, observation (a rotating seat each step), reward and terminal flag, and the final scores
@@ -24,9 +24,9 @@ def _agree(games: int, first_seed: int) -> None:
     assert rep.observations == rep.steps
 
 
-def test_three_hundred_games_agree_with_the_reference() -> None:
-    """The CI check: 300 games, every configuration and both policies, each configuration stepped as one batch."""
-    _agree(300, first_seed=0)
+def test_a_hundred_games_agree_with_the_reference() -> None:
+    """The CI check: 100 games, every configuration and both policies, each configuration stepped as one batch."""
+    _agree(100, first_seed=0)
 
 
 @pytest.mark.slow
@@ -37,7 +37,14 @@ def test_slow_two_thousand_games_agree_with_the_reference(chunk: int) -> None:
 
 
 def test_every_seat_observation_agrees() -> None:
-    rep = differential(48, first_seed=10_000, all_seats=True)
+    rep = differential(16, first_seed=10_000, all_seats=True)
+    assert rep.disagreements == []
+    assert rep.observations > 3 * rep.steps
+
+
+@pytest.mark.slow
+def test_slow_every_seat_observation_agrees_on_many_games() -> None:
+    rep = differential(400, first_seed=10_000, all_seats=True)
     assert rep.disagreements == []
     assert rep.observations > 3 * rep.steps
 

@@ -37,12 +37,22 @@ def _played(batch: int, decisions: int, seed: int = 3, **options) -> tuple[E.Sta
     return state, games
 
 
-@pytest.mark.parametrize(("game_map", "edition"), [("germany", 2), ("germany", 1), ("new_england", 2),
-                                                    ("new_england", 1)])  # fmt: skip
+MAPS_AND_EDITIONS = [("germany", 2), ("germany", 1), ("new_england", 2), ("new_england", 1)]
+
+
+@pytest.mark.parametrize(("game_map", "edition"), MAPS_AND_EDITIONS)
 def test_the_engine_plays_the_reference_games_decision_by_decision(game_map, edition):
-    decisions = E.check_against_reference(15, (3, 4, 5), seed=100 * edition, map=game_map, edition=edition,
+    decisions = E.check_against_reference(5, (3, 4, 5), seed=100 * edition, map=game_map, edition=edition,
                                           play_seed=edition)  # fmt: skip
-    assert decisions > 15 * 100  # games of some hundred decisions each, all compared
+    assert decisions > 5 * 100  # games of some hundred decisions each, all compared
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_map", "edition"), MAPS_AND_EDITIONS)
+def test_slow_the_engine_plays_many_reference_games_decision_by_decision(game_map, edition):
+    decisions = E.check_against_reference(150, (3, 4, 5), seed=10_000 * edition, map=game_map, edition=edition,
+                                          play_seed=edition)  # fmt: skip
+    assert decisions > 150 * 100
 
 
 def test_game_i_of_a_batch_is_the_reference_game_with_seed_plus_i():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from industry_env.games.age_of_industry import Game, load_components, load_map
@@ -58,9 +58,24 @@ def _swap_unseen(g: Game, holder: int) -> Game | None:
     return None
 
 
-@given(st.integers(0, 10_000), st.sampled_from([3, 4, 5]), st.sampled_from(["germany", "new_england"]),
-       st.integers(0, 80))
+# The hypothesis tests below try 30 positions each in CI; ``make slow`` repeats them on 500.
+POSITIONS = (st.integers(0, 10_000), st.sampled_from([3, 4, 5]), st.sampled_from(["germany", "new_england"]))
+
+
+@settings(max_examples=30)
+@given(*POSITIONS, st.integers(0, 80))
 def test_swapping_an_unseen_card_between_another_hand_and_the_deck_never_changes_an_observation(seed, n, name, steps):
+    _swapped_card_unseen(seed, n, name, steps)
+
+
+@pytest.mark.slow
+@settings(max_examples=500)
+@given(*POSITIONS, st.integers(0, 80))
+def test_slow_swapping_an_unseen_card_never_changes_an_observation_on_many_positions(seed, n, name, steps):
+    _swapped_card_unseen(seed, n, name, steps)
+
+
+def _swapped_card_unseen(seed: int, n: int, name: str, steps: int) -> None:
     g = midgame(n, seed, name, steps)
     holder = seed % n
     h = _swap_unseen(g, holder)
@@ -72,8 +87,20 @@ def test_swapping_an_unseen_card_between_another_hand_and_the_deck_never_changes
     assert not np.array_equal(g.observe(holder), h.observe(holder))  # the holder sees his own hand change
 
 
-@given(st.integers(0, 10_000), st.sampled_from([3, 4, 5]), st.sampled_from(["germany", "new_england"]))
+@settings(max_examples=30)
+@given(*POSITIONS)
 def test_every_resampled_state_gives_the_same_observation_and_its_hands_vary(seed, n, name):
+    _resampled_states_look_alike(seed, n, name)
+
+
+@pytest.mark.slow
+@settings(max_examples=500)
+@given(*POSITIONS)
+def test_slow_every_resampled_state_gives_the_same_observation_on_many_positions(seed, n, name):
+    _resampled_states_look_alike(seed, n, name)
+
+
+def _resampled_states_look_alike(seed: int, n: int, name: str) -> None:
     g = midgame(n, seed, name, 40)
     seat = seed % n
     before = g.to_json()
@@ -110,8 +137,8 @@ def test_resample_keeps_cards_known_from_the_face_up_row_and_hides_the_seed():
 def test_observation_never_holds_the_deck_order_or_the_seed():
     g = midgame(4, 9)
     h = g.clone()
-    rest = h.s.deck[h.s.deck_pos:]
-    h.s.deck[h.s.deck_pos:] = rest[::-1]
+    rest = h.s.deck[h.s.deck_pos :]
+    h.s.deck[h.s.deck_pos :] = rest[::-1]
     h.s.seed = 12345
     assert all(np.array_equal(g.observe(q), h.observe(q)) for q in range(4))
 
