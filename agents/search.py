@@ -22,12 +22,15 @@ and the most visited root action played. What is the game's comes through its ho
   searching player's own decisions. ``"search"`` puts every seat's decisions in the tree (max-n: each player
   maximizes his own mean value). Decisions the game does not search (``searched`` false: a payment, a cube's
   source) are played by the policy as part of an edge.
+- **The tree** grows by one node a simulation, up to ``tree_depth`` searched decisions from the root (no
+  bound by default; 1 keeps it to the root's candidates, flat Monte Carlo with UCB). A node made by a batch is a
+  leaf for the whole batch (its value comes back only at the batch's end).
 - **Candidates** (``candidates``): a few legal actions per decision, the game's heuristic choice first (the
   evaluator's prior, as OpenSpiel's ``Evaluator.prior``). A node's candidates are computed when a simulation
   first stands at its decision. A decision with one candidate is not searched.
-- **The evaluator** (:class:`RolloutEvaluator`): every seat plays the game's ``policy`` for ``rollout_depth``
-  decisions, then the game's ``value`` gives each player's value of the position reached (0: the value alone, a
-  heuristic evaluator).
+- **The evaluator** (:class:`RolloutEvaluator`): from the position just after a leaf's action, every seat plays
+  the game's ``policy`` for ``rollout_depth`` decisions, then the game's ``value`` gives each player's value of
+  the position reached (0: the value alone, a heuristic evaluator).
 
 Simulations run in batches of ``batch`` (a visit counts as it is handed out, a virtual loss of zero value, so a
 batch spreads over the tree), and the simulations of every game of one ``act_batch`` call are stepped together
@@ -162,11 +165,14 @@ class SearchAgent(Agent):
     Parameters: ``simulations`` per searched decision, ``determinizations`` (0: a fresh position per
     simulation; D: D positions per decision), ``batch`` (simulations valued together), ``rollout_depth``
     (policy decisions from a leaf before its value), ``exploration`` (the UCT constant), ``prior`` (0: UCT;
-    above 0: PUCT with that prior on the heuristic's action), ``opponents`` (``"heuristic"`` or ``"search"``).
+    above 0: PUCT with that prior on the heuristic's action), ``opponents`` (``"heuristic"`` or ``"search"``),
+    ``tree_depth`` (the most searched decisions on a path from the root; None: no bound, 1: the root's
+    candidates only, flat Monte Carlo search with UCB).
     """
 
-    def __init__(self, game: SearchGame, seed: int | None, simulations: int, determinizations: int, batch: int,
-                 rollout_depth: int, exploration: float, prior: float, opponents: str) -> None:  # fmt: skip
+    def __init__(self, game: SearchGame, *, seed: int | None, simulations: int, determinizations: int, batch: int,
+                 rollout_depth: int, exploration: float, prior: float, opponents: str,
+                 tree_depth: int | None = None) -> None:  # fmt: skip
         self.seed = check_seed(seed)
         self.simulations = whole(simulations, "simulations", 1)
         self.determinizations = whole(determinizations, "determinizations", 0)
@@ -179,6 +185,7 @@ class SearchAgent(Agent):
         if opponents not in OPPONENT_MODELS:
             raise AgentInputError(f"opponents={opponents!r}: one of {', '.join(OPPONENT_MODELS)}")
         self.opponents = opponents
+        self.tree_depth = math.inf if tree_depth is None else whole(tree_depth, "tree_depth", 1)
         self.search_game = game
         self.evaluator: Evaluator = RolloutEvaluator(self.rollout_depth)
         self.rng = np.random.default_rng(self.seed)
@@ -221,39 +228,36 @@ class SearchAgent(Agent):
         return out
 
     # ------------------------------------------------------------------------------------------ the search
-    def _forced(self, s: Any, player: np.ndarray) -> np.ndarray:
-        """bool[B]: the running games whose decision the policy plays: not searched, or (the others modelled)
-        another seat's."""
-        out = (player >= 0) & ~self.search_game.searched(s)
-        if self.opponents == "heuristic":
-            out |= (player >= 0) & (player != 0)
-        return out
-
-    def _play_forced(self, s: Any) -> np.ndarray:
-        """Play the forced decisions (``_forced``) of ``s`` in place, until every game stands at a searched
-        decision or is over (the rest of a tree edge); the player to move in each game then (int64[B], -1: over)."""
+    def _play_forced(self, s: Any, active: np.ndarray) -> np.ndarray:
+        """Play the forced decisions of the games ``active`` (bool[B]) of ``s`` in place: those not searched and,
+        the others modelled, another seat's (the rest of a tree edge), until each stands at a searched decision
+        or is over. The player to move in each game then (int64[B], -1: over)."""
+        g = self.search_game
         while True:
             player = s.current_player.astype(np.int64)
-            forced = self._forced(s, player)
+            forced = active & (player >= 0) & ~g.searched(s)
+            if self.opponents == "heuristic":
+                forced |= active & (player > 0)
             if not forced.any():
                 return player
             self._step_policy(s, forced, player >= 0)
 
     def _step_policy(self, s: Any, rows: np.ndarray, running: np.ndarray) -> None:
-        """The policy's move in the games ``rows`` (bool[B]) of ``s``, in place. The policy is asked in every
-        running game (``running``, bool[B]: cheaper than taking the rows out) and played in ``rows``."""
+        """The policy's move in the games ``rows`` (bool[B]) of ``s``, in place. Where most running games
+        (``running``, bool[B]) move, the policy is asked in all of them, which spares taking the rows out."""
         g = self.search_game
-        if running.all():
+        ask = running if 2 * int(rows.sum()) >= int(running.sum()) else rows
+        if ask.all():
             actions = g.policy(s, self.rng)
         else:
             actions = np.zeros(s.batch_size, np.int64)
-            actions[running] = g.policy(g.engine.take(s, np.flatnonzero(running)), self.rng)
+            actions[ask] = g.policy(g.engine.take(s, np.flatnonzero(ask)), self.rng)
         _step_rows(g.engine, s, rows, actions)
 
     def _simulate(self, roots: list[Node], game_of_row: np.ndarray, s: Any, batch: int) -> None:
         """One simulation per game of ``s`` (row ``j`` in the tree ``roots[game_of_row[j]]``), stepped in place and
-        in lockstep: the tree policy down to a new leaf, the evaluator, the values backed up along the path.
-        ``batch`` numbers this batch: a node made by it is a leaf for all its simulations (its value is not
+        in lockstep: the tree policy down to a new leaf, the evaluator from there, the values backed up along the
+        path. ``batch`` numbers this batch: a node made by it is a leaf for all its simulations (its value is not
         known yet, so they share it rather than go deeper)."""
         g = self.search_game
         k, P = s.batch_size, g.max_players
@@ -263,11 +267,8 @@ class SearchAgent(Agent):
             node.visits += 1
         active = np.ones(k, bool)
         while True:
-            player = self._play_forced(s)
+            player = self._play_forced(s, active)
             active &= player >= 0
-            for j in np.flatnonzero(active).tolist():
-                if nodes[j].born == batch:  # a leaf made by another simulation of this batch: theirs too
-                    active[j] = False
             rows = np.flatnonzero(active)
             if rows.size == 0:
                 break
@@ -291,7 +292,8 @@ class SearchAgent(Agent):
                 child = node.children.get(a)
                 if child is None:
                     child = node.children[a] = Node(P, born=batch)
-                    active[j] = False  # the new node is this simulation's leaf
+                if child.born == batch or len(paths[j]) >= self.tree_depth:  # a new node (this simulation's, or
+                    active[j] = False  # another's of the batch), or as deep as the tree may grow: the leaf
                 child.visits += 1
                 paths[j].append(child)
                 nodes[j] = child
@@ -304,7 +306,6 @@ class SearchAgent(Agent):
                 _step_rows(g.engine, s, on, step)
             if not active.any():
                 break
-        self._play_forced(s)
         values = self.evaluator.evaluate(g, s, self.rng)
         for path, v in zip(paths, values, strict=True):
             for node in path:

@@ -111,7 +111,8 @@ class ToyAgent(SearchAgent):
 
     def __init__(self, seed: int = 0, reply: bool = False, simulations: int = 120, determinizations: int = 0,
                  opponents: str = "heuristic") -> None:  # fmt: skip
-        super().__init__(ToySearch(reply), seed, simulations, determinizations, 8, 0, 0.5, 0.0, opponents)
+        super().__init__(ToySearch(reply), seed=seed, simulations=simulations, determinizations=determinizations,
+                         batch=8, rollout_depth=0, exploration=0.5, prior=0.0, opponents=opponents)  # fmt: skip
 
 
 def _decide(agent: ToyAgent, games: int = 1) -> np.ndarray:

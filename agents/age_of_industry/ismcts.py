@@ -119,15 +119,16 @@ class ISMCTSAgent(MapFromObservation, SearchAgent):
     def __init__(self, seed: int | None = None, simulations: int = 16, batch: int = 8, candidates: int = 4,
                  rollout_depth: int = 16, exploration: float = 0.5, temperature: float = 8.0,
                  determinizations: int = 0, prior: float = 0.0, opponents: str = "heuristic",
-                 map: str | None = None) -> None:  # noqa: A002  # fmt: skip
+                 tree_depth: int | None = 1, map: str | None = None) -> None:  # noqa: A002  # fmt: skip
         self.candidates = whole(candidates, "candidates", 1)
         self.temperature = real(temperature, "temperature", 0.0, above=True)
         self.map = check_map(map)
         self.options = {} if map is None else {"map": map}
         self.params = HeuristicParams()
         hooks = AgeOfIndustrySearch(self.candidates, self.temperature, self.params)
-        super().__init__(hooks, seed, simulations, determinizations, batch, rollout_depth, exploration, prior,
-                         opponents)  # fmt: skip
+        super().__init__(hooks, seed=seed, simulations=simulations, determinizations=determinizations, batch=batch,
+                         rollout_depth=rollout_depth, exploration=exploration, prior=prior, opponents=opponents,
+                         tree_depth=tree_depth)  # fmt: skip
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         self.search_game.map = self.map_for(observations)

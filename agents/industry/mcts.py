@@ -137,11 +137,13 @@ class MCTSAgent(SearchAgent):
         temperature: float = 6.0,
         prior: float = 0.0,
         opponents: str = "heuristic",
+        tree_depth: int | None = None,
     ) -> None:
         self.temperature = real(temperature, "temperature", 0.0, above=True)
         self.params = StrongParams()
-        super().__init__(IndustrySearch(0, self.temperature, self.params), seed, simulations, determinizations,
-                         batch, rollout_depth, exploration, prior, opponents)  # fmt: skip
+        super().__init__(IndustrySearch(0, self.temperature, self.params), seed=seed, simulations=simulations,
+                         determinizations=determinizations, batch=batch, rollout_depth=rollout_depth,
+                         exploration=exploration, prior=prior, opponents=opponents, tree_depth=tree_depth)  # fmt: skip
         self.search_game.seed = self.seed
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
