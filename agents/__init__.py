@@ -13,8 +13,8 @@ name              agent
                   :mod:`.heuristic_v0`)
 ``heuristic``     :class:`HeuristicAgent`: the strong heuristic (batched, :mod:`.strong_heuristic`): values a field
                   by what it adds by the end, bids within a budget, takes the subsidy when it pays
-``mcts``          :class:`MCTSAgent`: determinized UCT over the batched engine, the other seats modelled as the
-                  strong heuristic (or searched too, max-n: ``opponents="search"``) (:mod:`.mcts`)
+``mcts``          :class:`MCTSAgent`: the one search player (:mod:`.search`) with Industry's hooks, the other seats
+                  modelled as the strong heuristic (or searched too, max-n: ``opponents="search"``)
 ``ppo``           :class:`PPOAgent`: the shipped MaskablePPO policy, or ``path=`` a policy you trained (needs the
                   ``train`` extra: torch)
 ``ppo:PATH``      the same with your own policy file (``.npz``) or MaskablePPO ``.zip`` of either game
