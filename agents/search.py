@@ -28,9 +28,10 @@ and the most visited root action played. What is the game's comes through its ho
 - **Candidates** (``candidates``): a few legal actions per decision, the game's heuristic choice first (the
   evaluator's prior, as OpenSpiel's ``Evaluator.prior``). A node's candidates are computed when a simulation
   first stands at its decision. A decision with one candidate is not searched.
-- **The evaluator** (:class:`RolloutEvaluator`): from the position just after a leaf's action, every seat plays
-  the game's ``policy`` for ``rollout_depth`` decisions, then the game's ``value`` gives each player's value of
-  the position reached (0: the value alone, a heuristic evaluator).
+- **The evaluator** (:class:`RolloutEvaluator`): from the position just after a leaf's action (or, where the
+  game sets ``value_after_edge``, where the leaf's edge ends), every seat plays the game's ``policy`` for
+  ``rollout_depth`` decisions, then the game's ``value`` gives each player's value of the position reached (0:
+  the value alone, a heuristic evaluator).
 
 Simulations run in batches of ``batch`` (a visit counts as it is handed out, a virtual loss of zero value, so a
 batch spreads over the tree), and the simulations of every game of one ``act_batch`` call are stepped together
@@ -65,6 +66,9 @@ class SearchGame(abc.ABC):
     max_players: int
     #: the game's batched engine module: ``take``, ``concat``, ``step``, ``legal_action_mask``
     engine: Any
+    #: value a leaf where its edge ends (the modelled seats' replies and the decisions not searched played, at the
+    #: next searched decision) rather than just after its action
+    value_after_edge: bool = False
 
     @abc.abstractmethod
     def rebuild(self, observations: np.ndarray) -> Any:
@@ -306,6 +310,8 @@ class SearchAgent(Agent):
                 _step_rows(g.engine, s, on, step)
             if not active.any():
                 break
+        if g.value_after_edge:
+            self._play_forced(s, np.ones(k, bool))
         values = self.evaluator.evaluate(g, s, self.rng)
         for path, v in zip(paths, values, strict=True):
             for node in path:

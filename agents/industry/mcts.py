@@ -13,7 +13,8 @@ The hooks (:class:`IndustrySearch`):
 - not searched: a payment (the strong heuristic's way; pay-to-player actions name players in the rebuilt
   numbering, so at the root it chooses from the real mask);
 - policy: the batched strong heuristic (:func:`~.strong_heuristic.strong_actions`), which plays the other seats,
-  the rollouts (``rollout_depth`` decisions, about a round) and the payments;
+  the payments and the rollouts (``rollout_depth`` decisions, about a round, from the searcher's next decision:
+  a leaf is valued after the others' replies, ``value_after_edge``);
 - value: :func:`estimate` gives each player's expected final score, turned into values by a softmax over the
   players (temperature ``temperature`` points): each player's share of a likely win.
 
@@ -83,6 +84,7 @@ class IndustrySearch(SearchGame):
 
     max_players = P
     engine = engine
+    value_after_edge = True  # the rollout starts at the searcher's next decision, after the others' replies
 
     def __init__(self, seed: int, temperature: float, params: StrongParams | None = None) -> None:
         self.seed, self.temperature = seed, temperature
