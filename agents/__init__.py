@@ -11,8 +11,8 @@ name              agent
 ``random``        :class:`RandomAgent`: uniform over the legal actions (every game)
 ``heuristic``     the game's rule-of-thumb player (Industry: the strong heuristic, :mod:`.industry`; Age of
                   Industry: :mod:`.age_of_industry.heuristic`)
-``mcts``          Industry: determinized UCT over the batched engine (``ismcts`` for Age of Industry: search
-                  under hidden information)
+``mcts``          Industry: the one search player (:mod:`.search`) with Industry's hooks; ``ismcts`` for Age of
+                  Industry: the same search redealing what its seat cannot see
 ``ppo``           :class:`PPOAgent`: the game's shipped MaskablePPO policy, or ``path=`` a policy you trained
 ``ppo:PATH``      the same with your own policy file (``.npz``) or MaskablePPO ``.zip`` of either game
 ``rllib:PATH``    :class:`industry_env.rllib.RLlibAgent`: an RLlib checkpoint's policy (needs the ``rllib`` extra;

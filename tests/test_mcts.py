@@ -147,3 +147,24 @@ def test_mcts_parameters_are_checked() -> None:
     s = _positions(3, 1)
     with pytest.raises(AgentInputError, match="not seen from the seat to move"):
         _small(0).act(engine.observe(s, (int(s.current_player[0]) + 1) % 4)[0], engine.legal_action_mask(s)[0])
+
+
+def _depth(node) -> int:
+    """The most searched decisions on a path from ``node`` down its tree."""
+    return 1 + max((_depth(c) for c in node.children.values()), default=0) if node.children else 0
+
+
+def test_mcts_tree_depth_bounds_the_tree() -> None:
+    s = _positions(2, 8)
+    obs, mask = engine.observe(s), engine.legal_action_mask(s)
+    deepest = {}
+    for depth in (1, None):
+        agent = make_agent("mcts", seed=5, tree_depth=depth, **{**SMALL, "simulations": 48})
+        deepest[depth] = 0
+        for i in range(s.batch_size):
+            agent.act(obs[i], mask[i])
+            if agent.last_root is not None:
+                deepest[depth] = max(deepest[depth], _depth(agent.last_root))
+    assert deepest[1] == 1 and deepest[None] >= 2
+    with pytest.raises(AgentInputError, match="tree_depth"):
+        make_agent("mcts", tree_depth=0)

@@ -1,32 +1,29 @@
-"""The search player of Age of Industry under hidden information ("ismcts"): information-set Monte Carlo search at
-the root, over positions drawn from the seat's own view.
+"""Age of Industry's search player under hidden information ("ismcts"): the suite's one search
+(:mod:`industry_env.agents.search`) with this game's hooks, information-set search over positions drawn from the
+seat's own view.
 
-An agent gets only its observation and the legal mask. For each decision the agent rebuilds a position from the
+An agent gets only its observation and the legal mask. For each decision the search rebuilds a position from the
 observation (:func:`industry_env.games.age_of_industry.from_observation.from_observation`: the observer as seat 0,
-the unseen cards filled in arbitrarily) and every simulation plays on a fresh **determinization**: the cards the
-seat cannot see (the deck and the unknown part of the other hands) redealt from the agent's own generator with
-:func:`engine.resample`, the batched twin of ``spec.resample(game, seat, rng)`` (the same redeal, card for card).
-It never reads the true hidden state: it has none to read, so its choice depends only on the observation, the
-mask and its seed (``tests/age_of_industry/test_agents.py`` checks that changing the opponents' true hands changes
-nothing).
+the unseen cards filled in arbitrarily) and every simulation plays on a fresh **determinization** (the default
+``determinizations=0``): the cards the seat cannot see (the deck and the unknown part of the other hands) redealt
+from the agent's own generator with :func:`engine.resample`, the batched twin of ``spec.resample(game, seat, rng)``
+(the same redeal, card for card). It never reads the true hidden state: it has none to read, so its choice
+depends only on the observation, the mask and its seed (``tests/age_of_industry/test_agents.py`` checks that
+changing the opponents' true hands changes nothing). One tree serves every determinization, as IS-MCTS shares a
+node over an information set.
 
-The search is single-observer IS-MCTS kept to the root's information set (one level: the statistics of an action
-are shared by every determinization, as IS-MCTS shares a node over an information set). The candidates are the
-legal actions the heuristic scores best (``candidates`` of them). Only the decisions that shape the game are
-searched: what to do (the action and its card) and where to build; the smaller steps (a cube's source, a sale's
-buyer, a card drawn, a counter developed away) and a decision with one candidate follow the heuristic.
-Simulations run in rounds of ``batch``: each simulation picks a candidate by UCB1 (``exploration``; each candidate
-once first), draws its own determinization, plays the candidate, then lets every seat play the batched heuristic
-(the others modelled as the heuristic) for ``rollout_depth`` decisions or to the end. The position reached is
-valued for the searching seat as ``tanh((own estimate - best other estimate) / temperature)``, an estimate being
-the points the final scoring would give now plus half the income of its unsold mills and factories. The most
-visited candidate is played (ties: the better mean). All the games of an ``act_batch`` call are searched together,
-their simulations stepped as one batch of the numba engine.
+The hooks (:class:`AgeOfIndustrySearch`):
+
+- candidates: the legal actions the heuristic scores best (``candidates`` of them);
+- searched: only the decisions that shape the game, what to do (the action and its card) and where to build; the
+  smaller steps (a cube's source, a sale's buyer, a card drawn, a counter developed away) follow the heuristic;
+- policy: the batched heuristic, which plays the other seats (modelled), those smaller steps and the rollouts
+  (``rollout_depth`` decisions, about two turns of 4 players);
+- value: for each seat ``tanh((own estimate - best other estimate) / temperature)``, an estimate being the
+  points the final scoring would give now plus half the income of its unsold mills and factories.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -34,24 +31,12 @@ from industry_env.games.age_of_industry import engine
 from industry_env.games.age_of_industry.from_observation import from_observation
 from industry_env.games.age_of_industry.rules import COTTON_MILL, DOLLARS_PER_POINT, FACTORY, MAX_PLAYERS
 from industry_env.games.age_of_industry.state import ACTION, BUILD_WHERE
-from industry_env.registry import load_game
 
-from ..base import Agent, AgentInputError, check_seed
+from ..search import SearchAgent, SearchGame, real, whole
 from .heuristic import BAD, HeuristicParams, MapFromObservation, check_map, heuristic_actions, heuristic_scores, tables
 
 P = MAX_PLAYERS
-
-
-def _whole(value: object, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise AgentInputError(f"{name}={value!r}: a whole number >= {low}")
-    return int(value)
-
-
-def _positive(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise AgentInputError(f"{name}={value!r}: a finite number above 0")
-    return float(value)
+SEARCHED = (ACTION, BUILD_WHERE)  # the decisions searched; the others follow the heuristic
 
 
 def estimate(state: engine.State, map_key: str) -> np.ndarray:
@@ -71,14 +56,61 @@ def estimate(state: engine.State, map_key: str) -> np.ndarray:
     return est
 
 
-class ISMCTSAgent(MapFromObservation, Agent):
-    """Information-set Monte Carlo search at the root ("ismcts"); see the module docstring.
+class AgeOfIndustrySearch(SearchGame):
+    """Age of Industry's hooks for the search (see the module docstring)."""
 
-    Parameters: ``simulations`` per searched decision (16), ``batch`` (simulations per UCB round, 8),
-    ``candidates`` (the heuristic's best legal actions searched, 4), ``rollout_depth`` (heuristic decisions after
-    the candidate, 16: about two turns of 4 players), ``exploration`` (UCB1 constant, 0.5), ``temperature`` (points,
-    8), ``map`` (the game's map; None: read from the observation's size). Seeded: the same seed and observations
-    give the same moves.
+    max_players = P
+    engine = engine
+
+    def __init__(self, candidates: int, temperature: float, params: HeuristicParams | None = None) -> None:
+        self.count, self.temperature = candidates, temperature
+        self.params = params or HeuristicParams()
+        self.map = "germany"  # the map of the call in progress
+
+    def rebuild(self, observations: np.ndarray) -> engine.State:
+        return from_observation(observations, self.map)
+
+    def determinize(self, positions: engine.State, rng: np.random.Generator) -> engine.State:
+        return engine.resample(positions, 0, rng.integers(0, 2**62, positions.batch_size))
+
+    def searched(self, state: engine.State) -> np.ndarray:
+        return np.isin(state.phase, SEARCHED)
+
+    def candidates(self, state: engine.State, masks: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
+        """The heuristic's best ``candidates`` legal actions (its noise drawn from ``rng``); one where the
+        decision is not searched."""
+        scores = heuristic_scores(engine.observe(state), masks, self.map, self.params, state)
+        scores = np.where(masks, scores + self.params.noise * rng.random(scores.shape), -np.inf)
+        order = np.argsort(-scores, axis=1, kind="stable")[:, : self.count]
+        ok = np.take_along_axis(scores, order, axis=1) > BAD / 2
+        ok[:, 0] = True  # the best legal action is always a candidate
+        ok[~self.searched(state), 1:] = False
+        return [order[i][ok[i]].astype(np.int64) for i in range(state.batch_size)]
+
+    def policy(self, state: engine.State, rng: np.random.Generator) -> np.ndarray:
+        masks = engine.legal_action_mask(state)
+        return heuristic_actions(engine.observe(state), masks, self.map, self.params, rng, state)
+
+    def value(self, state: engine.State) -> np.ndarray:
+        """For each seat, ``tanh((own estimate - best other estimate) / temperature)``."""
+        est = estimate(state, self.map)
+        present = np.arange(P)[None, :] < state.num_players.astype(np.int64)[:, None]
+        est = np.where(present, est, -1e18)  # an absent seat is never the best other
+        top = np.sort(est, axis=1)[:, ::-1]
+        best_other = np.where(est >= top[:, :1], top[:, 1:2], top[:, :1])  # the best of the others
+        return np.where(present, np.tanh((est - best_other) / self.temperature), 0.0)
+
+
+class ISMCTSAgent(MapFromObservation, SearchAgent):
+    """Age of Industry's search player ("ismcts"); see the module docstring and :mod:`industry_env.agents.search`.
+
+    Parameters: ``simulations`` per searched decision (16), ``batch`` (simulations valued together, 8),
+    ``candidates`` (the heuristic's best legal actions searched, 4), ``rollout_depth`` (heuristic decisions after a
+    leaf, 16: about two turns of 4 players), ``exploration`` (the UCT constant, 0.5), ``temperature`` (points, 8),
+    ``determinizations`` (0: a fresh redeal per simulation; D: D per decision), ``prior`` (0: UCT; above 0, PUCT
+    towards the heuristic's best), ``opponents`` (``"heuristic"``: the other seats modelled; ``"search"``:
+    searched too, max-n), ``map`` (the game's map; None: read from the observation's size). Seeded: the same seed
+    and observations give the same moves.
     """
 
     name = "ismcts"
@@ -86,102 +118,21 @@ class ISMCTSAgent(MapFromObservation, Agent):
 
     def __init__(self, seed: int | None = None, simulations: int = 16, batch: int = 8, candidates: int = 4,
                  rollout_depth: int = 16, exploration: float = 0.5, temperature: float = 8.0,
-                 map: str | None = None) -> None:  # noqa: A002  # fmt: skip
-        self.seed = check_seed(seed)
-        self.simulations = _whole(simulations, "simulations", 1)
-        self.batch = _whole(batch, "batch", 1)
-        self.candidates = _whole(candidates, "candidates", 1)
-        self.rollout_depth = _whole(rollout_depth, "rollout_depth", 0)
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not (
-                math.isfinite(exploration) and exploration >= 0):  # fmt: skip
-            raise AgentInputError(f"exploration={exploration!r}: a finite number >= 0")
-        self.exploration = float(exploration)
-        self.temperature = _positive(temperature, "temperature")
+                 determinizations: int = 0, prior: float = 0.0, opponents: str = "heuristic",
+                 tree_depth: int | None = 1, map: str | None = None) -> None:  # noqa: A002  # fmt: skip
+        self.candidates = whole(candidates, "candidates", 1)
+        self.temperature = real(temperature, "temperature", 0.0, above=True)
         self.map = check_map(map)
         self.options = {} if map is None else {"map": map}
-        self._map = map or "germany"  # the map of the call in progress
         self.params = HeuristicParams()
-        self.rng = np.random.default_rng(self.seed)
-        pieces = load_game(self.game).observation_layout()  # the decision's place is the same on every map
-        self._phase = {p.name: p for p in pieces}["phase"].slice
-        self._searched = (ACTION, BUILD_WHERE)
+        hooks = AgeOfIndustrySearch(self.candidates, self.temperature, self.params)
+        super().__init__(hooks, seed=seed, simulations=simulations, determinizations=determinizations, batch=batch,
+                         rollout_depth=rollout_depth, exploration=exploration, prior=prior, opponents=opponents,
+                         tree_depth=tree_depth)  # fmt: skip
 
-    # ------------------------------------------------------------------------------------------ one call
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        B = observations.shape[0]
-        self._map = self.map_for(observations)
-        scores = heuristic_scores(observations, masks, self._map, self.params)
-        scores = np.where(masks, scores + self.params.noise * self.rng.random(scores.shape), -np.inf)
-        order = np.argsort(-scores, axis=1, kind="stable")[:, : self.candidates]
-        ok = np.take_along_axis(scores, order, axis=1) > BAD / 2
-        ok[:, 0] = True  # the best legal action is always a candidate
-        cands = [order[i][ok[i]] for i in range(B)]
-        out = np.array([c[0] for c in cands], np.int64)
-        phase = observations[:, self._phase].argmax(axis=1)
-        search = np.flatnonzero([c.size > 1 and phase[i] in self._searched for i, c in enumerate(cands)])
-        if search.size == 0:
-            return out
-        base = from_observation(observations[search], self._map)
-        n_c = np.array([cands[i].size for i in search])
-        visits = [np.zeros(k) for k in n_c]
-        totals = [np.zeros(k) for k in n_c]
-        done = 0
-        while done < self.simulations:
-            k = min(self.batch, self.simulations - done)
-            rows, picks = [], []
-            for j in range(search.size):
-                v, tot = visits[j], totals[j]
-                virt = v.copy()
-                for _ in range(k):
-                    a = self._ucb(virt, tot, v)
-                    virt[a] += 1
-                    rows.append(j)
-                    picks.append(a)
-            rows_a, picks_a = np.array(rows), np.array(picks)
-            acts = np.array([cands[search[j]][a] for j, a in zip(rows, picks, strict=True)], np.int64)
-            values = self._simulate(engine.take(base, rows_a), acts)
-            for j, a, val in zip(rows_a.tolist(), picks_a.tolist(), values.tolist(), strict=True):
-                visits[j][a] += 1
-                totals[j][a] += val
-            done += k
-        for j, i in enumerate(search.tolist()):
-            v, tot = visits[j], totals[j]
-            mean = tot / np.maximum(v, 1)
-            best = np.lexsort((-mean, -v))[0]
-            out[i] = cands[i][best]
-        return out
-
-    def _ucb(self, virt: np.ndarray, tot: np.ndarray, real: np.ndarray) -> int:
-        """UCB1 over the candidates (an unvisited one first, in the heuristic's order); ``virt`` counts the visits
-        already handed out this round."""
-        unvisited = np.flatnonzero(virt == 0)
-        if unvisited.size:
-            return int(unvisited[0])
-        mean = tot / np.maximum(real, 1)
-        bonus = self.exploration * np.sqrt(math.log(virt.sum()) / virt)
-        return int(np.argmax(mean + bonus))
-
-    def _simulate(self, worlds: engine.State, actions: np.ndarray) -> np.ndarray:
-        """float64[N]: the value, for seat 0, of playing ``actions`` in each of ``worlds`` (each first redealt
-        from seat 0's view), then the heuristic for every seat for ``rollout_depth`` decisions."""
-        N = worlds.batch_size
-        seeds = self.rng.integers(0, 2**62, N)
-        s = engine.resample(worlds, 0, seeds)
-        engine.step(s, actions, inplace=True)
-        for _ in range(self.rollout_depth):
-            live = np.flatnonzero(~s.terminated)
-            if live.size == 0:
-                break
-            sub = engine.take(s, live) if live.size < N else s
-            mask = engine.legal_action_mask(sub)
-            a = np.zeros(N, np.int64)
-            a[live] = heuristic_actions(engine.observe(sub), mask, self._map, self.params, self.rng, sub)
-            engine.step(s, a, inplace=True)
-        est = estimate(s, self._map)
-        n = s.num_players.astype(np.int64)
-        others = np.where(np.arange(P)[None, :] < n[:, None], est, -np.inf)
-        others[:, 0] = -np.inf
-        return np.tanh((est[:, 0] - others.max(axis=1)) / self.temperature)
+        self.search_game.map = self.map_for(observations)
+        return super()._choose(observations, masks)
 
 
-__all__ = ["ISMCTSAgent", "estimate"]
+__all__ = ["AgeOfIndustrySearch", "ISMCTSAgent", "estimate"]

@@ -130,6 +130,26 @@ def test_ismcts_cannot_see_the_hidden_cards() -> None:
     assert searched == 4
 
 
+def _depth(node) -> int:
+    return 1 + max((_depth(c) for c in node.children.values()), default=0) if node.children else 0
+
+
+def test_ismcts_searches_the_roots_candidates_unless_its_tree_may_grow() -> None:
+    """By default (``tree_depth=1``) the search keeps to the root's candidates, as the first ismcts did; with
+    ``tree_depth=None`` the one search grows the tree below them (the decisions it searches: actions and builds)."""
+    s = _random_positions(6, 4, seed=4, steps=50)
+    obs, mask = E.observe(s), E.legal_action_mask(s)
+    deepest = {}
+    for depth in (1, None):
+        agent = make_agent("ismcts", seed=3, game=GAME, tree_depth=depth, **{**QUICK, "simulations": 24})
+        deepest[depth] = 0
+        for i in range(s.batch_size):
+            agent.act(obs[i], mask[i])
+            if agent.last_root is not None:
+                deepest[depth] = max(deepest[depth], _depth(agent.last_root))
+    assert deepest[1] == 1 and deepest[None] >= 2
+
+
 def test_agents_refuse_the_state_of_a_hidden_information_game() -> None:
     s = E.init(2, 4, seed=0)
     with pytest.raises(AgentInputError, match="hidden information"):
