@@ -220,13 +220,11 @@ def test_batched_engine_plays_the_rule_positions_like_the_reference(backend: str
 
 # ---------------------------------------------------------------- random games in every engine
 def _weights() -> np.ndarray:
-    """Favour developing and low bids, so that payments (the point of this test) come often."""
-    w = np.ones(A.NUM_ACTIONS)
-    w[A.PASS] = 4.0
-    w[A.BID : A.SELL] = 2.0 / np.arange(1, A.SELL - A.BID + 1)
-    w[A.DEVELOP : A.DONE] = 25.0
-    w[A.SUBSIDY] = 0.05
-    return w
+    """Favour developing and low bids, so that payments (the point of this test) come often: the "developer" that
+    ``industry-env verify`` plays too."""
+    from industry_env.registry import load_game
+
+    return load_game("industry").exploration_weights()
 
 
 def _first_difference(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> int:
