@@ -349,7 +349,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="thread counts for the compiled loops from batch 1024 and rollout, each with its ratio "
                              "to one thread (default: 1 and all of numba's threads; e.g. 1,2,4,8,16)")  # fmt: skip
     parser.add_argument("--no-envs", action="store_true",
-                        help="Industry: skip the environments section (AEC env against connect four, the Gymnasium and "
+                        help="skip the environments section (AEC env against connect four, the Gymnasium and "
                              "vector envs against the raw engine)")  # fmt: skip
     parser.add_argument(
         "--cold", action="store_true", help="also time the compiled backend's cold compile (into an empty cache: ~30 s)"
