@@ -190,7 +190,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------------------------- rules / board
 def cmd_rules(args: argparse.Namespace) -> int:
-    """Print the game's rules as implemented and the rulings (Industry: the same text as docs/rules.md)."""
+    """Print the game's rules as implemented and the rulings (Industry: the same text as docs/industry/rules.md)."""
     print(_game(args).rules_text())
     return 0
 
@@ -366,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument(
         "--markdown",
         action="store_true",
-        help="Industry: print the board as markdown (for the shipped board: docs/board.md)",
+        help="Industry: print the board as markdown (for the shipped board: docs/industry/board.md)",
     )
     shown.add_argument("--template", metavar="PATH", default=None,
                        help="write a blank, commented data file to fill in from the printed one (Industry: a "

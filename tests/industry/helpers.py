@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 
-import pytest
 from hypothesis import settings
 
 from industry_env.games.industry.board import field_index, load_board, parse_board
@@ -27,7 +27,7 @@ POSITIONS = Path(__file__).parent / "positions"
 # The rules tests play on a frozen copy of the board (see the file's header), not on the shipped board, which is
 # still being rebalanced: a rule test must not change when a field's points do.
 BOARD_TEXT = (POSITIONS / "board_rules.toml").read_text(encoding="utf-8")
-BOARD = parse_board(BOARD_TEXT, "tests/positions/board_rules.toml")
+BOARD = parse_board(BOARD_TEXT, "tests/industry/positions/board_rules.toml")
 SHIPPED_BOARD = load_board()
 
 
@@ -109,7 +109,8 @@ def position(num_players: int = 4, *, board=None, **kw) -> Game:
 
 
 def load_position(name: str, board=None, **entries) -> Game:
-    """A saved position from ``tests/positions/<name>.json`` (on the frozen board), entries optionally overridden."""
+    """A saved position from ``positions/<name>.json`` beside this file (on the frozen board), entries optionally
+    overridden."""
     doc = json.loads((POSITIONS / f"{name}.json").read_text(encoding="utf-8"))
     doc.update(entries)
     return Game.from_json(json.dumps(doc), board=board if board is not None else BOARD)
@@ -123,7 +124,7 @@ def board_text_with(field: str, extra: str) -> str:
     return text
 
 
-@pytest.fixture(scope="session")
+@cache
 def two_stone_board():
     """The shipped board, except that the Textile Mill (1I) also produces Stone: two Stone producers."""
     return parse_board(board_text_with("1I", 'produces = "Stone"'), "two_stone_board.toml")

@@ -4,7 +4,7 @@ engine.
 The differential harness (:func:`industry_env.verify.differential`) checks each backend against the reference
 game by game; the other tests compare the two backends' whole States bit for bit (masks, every field, rewards,
 terminal flags) on the same play, including illegal actions, the parallel path, ``rollout`` and the State's one
-buffer. ``tests/test_engine_differential.py`` runs 2,000 games on the default backend (numba where installed).
+buffer. ``tests/industry/test_engine_differential.py`` runs 2,000 games on the default backend (numba where installed).
 """
 
 from __future__ import annotations

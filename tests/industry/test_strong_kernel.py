@@ -18,10 +18,11 @@ import pytest
 from industry_env.agents import make_agent
 from industry_env.agents.industry import strong_heuristic
 from industry_env.agents.industry.strong_heuristic import StrongParams, strong_actions
-from test_double_needs import doubled_board
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
+
+from .test_double_needs import doubled_board
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the twin needs numba")
 
