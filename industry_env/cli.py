@@ -272,10 +272,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ValueError(f"--framework rllib needs the rllib extra: pip install 'industry_env[rllib]' ({exc})"
                          ) from None  # fmt: skip
-    cfg, _ = trainer.load_settings(args.config, args.set)
-    if cfg.game_options:  # the RLlib trainer builds its environments with the game's defaults
-        raise ValueError(f"game_options = {cfg.game_options!r}: a key of the SB3 trainer; --framework rllib trains "
-                         f"the game's default options only")  # fmt: skip
     return trainer.run(args)
 
 
