@@ -9,7 +9,7 @@ and the heuristic, run through :mod:`industry_env.agents` as :class:`~.module.Ag
 (``learner_v<step>``) joins the league, and beyond ``max_snapshots`` copies the oldest leaves. These are the
 rules of the Stable-Baselines3 trainer (:mod:`industry_env.train.ppo`), with the same keys.
 
-``policy="per_seat"``: one trained module per seat (``seat_0`` ..), all four learning against each other
+``policy="per_seat"``: one trained module per seat (``seat_0`` ..), every seat's learning against the others
 (no league; the evaluations still run, for ``seat_0``).
 """
 
