@@ -81,7 +81,8 @@ def test_the_twin_chooses_the_numpy_forms_actions_in_every_phase(monkeypatch) ->
             for i in np.flatnonzero(fast != slow):
                 one = engine.take(s, i)
                 assert _takes_with_nudged_values(one, seed, mask[i : i + 1], prm, fast[i], monkeypatch), (
-                    f"{n} players, seed {seed}, phase {s.phase[i]}: twin {fast[i]}, numpy {slow[i]} (not a near-tie)")
+                    f"{n} players, seed {seed}, phase {s.phase[i]}: twin {fast[i]}, numpy {slow[i]} (not a near-tie)"
+                )
                 ties += 1
     assert total > 5000 and (phases > 200).all(), (total, phases)  # thousands of positions, every phase
     assert subsidies[[engine.BID, engine.SELL_OR_KEEP, engine.DEVELOP]].sum() > 0  # the subsidy branches ran
