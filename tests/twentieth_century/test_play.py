@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import numpy as np
 
@@ -140,3 +141,27 @@ def test_every_screen_is_the_same_after_a_redeal_of_what_no_seat_may_see() -> No
             assert _screens(redealt, seat) == _screens(g, seat)
         g.apply(rng.choice(g.legal_actions()))
     assert changed >= 3
+
+
+def test_a_bid_is_echoed_with_the_coins_it_offered_not_the_next_bids_price() -> None:
+    g = Game(3, seed=5)
+    while g.phase != "open":
+        g.apply(g.legal_actions()[0])
+    table = TwentiethCenturyTable(SPEC, g, g.to_move)
+    bidder, before = g.to_move, table.snapshot()
+    g.apply(A.BID + 1)
+    assert table.name(A.BID + 1) == "bid +1"
+    assert table.after(A.BID + 1, before) == f"  -> player {bidder} bids {g.min_land_price() + 1} coins"
+
+
+def test_every_choice_is_listed_once_by_its_number_bids_in_blocks() -> None:
+    g, rng = Game(4, seed=3), random.Random(0)
+    seen_blocks = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        lines = TwentiethCenturyTable(SPEC, g, g.to_move).choices(legal)
+        numbers = [int(x) for line in lines for x in re.findall(r"\[(\d+)\]", line)]
+        assert numbers == list(range(len(legal)))
+        seen_blocks += any(line.endswith(":") for line in lines)
+        g.apply(rng.choice(legal))
+    assert seen_blocks > 0

@@ -70,13 +70,63 @@ class TwentiethCenturyTable(PlayTable):
                 f"{g.science[p]} science)")  # fmt: skip
 
     def choices(self, legal: list[int]) -> list[str]:
-        return [f"  [{i}] {self.T.choice_text(self.game, a)}" for i, a in enumerate(legal)]
+        """Every choice with what it costs; a run of bids (coins on the tile, or science on one catastrophe
+        column) is one block: what it is once, then the numbered amounts, eight a line."""
+        g, out, i = self.game, [], 0
+        while i < len(legal):
+            group = self._group(legal[i])
+            j = i
+            while group and j + 1 < len(legal) and self._group(legal[j + 1]) == group:
+                j += 1
+            if j - i < 2:
+                out.append(f"  [{i}] {self.T.choice_text(g, legal[i])}")
+                i += 1
+                continue
+            out.append(f"  {group}:")
+            cells = [f"[{k}] {self._amount(legal[k])}" for k in range(i, j + 1)]
+            out += ["      " + "  ".join(cells[r : r + 8]) for r in range(0, len(cells), 8)]
+            i = j + 1
+        return out
+
+    def _group(self, action: int) -> str:
+        """The block a choice is listed in ('' for a choice listed alone)."""
+        name, i = A.block_of(action)
+        g, p = self.game, self.game.to_move
+        if name == "bid":
+            return f"bid on land {g.auction_slot}, in coins (you have {g.coins[p]})"
+        if name == "catastrophe":
+            c = i // A.NUM_CAT_BIDS
+            cubes, steps = g.data.catastrophes[g.cat_current].columns[c]
+            return (f"catastrophe column {c} ({self.T.plural(cubes, 'cube')}, {self.T.spoil(steps)}), in science "
+                    f"(you have {g.science[p]})")  # fmt: skip
+        return ""
+
+    def _amount(self, action: int) -> str:
+        """A bid's amount in a block: its coins (from its name, 'bid +2 (7 coins)') or its science."""
+        name, i = A.block_of(action)
+        if name == "bid":
+            return self.game.action_to_string(action).partition(" (")[2].split(" ")[0]
+        return str(i % A.NUM_CAT_BIDS)
 
     def scores(self) -> str:
         return "points so far by source:\n" + self.T.score_table(self.game)
 
     def final(self) -> str:
         return "final scores:\n" + self.T.score_table(self.game)
+
+    def name(self, action: int) -> str:
+        """The action's name as the echo shows it, after the move (a bid's coins are said by :meth:`after`)."""
+        return A.action_to_string(action)
+
+    def snapshot(self) -> Any:
+        return self.game.clone()
+
+    def after(self, action: int, before: Any) -> str | None:
+        """A bid's coins, read from the position it was made in."""
+        if A.block_of(action)[0] != "bid":
+            return None
+        coins = before.action_to_string(action).partition(" (")[2].rstrip(")")  # 'bid +1 (3 coins)'
+        return f"  -> player {before.to_move} bids {coins}"
 
     def begin_move(self) -> Any:
         return self.game.clone()

@@ -230,7 +230,7 @@ def cell_info(game: Game, p: int, x: int, y: int) -> str:
     for j, city in enumerate(tile.cities):
         busy = game.grid_citizens[p][c] >> j & 1
         made = game.city_production(p, c, j)
-        now = f"makes {made[0]} coins {made[1]} science {made[2]} VP" if busy else "free (makes nothing)"
+        now = f"makes {plural(made[0], 'coin')} {made[1]} science {made[2]} VP" if busy else "free (makes nothing)"
         lines.append(f"  city {CITY_NAMES[j]}: {city_text(city)}; {'citizen' if busy else 'no citizen'}, {now}")
     return "\n".join(lines)
 
