@@ -108,3 +108,28 @@ def test_gif_of_a_replay(tmp_path) -> None:  # noqa: ANN001
             gif.add(SPEC.to_rgb_array(g))
     with Image.open(path) as im:
         assert im.format == "GIF" and im.size == (400, 250) and im.n_frames >= 2
+
+
+def test_the_browser_view_writes_every_primitive_and_looks_up_what_is_clicked() -> None:
+    import xml.etree.ElementTree as ET
+
+    from industry_env.core import svg
+    from industry_env.web.views import view_of
+
+    view = view_of(SPEC)
+    g, rng = Game(5, seed=4), random.Random(4)
+    for step in range(3000):
+        if g.is_over:
+            break
+        if step % 60 == 0:
+            for kind, _, kw in view.sketch(g, 0):
+                assert kind in svg.KNOWN_KEYWORDS and set(dict(kw)) <= svg.KNOWN_KEYWORDS[kind], kind
+        g.apply(rng.choice(g.legal_actions()))
+    root = ET.fromstring(view.picture(g, 1))
+    assert root.get("viewBox") == f"0 0 {P.WIDTH} {P.HEIGHT}"
+    ids = {e.get("id") for e in root.iter() if e.get("id")}
+    tile = next(i for i in ids if i.startswith("tile-2-"))
+    key = view.find(g, tile)
+    assert key is not None and key.endswith(" 2") and key in {p["key"] for p in view.places(g)}
+    assert view.lookup(g, key, 1).startswith(f"player 2's {key.split(' ')[0]}:")
+    assert "land tiles" in view.final(g) and str(SEED) not in view.picture(g, None)

@@ -65,6 +65,7 @@ class TwentiethCenturySpec(GameSpec):
     engine_module = None  # no batched engine yet: registered hidden
     reference_class = "industry_env.games.twentieth_century.reference:Game"
     play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
+    web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve, once listed
     has_pictures = True
 
     def num_actions(self, **options: Any) -> int:
