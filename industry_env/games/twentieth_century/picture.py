@@ -216,9 +216,12 @@ def sketch_tile(k: _Sketch, tile: Tile, x: float, y: float, s: float, rotation: 
         if city.recycling:
             k.patch("Circle", (cx, cy), r + max(2.0, s / 30), fill=False, edgecolor=_RECYCLE, lw=max(1.5, s / 40),
                     zorder=5)  # fmt: skip
-        if production:
-            k.text(cx, cy + r + 1, _production_label(city), fontsize=8 if s < 90 else 9, va="top", zorder=6,
-                   color=_INK)  # fmt: skip
+        if production and _production_label(city) != "-":  # a city that makes nothing (a bare centre) unlabelled
+            label, pt = _production_label(city), 8 if s < 90 else 9
+            lw, lh = len(label) * pt * DPI / 72 * 0.6 + 2, pt * DPI / 72 * 1.25
+            top = min(cy + r + 1, y + s - lh)  # inside the tile
+            k.rect(cx - lw / 2, top, lw, lh, facecolor="#ffffff", edgecolor="none", lw=0, alpha=0.75, zorder=5.5)
+            k.text(cx, top + lh / 2, label, fontsize=pt, zorder=6, color=_INK)
     if cubes:
         c = max(7.0, s / 7)
         k.rect(x + s - c - 2, y + 2, c, c, facecolor="#111111", edgecolor="#111111", lw=0.5, zorder=6)
