@@ -165,3 +165,19 @@ def test_every_choice_is_listed_once_by_its_number_bids_in_blocks() -> None:
         seen_blocks += any(line.endswith(":") for line in lines)
         g.apply(rng.choice(legal))
     assert seen_blocks > 0
+
+
+def test_a_technologys_targets_say_what_is_done_to_them() -> None:
+    """Workers: 'a new citizen in' a free city; a garbage truck: 'take a cube from', then 'put it on'; ..."""
+    said = set()
+    for seed in range(6):
+        g, rng = Game(4, seed=seed), random.Random(seed)
+        while not g.is_over:
+            if g.phase in ("use_target", "use_target2"):
+                for a in g.legal_actions():
+                    text = T.choice_text(g, a)
+                    verb = T.target_verb(g)
+                    assert verb != "the target" and f": {verb} " in text, text
+                    said.add(verb)
+            g.apply(rng.choice(g.legal_actions()))
+    assert len(said) >= 3

@@ -122,9 +122,8 @@ def choice_text(game: Game, action: int) -> str:
             "garbage": "put the garbage cube on",
             "recycle": "recycle a cube from",
             "bridge": "bridge on",
-            "use_target": "the target",
         }
-        return f"{base}: {verb.get(ph, 'the cell')} {x},{y} ({what})"
+        return f"{base}: {verb.get(ph) or target_verb(game)} {x},{y} ({what})"
     if name == "rotate":
         tile = d.tile(game.sel[0])
         return f"{base}: turn it {90 * i} degrees (rails leave by {railed_sides(tile, i)})"
@@ -132,7 +131,8 @@ def choice_text(game: Game, action: int) -> str:
         cell, j = divmod(i, 3)
         x, y = A.cell_xy(cell)
         tile = d.tile(game.grid_tile[p][cell] if game.grid_tile[p][cell] >= 0 else game.sel[0])
-        return f"{base}: city {CITY_NAMES[j]} at {x},{y} ({city_text(tile.cities[j])})"
+        where = f"city {CITY_NAMES[j]} at {x},{y} ({city_text(tile.cities[j])})"
+        return f"{base}: {where}" if ph == "citizen" else f"{base}: {target_verb(game)} {where}"
     if name == "use":
         h, k = divmod(i, A.MAX_ABILITIES)
         tech = d.technologies[game.techs[p][h]]
@@ -147,6 +147,21 @@ def choice_text(game: Game, action: int) -> str:
         return {"tech": f"{base}: buy no technology", "use": f"{base}: end your maintenance",
                 "recycle": f"{base}: end your recycling"}.get(ph, base)  # fmt: skip
     return base
+
+
+# What a technology's target is, by the ability's kind and the step (first or second target).
+TARGET_VERBS = {
+    ("workers", 1): "a new citizen in", ("train", 1): "move the citizen of", ("train", 2): "to the free",
+    ("garbage_truck", 1): "take a cube from", ("garbage_truck", 2): "put it on", ("bridge", 1): "a bridge on",
+    ("separated_collection", 1): "remove a cube from", ("recycling", 1): "remove a cube from",
+}  # fmt: skip
+
+
+def target_verb(game: Game) -> str:
+    """What the target of the technology in use is for ('take a cube from', 'a new citizen in')."""
+    h, k = game.sel[:2]
+    kind = game.ability(game.to_move, h, k).kind
+    return TARGET_VERBS.get((kind, 2 if game.phase == "use_target2" else 1), "the target")
 
 
 def offers_text(game: Game) -> str:
