@@ -216,7 +216,8 @@ def sketch_tile(k: _Sketch, tile: Tile, x: float, y: float, s: float, rotation: 
         if city.recycling:
             k.patch("Circle", (cx, cy), r + max(2.0, s / 30), fill=False, edgecolor=_RECYCLE, lw=max(1.5, s / 40),
                     zorder=5)  # fmt: skip
-        if production and _production_label(city) != "-":  # a city that makes nothing (a bare centre) unlabelled
+        # a city that makes nothing (a bare centre) is unlabelled; three cities need a larger tile for labels
+        if production and _production_label(city) != "-" and (len(tile.cities) < 3 or s >= 80):
             label, pt = _production_label(city), 8 if s < 90 else 9
             lw, lh = len(label) * pt * DPI / 72 * 0.6 + 2, pt * DPI / 72 * 1.25
             top = min(cy + r + 1, y + s - lh)  # inside the tile
@@ -503,7 +504,7 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
         era = tile.stack if d.is_land(code) else "institution"
         sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
                     ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
-                    production=s >= 44, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
+                    production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
 
 
 def _wrap(text: str, width: float, points: float) -> list[str]:
