@@ -340,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a picture whenever the board changes (default), or after every decision")  # fmt: skip
     p.add_argument("--frame-ms", type=int, default=600, help="display time of a GIF frame in ms (default 600)")
     p.add_argument("--gif-scale", type=float, default=1.0,
-                   help="size of the GIF frames relative to the 1280 x 800 pictures (default 1)")  # fmt: skip
+                   help="size of the GIF frames relative to the game's pictures (default 1)")  # fmt: skip
     p.set_defaults(func=cmd_replay)
 
     p = _sub(sub, "rules", "print a game's rules as implemented and the rulings on ambiguous rules")
