@@ -372,6 +372,9 @@ def test_a_game_without_pictures_is_played_from_its_text_view(records: Path, mon
     monkeypatch.setattr(web_app, "available_games", lambda include_hidden=False: available_games(True))
     monkeypatch.setattr(load_game("twentieth_century"), "has_pictures", False)
     monkeypatch.setattr(load_game("twentieth_century"), "web_view", None)
+    import industry_env.web.views as web_views
+
+    monkeypatch.setattr(web_views, "_made", {})  # views are made once a process: not the one another test made
     client = TestClient(create_app(records, ["random"]))
     state = start(client, "twentieth_century")
     assert state["picture"] is None and state["text"] and state["groups"]
