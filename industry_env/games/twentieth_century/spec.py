@@ -62,7 +62,8 @@ class TwentiethCenturySpec(GameSpec):
         Option("data", None, "the components: None for the shipped reconstructed ones, a tiles file's path, or a "
                "(tiles, components) pair of paths", _check_data, data=True),
     )  # fmt: skip
-    engine_module = None  # no batched engine yet: registered hidden
+    # the batched engine; the game stays hidden (registry) until 100,000 games agree with the reference
+    engine_module = "industry_env.games.twentieth_century.engine"
     reference_class = "industry_env.games.twentieth_century.reference:Game"
 
     def num_actions(self, **options: Any) -> int:
