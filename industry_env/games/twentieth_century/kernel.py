@@ -115,9 +115,9 @@ FLOAT_TABLES = ("LAND_ROW", "TECH_ROW", "CELL_ROW")
  X_TECH_GARBAGE, X_TECH_POLLUTION, X_TECH_INST, X_NEIGHBOUR, X_OBS, X_LAND_ROW, X_TECH_ROW,
  X_CELL_ROW) = range(len(TABLE_NUMBERS + INT_TABLES + FLOAT_TABLES))  # fmt: skip
 OBS_PIECES = ("num_players", "round", "phase", "to_move", "seat_present", "scoring_cards", "prices", "land_offer",
-              "tech_offer", "auction", "catastrophe", "seat_vp", "seats", "pending", "grids", "selection", "unseen")
+              "tech_offer", "auction", "catastrophe", "seat_vp", "seats", "pending", "grids", "selection", "unseen")  # fmt: skip
 (O_NUM_PLAYERS, O_ROUND, O_PHASE, O_TO_MOVE, O_SEAT_PRESENT, O_SCORING_CARDS, O_PRICES, O_LAND_OFFER, O_TECH_OFFER,
- O_AUCTION, O_CATASTROPHE, O_SEAT_VP, O_SEATS, O_PENDING, O_GRIDS, O_SELECTION, O_UNSEEN) = range(len(OBS_PIECES))
+ O_AUCTION, O_CATASTROPHE, O_SEAT_VP, O_SEATS, O_PENDING, O_GRIDS, O_SELECTION, O_UNSEEN) = range(len(OBS_PIECES))  # fmt: skip
 TRACKS = 3  # a cost track per era
 MAX_COST_TRACK = MAX_TRACK
 
@@ -310,23 +310,24 @@ def wrap_tables(t: np.ndarray) -> np.ndarray:
 
 
 # ============================================================================================== fields
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
 def rd(g, f, i, e):
-    """Element ``e`` of int16 field ``f`` of game ``i``."""
-    return g.s16[g.at[f] + i * g.sz[f] + e]
+    """Element ``e`` of int16 field ``f`` of game ``i``, widened to int64 (one compiled version of every helper
+    that takes it, not one per width)."""
+    return g.s16[g.at[f] + i * g.sz[f] + e] + 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
 def wr(g, f, i, e, v):
     g.s16[g.at[f] + i * g.sz[f] + e] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
 def add(g, f, i, e, v):
     g.s16[g.at[f] + i * g.sz[f] + e] += v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
 def tb(t, x, k):
     """Entry ``k`` of table ``x``."""
     return t[t[x] + k]
@@ -438,7 +439,7 @@ def new_game(g, t, i, seed, n, r2opt, r4opt):
 
 
 # ============================================================================================== the nation
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
 def _grid(g, f, i, p, c):
     return rd(g, f, i, p * NC + c)
 
@@ -563,12 +564,17 @@ def _union(g, i, p, a, b):
 
 
 @njit(cache=True)
-def _join_tile(g, t, i, p, c):
-    """The tile on cell c as fresh nodes, joined across each shared side where both tiles are railed (ruling 1)."""
-    q = _combo_at(g, i, p, c)
+def _fresh_nodes(g, i, p, c):
+    """The local components of the tile on cell c as nodes of their own."""
     for k in range(LC):
         wr(g, F_NETWORK, i, p * NODES + c * LC + k, c * LC + k)
-    for side in range(4):
+
+
+@njit(cache=True)
+def _join_sides(g, t, i, p, c, last_side):
+    """Join the tile on cell c to its neighbours across sides 0..last_side where both are railed (ruling 1)."""
+    q = _combo_at(g, i, p, c)
+    for side in range(last_side + 1):
         other = tb(t, X_NEIGHBOUR, c * 4 + side)
         if other < 0 or _grid(g, F_GRID_TILE, i, p, other) < 0:
             continue
@@ -582,13 +588,24 @@ def _join_tile(g, t, i, p, c):
 
 
 @njit(cache=True)
+def _join_tile(g, t, i, p, c):
+    """A tile just attached on cell c: its nodes, joined to the nation's networks on its four sides."""
+    _fresh_nodes(g, i, p, c)
+    _join_sides(g, t, i, p, c, 3)
+
+
+@njit(cache=True)
 def rebuild_network(g, t, i, p):
-    """Seat p's rail network from its grid (after a bridge changes a tile's local components)."""
+    """Seat p's rail network from its grid (after a bridge changes a tile's local components): every tile's
+    nodes, then their sides (a union already made is a no-op)."""
     for k in range(NODES):
         wr(g, F_NETWORK, i, p * NODES + k, -1)
     for c in range(NC):
         if _grid(g, F_GRID_TILE, i, p, c) >= 0:
-            _join_tile(g, t, i, p, c)
+            _fresh_nodes(g, i, p, c)
+    for c in range(NC):
+        if _grid(g, F_GRID_TILE, i, p, c) >= 0:
+            _join_sides(g, t, i, p, c, 3)
 
 
 @njit(cache=True)
@@ -1895,4 +1912,3 @@ def entries() -> list:
     """The compiled functions called from Python."""
     return [check_range, step_range, mask_range, run_parallel, new_games, rebuild_rows, observe_rows, scores_rows,
             sample_rows]  # fmt: skip
-
