@@ -115,9 +115,11 @@ FLOAT_TABLES = ("LAND_ROW", "TECH_ROW", "CELL_ROW")
  X_TECH_GARBAGE, X_TECH_POLLUTION, X_TECH_INST, X_NEIGHBOUR, X_OBS, X_LAND_ROW, X_TECH_ROW,
  X_CELL_ROW) = range(len(TABLE_NUMBERS + INT_TABLES + FLOAT_TABLES))  # fmt: skip
 OBS_PIECES = ("num_players", "round", "phase", "to_move", "seat_present", "scoring_cards", "prices", "land_offer",
-              "tech_offer", "auction", "catastrophe", "seat_vp", "seats", "pending", "grids", "selection", "unseen")  # fmt: skip
+              "tech_offer", "auction", "catastrophe", "seat_vp", "seats", "pending", "grids", "selection",
+              "unseen")  # fmt: skip
 (O_NUM_PLAYERS, O_ROUND, O_PHASE, O_TO_MOVE, O_SEAT_PRESENT, O_SCORING_CARDS, O_PRICES, O_LAND_OFFER, O_TECH_OFFER,
- O_AUCTION, O_CATASTROPHE, O_SEAT_VP, O_SEATS, O_PENDING, O_GRIDS, O_SELECTION, O_UNSEEN) = range(len(OBS_PIECES))  # fmt: skip
+ O_AUCTION, O_CATASTROPHE, O_SEAT_VP, O_SEATS, O_PENDING, O_GRIDS, O_SELECTION,
+ O_UNSEEN) = range(len(OBS_PIECES))  # fmt: skip
 TRACKS = 3  # a cost track per era
 MAX_COST_TRACK = MAX_TRACK
 
@@ -435,7 +437,7 @@ def new_game(g, t, i, seed, n, r2opt, r4opt):
         wr(g, F_GRID_CITIZENS, i, p * NC + CENTRE_CELL, occ)
         _join_tile(g, t, i, p, CENTRE_CELL)
     start_round(g, t, i, 1)
-    advance(g, t, i)
+    advance(g, t, i, np.zeros(t[X_NA], np.bool_))
 
 
 # ============================================================================================== the nation
@@ -1543,9 +1545,9 @@ def do(g, t, i, action):
 
 
 @njit(cache=True)
-def advance(g, t, i):
-    """Forced moves play themselves (ruling 20)."""
-    row = np.zeros(t[X_NA], np.bool_)
+def advance(g, t, i, row):
+    """Forced moves play themselves (ruling 20); ``row`` is left holding the legal mask of the decision reached
+    (all False once over)."""
     while rd(g, F_PHASE, i, 0) != OVER:
         if mask_row(g, t, i, row) != 1:
             return
@@ -1553,6 +1555,8 @@ def advance(g, t, i):
         while not row[a]:
             a += 1
         do(g, t, i, a)
+    for a in range(row.shape[0]):
+        row[a] = False
 
 
 # ============================================================================================== scores
@@ -1769,7 +1773,8 @@ def _check_range(g, t, actions, mask, use_mask, legal, lo, hi):
 @njit(cache=True)
 def _step_range(g, t, actions, legal, penalty, next_mask, write_next, lo, hi):
     """Step games ``lo:hi``: rewards zeroed, illegal live games penalized, legal live games played; then
-    (``write_next``) each game's new mask into ``next_mask``."""
+    (``write_next``) each game's new mask into ``next_mask`` (a played game's is the one its forced moves left)."""
+    row = np.zeros(t[X_NA], np.bool_)
     for i in range(lo, hi):
         for q in range(P):
             g.f32[g.at[F_REWARDS] + i * P + q] = 0.0
@@ -1777,10 +1782,14 @@ def _step_range(g, t, actions, legal, penalty, next_mask, write_next, lo, hi):
             pass
         elif legal[i]:
             do(g, t, i, actions[i])
-            advance(g, t, i)
+            if write_next:
+                advance(g, t, i, next_mask[i])
+            else:
+                advance(g, t, i, row)
             if rd(g, F_PHASE, i, 0) == OVER:
                 g.s8[g.at[F_TERMINATED] + i] = 1
                 end_rewards(g, i)
+            continue
         else:
             # Pgx: "Taking illegal action leads to immediate game terminal with negative reward".
             fault = rd(g, F_TO_MOVE, i, 0)

@@ -3,7 +3,8 @@ returns.
 
 Vladimír Suchý's *20th Century* (Czech Games Edition 2010): 3 to 5 players. Registered hidden: the readable
 reference engine (``load_game("twentieth_century").reference(...)``) and the batched engine (:mod:`.engine`) play
-it; it is listed by ``available_games()`` once 100,000 games of the two agree (docs/twentieth-century/engine.md). Options ``r2`` and ``r4``: the round-II and round-IV scoring cards ("random", the
+it; it is listed by ``available_games()`` once 100,000 games of the two agree (docs/twentieth-century/engine.md).
+Options ``r2`` and ``r4``: the round-II and round-IV scoring cards ("random", the
 default, draws each at set-up; "a", "b", "c" fix one; "none" is the rulebook's first-game variant, ruling 35);
 ``data``: the components (None, the shipped reconstructed ones; or an owner's files, ``tools.write_template``).
 """
