@@ -15,12 +15,12 @@ from industry_env.verify import differential_game, game_configs
 pytest.importorskip("numba")
 
 
-def test_two_dozen_games_agree_with_the_reference_at_every_seat() -> None:
-    """24 games: 3, 4 and 5 players under each scoring-card variant, every seat's observation at every step."""
-    rep = differential_game("twentieth_century", 24, first_seed=0, all_seats=True)
+def test_a_dozen_games_agree_with_the_reference_at_every_seat() -> None:
+    """12 games: 3, 4 and 5 players under each scoring-card variant, every seat's observation at every step."""
+    rep = differential_game("twentieth_century", 12, first_seed=0, all_seats=True)
     assert rep.disagreements == []
-    assert rep.games == 24
-    assert rep.steps > 24 * 100  # whole games were played (about 200 decisions each)
+    assert rep.games == 12
+    assert rep.steps > 12 * 100  # whole games were played (about 200 decisions each)
     assert rep.observations > 3 * rep.steps
 
 
@@ -45,21 +45,21 @@ def test_a_bridge_rebuilds_the_nations_rail_network() -> None:
 
     rng = np.random.default_rng(5)
     positions, checked = [], 0
-    for seed in range(40):
+    for seed in range(12):
         g = Game(3 + seed % 3, seed=seed)
         while not g.is_over:
             legal = g.legal_actions()
             g.apply(legal[int(rng.integers(len(legal)))])
             if g.phase == "use_target" and any(any(row >= 0 for row in grid) for grid in g.grid_bridge):
                 positions.append(g.clone())
-        if len(positions) > 30:
+        if len(positions) > 8:
             break
     state = E.from_games(positions)
     mask = E.legal_action_mask(state)
     for i, g in enumerate(positions):
         assert np.array_equal(mask[i], g.legal_action_mask()), i
         checked += 1
-    assert checked > 10
+    assert checked > 5
 
 
 def test_the_game_stays_hidden_until_its_hundred_thousand_games_agree() -> None:
