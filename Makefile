@@ -64,7 +64,7 @@ balance: install  ## the board's balance over many games
 slow: install-dev  ## the long property, differential and fuzz runs (make test runs a short version of each)
 	$(BIN)/python -m pytest -m slow -n 2 --dist worksteal
 
-figures: install-dev  ## redraw the docs' pictures of the board (docs/board-example.*, docs/figures.json)
+figures: install-dev  ## redraw the docs' pictures of the board (docs/industry/board-example.*, docs/figures.json)
 	$(BIN)/python -m industry_env.docfigures
 
 notebooks: install-dev  ## run the notebooks and save them with their outputs (make test runs them again with nbmake)

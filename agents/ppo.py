@@ -1,7 +1,7 @@
 """``PPOAgent``: a policy trained with MaskablePPO (``industry_env.train``) as an Agent.
 
-``make_agent("ppo")`` plays the shipped policy of Industry (``industry_env/data/ppo_industry.npz``, loaded on
-first use), ``make_agent("ppo", game=...)`` a game's shipped policy (``GameSpec.shipped_policy``);
+``make_agent("ppo")`` plays the shipped policy of Industry (``industry_env/games/industry/data/ppo_industry.npz``,
+loaded on first use), ``make_agent("ppo", game=...)`` a game's shipped policy (``GameSpec.shipped_policy``);
 ``make_agent("ppo", path=..., game=...)`` plays your own. Only the actor is kept: a tanh (or the saved
 activation) MLP from the game's observation floats to one logit per action; illegal actions get ``-inf`` before
 the choice. Deterministic by default
@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from industry_env.core.aliases import moved_file
 from industry_env.core.outputs import atomic_file
 from industry_env.core.spec import import_path
 from industry_env.registry import load_game
@@ -56,7 +57,7 @@ from industry_env.registry import load_game
 from .base import Agent, AgentInputError, check_seed
 
 GAME = "industry"  # the default game whose observation and actions the policy files' networks read and give
-SHIPPED = "ppo_industry.npz"  # in industry_env/data: the actor of ppo_industry.zip, exported by export_policy
+SHIPPED = "ppo_industry.npz"  # in Industry's data folder: the actor of ppo_industry.zip, exported by export_policy
 SHIPPED_SB3 = "ppo_industry.zip"  # the whole MaskablePPO save it came from (Adam state too: to continue training)
 WEIGHTS_FORMAT = "industry_env-ppo-actor/1"  # the older torch weights file (.pt), still read
 POLICY_FORMAT = "industry_env-ppo-actor/2"  # the policy file (.npz): JSON description + plain arrays
@@ -133,7 +134,7 @@ def shipped_path(game: str = GAME) -> Path:
 
 def shipped_sb3_path() -> Path:
     """The shipped MaskablePPO save the policy file was exported from (for continuing training; unpickles)."""
-    return Path(str(resources.files("industry_env.data").joinpath(SHIPPED_SB3)))
+    return shipped_path(GAME).with_name(SHIPPED_SB3)
 
 
 class NumpyLinear:
@@ -370,7 +371,7 @@ def load_actor(path: str | Path, game: str = GAME, backend: str | None = None) -
     Nothing is unpickled (module docstring); AgentInputError names the file and what is wrong with it; reading a
     ``.zip`` or ``.pt`` without torch raises TrainExtraMissing, which names the train extra.
     """
-    p = Path(path)
+    p = moved_file(path) or Path(path)  # a checkout's old industry_env/data/ppo_industry.npz
     if not p.is_file():
         raise AgentInputError(f"PPO policy {p}: {'a folder, not a policy file' if p.is_dir() else 'no such file'}")
     where = f"PPO policy {p}"

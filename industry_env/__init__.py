@@ -21,6 +21,7 @@ _aliases.install({
         "observe_kernel", "render", "picture", "boarddoc", "balance")},
     "industry_env.numba_cache": "industry_env.core.numba_cache",
     "industry_env.outputs": "industry_env.core.outputs",
+    "industry_env.data": "industry_env.games.industry.data",  # Industry's board, rules text and shipped policy
     **{f"industry_env.agents.{m}": f"industry_env.agents.industry.{m}" for m in (
         "heuristic", "heuristic_v0", "mcts", "strong_heuristic", "strong_kernel")},
 })  # fmt: skip

@@ -190,7 +190,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------------------------- rules / board
 def cmd_rules(args: argparse.Namespace) -> int:
-    """Print the game's rules as implemented and the rulings (Industry: the same text as docs/rules.md)."""
+    """Print the game's rules as implemented and the rulings (Industry: the same text as docs/industry/rules.md)."""
     print(_game(args).rules_text())
     return 0
 
@@ -272,10 +272,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ValueError(f"--framework rllib needs the rllib extra: pip install 'industry_env[rllib]' ({exc})"
                          ) from None  # fmt: skip
-    cfg, _ = trainer.load_settings(args.config, args.set)
-    if cfg.game_options:  # the RLlib trainer builds its environments with the game's defaults
-        raise ValueError(f"game_options = {cfg.game_options!r}: a key of the SB3 trainer; --framework rllib trains "
-                         f"the game's default options only")  # fmt: skip
     return trainer.run(args)
 
 
@@ -344,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a picture whenever the board changes (default), or after every decision")  # fmt: skip
     p.add_argument("--frame-ms", type=int, default=600, help="display time of a GIF frame in ms (default 600)")
     p.add_argument("--gif-scale", type=float, default=1.0,
-                   help="size of the GIF frames relative to the 1280 x 800 pictures (default 1)")  # fmt: skip
+                   help="size of the GIF frames relative to the game's pictures (default 1)")  # fmt: skip
     p.set_defaults(func=cmd_replay)
 
     p = _sub(sub, "rules", "print a game's rules as implemented and the rulings on ambiguous rules")
@@ -366,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument(
         "--markdown",
         action="store_true",
-        help="Industry: print the board as markdown (for the shipped board: docs/board.md)",
+        help="Industry: print the board as markdown (for the shipped board: docs/industry/board.md)",
     )
     shown.add_argument("--template", metavar="PATH", default=None,
                        help="write a blank, commented data file to fill in from the printed one (Industry: a "

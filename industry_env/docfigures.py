@@ -1,7 +1,7 @@
 """The docs' pictures, made by one command so that they cannot drift from the code and the data.
 
 ``python -m industry_env.docfigures`` (``make figures``) asks every game for the pictures its docs show
-(``GameSpec.doc_figures``: Industry's ``docs/board-example.svg`` and ``.png``, Age of Industry's
+(``GameSpec.doc_figures``: Industry's ``docs/industry/board-example.svg`` and ``.png``, Age of Industry's
 ``docs/age-of-industry/pictures.png``), writes them, and writes ``docs/figures.json``: per figure its source (the
 seeded game it shows, the digests of the data it was played on), its caption where it has one, the SHA-256 of its
 drawing (the picture's primitives, independent of the matplotlib version) and of the files written. ``--check``

@@ -7,7 +7,7 @@ legal-action mask, the player to move, the observation (of a rotating seat, or e
 game with hidden information must show each seat exactly what the reference shows it), the rewards (zero until
 the step that ends a game, then ``returns()``), the terminal flags, and at the end the final scores and the whole
 position (``to_game(...).to_json()`` equals the reference's JSON). It reports games and steps checked and every
-disagreement with its seed and step. ``tests/test_engine_differential.py`` runs the same harness in CI.
+disagreement with its seed and step. ``tests/industry/test_engine_differential.py`` runs the same harness in CI.
 
 Games cycle through the game's player counts and option variants (``GameSpec.variants``: Industry's draw
 variants, Age of Industry's maps and editions); where the game gives weights of a player that reaches every phase

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     warning = runtime.workqueue_warning()
     if warning:
         print(warning, flush=True)
-    total = 0.0
+    total, compiled = 0.0, 0
     for game in args.game or available_games(include_hidden=True):
         spec = load_game(game)
         if spec.engine_module is None:
@@ -98,9 +98,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"{spec.name}:", flush=True)
         seconds = warm_game(game, agents=not args.no_agents, report=_report)
         total += seconds
+        compiled += 1
         print(f"{spec.name}: ready ({seconds:.1f} s)", flush=True)
-    print(f"done in {total:.0f} s: numba's disk cache holds the compiled code, and every later process loads it "
-          "(about a second)", flush=True)  # fmt: skip
+    if compiled:
+        print(f"done in {total:.0f} s: numba's disk cache holds the compiled code, and every later process loads it "
+              "(about a second)", flush=True)  # fmt: skip
+    else:  # only games played by their reference engine: no compiled code, no cache to speak of
+        print("done: nothing was compiled", flush=True)
     return 0
 
 

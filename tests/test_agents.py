@@ -66,7 +66,7 @@ def _positions(seed: int, batch: int = 24, every: int = 5, explore: float = 0.3)
     return engine.concat(snaps)
 
 
-_OURS = ("random", "heuristic", "heuristic-v0")  # the fast agents; mcts has tests/test_mcts.py
+_OURS = ("random", "heuristic", "heuristic-v0")  # the fast agents; mcts has tests/industry/test_mcts.py
 
 
 def test_agents_are_made_by_name() -> None:
@@ -404,8 +404,9 @@ def test_a_module_attr_that_is_not_a_policy_is_refused_when_loaded(tmp_path, mon
 def test_leagues_and_environments_take_a_users_function_by_name_with_a_seed(tmp_path, monkeypatch) -> None:
     from industry_env.envs import OpponentPool
 
-    (tmp_path / "user_fn.py").write_text("import numpy as np\n\ndef first(o, m):\n"
-                                         "    return int(np.flatnonzero(m)[0])\n")
+    (tmp_path / "user_fn.py").write_text(
+        "import numpy as np\n\ndef first(o, m):\n    return int(np.flatnonzero(m)[0])\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     pool = OpponentPool(["user_fn:first", "random"], seed=3)  # seeds every member: the function takes none
     assert isinstance(pool.agents[0], CallableAgent) and pool.agents[1].seed is not None

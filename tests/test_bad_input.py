@@ -141,7 +141,7 @@ def test_a_player_holding_all_the_money_of_a_game_can_bid_all_of_it() -> None:
 
 def test_tie_break_key_orders_tokens_and_money_for_every_loadable_state() -> None:
     """Two players tie on points and tokens: the richer wins, even holding all the money a game can hold."""
-    from conftest import position  # positions on the frozen rules board
+    from industry.helpers import position  # positions on the frozen rules board (tests/industry/)
 
     over = position(4, phase="over", era=4, past_owner=3)
     doc = json.loads(over.to_json())

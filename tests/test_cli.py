@@ -46,7 +46,7 @@ def test_play_reports_who_claims_each_field() -> None:
 def test_board_command_names_the_file_field_and_problem(tmp_path, capsys) -> None:
     from importlib import resources
 
-    text = resources.files("industry_env.data").joinpath("board.toml").read_text()
+    text = resources.files("industry_env.games.industry.data").joinpath("board.toml").read_text()
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('kind = "technology"\nname = "Engineering"', 'kind = "castle"\nname = "Engineering"'))
     assert main(["board", "--board", str(bad)]) == 2

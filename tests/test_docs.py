@@ -1,38 +1,17 @@
-"""Documents generated from data stay in step with it; the README's commands are the ones CI runs."""
+"""The suite's documents stay in step: the README's commands are the ones CI runs, every figure has its source,
+every link resolves, the notebooks are saved executed (each game's own docs: tests/<game>/test_docs.py)."""
 
 from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from industry_env import load_board
-from industry_env.games.industry.actions import action_to_string, string_to_action
-from industry_env.games.industry.boarddoc import board_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def test_board_doc_is_generated_from_the_board_file() -> None:
-    expected = board_markdown(load_board())
-    assert (ROOT / "docs" / "board.md").read_text() == expected, (
-        "regenerate: industry-env board --markdown > docs/board.md"
-    )
-
-
-def test_rules_doc_is_the_packaged_rules_text() -> None:
-    packaged = resources.files("industry_env.data").joinpath("rules.md").read_text()
-    assert (ROOT / "docs" / "rules.md").read_text() == packaged
-
-
-def test_actions_doc_examples_hold() -> None:
-    doc = (ROOT / "docs" / "actions.md").read_text()
-    assert 'string_to_action("pay Glass: player 2")   # 269' in doc
-    assert string_to_action("pay Glass: player 2") == 269 and action_to_string(269) == "pay Glass: player 2"
-    assert "(`3F` is field 29)" in doc and string_to_action("auction 3F") == 29
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -54,27 +33,9 @@ def test_no_project_file_points_outside_the_repository() -> None:
     assert offenders == []
 
 
-def test_engine_doc_lists_the_state_fields_of_the_one_declaration() -> None:
-    from industry_env.games.industry.state import SCHEMA
-
-    doc = (ROOT / "docs" / "engine.md").read_text()
-    assert SCHEMA.markdown() in doc
-    assert f"{SCHEMA.bytes_per_game} bytes per game" in doc
-
-
-def test_balance_doc_states_the_shipped_policys_training_as_training_md_records_it() -> None:
-    """The shipped policy's second stage trained on board version 2 (training.md); balance.md must not say it is
-    still to be retrained on version 2."""
-    training = (ROOT / "docs" / "training.md").read_text()
-    assert "8.8 M learner steps (board version 2)" in training
-    balance = " ".join((ROOT / "docs" / "balance.md").read_text().split())
-    sentence = balance[balance.index("The shipped PPO policy") :].split(". ")[0]
-    assert "retrained" not in sentence and "version 2" in sentence and "version 1" in sentence, sentence
-
-
 def test_docs_figures_are_the_ones_the_code_draws_now() -> None:
-    """docs/board-example.{svg,png} come from `python -m industry_env.docfigures`: same position, board version,
-    drawing and files as figures.json records, and the caption in records.md is the position's."""
+    """docs/industry/board-example.{svg,png} come from `python -m industry_env.docfigures`: same position, board
+    version, drawing and files as figures.json records, and the caption in records.md is the position's."""
     pytest.importorskip("matplotlib")
     from industry_env import docfigures
 
@@ -82,17 +43,30 @@ def test_docs_figures_are_the_ones_the_code_draws_now() -> None:
     sidecar = json.loads((ROOT / "docs" / "figures.json").read_text())
     example = sidecar["board-example"]
     assert example["source"]["board_version"] == load_board().version
-    assert f"![{example['caption']}](board-example.svg)" in (ROOT / "docs" / "records.md").read_text()
+    assert f"![{example['caption']}](industry/board-example.svg)" in (ROOT / "docs" / "records.md").read_text()
 
 
 def test_every_figure_the_docs_show_is_listed_with_its_source() -> None:
     """Each image README.md or docs/*.md shows is made by docfigures or listed in figures.json with its source."""
     sidecar = json.loads((ROOT / "docs" / "figures.json").read_text())
     entries = [e for e in sidecar.values() if isinstance(e, dict)]
-    listed = {f for e in entries for f in e.get("files", [e.get("file")])}
+    listed = {Path(f).name for e in entries for f in e.get("files", [e.get("file")])}
     for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text()):
             assert Path(target).name in listed, f"{page.name} shows {target}, which figures.json does not list"
+
+
+def test_every_relative_link_of_the_readme_and_the_docs_names_a_file_of_the_repository() -> None:
+    """The docs moved into one layout (each game's in docs/<game>/, the suite's at the top): a link to a page, a
+    picture or a source file that a move left behind is found here, not by a reader."""
+    broken = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"\]\(([^)\s]+)\)", text):
+            target = m.group(1).split("#")[0]
+            if target and not re.match(r"[a-z]+:", target) and not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(1)}")
+    assert broken == []
 
 
 def test_committed_notebooks_are_executed_small_and_free_of_volatile_metadata() -> None:

@@ -240,6 +240,20 @@ def test_warmup_says_per_game_what_it_compiled_and_how_long_each_step_took(capsy
     assert lines[-1].startswith("done in ") and "disk cache" in lines[-1]
 
 
+def test_warmup_of_a_game_without_a_batched_engine_claims_no_compiled_code(monkeypatch, capsys) -> None:
+    """A game played by its reference engine alone printed "done in 0 s: numba's disk cache holds the compiled
+    code": nothing was compiled, so nothing is cached."""
+    import argparse
+    import types
+
+    from industry_env import warmup
+
+    monkeypatch.setattr(warmup, "load_game", lambda game: types.SimpleNamespace(name="Toy", engine_module=None))
+    assert warmup.run(argparse.Namespace(game=["toy"], no_agents=True)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2:] == ["Toy: no batched engine, nothing to compile", "done: nothing was compiled"]
+
+
 def test_the_demo_times_the_compile_apart_from_the_speed_of_play(monkeypatch, capsys) -> None:
     """The first demo reported 8,043 steps/s against 78,812 once compiled: the compile was counted as play."""
     import time

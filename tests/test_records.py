@@ -174,8 +174,7 @@ def test_moves_after_the_end_and_wrong_final_scores_are_refused(finished) -> Non
 
 @pytest.mark.filterwarnings("ignore:board file")  # the loader's notes on a copied board are not the point here
 def test_a_record_is_only_replayed_on_its_own_board(tmp_path, finished) -> None:
-    shipped = Path(load_board().path.replace("industry_env/data/", "")).name
-    text = (Path(R.__file__).parent / "data" / shipped).read_text(encoding="utf-8")
+    text = (Path(R.__file__).parents[1] / load_board().path).read_text(encoding="utf-8")  # the shipped board's
     other_path = tmp_path / "other.toml"
     other_path.write_text(text + "\n# a copy with another comment: another file, another digest\n")
     other = load_board(other_path)
@@ -284,7 +283,7 @@ def test_a_version_1_record_is_read_as_a_game_of_industry(finished) -> None:
 @pytest.mark.filterwarnings("ignore:board file")  # a copy of the shipped board: its documented long links
 def test_the_board_digest_is_the_loaded_boards_not_the_files_now(tmp_path) -> None:
     """Editing the board file after loading it does not change the digest of games played on the loaded board."""
-    shipped = (Path(R.__file__).parent / "data" / "board.toml").read_text(encoding="utf-8")
+    shipped = (Path(R.__file__).parents[1] / load_board().path).read_text(encoding="utf-8")
     path = tmp_path / "mine.toml"
     path.write_text(shipped, encoding="utf-8")
     board = load_board(path)

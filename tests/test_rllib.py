@@ -109,8 +109,12 @@ def positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 def masked_module() -> MaskedPPOModule:
     space = rllib_observation_space(GameSetup("industry", None, {}))
-    return RLModuleSpec(module_class=MaskedPPOModule, observation_space=space, action_space=spaces.Discrete(314),
-                        model_config=DefaultModelConfig(fcnet_hiddens=[32], fcnet_activation="tanh")).build()
+    return RLModuleSpec(
+        module_class=MaskedPPOModule,
+        observation_space=space,
+        action_space=spaces.Discrete(314),
+        model_config=DefaultModelConfig(fcnet_hiddens=[32], fcnet_activation="tanh"),
+    ).build()
 
 
 def test_the_masking_module_never_picks_an_illegal_action_exploring_or_greedy() -> None:
@@ -138,8 +142,12 @@ def test_the_masking_module_never_picks_an_illegal_action_exploring_or_greedy() 
 
 def test_agent_module_plays_the_projects_heuristic() -> None:
     space = rllib_observation_space(GameSetup("industry", None, {}))
-    module = RLModuleSpec(module_class=AgentModule, observation_space=space,
-                          action_space=spaces.Discrete(314), model_config={"agent": "heuristic", "seed": 5}).build()
+    module = RLModuleSpec(
+        module_class=AgentModule,
+        observation_space=space,
+        action_space=spaces.Discrete(314),
+        model_config={"agent": "heuristic", "seed": 5},
+    ).build()
     views, masks = positions(64, seed=1)
     out = module.forward_exploration({Columns.OBS: {"observations": torch.from_numpy(views),
                                                      "action_mask": torch.from_numpy(masks)}})  # fmt: skip
@@ -190,7 +198,7 @@ def test_settings_round_trip_hostile_strings_and_a_run_folder_is_never_reused(tm
 
     from industry_env.rllib.train import settings_toml, train
 
-    run_dir = str(tmp_path / "runs\\new_run \"x\"\nline")
+    run_dir = str(tmp_path / 'runs\\new_run "x"\nline')
     cfg, extra = load_settings(None, [f"run_dir={run_dir}", "address=a\\b\"c", "opponents=random",
                                       "opponent_weights=1", "eval_opponent=random"])  # fmt: skip
     (tmp_path / "c.toml").write_text(settings_toml(cfg, extra), encoding="utf-8")
@@ -198,9 +206,13 @@ def test_settings_round_trip_hostile_strings_and_a_run_folder_is_never_reused(tm
     (tmp_path / "config.toml").write_text("seed = 1\n")  # a folder that holds a run
     cfg, extra = load_settings(None, [f"run_dir={tmp_path}", "opponents=random", "opponent_weights=1",
                                       "eval_opponent=random"])  # fmt: skip
-    with pytest.raises(ConfigError, match="holds a run already .*--overwrite"):
+    with pytest.raises(ConfigError, match="holds a run already .*--overwrite") as refused:
         train(cfg, extra)
+    assert "resume" not in str(refused.value)  # the RLlib trainer does not resume: the message never offers it
     assert not ray.is_initialized() and (tmp_path / "config.toml").read_text() == "seed = 1\n"
+    with pytest.raises(ConfigError, match="does not resume runs"):  # refused as a setting, before any folder
+        load_settings(None, [f"run_dir={tmp_path}", "resume=latest"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.toml", "config.toml"]
 
 
 def test_the_rllib_loop_saves_whole_checkpoint_folders_and_keeps_the_newest(tmp_path) -> None:
@@ -267,8 +279,12 @@ def test_ppo_config_builds_the_env_league_and_modules_of_the_game_named() -> Non
     league = RLModuleSpec(module_class=AgentModule, observation_space=space, action_space=actions,
                           model_config=specs["agent_1"].model_config).build()  # fmt: skip
     assert league.agent.game == "age_of_industry" and league.agent.name == "heuristic"
-    learner = RLModuleSpec(module_class=MaskedPPOModule, observation_space=space, action_space=actions,
-                           model_config={**dict(fcnet_hiddens=[8]), **specs["learner"].model_config}).build()
+    learner = RLModuleSpec(
+        module_class=MaskedPPOModule,
+        observation_space=space,
+        action_space=actions,
+        model_config={**dict(fcnet_hiddens=[8]), **specs["learner"].model_config},
+    ).build()
     agent = RLlibAgent.from_module(learner)
     assert agent.game == "age_of_industry" and agent.options["map"] == "germany"
     game = load_game("age_of_industry").reference(4, seed=1)
@@ -279,6 +295,58 @@ def test_ppo_config_builds_the_env_league_and_modules_of_the_game_named() -> Non
                            model_config={"fcnet_hiddens": [8]}).build()  # fmt: skip
     with pytest.raises(ValueError, match="not a policy of Industry .* 675 observation floats and 314 actions"):
         RLlibAgent.from_module(unnamed)
+
+
+def test_ppo_config_takes_the_game_options_to_the_env_the_league_the_modules_and_their_checkpoints(tmp_path) -> None:
+    """``game_options`` (Age of Industry's map) reach the env config, the league's agents and every module's
+    model_config, so an agent of a checkpoint reads the map it was trained on and refuses another (the trainer
+    built the default map whatever the config said, and the command line refused such a config)."""
+    from industry_env.rllib import ppo_config
+
+    config = ppo_config(game="age_of_industry", game_options=["map=new_england"], opponents=["random", "heuristic"],
+                        opponent_weights=[1.0, 2.0], eval_opponent="random")  # fmt: skip
+    assert config.env_config["map"] == "new_england"
+    env = make_env(config.env_config)
+    assert env.setup.options["map"] == "new_england"
+    setup = GameSetup("age_of_industry", None, {"map": "new_england"})
+    assert setup.observation_size != GameSetup("age_of_industry", None, {}).observation_size  # the map's own sizes
+    space, actions = rllib_observation_space(setup), spaces.Discrete(setup.num_actions)
+    assert env.observation_spaces["player_0"] == space
+    specs = config.rl_module_spec.rl_module_specs
+    assert {m: specs[m].model_config["game_options"] for m in specs} == dict.fromkeys(specs, {"map": "new_england"})
+    league = RLModuleSpec(module_class=AgentModule, observation_space=space, action_space=actions,
+                          model_config=specs["agent_1"].model_config).build()  # fmt: skip
+    assert league.agent.name == "heuristic" and league.agent.options == {"map": "new_england"}
+    learner = RLModuleSpec(
+        module_class=MaskedPPOModule,
+        observation_space=space,
+        action_space=actions,
+        model_config={**dict(fcnet_hiddens=[8]), **specs["learner"].model_config},
+    ).build()
+    assert RLlibAgent.from_module(learner).options == {"map": "new_england"}
+    learner.save_to_path(str(tmp_path / "m"))
+    agent = make_agent(f"rllib:{tmp_path / 'm'}", game="age_of_industry", seed=0)
+    assert agent.options == {"map": "new_england"}
+    game = load_game("age_of_industry").reference(4, seed=1, map="new_england")
+    assert agent.act_game(game) in game.legal_actions()
+    with pytest.raises(ValueError, match="map = 'new_england'"):
+        make_agent(f"rllib:{tmp_path / 'm'}", game="age_of_industry", options={"map": "germany"})
+    # a module whose recorded options do not give its own sizes is refused, naming them
+    germany = RLModuleSpec(module_class=MaskedPPOModule, observation_space=rllib_observation_space(
+        GameSetup("age_of_industry", None, {})), action_space=spaces.Discrete(GameSetup("age_of_industry", None,
+        {}).num_actions), model_config={"fcnet_hiddens": [8], **specs["learner"].model_config}).build()  # fmt: skip
+    with pytest.raises(ValueError, match="trained with {'map': 'new_england'}, whose sizes are not its own"):
+        RLlibAgent.from_module(germany)
+
+
+def test_the_train_command_takes_game_options_for_rllib(capsys) -> None:
+    """``industry-env train --framework rllib`` with ``game_options`` was refused; it trains them now (shown here
+    without training: the settings it would train), and a wrong option is still refused by name."""
+    argv = ["train", "--framework", "rllib", "--config", "ppo_age_of_industry", "--set", "game_options=map=new_england"]
+    assert main([*argv, "--show-config"]) == 0
+    assert 'game_options = ["map=new_england"]' in capsys.readouterr().out
+    assert main([*argv[:-1], "game_options=map=atlantis", "--show-config"]) == 2
+    assert "game_options" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------------------------------- checkpoints
@@ -337,7 +405,8 @@ def test_smoke_self_play_on_local_ray_checkpoint_and_arena(local_ray, tmp_path, 
     added = [g["added"] for g in league if "added" in g]
     assert len(added) >= 2 and league[-1]["snapshots"] == 1  # one snapshot a evaluation; the older ones retired
     assert {"learner", "agent_0", "agent_1"} <= modules and [m for m in modules if m.startswith("learner_v")] == [
-        added[-1]]
+        added[-1]
+    ]
     assert results[-1]["learners"]["learner"]["num_module_steps_trained"] > 0
 
     # The checkpoint plays as an agent, in Python and through the arena command.
@@ -352,15 +421,15 @@ def test_smoke_self_play_on_local_ray_checkpoint_and_arena(local_ray, tmp_path, 
         make_agent(f"rllib:{path}", module="agent_1")  # the league's heuristic is the project's own agent
 
 
-
 def test_self_play_trains_the_game_named_and_its_checkpoint_plays_that_game_only(local_ray, tmp_path) -> None:
-    """Age of Industry on RLlib: the env the runner built, the league's agents, the evaluation and the saved
-    module are that game's; the checkpoint plays it in the arena and is refused for Industry."""
+    """Age of Industry on its New England map on RLlib: the env the runner built, the league's agents, the
+    evaluation and the saved module are that game's and that map's; the checkpoint plays it in the arena and is
+    refused for Industry."""
     from industry_env.rllib import ppo_config
 
     tiny = {**TINY, "num_envs": 2, "n_steps": 32, "batch_size": 64, "eval_every": 1, "net_arch": [16]}
-    algo = ppo_config(num_env_runners=0, game="age_of_industry", opponents=["random", "heuristic"],
-                      opponent_weights=[1.0, 1.0], **tiny).build_algo()  # fmt: skip
+    algo = ppo_config(num_env_runners=0, game="age_of_industry", game_options=["map=new_england"],
+                      opponents=["random", "heuristic"], opponent_weights=[1.0, 1.0], **tiny).build_algo()  # fmt: skip
     try:
         envs = [e.unwrapped for e in algo.env_runner.env.unwrapped.envs]
         result = algo.train()
@@ -368,12 +437,13 @@ def test_self_play_trains_the_game_named_and_its_checkpoint_plays_that_game_only
         path = algo.save(str(tmp_path / "ckpt")).checkpoint.path
     finally:
         algo.stop()
-    assert {e.setup.spec.id for e in envs} == {"age_of_industry"} and league.game == "age_of_industry"
-    assert result["league"]["eval_games"] >= 4  # the evaluation played Age of Industry's arena
+    assert {(e.setup.spec.id, e.setup.options["map"]) for e in envs} == {("age_of_industry", "new_england")}
+    assert league.game == "age_of_industry" and league.options == {"map": "new_england"}
+    assert result["league"]["eval_games"] >= 4  # the evaluation played Age of Industry's arena, on its map
     agent = make_agent(f"rllib:{path}", game="age_of_industry", seed=0)
-    assert agent.game == "age_of_industry"
+    assert agent.game == "age_of_industry" and agent.options == {"map": "new_england"}
     table = Arena([agent, "random", "random", "random"], num_players=4, games=4, seed=0,
-                  game="age_of_industry").run().table()  # fmt: skip
+                  game="age_of_industry", map="new_england").run().table()  # fmt: skip
     assert table[0]["games"] == 4
     with pytest.raises(ValueError, match="plays Age of Industry, not Industry"):
         make_agent(f"rllib:{path}")
@@ -423,8 +493,21 @@ def test_the_train_command_runs_from_a_config_file_and_writes_a_playable_run(loc
     assert "learner steps/s" in capsys.readouterr().out
     result = json.loads((run / "result.json").read_text())
     assert result["learner_steps"] >= 600 and (run / "final").is_dir() and any((run / "checkpoints").iterdir())
-    assert main(["arena", "--agents", f"rllib:{run / 'final'},random,random,random", "--games", "4",
-                 "--output-dir", str(tmp_path / "arena"), "--no-plot"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--agents",
+                f"rllib:{run / 'final'},random,random,random",
+                "--games",
+                "4",
+                "--output-dir",
+                str(tmp_path / "arena"),
+                "--no-plot",
+            ]
+        )
+        == 0
+    )
 
 
 @pytest.mark.slow
@@ -437,9 +520,11 @@ def test_the_train_command_joins_a_running_ray_cluster_with_address(tmp_path, ca
 
     if ray.is_initialized():
         ray.shutdown()  # this process must be a fresh driver
-    script = ("import signal, sys, time, ray; signal.signal(signal.SIGTERM, lambda *_: sys.exit(0)); "
-              "ray.init(num_cpus=2, include_dashboard=False); print(ray.get_runtime_context().gcs_address, "
-              "flush=True); time.sleep(600)")  # on SIGTERM it exits normally: Ray stops what it started
+    script = (
+        "import signal, sys, time, ray; signal.signal(signal.SIGTERM, lambda *_: sys.exit(0)); "
+        "ray.init(num_cpus=2, include_dashboard=False); print(ray.get_runtime_context().gcs_address, "
+        "flush=True); time.sleep(600)"
+    )  # on SIGTERM it exits normally: Ray stops what it started
     head = subprocess.Popen([sys.executable, "-c", script],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
     try:

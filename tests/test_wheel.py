@@ -39,6 +39,7 @@ def test_the_wheel_in_a_fresh_venv_finds_its_shipped_config_and_trains(tmp_path)
     assert "final model: run/final.zip" in out.stdout
     assert (work / "run" / "final.zip").is_file() and (work / "run" / "best.zip").is_file()
     played = _run([str(venv / "bin" / "python"), "-c",
+                   "from industry_env import load_board; assert load_board().is_shipped; "  # Industry's data/
                    "from industry_env.agents import make_agent; a = make_agent('ppo'); print(a.path.name); "
                    "b = make_agent('ppo', path='run/final.zip'); print('ok')"], cwd=work)  # fmt: skip
     assert played.stdout.split() == ["ppo_industry.npz", "ok"]

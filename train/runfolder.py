@@ -155,13 +155,15 @@ def run_entries(folder: str | Path) -> list[str]:
     return found
 
 
-def refuse_unless_free(folder: str | Path, resuming: bool, overwrite: bool) -> None:
-    """ConfigError if ``folder`` holds a run and the new one neither resumes it nor may overwrite it."""
+def refuse_unless_free(folder: str | Path, resuming: bool, overwrite: bool, resumable: bool = True) -> None:
+    """ConfigError if ``folder`` holds a run and the new one neither resumes it nor may overwrite it
+    (``resumable``: whether the trainer can resume, so that the message offers it only then)."""
     found = run_entries(folder)
     if found and not resuming and not overwrite:
+        resume = "resume it with --set resume=latest, " if resumable else ""
         raise ConfigError(
-            f"run_dir = {str(folder)!r} holds a run already ({', '.join(found)}): resume it with "
-            f"--set resume=latest, train into another run_dir, or replace it with --overwrite"
+            f"run_dir = {str(folder)!r} holds a run already ({', '.join(found)}): {resume}train into another "
+            f"run_dir, or replace it with --overwrite"
         )
 
 

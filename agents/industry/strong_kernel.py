@@ -15,7 +15,7 @@ slower on the shared 2-core machine, at batch 256 and 1024.
 Same actions: every product and sum is done in the numpy form's order (numpy's 8-way pairwise sum where it
 reduces 60 fields), except ``prob @ SYNERGY``, which BLAS sums in its own order; there the twin sums the
 neighbours in field order, which can differ in the last bit, so an exact tie between two choices may break
-the other way (once in 288,000 positions checked; ``tests/test_strong_kernel.py`` bounds them below 0.1%).
+the other way (once in 288,000 positions checked; ``tests/industry/test_strong_kernel.py`` bounds them below 0.1%).
 """
 
 from __future__ import annotations
@@ -413,7 +413,8 @@ def _sources() -> list[str]:
     from . import heuristic_v0, strong_tables
 
     return [m.__file__ for m in (sys.modules[__name__], K, engine, A, strong_tables, heuristic_v0)] + [
-        sys.modules["industry_env.games.industry.rules"].__file__]
+        sys.modules["industry_env.games.industry.rules"].__file__
+    ]
 
 
 def _cached() -> bool:

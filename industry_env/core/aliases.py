@@ -4,7 +4,8 @@
 ``sys.meta_path`` so that ``import industry_env.engine`` (and ``from industry_env import engine``) gives the
 module ``industry_env.games.industry.engine`` itself, not a copy or a star re-export: a test that monkeypatches a
 global through the old name still changes what the rules read. Each old name warns once with a
-DeprecationWarning naming the new one.
+DeprecationWarning naming the new one. A moved package was a folder too: :func:`moved_file` finds a file that a
+path into its old folder names (``industry_env/data/board.toml``, typed or saved by a user before the move).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 import warnings
 from collections.abc import Mapping
+from pathlib import Path
 from types import ModuleType
 
 
@@ -53,3 +56,30 @@ def install(table: Mapping[str, str]) -> None:
             finder.table.update(table)
             return
     sys.meta_path.insert(0, _AliasFinder(table))
+
+
+def moved_file(path: str | Path) -> Path | None:
+    """Where a file now lives that ``path`` names in the old folder of a moved package (``industry_env/data/x`` is
+    ``industry_env/games/industry/data/x``), warning that the path is old; None if ``path`` exists or names none."""
+    given = Path(path).expanduser()
+    if given.exists():
+        return None
+    text = "/" + given.as_posix()
+    for finder in sys.meta_path:
+        if not isinstance(finder, _AliasFinder):
+            continue
+        for old, new in finder.table.items():
+            folder = "/" + old.replace(".", "/") + "/"
+            at = text.rfind(folder)
+            if at < 0:
+                continue
+            spec = importlib.util.find_spec(new)
+            if spec is None or not spec.submodule_search_locations:
+                continue  # a moved module, not a package: no folder of files
+            target = Path(list(spec.submodule_search_locations)[0]) / text[at + len(folder) :]
+            if target.is_file():
+                was, now = old.replace(".", "/"), new.replace(".", "/")
+                warnings.warn(f"{path}: {was}/ has moved to {now}/; the old path will stop resolving in the next "
+                              f"release", DeprecationWarning, stacklevel=3)  # fmt: skip
+                return target
+    return None

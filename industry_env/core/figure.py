@@ -1,4 +1,5 @@
-"""What every game's matplotlib pictures share: a figure with a position's artists drawn on it, saved as SVG."""
+"""What every game's matplotlib pictures share: a figure with a position's artists drawn on it, saved as SVG or
+PNG."""
 
 from __future__ import annotations
 
@@ -31,6 +32,27 @@ def svg_document(matplotlib: Any, fig: Any, artists: Sequence[Any], text_as_path
     finally:
         for a in artists:
             a.remove()
+    return buf.getvalue()
+
+
+def check_colours(colours: Any) -> None:
+    """Refuse a palette size a PNG cannot have: 0 (full colour) or 2 to 256."""
+    if colours and not 2 <= colours <= 256:
+        raise ValueError(f"to_png: colours={colours!r} must be 0 (full colour) or from 2 to 256")
+
+
+def png_bytes(rgb: Any, colours: int = 0) -> bytes:
+    """``uint8[H, W, 3]`` as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, far smaller
+    (what notebooks show)."""
+    from .gif import pillow
+
+    check_colours(colours)
+    Image = pillow()
+    image = Image.fromarray(rgb)
+    if colours:
+        image = image.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=bool(colours))
     return buf.getvalue()
 
 

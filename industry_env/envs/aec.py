@@ -3,7 +3,7 @@
 =====================  ==========================================================================================
 Import                 ``import industry_env; env = industry_env.env(game="industry", num_players=4)``
 Agents                 ``player_0`` .. ``player_{n-1}`` (engine seats 0 .. n-1, clockwise)
-Action space           ``Discrete(A)``: the game's one action encoding (Industry's: ``docs/actions.md``)
+Action space           ``Discrete(A)``: the game's one action encoding (Industry's: ``docs/industry/actions.md``)
 Observation space      ``Dict(observation=Box(low, high, (D,), float32), action_mask=Box(0, 1, (A,), int8))``;
                        with ``action_mask="info"``, ``Box(low, high, (D,), float32)`` and the mask in
                        ``infos[agent]["action_mask"]`` (PettingZoo's other place for it), so that wrappers made

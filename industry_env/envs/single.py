@@ -6,7 +6,7 @@ Make                   ``gymnasium.make("industry_env/Industry-v0", num_players=
                        when ``industry_env`` is imported (in a process that has not imported it, e.g. a
                        ``spawn`` worker, use ``"industry_env:industry_env/Industry-v0"``: Gymnasium imports the
                        module first)
-Action space           ``Discrete(A)``: the game's one action encoding (Industry's: ``docs/actions.md``)
+Action space           ``Discrete(A)``: the game's one action encoding (Industry's: ``docs/industry/actions.md``)
 Observation space      ``Box(low, high, (D,), float32)``: the game's observation from the learner's seat,
                        bounded by the spec's ``observation_bounds``
 Action mask            ``env.action_masks()`` (bool[A], what sb3-contrib's MaskablePPO calls) and

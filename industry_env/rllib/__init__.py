@@ -1,5 +1,5 @@
 """The games of the suite on Ray RLlib (the ``rllib`` extra): a ``MultiAgentEnv``, an action-masking module,
-self-play on the game a config names (``game``; Industry by default).
+self-play on the game a config names (``game``, Industry by default, with its ``game_options``).
 
 ``make_env(config=None)`` is the env (:mod:`.env`), ``ppo_config(**overrides)`` a ready ``PPOConfig``
 (:mod:`.selfplay`), ``industry-env train --framework rllib`` the command line (:mod:`.train`), and

@@ -7,7 +7,8 @@ ray, but no Ray cluster: the module is loaded in the calling process. Determinis
 probable legal action); ``deterministic=False`` samples the masked softmax with the agent's seeded generator.
 The agent plays the game its module was trained on (the module's ``model_config["game"]``, which the trainer
 writes; Industry for a module without it), so ``make_agent("rllib:PATH", game=...)`` and the arena refuse it for
-another game.
+another game; and it reads the options it was trained with (``model_config["game_options"]``, e.g. Age of
+Industry's map), so a table of another map refuses it too.
 """
 
 from __future__ import annotations
@@ -50,6 +51,20 @@ def module_dir(path: str | Path, module: str = "learner") -> Path:
                           f"RLModule checkpoint")  # fmt: skip
 
 
+def _size_keys(spec: Any) -> set[str]:
+    """The options of ``spec`` whose value changes the observation's or the actions' size (Age of Industry's map):
+    those that tell two of its variants apart that have different sizes."""
+    variants = spec.variants()
+    sizes = [(spec.observation_size(**v), spec.num_actions(**v)) for v in variants]
+    keys: set[str] = set()
+    for i, a in enumerate(variants):
+        for j, b in enumerate(variants):
+            differ = [k for k in a if a.get(k) != b.get(k)]
+            if sizes[i] != sizes[j] and len(differ) == 1:
+                keys.add(differ[0])
+    return keys
+
+
 class RLlibAgent(NetworkAgent):
     """An RLlib action-masking policy as an Agent (module docstring). ``threads``: torch threads during calls."""
 
@@ -84,15 +99,17 @@ class RLlibAgent(NetworkAgent):
 
     def _setup(self, rl_module: Any, seed: int | None, deterministic: bool, threads: int) -> None:
         from ..registry import load_game
-        from .module import MASK_KEY, OBS_KEY, AgentModule, module_game
+        from .module import MASK_KEY, OBS_KEY, AgentModule, module_game, module_options
 
         self.torch, _ = _imports()
         if isinstance(rl_module, AgentModule):
             raise AgentInputError(f"that module plays the project's agent {rl_module.agent.name!r}: use "
                                   f"make_agent({rl_module.agent.name!r}, game={rl_module.agent.game!r}) "
                                   f"instead")  # fmt: skip
+        model_config = getattr(rl_module, "model_config", None)
         try:
-            spec = load_game(module_game(getattr(rl_module, "model_config", None)))
+            spec = load_game(module_game(model_config))
+            trained = spec.check_options(module_options(model_config))  # the options it was trained with
         except ValueError as exc:
             raise AgentInputError(f"{type(rl_module).__name__}: {exc}") from None
         self.game = spec.id
@@ -108,8 +125,15 @@ class RLlibAgent(NetworkAgent):
             raise AgentInputError(f"{type(rl_module).__name__} is not a policy of {spec.name} (expected a Dict "
                                   f"observation space {{{OBS_KEY!r}, {MASK_KEY!r}}} with {expected}; it has "
                                   f"{sizes[0]} and {sizes[1]})")  # fmt: skip
-        # the variant (map) whose sizes it reads, where the variants' sizes differ
-        self.options = None if len(fits) == len(spec.variants()) else fits[0]
+        # the options its sizes depend on (the map): those it was trained with where the trainer recorded them
+        # (a map of the same size as another is then still known), else the variant its sizes fit
+        size_keys = _size_keys(spec)
+        recorded = module_options(model_config)
+        if recorded and (spec.observation_size(**trained), spec.num_actions(**trained)) != sizes:
+            raise AgentInputError(f"{type(rl_module).__name__}: trained with {recorded}, whose sizes are not its "
+                                  f"own ({sizes[0]} observation floats and {sizes[1]} actions)")  # fmt: skip
+        known = {k: v for k, v in (trained if recorded else fits[0]).items() if k in size_keys}
+        self.options = known or None
         self.module = rl_module
         self.rng = np.random.default_rng(check_seed(seed))
         self.deterministic = deterministic

@@ -24,6 +24,9 @@ OBS_KEY = "observations"
 MASK_KEY = "action_mask"
 # model_config's key naming the game a module plays (saved with its checkpoint; none: Industry, as before 0.2)
 GAME_KEY = "game"
+# model_config's key holding the game options a module was trained with (e.g. {"map": "new_england"}; none: the
+# game's defaults, as before the trainer took game_options)
+OPTIONS_KEY = "game_options"
 # Added to illegal logits: finite (no NaN in softmax or entropy), yet exp() of it is exactly 0 in float32.
 MASKED_LOGIT = torch.finfo(torch.float32).min
 
@@ -83,8 +86,8 @@ class MaskedPPOModule(DefaultPPOTorchRLModule):
 class AgentModule(RLModule):
     """An agent of :mod:`industry_env.agents` as a never-trained RLModule: it returns the agent's actions.
 
-    ``model_config``: ``{"agent": name, "seed": int, "game": id}`` (a name :func:`industry_env.agents.make_agent`
-    knows for that game; default Industry).
+    ``model_config``: ``{"agent": name, "seed": int, "game": id, "game_options": {...}}`` (a name
+    :func:`industry_env.agents.make_agent` knows for that game, default Industry, built for those options).
     """
 
     def setup(self) -> None:
@@ -96,7 +99,7 @@ class AgentModule(RLModule):
         if not isinstance(name, str):
             raise ValueError(f"AgentModule: model_config['agent'] must be an agent name, got {name!r}")
         # a user's function by name too (it takes no seed)
-        self.agent = as_agent(name, seed=cfg.get("seed"), game=module_game(cfg))
+        self.agent = as_agent(name, seed=cfg.get("seed"), game=module_game(cfg), options=module_options(cfg))
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         obs = batch[Columns.OBS]
@@ -123,6 +126,15 @@ def module_game(model_config: Any) -> str:
     if not isinstance(game, str):
         raise ValueError(f"model_config[{GAME_KEY!r}] = {game!r}: a game id such as 'industry'")
     return game
+
+
+def module_options(model_config: Any) -> dict[str, Any]:
+    """The game options a module was trained with, from its ``model_config`` (none recorded: the defaults)."""
+    cfg = model_config if isinstance(model_config, dict) else {}
+    options = cfg.get(OPTIONS_KEY) or {}
+    if not isinstance(options, dict):
+        raise ValueError(f"model_config[{OPTIONS_KEY!r}] = {options!r}: the game's options as a dict")
+    return dict(options)
 
 
 def _numpy(x: Any) -> np.ndarray:

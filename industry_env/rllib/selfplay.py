@@ -9,7 +9,7 @@ and the heuristic, run through :mod:`industry_env.agents` as :class:`~.module.Ag
 (``learner_v<step>``) joins the league, and beyond ``max_snapshots`` copies the oldest leaves. These are the
 rules of the Stable-Baselines3 trainer (:mod:`industry_env.train.ppo`), with the same keys.
 
-``policy="per_seat"``: one trained module per seat (``seat_0`` ..), all four learning against each other
+``policy="per_seat"``: one trained module per seat (``seat_0`` ..), every seat's learning against the others
 (no league; the evaluations still run, for ``seat_0``).
 """
 
@@ -22,7 +22,7 @@ import zlib
 from typing import Any
 
 from .env import ENV_NAME, make_env
-from .module import GAME_KEY, AgentModule, MaskedPPOModule
+from .module import GAME_KEY, OPTIONS_KEY, AgentModule, MaskedPPOModule
 
 LEARNER = "learner"
 POLICIES = ("shared", "per_seat")
@@ -86,13 +86,13 @@ def split_overrides(overrides: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         raise ConfigError(f"ppo_config: unknown key(s) {unknown}; the keys are those of the training config "
                           f"({', '.join(sorted(fields))}) and {', '.join(RLLIB_KEYS)}")  # fmt: skip
     values = {**RLLIB_DEFAULTS, **{k: v for k, v in overrides.items() if k in fields}}
+    if values.get("resume"):  # refused first: the checks of an SB3 checkpoint would be said of it otherwise
+        raise ConfigError(f"resume = {values['resume']!r}: the RLlib trainer does not resume runs "
+                          f"(Algorithm.from_checkpoint restores one in Python); remove the key")  # fmt: skip
     cfg = validate(TrainConfig(**{k: coerce(k, v, "") for k, v in values.items()}))
     extra = {"num_env_runners": 1, "policy": "shared", "address": "", "num_learners": 0}
     extra.update({k: v for k, v in overrides.items() if k in RLLIB_KEYS})
     check_extra(extra)
-    if cfg.resume:
-        raise ConfigError("resume: the RLlib trainer does not resume runs (Algorithm.from_checkpoint restores "
-                          "one in Python); remove the key")  # fmt: skip
     return cfg, extra
 
 
@@ -171,8 +171,8 @@ def _callback_class() -> type:
             cfg = self.cfg
             learner = algorithm.get_module(LEARNER)
             self.snapshots.append(module_id)
-            retired = self.snapshots[:-cfg.max_snapshots] if len(self.snapshots) > cfg.max_snapshots else []
-            self.snapshots = self.snapshots[len(retired):]
+            retired = self.snapshots[: -cfg.max_snapshots] if len(self.snapshots) > cfg.max_snapshots else []
+            self.snapshots = self.snapshots[len(retired) :]
             mapping = LeagueMapping(cfg.num_players, league_members(cfg) + [(s, cfg.snapshot_weight)
                                                                                for s in self.snapshots],
                                     self.policy, cfg.seed)  # fmt: skip
@@ -212,15 +212,19 @@ def register() -> str:
 
 
 def env_config(cfg: Any) -> dict[str, Any]:
-    """RLlib's env config for a training config: the game named (``cfg.game``), its players and the reward."""
-    return {"game": cfg.game, "num_players": cfg.num_players, "reward": cfg.reward}
+    """RLlib's env config for a training config: the game named (``cfg.game``), its options (``game_options``),
+    its players and the reward."""
+    from ..train.config import game_options
+
+    return {"game": cfg.game, "num_players": cfg.num_players, "reward": cfg.reward, **game_options(cfg)}
 
 
 def ppo_config(**overrides: Any) -> Any:
     """A ready ``PPOConfig``: env registered, masking module, league mapping, self-play callback.
 
     ``overrides``: any key of the training config (:class:`industry_env.train.config.TrainConfig`, e.g.
-    ``game`` (the env, the league's agents, the evaluations and the checkpoints' modules all play it),
+    ``game`` and ``game_options`` (the env, the league's agents, the evaluations and the checkpoints' modules all
+    play that game with those options),
     ``num_players``, ``learning_rate``, ``n_steps``, ``opponents``, ``seed``) and the RLlib-only
     ``num_env_runners`` (default 1), ``policy`` ("shared" or "per_seat"), ``num_learners`` (default 0: the
     learner runs in the driver). ``ppo_config(num_env_runners=2).build().train()`` trains one iteration.
@@ -232,7 +236,7 @@ def ppo_config(**overrides: Any) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from ..train.config import ConfigError
+    from ..train.config import ConfigError, game_options
 
     cfg, extra = split_overrides(overrides)
     if extra["address"]:
@@ -241,7 +245,8 @@ def ppo_config(**overrides: Any) -> Any:
     policy = extra["policy"]
     runners = extra["num_env_runners"]
     n = cfg.num_players
-    game = {GAME_KEY: cfg.game}  # every module says which game it plays: its checkpoints play that game only
+    # every module says which game it plays, and with which options: its checkpoints play that game only
+    game = {GAME_KEY: cfg.game, OPTIONS_KEY: game_options(cfg)}
     if policy == "shared":
         trained = [LEARNER]
         specs = {LEARNER: RLModuleSpec(module_class=MaskedPPOModule, model_config=game)}

@@ -1,7 +1,9 @@
 """``industry-env train --framework rllib``: self-play PPO on Ray RLlib, from the same config file as the SB3 path.
 
 The file's keys mean what they mean for :mod:`industry_env.train.ppo` where RLlib has the same notion:
-``total_timesteps`` (decisions of the learner), ``num_players``, ``seed``, ``reward``, ``learning_rate``,
+``game`` and ``game_options`` (the env, the league's agents, the evaluations and every module of the checkpoints
+play that game with those options), ``total_timesteps`` (decisions of the learner), ``num_players``, ``seed``,
+``reward``, ``learning_rate``,
 ``n_steps`` (decisions per game between updates; the rollout is ``n_steps`` times the games of all runners),
 ``num_envs`` (games per env runner), ``batch_size`` (minibatch), ``n_epochs``, ``gamma``, ``gae_lambda``,
 ``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch``, the league (``opponents``,
@@ -32,8 +34,12 @@ from ..train.config import ConfigError, TrainConfig, config_path, read_toml, to_
 from .selfplay import RLLIB_KEYS, check_extra, learner_steps, split_overrides
 
 
-def load_settings(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = (),
-                  num_env_runners: int | None = None, address: str | None = None) -> tuple[TrainConfig, dict]:
+def load_settings(
+    path: str | Path | None = None,
+    overrides: list[str] | tuple[str, ...] = (),
+    num_env_runners: int | None = None,
+    address: str | None = None,
+) -> tuple[TrainConfig, dict]:
     """The TrainConfig and the RLlib-only settings: RLlib defaults, the file, ``--set``, then the flags."""
     values: dict[str, Any] = {}
     extra: dict[str, Any] = {}
@@ -92,8 +98,10 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=timeout).close()
     except OSError as exc:
-        raise ValueError(f"--address {address!r}: no Ray head answers there ({exc}); start one with "
-                         f"'ray start --head --port={port}' on that machine") from None
+        raise ValueError(
+            f"--address {address!r}: no Ray head answers there ({exc}); start one with "
+            f"'ray start --head --port={port}' on that machine"
+        ) from None
 
 
 def _token_auth_as_ray_start() -> None:
@@ -120,8 +128,10 @@ def start_ray(address: str, num_env_runners: int) -> bool:
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=True)
         except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ValueError(f"--address {address!r}: cannot join that Ray cluster ({exc}); start it with "
-                             f"'ray start --head' on the head machine, or omit --address to run locally") from None
+            raise ValueError(
+                f"--address {address!r}: cannot join that Ray cluster ({exc}); start it with "
+                f"'ray start --head' on the head machine, or omit --address to run locally"
+            ) from None
         return True
     ray.init(include_dashboard=False, log_to_driver=True)
     cpus = ray.cluster_resources().get("CPU", 0)
@@ -139,10 +149,10 @@ def train(cfg: TrainConfig, extra: dict[str, Any], overwrite: bool = False) -> d
     files are then removed first).
     """
     run = Path(cfg.run_dir)
-    R.refuse_unless_free(run, resuming=False, overwrite=overwrite)  # before anything is written
+    R.refuse_unless_free(run, resuming=False, overwrite=overwrite, resumable=False)  # before anything is written
     lock = R.RunLock(R.make_run_dir(run)).acquire()
     try:
-        R.refuse_unless_free(run, resuming=False, overwrite=overwrite)
+        R.refuse_unless_free(run, resuming=False, overwrite=overwrite, resumable=False)
         R.remove_partials(run)
         if overwrite:
             R.clear_run(run)
@@ -162,8 +172,10 @@ def _train_locked(cfg: TrainConfig, extra: dict[str, Any], run: Path) -> dict[st
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
     R.write_text(run / "config.toml", settings_toml(cfg, extra))
     try:
-        overrides = {**{k: getattr(cfg, k) for k in cfg.__dataclass_fields__},
-                     **{k: v for k, v in extra.items() if k != "address"}}  # Ray is joined above
+        overrides = {
+            **{k: getattr(cfg, k) for k in cfg.__dataclass_fields__},
+            **{k: v for k, v in extra.items() if k != "address"},
+        }  # Ray is joined above
         algo = ppo_config(**overrides).build_algo()
         try:
             return train_loop(algo, cfg, extra, run)

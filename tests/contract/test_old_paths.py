@@ -3,6 +3,7 @@
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ MOVED = {
     "industry_env.kernel": "industry_env.games.industry.kernel",
     "industry_env.numba_cache": "industry_env.core.numba_cache",
     "industry_env.agents.heuristic": "industry_env.agents.industry.heuristic",
+    "industry_env.data": "industry_env.games.industry.data",
 }
 
 
@@ -49,3 +51,27 @@ def test_old_names_warn_once_and_monkeypatching_through_them_reaches_the_rules()
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+@pytest.mark.filterwarnings("ignore:board file")  # the shipped board's documented long links
+def test_a_path_into_the_old_data_folder_still_loads_the_board_and_the_policy_it_named(tmp_path):
+    """Industry's data moved from industry_env/data/ into its game's package: a board or policy path a user typed or
+    saved before the move (a checkout's ``industry_env/data/board.toml``) loads the moved file, with a warning."""
+    from importlib import resources
+
+    from industry_env.agents import make_agent
+
+    from industry_env.games.industry.board import load_board
+
+    old = Path(__file__).resolve().parents[2] / "industry_env" / "data"
+    assert not old.exists()
+    with pytest.warns(DeprecationWarning, match="industry_env/data/ has moved to industry_env/games/industry/data/"):
+        board = load_board(old / "board.toml")
+    assert board.sha256 == load_board().sha256
+    with pytest.warns(DeprecationWarning, match="has moved to"):
+        agent = make_agent("ppo", path=str(old / "ppo_industry.npz"))
+    assert agent.options == make_agent("ppo").options
+    shipped = resources.files("industry_env.data").joinpath("ppo_industry.npz")  # the old package name, too
+    assert shipped.is_file()
+    with pytest.raises(Exception, match="no such file"):  # a file the old folder never had stays missing
+        make_agent("ppo", path=str(old / "nothing.npz"))

@@ -364,11 +364,17 @@ def test_an_agents_error_is_answered_in_json_and_the_server_goes_on(records: Pat
 
 
 def test_a_game_without_pictures_is_played_from_its_text_view(records: Path, monkeypatch) -> None:
-    """20th Century is not listed yet (reference engine only); once listed, the server plays it with no code of
-    its own: the spec's text view of the seat instead of a picture, the actions' names as choices."""
+    """A game that draws no pictures and has no view of its own (20th Century, unlisted, with its pictures and its
+    view taken away) is played with no code of its own: the spec's text view of the seat instead of a picture, the
+    actions' names as choices."""
     import industry_env.web.app as web_app
 
     monkeypatch.setattr(web_app, "available_games", lambda include_hidden=False: available_games(True))
+    monkeypatch.setattr(load_game("twentieth_century"), "has_pictures", False)
+    monkeypatch.setattr(load_game("twentieth_century"), "web_view", None)
+    import industry_env.web.views as web_views
+
+    monkeypatch.setattr(web_views, "_made", {})  # views are made once a process: not the one another test made
     client = TestClient(create_app(records, ["random"]))
     state = start(client, "twentieth_century")
     assert state["picture"] is None and state["text"] and state["groups"]

@@ -48,7 +48,10 @@ def test_the_picture_is_well_formed_svg_with_every_text_and_element_id(game_id: 
     doc = view.picture(game, 0)
     root = ET.fromstring(doc)  # well-formed XML
     ns = "{http://www.w3.org/2000/svg}"
-    assert root.get("viewBox") == "0 0 1280 800"
+    # the page shows the picture at the game's own size (20th Century's five nations need more than 1280 x 800)
+    width, height = int(root.get("width")), int(root.get("height"))
+    assert root.get("viewBox") == f"0 0 {width} {height}"
+    assert load_game(game_id).to_rgb_array(game, 0).shape == (height, width, 3)
     board, position = root.find(f"{ns}g[@id='board']"), root.find(f"{ns}g[@id='position']")
     assert list(root).index(board) < list(root).index(position)  # the position is drawn over the board
     _, draw = view.board_of(game)

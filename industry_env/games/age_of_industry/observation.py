@@ -97,11 +97,19 @@ def observation_size(game_map: GameMap, components: Components | None = None) ->
     return max(sl.stop for sl in index(components or load_components(), game_map).values())
 
 
+@lru_cache(maxsize=16)
+def _pieces(components: Components, game_map: GameMap) -> tuple[tuple[str, slice, tuple[int, ...]], ...]:
+    shapes = {name: shape for name, shape, _ in layout(components, game_map)}
+    return tuple((name, sl, shapes[name]) for name, sl in index(components, game_map).items())
+
+
 def views(obs: np.ndarray, components: Components, game_map: GameMap) -> dict[str, np.ndarray]:
     """Named, shaped views into ``obs`` (writing to them writes ``obs``)."""
-    shapes = {name: shape for name, shape, _ in layout(components, game_map)}
-    return {name: obs[..., sl].reshape(*obs.shape[:-1], *shapes[name])
-            for name, sl in index(components, game_map).items()}  # fmt: skip
+    lead = obs.shape[:-1]
+    if not lead:  # one observation: a flat piece is its slice, no reshape
+        return {name: obs[sl] if len(shape) == 1 else obs[sl].reshape(shape)
+                for name, sl, shape in _pieces(components, game_map)}  # fmt: skip
+    return {name: obs[..., sl].reshape(*lead, *shape) for name, sl, shape in _pieces(components, game_map)}
 
 
 def observe(game: Game, seat: int, full_information: bool = False) -> np.ndarray:
@@ -152,20 +160,23 @@ def observe(game: Game, seat: int, full_information: bool = False) -> np.ndarray
         v["unseen_cards"][:] = [s.deck[s.deck_pos:].count(k) for k in range(c.num_card_kinds)]
     v["deck_size"][0] = (len(s.deck) - s.deck_pos) / len(s.deck)
     v["discard"][:] = s.discard
-    for sp in range(m.num_spaces):
-        if s.space_owner[sp] >= 0:
-            v["space_owner"][sp, rel[s.space_owner[sp]]] = 1
-            v["space_industry"][sp, s.space_industry[sp]] = 1
-        v["space_level"][sp] = s.space_level[sp]
-        v["space_flipped"][sp] = s.space_flipped[sp]
-        v["space_no_flip"][sp] = s.space_no_flip[sp]
-        v["space_cubes"][sp] = s.space_cubes[sp]
-        if s.space_tile[sp] >= 0:
-            v["space_tile"][sp, s.space_tile[sp]] = 1
-    for li in range(m.num_links):
-        if s.link_owner[li] >= 0:
-            v["link_owner"][li, rel[s.link_owner[li]]] = 1
-        v["link_completed"][li] = game.link_completed(li)
+    # the map's spaces and links, written a whole entry at a time
+    egocentric = np.asarray(rel)
+    owner = np.asarray(s.space_owner)
+    built = np.flatnonzero(owner >= 0)
+    v["space_owner"][built, egocentric[owner[built]]] = 1
+    v["space_industry"][built, np.asarray(s.space_industry)[built]] = 1
+    v["space_level"][:] = s.space_level
+    v["space_flipped"][:] = s.space_flipped
+    v["space_no_flip"][:] = s.space_no_flip
+    v["space_cubes"][:] = s.space_cubes
+    tile = np.asarray(s.space_tile)
+    tiled = np.flatnonzero(tile >= 0)
+    v["space_tile"][tiled, tile[tiled]] = 1
+    rail = np.asarray(s.link_owner)
+    railed = np.flatnonzero(rail >= 0)
+    v["link_owner"][railed, egocentric[rail[railed]]] = 1
+    v["link_completed"][:] = [game.link_completed(li) for li in range(m.num_links)]
     v["demand"][:] = s.demand
     if s.card >= 0:
         v["card"][s.card] = 1

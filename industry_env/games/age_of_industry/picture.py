@@ -22,7 +22,6 @@ functions unsafe to call from several threads at once, so a lock serialises them
 
 from __future__ import annotations
 
-import io
 import os
 import textwrap
 import threading
@@ -32,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import pixel_page, svg_document
+from ...core.figure import check_colours, pixel_page, png_bytes, svg_document
 from ...core.outputs import write_bytes_atomic
 from ...core.window import Window, in_notebook
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_KINDS, MARKET_SPACE, GameMap, load_components
@@ -668,15 +667,9 @@ def to_svg(game: Game, seat: int | None = None, text_as_paths: bool = False) -> 
 
 def to_png(game: Game, seat: int | None = None, colours: int = 0) -> bytes:
     """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, far smaller."""
-    Image = _gif.pillow()
-    if colours and not 2 <= colours <= 256:
-        raise ValueError(f"to_png: colours={colours!r} must be 0 (full colour) or from 2 to 256")
-    image = Image.fromarray(to_rgb_array(game, seat))
-    if colours:
-        image = image.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=bool(colours))
-    return buf.getvalue()
+    _gif.pillow()  # the render extra named before anything is drawn
+    check_colours(colours)
+    return png_bytes(to_rgb_array(game, seat), colours)
 
 
 def save_png(game: Game, path: str | os.PathLike[str], seat: int | None = None, colours: int = 0) -> None:

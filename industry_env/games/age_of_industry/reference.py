@@ -90,6 +90,9 @@ def _is_whole(x: object) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+# the counters a sea lane reads (lane_open): placing or removing one changes which links are completed
+LANE_COUNTERS = (PORT, SHIP)
+
 class IllegalActionError(ValueError):
     """An action the rules forbid at this decision; the game is left unchanged."""
 
@@ -250,7 +253,13 @@ class Game:
     def forget_cached(self) -> None:
         """Drop what was computed from the position (legal actions, distances): call after editing ``s`` by hand."""
         self._legal: list[int] | None = None
+        self._network_changed()
+
+    def _network_changed(self) -> None:
+        """Drop the distances and the completed links: a rail was laid, or a port or a ship came or went (what
+        :meth:`link_completed` reads, :data:`LANE_COUNTERS`), or the position was replaced."""
         self._dist_cache: dict[tuple[int, ...], list[int]] = {}
+        self._completed: list[bool] | None = None
 
     # ============================================================================================ networks
     def lane_open(self, link: int) -> bool:
@@ -279,6 +288,9 @@ class Game:
         if cached is not None:
             return cached
         m = self.map
+        if self._completed is None:  # every link's state, once per position
+            self._completed = [self.link_completed(link) for link in range(m.num_links)]
+        completed = self._completed
         dist = [-1] * m.num_locations
         queue = list(starts)
         for x in starts:
@@ -291,7 +303,7 @@ class Game:
                 continue
             for link in m.LOC_LINKS[x]:
                 y = m.LINK_B[link] if m.LINK_A[link] == x else m.LINK_A[link]
-                if dist[y] < 0 and self.link_completed(link):
+                if dist[y] < 0 and completed[link]:
                     dist[y] = dist[x] + 1
                     queue.append(y)
         self._dist_cache[starts] = dist
@@ -322,9 +334,12 @@ class Game:
         fonti alla stessa distanza puoi scegliere quale utilizzare." The spaces holding ``r`` at the least distance
         from ``starts``; if none is reachable, ``[DEMAND]`` when the demand track may be used; else []."""
         dist = self.distances(starts)
+        cubes, space_loc = self.s.space_cubes, self.map.SPACE_LOC
         best, out = -1, []
         for sp in range(self.map.num_spaces):
-            d = dist[self.map.SPACE_LOC[sp]]
+            if cubes[sp] <= 0:  # most spaces hold no cube: the cheap test first
+                continue
+            d = dist[space_loc[sp]]
             if d < 0 or not self._holds(r, sp):
                 continue
             if best < 0 or d < best:
@@ -563,15 +578,18 @@ class Game:
         s.space_flipped[sp], s.space_no_flip[sp], s.space_cubes[sp] = 0, int(over_ship), 0
         if i == SHIP and not over_ship and s.edition == 2 and imp != sp:
             s.space_cubes[imp] = m.SPACE_IMPORT[imp]
-        self._dist_cache = {}  # a port or a ship opens sea lanes: distances change
+        if i in LANE_COUNTERS or saved[1] in LANE_COUNTERS:
+            self._network_changed()  # a port or a ship opens sea lanes: distances change
         return saved
 
     def _restore_counter(self, sp: int, saved: tuple) -> None:
         s = self.s
+        placed = s.space_industry[sp]
         (s.space_owner[sp], s.space_industry[sp], s.space_level[sp], s.space_flipped[sp], s.space_no_flip[sp],
          s.space_cubes[sp], cubes_imp, imp) = saved  # fmt: skip
         s.space_cubes[imp] = cubes_imp if imp != sp else s.space_cubes[sp]
-        self._dist_cache = {}
+        if placed in LANE_COUNTERS or s.space_industry[sp] in LANE_COUNTERS:
+            self._network_changed()
 
     def card_builds(self, k: int) -> bool:
         """Descrizione delle carte: "Nota che le navi non possono essere costruite se si utilizza la mappa della
@@ -791,7 +809,7 @@ class Game:
             s.need_coal -= 1
         else:
             s.need_iron -= 1
-        self._dist_cache = {}
+        self._network_changed()
 
     def _on_source(self, p: int, h: int) -> None:
         r = COAL if self.s.phase == COAL_SOURCE else IRON
@@ -839,6 +857,7 @@ class Game:
         s = self.s
         s.link_owner[s.rail_link] = p
         s.rails_left[p] -= 1
+        self._network_changed()
         self._end_action()
 
     def _on_sell(self, p: int, sp: int) -> None:
@@ -850,7 +869,7 @@ class Game:
         s = self.s
         self.sell_goods(p, s.sell_from, t)
         s.sell_from = -1
-        self._dist_cache = {}
+        self._network_changed()
         # "Puoi concludere un numero qualunque di vendite durante una singola azione."
         if self.sellers(p):
             s.phase = SELL_MORE

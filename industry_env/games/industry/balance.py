@@ -2,7 +2,7 @@
 
 For random and heuristic players, and separately for 3 and 4 players, it reports: the final score and its split
 (development, roads, technology links, bonus fields, money, jokers, subsidy) against the recorded Industria
-games (docs/board-sources.md, section 3); the win rate of each seat counted from the first Starting Player; per
+games (docs/industry/board-sources.md, section 3); the win rate of each seat counted from the first Starting Player; per
 era, how often fields are developed and at what price; per field, how often it is developed, how often its
 auction draws no bid, its mean price, and how often the player who developed it wins, beside how often the
 developer of an average field wins; and the largest money any player held.
@@ -29,7 +29,7 @@ from .rules import JOKER, NUM_ERAS, NUM_FIELDS
 #: the one-line help of its subcommand (a tool of the game: ``GameSpec.tools``)
 HELP = "measure Industry's board balance over many games (Industry only)"
 
-# Recorded final scores of Industria games (ludolegars.fr reports, 2003; docs/board-sources.md, section 3).
+# Recorded final scores of Industria games (ludolegars.fr reports, 2003; docs/industry/board-sources.md, section 3).
 INDUSTRIA_RANGES = {"total": (24, 45), "development": (12, 26), "roads": (3, 15), "tech_links": (0, 12),
                     "bonus": (0, 16), "money": (0, 4)}  # fmt: skip
 INDUSTRIA_TOTALS = {3: (33, 42), 4: (24, 45)}  # final scores by number of players

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.aliases import moved_file
 from ...core.textdata import TextDataError, parse_toml, read_text
 from . import rules
 from .rules import (
@@ -39,8 +40,8 @@ from .rules import (
 )
 
 SHIPPED_BOARD = "board.toml"
-SHIPPED_PATH = f"industry_env/data/{SHIPPED_BOARD}"
-# How a value is known (see docs/board.md): copied from a printed board, stated by the rulebook or a published
+SHIPPED_PATH = f"industry_env/games/industry/data/{SHIPPED_BOARD}"
+# How a value is known (see docs/industry/board.md): copied from a printed board, stated by the rulebook or a published
 # source, deduced from one, a reading of an ambiguous source, or chosen here to satisfy the rulebook.
 PROVENANCE_KINDS = ("printed", "rulebook", "source:", "inferred:", "interpretation:", "reconstructed")
 _FIELD_KEYS = {
@@ -549,7 +550,7 @@ def _check_discounts(p: _Parser, kind: np.ndarray, discount: np.ndarray, names: 
 
 
 def _shipped_text() -> str:
-    return resources.files("industry_env.data").joinpath(SHIPPED_BOARD).read_text(encoding="utf-8")
+    return resources.files("industry_env.games.industry.data").joinpath(SHIPPED_BOARD).read_text(encoding="utf-8")
 
 
 MAX_BOARD_BYTES = 1 << 20  # the shipped board file is about 30 kB; anything over 1 MiB is not a board file
@@ -579,7 +580,7 @@ def load_board(path: str | Path | None = None) -> Board:
         raise BoardError(repr(path), [("path", "must be a path to a board file (str or pathlib.Path), or None")])
     if not str(path).strip():
         raise BoardError("''", [("path", "is empty: give the path of a board file, or None for the shipped board")])
-    resolved = Path(path).expanduser().resolve()
+    resolved = (moved_file(path) or Path(path).expanduser()).resolve()  # a checkout's old industry_env/data/board.toml
     if resolved.is_dir():
         raise BoardError(str(resolved), [("path", "is a folder, not a board file")])
     try:

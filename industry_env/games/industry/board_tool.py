@@ -1,5 +1,5 @@
 """``industry-env board`` for Industry (its spec's ``tools["board"]``): check a board file and print it as a table
-(markdown with ``--markdown``, as in docs/board.md), or write a blank board file to fill in (``--template``).
+(markdown with ``--markdown``, as in docs/industry/board.md), or write a blank board file to fill in (``--template``).
 Likely typing slips of a board file are noted on stderr."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     for note in () if board.is_shipped else board.warnings:  # the shipped board's long links are documented
         print(f"note: {note}", file=sys.stderr)
     if args.markdown:
-        sys.stdout.write(board_markdown(board))  # for the shipped board, exactly docs/board.md
+        sys.stdout.write(board_markdown(board))  # for the shipped board, exactly docs/industry/board.md
     else:
         print(board_text(board))
     return 0

@@ -1,5 +1,5 @@
-"""Industry's pictures in the docs (its spec's ``doc_figures``): ``docs/board-example.svg`` and ``.png``, a seeded
-4-player game played with seeded random moves until Era 3, a field on auction and a bid on it (documented in
+"""Industry's pictures in the docs (its spec's ``doc_figures``): ``docs/industry/board-example.svg`` and ``.png``, a
+seeded 4-player game played with seeded random moves until Era 3, a field on auction and a bid on it (documented in
 records.md), redrawn and checked by ``python -m industry_env.docfigures``."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def figures() -> list[DocFigure]:
     with tempfile.TemporaryDirectory() as tmp:
         picture.save_png(game, Path(tmp) / "x.png")
         png = (Path(tmp) / "x.png").read_bytes()
-    files = {"board-example.svg": svg, "board-example.png": png}
+    files = {"industry/board-example.svg": svg, "industry/board-example.png": png}  # under docs/
     entry = {
         "files": list(files),
         "caption": caption(game),

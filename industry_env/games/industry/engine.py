@@ -1,7 +1,7 @@
 """The batched numpy engine of Industry: B games as one dataclass of arrays, stepped together.
 
 This is the fast engine for reinforcement learning; :mod:`industry_env.games.industry.reference` is the readable oracle
-it is checked against, game by game (``tests/test_engine_differential.py``, ``industry-env verify``). Every rule
+it is checked against, game by game (``tests/industry/test_engine_differential.py``, ``industry-env verify``). Each rule
 below is the reference's rule written as array code over the batch: one function per phase, named as the
 reference names it, looping only over the small fixed dimensions (players, the two resources of a field).
 
@@ -23,7 +23,7 @@ inplace=False) -> State``                       ``inplace=True``: in place)
 =============================================  ==========================================================
 
 State fields: declared once in :mod:`.state` (``SCHEMA``: name, dtype, shape per game, fill, meaning; the table
-is in ``docs/engine.md``).
+is in ``docs/industry/engine.md``).
 
 ``state.current_player`` (int8[B], -1 once over) is derived from the phase. ``board`` is shared by the batch.
 The state is 364 bytes per game (``State.state_bytes_per_game``); the caches are redundant with ``owner`` and

@@ -997,8 +997,8 @@ _ready = False
 # numba's threads: the layer is chosen once for every game by core.runtime (TBB, else OpenMP with a bounded spin,
 # else the workqueue). Batches at least this large run on all of numba's threads, smaller ones on the calling
 # thread: where a launch costs a few us (tbb, omp), from 512 games; with the workqueue's 160-400 us, from 8192.
-# Measured figures: docs/engine.md, "Threads". Where other processes keep the cores busy, NUMBA_NUM_THREADS=1 is
-# fastest.
+# Measured figures: docs/industry/engine.md, "Threads". Where other processes keep the cores busy,
+# NUMBA_NUM_THREADS=1 is fastest.
 PARALLEL_FROM_BY_LAYER = {"tbb": 512, "omp": 512, "workqueue": 8192}
 PARALLEL_FROM = runtime.parallel_from(PARALLEL_FROM_BY_LAYER)
 _launch_lock = threading.Lock()

@@ -2,8 +2,8 @@
 
 Both engines produce it: :func:`observe_game` here reads a reference
 :class:`~industry_env.games.industry.reference.Game` plainly, and :func:`industry_env.games.industry.engine.observe`
-computes the same vector for a whole batch (the two are checked equal, bit for bit, in ``tests/test_observation.py``
-and the differential tests).
+computes the same vector for a whole batch (the two are checked equal, bit for bit, in
+``tests/industry/test_observation.py`` and the differential tests).
 
 Seats are relative: seat 0 is the observer, seat 1 the player to his left, and so on clockwise; seat 3 of a
 3-player game is all zeros (``seat_present`` says which seats play). Everything on the table is observed

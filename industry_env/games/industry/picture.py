@@ -27,7 +27,6 @@ several threads at once, so a lock serialises them.
 
 from __future__ import annotations
 
-import io
 import os
 import textwrap
 import threading
@@ -37,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import pixel_page, svg_document
+from ...core.figure import check_colours, pixel_page, png_bytes, svg_document
 from ...core.outputs import write_bytes_atomic
 from ...core.window import Window, in_notebook
 from .board import Board, field_id, network_kind
@@ -432,16 +431,9 @@ def save_png(game: Game, path: str | os.PathLike[str]) -> None:
 def to_png(game: Game, colours: int = 0) -> bytes:
     """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, about a third of
     the size (what a notebook shows)."""
-    Image = _gif.pillow()
-
-    image = Image.fromarray(to_rgb_array(game))
-    if colours:
-        if not 2 <= colours <= 256:
-            raise ValueError(f"to_png: colours={colours!r} must be 0 (full colour) or from 2 to 256")
-        image = image.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=bool(colours))
-    return buf.getvalue()
+    _gif.pillow()  # the render extra named before anything is drawn
+    check_colours(colours)
+    return png_bytes(to_rgb_array(game), colours)
 
 
 def save_svg(game: Game, path: str | os.PathLike[str], text_as_paths: bool = False) -> None:

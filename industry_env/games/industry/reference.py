@@ -3,7 +3,7 @@
 This is the readable oracle that the fast batched engine (:mod:`industry_env.games.industry.engine`) is checked against
 game by game. It favours clarity over speed: one method per phase or rule, named as the rulebook names it, and the
 rulebook's sentence beside any line that is not obvious. Rulings on what the rulebook leaves open are listed,
-with reasons, in ``docs/rules.md``.
+with reasons, in ``docs/industry/rules.md``.
 
 A game is a sequence of decisions, each made by ``current_player`` by choosing one of ``legal_actions()``
 (integers of the one action encoding, :mod:`industry_env.games.industry.actions`). Phases with no decision (income,
@@ -411,7 +411,7 @@ class Game:
         """Required resources of ``f`` that ``p`` must pay for: all but those his own developed factories make.
 
         A resource the field needs twice is listed twice: two payments, each by its own way (a Joker pays one);
-        his own factory pays both, "automatically regarded as being paid" (ruling 7, docs/rules.md).
+        his own factory pays both, "automatically regarded as being paid" (ruling 7, docs/industry/rules.md).
         """
         return [int(r) for r in self.board.NEEDS[f] if r >= 0 and not self._produces(p, int(r))]
 

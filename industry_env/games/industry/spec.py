@@ -49,7 +49,7 @@ class IndustrySpec(GameSpec):
         Option("board", None, "the board: a Board, a board file's path, or None for the shipped reconstructed board",
                _check_board, data=True),
     )  # fmt: skip
-    shipped_policy = "industry_env.data:ppo_industry.npz"
+    shipped_policy = "industry_env.games.industry.data:ppo_industry.npz"
     engine_module = "industry_env.games.industry.engine"
     reference_class = "industry_env.games.industry.reference:Game"
     agents = {
@@ -149,7 +149,7 @@ class IndustrySpec(GameSpec):
     def rules_text(self) -> str:
         from importlib import resources
 
-        return resources.files("industry_env.data").joinpath("rules.md").read_text(encoding="utf-8")
+        return resources.files("industry_env.games.industry.data").joinpath("rules.md").read_text(encoding="utf-8")
 
     def components_text(self) -> str:
         from .boarddoc import board_markdown

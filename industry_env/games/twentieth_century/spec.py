@@ -66,6 +66,9 @@ class TwentiethCenturySpec(GameSpec):
     # the batched engine; the game stays hidden (registry) until 100,000 games agree with the reference
     engine_module = "industry_env.games.twentieth_century.engine"
     reference_class = "industry_env.games.twentieth_century.reference:Game"
+    play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
+    web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve, once listed
+    has_pictures = True
 
     def num_actions(self, **options: Any) -> int:
         return NUM_ACTIONS
@@ -135,6 +138,31 @@ class TwentiethCenturySpec(GameSpec):
         from .render import render_text
 
         return render_text(game)  # type: ignore[arg-type]
+
+    def picture_key(self, game: ReferenceGame) -> Any:
+        from .picture import picture_key
+
+        return picture_key(game)  # the position without the seed and the stacks' order
+
+    def to_rgb_array(self, game: ReferenceGame, seat: int | None = None) -> np.ndarray:
+        from .picture import to_rgb_array
+
+        return to_rgb_array(game, seat)  # everything drawn is public (ruling 36); seat marks whose view it is
+
+    def show(self, game: ReferenceGame, seat: int | None = None) -> None:
+        from .picture import show
+
+        show(game, seat)
+
+    def doc_figures(self) -> list[Any]:
+        from .docfigure import figures
+
+        return figures()
+
+    def gif_writer(self, path: Any, frame_ms: int = 400, last_ms: int = 3000, scale: float = 1.0) -> Any:
+        from .picture import GifWriter
+
+        return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)
 
     def rules_text(self) -> str:
         from .tools import rules_text

@@ -1,7 +1,7 @@
 """One test per clause of the rulebook of Industry (Ystari, 2009), named after the clause.
 
-Positions are built with :func:`conftest.position` (a real starting position with entries overridden) or loaded
-from ``tests/positions/``; each is drawn in a comment. Fields are written ``<era><column>``; the cells of the
+Positions are built with :func:`.helpers.position` (a real starting position with entries overridden) or loaded
+from ``tests/industry/positions/``; each is drawn in a comment. Fields are written ``<era><column>``; the cells of the
 drawings read as in :mod:`industry_env.games.industry.render`: ``F0*`` a factory of player 0, developed; ``F0o``
 undeveloped (clock side up); ``^`` face up for auction; ``J-`` a joker already taken. Every test asserts exact outcomes.
 
@@ -15,13 +15,12 @@ The shipped board, as far as these tests use it (era 1 and 2)::
     2E Iron Ore Mine ->Iron (2, Wood) 2pt tracks   2F Pottery ->Ceramic (2, Stone) 2pt   2G Glassworks ->Glass (2, Wood)
     2H Bank (3, Brick) 2pt, -1 cost   2I Brewery (2, Glass) 3pt   2J Steam Locomotive T (Iron) 3pt
     2K Metallurgy T (Iron, Stone) 3pt   2L Chemistry T (Glass) 3pt   3H Stock Exchange (4, Glass) 3pt, -1 cost
-    (costs in brackets: Talers, then the resources needed; the frozen board tests/positions/board_rules.toml)
+    (costs in brackets: Talers, then the resources needed; the frozen board tests/industry/positions/board_rules.toml)
 """
 
 from __future__ import annotations
 
 import pytest
-from conftest import BOARD, BOARD_TEXT, F, R, hand, legal_names, load_position, play, position
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry.board import parse_board
@@ -32,6 +31,8 @@ from industry_env.games.industry.rules import (
     rounds_in_game,
     tokens_per_round,
 )
+
+from .helpers import BOARD, BOARD_TEXT, F, R, hand, legal_names, load_position, play, position, two_stone_board
 
 COL_E, COL_F, COL_I, COL_J = 4, 5, 8, 9  # columns face up in round 1 of seed 0 with 4 players: 1E, 1F, 1I, 1J
 
@@ -449,11 +450,11 @@ def test_pay_resource_other_producer_one_taler():
     assert g.s.developed[F("1F")]
 
 
-def test_pay_resource_other_producer_buyer_chooses_among_several(two_stone_board):
+def test_pay_resource_other_producer_buyer_chooses_among_several():
     # Custom board: the Textile Mill 1I also makes Stone. Players 1 (Quarry 1D) and 3 (Textile Mill 1I) both make
     # Stone; player 0 develops the Windmill 1H (2, Stone) in era 2 and chooses to pay player 3. The bank is not
     # offered although Stone is an era-1 resource: other players produce it.
-    g = position(4, board=two_stone_board, era=1, phase="develop", developer=0, starting_player=0,
+    g = position(4, board=two_stone_board(), era=1, phase="develop", developer=0, starting_player=0,
                  owned={"1D": (1, True), "1I": (3, True), "1H": 0}, past_owner=2, money=[5, 5, 5, 5])  # fmt: skip
     play(g, "develop 1H")
     assert legal_names(g) == ["pay Stone: player 1", "pay Stone: player 3", "subsidy"]

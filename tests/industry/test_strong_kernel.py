@@ -18,10 +18,11 @@ import pytest
 from industry_env.agents import make_agent
 from industry_env.agents.industry import strong_heuristic
 from industry_env.agents.industry.strong_heuristic import StrongParams, strong_actions
-from test_double_needs import doubled_board
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
+
+from .test_double_needs import doubled_board
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the twin needs numba")
 
@@ -80,7 +81,8 @@ def test_the_twin_chooses_the_numpy_forms_actions_in_every_phase(monkeypatch) ->
             for i in np.flatnonzero(fast != slow):
                 one = engine.take(s, i)
                 assert _takes_with_nudged_values(one, seed, mask[i : i + 1], prm, fast[i], monkeypatch), (
-                    f"{n} players, seed {seed}, phase {s.phase[i]}: twin {fast[i]}, numpy {slow[i]} (not a near-tie)")
+                    f"{n} players, seed {seed}, phase {s.phase[i]}: twin {fast[i]}, numpy {slow[i]} (not a near-tie)"
+                )
                 ties += 1
     assert total > 5000 and (phases > 200).all(), (total, phases)  # thousands of positions, every phase
     assert subsidies[[engine.BID, engine.SELL_OR_KEEP, engine.DEVELOP]].sum() > 0  # the subsidy branches ran

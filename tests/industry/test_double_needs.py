@@ -1,12 +1,12 @@
 """A field that needs the same resource twice (``needs = ["Glass", "Glass"]``): the loader, the rule, every engine.
 
-The rule (ruling 7, docs/rules.md): each needed unit is paid separately, so two Glass are two payments, each
+The rule (ruling 7, docs/industry/rules.md): each needed unit is paid separately, so two Glass are two payments, each
 choosing its own way (a Joker token pays one unit; a Taler to the bank or to a producer pays one); a player's own
 developed factory pays both. The rule clauses run on the reference engine with a copy of the frozen rules board
-(``tests/positions/board_rules.toml``) whose Brewery (2I: cost 2, 3 points) needs Glass twice; the same positions
-are then replayed in both batched backends. The differential test plays random games on a copy of the shipped board
-where fourteen fields need a resource twice and two more joker fields give Wood and Iron (so a player can hold two
-jokers of one resource), and compares the reference, the numpy rules and the numba kernel step by step.
+(``tests/industry/positions/board_rules.toml``) whose Brewery (2I: cost 2, 3 points) needs Glass twice; the same
+positions are then replayed in both batched backends. The differential test plays random games on a copy of the
+shipped board where fourteen fields need a resource twice and two more joker fields give Wood and Iron (so a player
+can hold two jokers of one resource), and compares the reference, the numpy rules and the numba kernel step by step.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from importlib import resources
 
 import numpy as np
 import pytest
-from conftest import BOARD, BOARD_TEXT, F, R, hand, legal_names, play, position
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine as E
@@ -24,6 +23,8 @@ from industry_env.games.industry.board import Board, parse_board
 from industry_env.games.industry.boarddoc import board_markdown
 from industry_env.games.industry.observation import observe_game
 from industry_env.games.industry.reference import Game, IllegalActionError
+
+from .helpers import BOARD, BOARD_TEXT, F, R, hand, legal_names, play, position
 
 try:
     import numba  # noqa: F401
@@ -60,7 +61,7 @@ DOUBLED = {
 
 def doubled_board() -> Board:
     """The shipped board with the fields of ``DOUBLED`` needing their resource twice."""
-    text = resources.files("industry_env.data").joinpath("board.toml").read_text(encoding="utf-8")
+    text = resources.files("industry_env.games.industry.data").joinpath("board.toml").read_text(encoding="utf-8")
     changes = {fid: f'needs = ["{r}", "{r}"]' for fid, r in DOUBLED.items()}
     changes |= {"2A": 'joker = "Wood"', "3B": 'joker = "Iron"'}
     return parse_board(edit_fields(text, changes), "doubled_needs.toml")

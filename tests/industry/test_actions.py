@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import F, R
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry.actions import action_to_string, string_to_action
 from industry_env.games.industry.reference import Game
 from industry_env.games.industry.rules import MAX_BID, money_bound
+
+from .helpers import F, R
 
 
 def test_offsets_table():

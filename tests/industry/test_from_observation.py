@@ -85,7 +85,7 @@ def test_legal_actions_of_the_rebuilt_state_are_the_original_ones(positions: eng
         for i in np.flatnonzero(ok):
             expect[i, (pay + A.PAY_PLAYER + rel[i]).reshape(-1)] |= mask[i, cols_from]
     np.testing.assert_array_equal(mask0, expect)
-    assert mask[:, A.PAY + A.PAY_PLAYER:A.SUBSIDY].any(), "some positions pay another player"
+    assert mask[:, A.PAY + A.PAY_PLAYER : A.SUBSIDY].any(), "some positions pay another player"
 
 
 def test_rebuilt_games_play_on_to_the_end_and_the_bag_is_dealt_from_the_rng(positions: engine.State) -> None:

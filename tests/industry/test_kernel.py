@@ -4,7 +4,7 @@ engine.
 The differential harness (:func:`industry_env.verify.differential`) checks each backend against the reference
 game by game; the other tests compare the two backends' whole States bit for bit (masks, every field, rewards,
 terminal flags) on the same play, including illegal actions, the parallel path, ``rollout`` and the State's one
-buffer. ``tests/test_engine_differential.py`` runs 2,000 games on the default backend (numba where installed).
+buffer. ``tests/industry/test_engine_differential.py`` runs 2,000 games on the default backend (numba where installed).
 """
 
 from __future__ import annotations
@@ -32,12 +32,16 @@ def assert_same_state(a: E.State, b: E.State) -> None:
         assert np.array_equal(x, y), f"field {name} differs"
 
 
-@pytest.mark.parametrize("backend", ["numba", "numpy"])
-def test_backend_agrees_with_the_reference(backend: str) -> None:
-    """Every step of 160 games: mask, player to move, observation, rewards, terminal flags, final positions."""
-    rep = differential(160, first_seed=40_000, backend=backend)
+@pytest.mark.parametrize("backend, games", [
+    ("numpy", 48),  # the compiled backend's 100 games are tests/test_engine_differential.py's
+    pytest.param("numpy", 160, marks=pytest.mark.slow),
+    pytest.param("numba", 160, marks=pytest.mark.slow),
+])  # fmt: skip
+def test_backend_agrees_with_the_reference(backend: str, games: int) -> None:
+    """Every step of whole games: mask, player to move, observation, rewards, terminal flags, final positions."""
+    rep = differential(games, first_seed=40_000, backend=backend)
     assert rep.disagreements == []
-    assert rep.games == 160 and rep.steps > 160 * 300
+    assert rep.games == games and rep.steps > games * 300
 
 
 def test_harness_catches_a_kernel_that_disagrees(monkeypatch) -> None:

@@ -284,7 +284,7 @@ def test_develop_pays_a_resource_to_its_producer() -> None:
     s = E.step(s, np.array([A.develop(need_f)]))
     assert s.phase[0] == E.PAY and s.pending[0].tolist() == [r, -1]
     m = E.legal_action_mask(s)[0]
-    ways = np.flatnonzero(m[A.pay(r, 0):A.pay(r, A.NUM_PAY_WAYS)]).tolist()
+    ways = np.flatnonzero(m[A.pay(r, 0) : A.pay(r, A.NUM_PAY_WAYS)]).tolist()
     assert ways == [A.PAY_PLAYER + 2]  # produced by player 2, so not at the bank
     cost = int(b.COST[need_f])
     s = E.step(s, np.array([A.pay(r, A.PAY_PLAYER + 2)]))

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import BOARD_TEXT, SHIPPED_BOARD
 
 from industry_env.games.industry.board import (
     BONUS_NAMES,
@@ -23,6 +22,8 @@ from industry_env.games.industry.board import (
     parse_board,
 )
 from industry_env.games.industry.rules import BONUS, BONUS_KINDS, FACTORY, JOKER, NUM_FIELDS, TECHNOLOGY, WILD_JOKER
+
+from .helpers import BOARD_TEXT, SHIPPED_BOARD
 
 B = SHIPPED_BOARD
 # The copies of the board loaded below keep the shipped board's four long links; the warnings are tested apart.
@@ -91,7 +92,7 @@ def test_board_era1_technologies_need_era1_resources_only():
 def test_board_needs_at_most_two_and_never_own_product():
     for f in range(NUM_FIELDS):
         need = [int(r) for r in B.NEEDS[f] if r >= 0]
-        assert len(need) <= 2 and (B.NEEDS[f, len(need):] == -1).all()  # -1 padded at the end
+        assert len(need) <= 2 and (B.NEEDS[f, len(need) :] == -1).all()  # -1 padded at the end
         assert B.PRODUCES[f] not in need
         assert B.NEEDS_MASK[f].sum() == len(set(need))
 
@@ -210,12 +211,26 @@ MALFORMED = [
     ("syntax error", _append("[[field"), "syntax", ""),
     ("missing field", _drop_field("3F"), "[[field]]", "['3F'] are missing"),
     ("bad kind", _replace_in_field("2C", 'kind = "bonus"', 'kind = "castle"'), "field 2C", "kind 'castle'"),
-    ("unknown resource", _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Unobtainium"]'), "field 1H",
-     "'Unobtainium' is not one of the resources"),
-    ("need produced only later", _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Steel"]'), "field 1H",
-     "produced only from era 3"),
-    ("six jokers", _replace_in_field("3B", 'kind = "joker"\nname = "Joker: Glass"\njoker = "Glass"',
-                                     'kind = "technology"\nname = "Optics"'), "[[field]]", "6 joker fields"),
+    (
+        "unknown resource",
+        _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Unobtainium"]'),
+        "field 1H",
+        "'Unobtainium' is not one of the resources",
+    ),
+    (
+        "need produced only later",
+        _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Steel"]'),
+        "field 1H",
+        "produced only from era 3",
+    ),
+    (
+        "six jokers",
+        _replace_in_field(
+            "3B", 'kind = "joker"\nname = "Joker: Glass"\njoker = "Glass"', 'kind = "technology"\nname = "Optics"'
+        ),
+        "[[field]]",
+        "6 joker fields",
+    ),
     ("two wild jokers", _replace_in_field("3B", 'joker = "Glass"', 'joker = "?"'), "[[field]]", "exactly one joker"),
     ("duplicate road", _append('[[road]]\nfields = ["1E", "1D"]'), "road", "listed twice"),
     ("duplicate tech link", _append('[[tech_link]]\nfields = ["1L", "1K"]'), "tech_link", "listed twice"),
@@ -223,8 +238,12 @@ MALFORMED = [
     ("road to itself", _append('[[road]]\nfields = ["1D", "1D"]'), "road 15", "two different factory fields"),
     ("road to nowhere", _append('[[road]]\nfields = ["1D", "6A"]'), "road 15", "not a field"),
     ("bad provenance", _add_to_field("1G", 'provenance = { cost = "a guess" }'), "field 1G", "provenance 'a guess'"),
-    ("provenance of unknown attribute", _add_to_field("1H", 'provenance = { colour = "rulebook" }'), "field 1H",
-     "unknown attribute 'colour'"),
+    (
+        "provenance of unknown attribute",
+        _add_to_field("1H", 'provenance = { colour = "rulebook" }'),
+        "field 1H",
+        "unknown attribute 'colour'",
+    ),
     ("unknown key", _add_to_field("1D", 'colour = "red"'), "field 1D", "unknown keys ['colour']"),
     ("field listed twice", _replace_in_field("3G", 'id = "3G"', 'id = "3F"'), "field 3F", "listed twice"),
     ("bad field id", _replace_in_field("3G", 'id = "3G"', 'id = "3M"'), "field", "'3M'"),
@@ -232,21 +251,42 @@ MALFORMED = [
     ("multiplier 4", _replace_in_field("1B", "multiplier = 2", "multiplier = 4"), "field 1B", "multiplier = 4"),
     ("technology with a cost", _add_to_field("1L", "cost = 1"), "field 1L", "a technology has no ['cost']"),
     ("negative cost", _replace_in_field("1D", "cost = 2", "cost = -1"), "field 1D", "cost = -1"),
-    ("three needs", _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Wood", "Brick"]'), "field 1H",
-     "at most 2"),
-    ("three needs, one twice", _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Stone", "Stone"]'),
-     "field 1H", "at most 2"),
-    ("needs its own product twice", _replace_in_field("1F", 'needs = ["Wood"]', 'needs = ["Brick", "Brick"]'),
-     "field 1F", "needs the resource it produces"),
-    ("needs its own product", _replace_in_field("1F", 'needs = ["Wood"]', 'needs = ["Brick"]'), "field 1F",
-     "needs the resource it produces"),
+    (
+        "three needs",
+        _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Wood", "Brick"]'),
+        "field 1H",
+        "at most 2",
+    ),
+    (
+        "three needs, one twice",
+        _replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Stone", "Stone"]'),
+        "field 1H",
+        "at most 2",
+    ),
+    (
+        "needs its own product twice",
+        _replace_in_field("1F", 'needs = ["Wood"]', 'needs = ["Brick", "Brick"]'),
+        "field 1F",
+        "needs the resource it produces",
+    ),
+    (
+        "needs its own product",
+        _replace_in_field("1F", 'needs = ["Wood"]', 'needs = ["Brick"]'),
+        "field 1F",
+        "needs the resource it produces",
+    ),
     ("bad network", _replace_in_field("1D", 'networks = ["river"]', 'networks = ["canal"]'), "field 1D", "networks"),
     ("joker without resource", _replace_in_field("1A", 'joker = "Wood"\n', ""), "field 1A", "which resource"),
     ("no name", _replace_in_field("1D", 'name = "Quarry"', 'name = ""'), "field 1D", "name"),
     ("no resources", lambda t: t.replace("[[resource]]", "[[resourcex]]"), "[[resource]]", "missing"),
-    ("bank before producer", lambda t: t.replace('name = "Stone"\nproducer_era = 1\nbank_era = 2',
-                                                 'name = "Stone"\nproducer_era = 1\nbank_era = 1', 1),
-     "resource 1 (Stone)", "bank_era"),  # fmt: skip
+    (
+        "bank before producer",
+        lambda t: t.replace(
+            'name = "Stone"\nproducer_era = 1\nbank_era = 2', 'name = "Stone"\nproducer_era = 1\nbank_era = 1', 1
+        ),
+        "resource 1 (Stone)",
+        "bank_era",
+    ),  # fmt: skip
 ]
 
 
@@ -275,7 +315,7 @@ def test_parse_board_names_the_given_path():
 
 
 # ---------------------------------------------------------------- provenance that claims no more than it knows
-SHIPPED_TEXT = (Path(__file__).resolve().parent.parent / "industry_env" / "data" / "board.toml").read_text()
+SHIPPED_TEXT = (Path(__file__).resolve().parents[2] / "industry_env/games/industry/data/board.toml").read_text()
 
 
 def test_shipped_provenance_marks_producers_as_reconstructed_with_their_constraint():
@@ -388,7 +428,7 @@ def test_two_separate_networks_of_one_kind():
 
 
 def test_a_field_needing_one_resource_twice_loads_as_two_units():
-    # The printed board may show a resource twice on a field: two units, each paid separately (docs/rules.md).
+    # The printed board may show a resource twice on a field: two units, each paid separately (docs/industry/rules.md).
     b = parse_board(_replace_in_field("1H", 'needs = ["Stone"]', 'needs = ["Stone", "Stone"]')(BOARD_TEXT))
     f, stone = field_index("1H"), b.resource_names.index("Stone")
     assert b.NEEDS[f].tolist() == [stone, stone]
@@ -472,7 +512,8 @@ def test_an_edited_board_file_is_read_again(tmp_path):
 
 
 # ---------------------------------------------------------------- the documents
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs" / "industry"
 
 
 def test_markdown_describes_the_file_given(tmp_path):
@@ -519,7 +560,7 @@ def test_board_docs_stand_alone():
     for path in (DOCS / "board.md", DOCS / "board-sources.md", DOCS / "balance.md"):
         assert "shared/" not in path.read_text(), path
     for module in ("board", "boarddoc", "balance"):
-        source = (DOCS.parent / "industry_env" / "games" / "industry" / f"{module}.py").read_text()
+        source = (ROOT / "industry_env" / "games" / "industry" / f"{module}.py").read_text()
         assert "shared/" not in source, module
     sources = (DOCS / "board-sources.md").read_text()
     cited = {v.split(":", 1)[1].split(" ")[0]
@@ -537,7 +578,7 @@ def test_any_wrong_value_is_a_board_error_never_a_crash(value):
     starts = [text.index('id = "1A"'), text.index('id = "1B"'), text.index('id = "1F"'), text.index('id = "2K"'),
               text.index("[[resource]]"), text.index("[[road]]")]  # fmt: skip
     for start in starts:
-        block = text[start:text.index("[[", start + 2)]
+        block = text[start : text.index("[[", start + 2)]
         for line in block.splitlines():
             if " = " in line and not line.startswith("#"):
                 key = line.split(" = ")[0]

@@ -24,7 +24,7 @@ BOARD = load_board()
 
 
 def test_every_field_is_developed_in_strong_games_and_scores_fit_the_records() -> None:
-    # Board version 2 was tuned under the strong heuristic (docs/balance.md, 1,000 games); 30 games each here.
+    # Board version 2 was tuned under the strong heuristic (docs/industry/balance.md, 1,000 games); 30 games each here.
     r = study("heuristic", 30, 0, BOARD, make_agent=make_agent)
     assert r["never_developed"] == []
     four = r["by_players"][4]

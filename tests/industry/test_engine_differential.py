@@ -59,7 +59,8 @@ def test_configs_cover_players_variants_and_policies() -> None:
 
 def test_harness_detects_a_disagreement(monkeypatch) -> None:
     """An engine with a planted bug (a subsidy worth 4 Talers) is caught, with seed and step. (The numpy rules:
-    the compiled kernel's constants are fixed at compile time; tests/test_kernel.py plants one in the reference.)"""
+    the compiled kernel's constants are fixed at compile time; tests/industry/test_kernel.py plants one in the
+    reference.)"""
     monkeypatch.setattr(E, "SUBSIDY_MONEY", 4)
     rep = differential(16, first_seed=0, backend="numpy")
     assert rep.disagreements

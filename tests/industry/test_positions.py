@@ -7,9 +7,10 @@ import json
 import random
 
 import pytest
-from conftest import BOARD, POSITIONS, F, hand, position_doc
 
 from industry_env.games.industry.reference import Game, GameStateError
+
+from .helpers import BOARD, POSITIONS, F, hand, position_doc
 
 
 def _game_after(n: int, seed: int, steps: int) -> Game:
@@ -140,8 +141,11 @@ CORRUPT = [
     ("development awaited from nobody", _set("developer", -1), "developer"),
     ("auction with no face-up token", _set("phase", "auction"), "face_up"),
     ("a bid with no bidder", _set("high_bid", 3), "high_bid"),
-    ("paying a resource the field does not need",
-     _both(_set("phase", "pay"), _set("developing", F("2E")), _set("pending", [0])), "pending"),  # 2E needs Wood
+    (
+        "paying a resource the field does not need",
+        _both(_set("phase", "pay"), _set("developing", F("2E")), _set("pending", [0])),
+        "pending",
+    ),  # 2E needs Wood
     ("game over before era 5", _set("phase", "over"), "phase"),
 ]
 
@@ -159,16 +163,27 @@ def test_corrupt_saved_game_refused_naming_the_entry(what, mutate, entry):
 AUCTION_CORRUPT = [
     ("bid awaited from the auctioneer", _set("bidder", 1), "bidder"),
     ("bid awaited from nobody", _set("bidder", -1), "bidder"),
-    ("lot already auctioned", _both(_set("lot", F("1D")), _item("claimed", F("1D"), True), _item("owner", F("1D"), 0),
-                                    _set("bag", [10, 2, 1, 11, 7, 0, 6])), "lot"),  # fmt: skip
+    (
+        "lot already auctioned",
+        _both(
+            _set("lot", F("1D")),
+            _item("claimed", F("1D"), True),
+            _item("owner", F("1D"), 0),
+            _set("bag", [10, 2, 1, 11, 7, 0, 6]),
+        ),
+        "lot",
+    ),  # fmt: skip
     ("lot not face up", _set("lot", F("1G")), "lot"),
     ("lot of another era", _set("lot", F("2E")), "lot"),
     ("highest bidder without a bid", _set("high_bidder", 3), "high_bid"),
     ("decision with no bid", _set("phase", "sell_or_keep"), "high_bid"),
     ("bid above the bidder's money", _both(_set("high_bidder", 2), _set("high_bid", 6), _set("bidder", 3)), "high_bid"),
     ("highest bidder is the auctioneer", _both(_set("high_bidder", 1), _set("high_bid", 2)), "high_bidder"),
-    ("keep decision above the money", _both(_set("phase", "sell_or_keep"), _set("high_bidder", 3), _set("high_bid", 9)),
-     "high_bid"),  # fmt: skip
+    (
+        "keep decision above the money",
+        _both(_set("phase", "sell_or_keep"), _set("high_bidder", 3), _set("high_bid", 9)),
+        "high_bid",
+    ),  # fmt: skip
 ]
 
 

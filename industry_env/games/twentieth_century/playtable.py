@@ -1,0 +1,146 @@
+"""20th Century at the terminal (``industry-env play``; the spec's ``play_table``): the whole public position, each
+choice with what it costs, what each move did, a look-up of any tile of any nation or offer, the offers, the
+catastrophe, a nation's map, ``back`` inside a multi-step choice, and the final scoring by source (the words:
+:mod:`.playtext`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.playtable import PlayTable
+from . import actions as A
+from . import playtext
+
+# The decisions that begin a move; the others (where to attach, how to turn, which city, a technology's targets)
+# continue the move before them, and 'back' returns to its beginning.
+MOVE_STARTS = frozenset({"lead", "open", "bid", "tech", "catastrophe", "attach_pick", "garbage", "use", "recycle"})
+
+
+class TwentiethCenturyTable(PlayTable):
+    """20th Century: everything public (ruling 36), each choice with its cost, look-ups of tiles and offers."""
+
+    intro = ("Type a choice's number or its action (e.g. 'land 2', 'bid +1', 'withdraw', 'catastrophe column 0 bid "
+             "3', 'cell 5,4'); 'info 4,4' tells about a tile of your nation ('info 4,4 2': player 2's), 'offers' "
+             "and 'catastrophe' show the round's offers and card, 'back' takes back a choice not yet complete, "
+             "'help' lists the commands, 'quit' leaves.")  # fmt: skip
+    commands = (
+        ("<number> or an action", "play that choice: '2', 'land 3', 'bid +0', 'pass', 'withdraw', 'tech 1', 'done', "
+         "'catastrophe column 2 bid 4', 'cell 5,4', 'rotate 90', 'city 5,4 a', 'use 0.0', 'bridge 0'"),
+        ("board  (b)", "every player's coins, science, production, pollution, cubes, technologies and tiles"),
+        ("info X,Y [PLAYER]  (i)", "a tile of a nation (yours by default): cities, citizens, production, rails, "
+         "bridge, cubes"),
+        ("info land N / info tech N", "a tile or technology of the offer"),
+        ("offers", "the land and technology offers with their prices, the auction under way"),
+        ("catastrophe  (cat)", "this round's catastrophe card: its columns and the bids on them"),
+        ("nation [PLAYER]", "a nation as a map of cells (yours by default)"),
+    )  # fmt: skip
+    verbs = frozenset({"land", "bid", "pass", "withdraw", "tech", "catastrophe", "cell", "rotate", "city", "use",
+                       "bridge", "done"})  # fmt: skip
+
+    def __init__(self, spec: Any, game: Any, seat: int) -> None:
+        super().__init__(spec, game, seat)
+        self.T = playtext
+
+    def board(self) -> str:
+        return self.T.board_text(self.game, self.seat)
+
+    def command(self, word: str, rest: str) -> str | None:
+        if word in ("info", "i"):
+            return self.T.parse_info(self.game, self.seat, rest)
+        if word == "offers" and not rest:
+            return self.T.offers_text(self.game)
+        if word in ("catastrophe", "cat") and not rest:
+            return self.T.catastrophe_text(self.game)
+        if word == "nation":
+            return self.T.nation_map(self.game, self._player(rest))
+        return super().command(word, rest)
+
+    def _player(self, text: str) -> int:
+        n = self.game.num_players
+        if not text:
+            return self.seat
+        if not (text.isascii() and text.isdigit() and int(text) < n):
+            raise ValueError(f"no player {text!r}: players are 0 to {n - 1} ('nation 2')")
+        return int(text)
+
+    def decision(self) -> str:
+        g, p = self.game, self.seat
+        what = self.T.DECISIONS.get(g.phase, g.phase)
+        return (f"round {self.T.ROMAN[g.round]}, your turn: {what} (you have {g.coins[p]} coins, "
+                f"{g.science[p]} science)")  # fmt: skip
+
+    def choices(self, legal: list[int]) -> list[str]:
+        """Every choice with what it costs; a run of bids (coins on the tile, or science on one catastrophe
+        column) is one block: what it is once, then the numbered amounts, eight a line."""
+        g, out, i = self.game, [], 0
+        while i < len(legal):
+            group = self._group(legal[i])
+            j = i
+            while group and j + 1 < len(legal) and self._group(legal[j + 1]) == group:
+                j += 1
+            if j - i < 2:
+                out.append(f"  [{i}] {self.T.choice_text(g, legal[i])}")
+                i += 1
+                continue
+            out.append(f"  {group}:")
+            cells = [f"[{k}] {self._amount(legal[k])}" for k in range(i, j + 1)]
+            out += ["      " + "  ".join(cells[r : r + 8]) for r in range(0, len(cells), 8)]
+            i = j + 1
+        return out
+
+    def _group(self, action: int) -> str:
+        """The block a choice is listed in ('' for a choice listed alone)."""
+        name, i = A.block_of(action)
+        g, p = self.game, self.game.to_move
+        if name == "bid":
+            return f"bid on land {g.auction_slot}, in coins (you have {g.coins[p]})"
+        if name == "catastrophe":
+            c = i // A.NUM_CAT_BIDS
+            cubes, steps = g.data.catastrophes[g.cat_current].columns[c]
+            return (f"catastrophe column {c} ({self.T.plural(cubes, 'cube')}, {self.T.spoil(steps)}), in science "
+                    f"(you have {g.science[p]})")  # fmt: skip
+        return ""
+
+    def _amount(self, action: int) -> str:
+        """A bid's amount in a block: its coins (from its name, 'bid +2 (7 coins)') or its science."""
+        name, i = A.block_of(action)
+        if name == "bid":
+            return self.game.action_to_string(action).partition(" (")[2].split(" ")[0]
+        return str(i % A.NUM_CAT_BIDS)
+
+    def scores(self) -> str:
+        return "points so far by source:\n" + self.T.score_table(self.game)
+
+    def final(self) -> str:
+        return "final scores:\n" + self.T.score_table(self.game)
+
+    def name(self, action: int) -> str:
+        """The action's name as the echo shows it, after the move (a bid's coins are said by :meth:`after`)."""
+        return A.action_to_string(action)
+
+    def snapshot(self) -> Any:
+        return self.game.clone()
+
+    def after(self, action: int, before: Any) -> str | None:
+        """A bid's coins, read from the position it was made in."""
+        if A.block_of(action)[0] != "bid":
+            return None
+        coins = before.action_to_string(action).partition(" (")[2].rstrip(")")  # 'bid +1 (3 coins)'
+        return f"  -> player {before.to_move} bids {coins}"
+
+    def begin_move(self) -> Any:
+        return self.game.clone()
+
+    def action_done(self, mover: int) -> bool:
+        g = self.game
+        return g.is_over or g.current_player != mover or g.phase in MOVE_STARTS
+
+    def summary(self, start: Any, actions: list[int], mover: int) -> list[str]:
+        return self.T.effect_lines(start, self.game)
+
+    def reveals(self, action: int) -> bool:
+        """Ending the last recycling of a round deals the next round's tiles and catastrophe: never taken back."""
+        return self.game.phase == "recycle" and action == A.DONE
+
+    def restore(self, start: Any, actions: list[int]) -> None:
+        self.game.__dict__.update(start.clone().__dict__)

@@ -1,0 +1,135 @@
+"""20th Century's pictures: non-blank for 3, 4 and 5 players, changed by what changes the position, the same after
+a redeal of what no seat may see, never the seed; tiles turned as the rules turn them; the GIF of a replay."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from industry_env import load_game  # noqa: E402
+from industry_env.games.twentieth_century import picture as P  # noqa: E402
+from industry_env.games.twentieth_century.components import load_data  # noqa: E402
+from industry_env.games.twentieth_century.reference import Game  # noqa: E402
+
+SPEC = load_game("twentieth_century")
+SEED = 987_654_321  # a seed no picture may show
+
+
+def played(n: int, rounds: int, seed: int = SEED) -> Game:
+    """A game of random moves (withdrawing and 'done' rarer, so that nations grow) up to round ``rounds + 1``."""
+    return P.example_game(n, seed, rounds)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_picture_of_each_player_count_is_a_full_non_blank_rgb_image(n: int) -> None:
+    rgb = SPEC.to_rgb_array(played(n, 2))
+    assert rgb.shape == P.PICTURE_SHAPE and rgb.dtype == np.uint8
+    assert (rgb < 250).any(axis=2).mean() > 0.05  # a good part of the page is drawn on
+    # every player's colour appears (their panels' headers)
+    for colour in P.PLAYER_COLOURS[:n]:
+        want = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
+        assert (np.abs(rgb.astype(int) - want).sum(axis=2) < 6).sum() > 500, colour
+
+
+def test_picture_changes_with_the_position_and_not_with_the_unseen_future() -> None:
+    g = played(3, 1)
+    before = SPEC.to_rgb_array(g)
+    redealt = g.resample(0, np.random.default_rng(1))
+    assert redealt.land_stacks != g.land_stacks or redealt.cat_stack != g.cat_stack
+    assert np.array_equal(SPEC.to_rgb_array(redealt), before)
+    assert SPEC.picture_key(redealt) == SPEC.picture_key(g)
+    g.apply(g.legal_actions()[0])
+    assert SPEC.picture_key(g) != SPEC.picture_key(redealt)
+    assert not np.array_equal(SPEC.to_rgb_array(g), before)
+
+
+def test_no_picture_shows_the_seed() -> None:
+    g = played(4, 3)
+    svg = P.to_svg(g)
+    assert str(SEED) not in svg and str(SEED) not in SPEC.picture_key(g)
+    texts = [item[1][2] for items in P.sketch_position(g, 0).values() for item in items if item[0] == "text"]
+    assert texts and not any(str(SEED) in t for t in texts)
+
+
+def test_svg_names_each_players_panel_and_each_placed_tile() -> None:
+    g = Game(3, seed=5)
+    svg = P.to_svg(g)
+    assert svg.startswith("<?xml") and "</svg>" in svg
+    for p in range(3):
+        assert f'id="player-{p}"' in svg and f'id="tile-{p}-4-4"' in svg  # the starting tile at the centre
+
+
+def test_the_seat_must_be_a_seat() -> None:
+    g = Game(3, seed=5)
+    with pytest.raises(ValueError, match="seat=3"):
+        P.sketch_position(g, 3)
+    with pytest.raises(ValueError, match="seat=True"):
+        P.sketch_position(g, True)
+
+
+def test_a_tile_turned_a_quarter_turn_draws_its_north_rail_leaving_by_the_east() -> None:
+    """Rotating r quarter turns clockwise sends side s to (s + r) % 4 (geometry.py): the picture turns alike."""
+    data = load_data()
+    tile = next(t for t in data.land if any("N" in piece for piece in t.rails) and t.cities)
+    for rotation, end in ((0, (50.0, 0.0)), (1, (100.0, 50.0)), (2, (50.0, 100.0)), (3, (0.0, 50.0))):
+        k = P._Sketch()
+        P.sketch_tile(k, tile, 0.0, 0.0, 100.0, rotation)
+        ends = {(args[0][1], args[1][1]) for kind, args, _ in k.regions["header"] if kind == "Line2D"}
+        assert any(abs(x - end[0]) < 1e-9 and abs(y - end[1]) < 1e-9 for x, y in ends), rotation
+
+
+def test_text_is_never_smaller_than_8_points() -> None:
+    sizes = [dict(item[2])["fontsize"] for items in P.sketch_position(played(5, 4), 1).values() for item in items
+             if item[0] == "text"]  # fmt: skip
+    assert sizes and min(sizes) >= 8
+
+
+def test_final_picture_shows_the_scoring_by_source_and_the_winner() -> None:
+    g = played(3, 9)
+    assert g.is_over
+    texts = [item[1][2] for items in P.sketch_position(g).values() for item in items if item[0] == "text"]
+    assert "Final scoring" in texts and "land tiles" in texts
+    assert any(t.startswith("winner") for t in texts)
+
+
+def test_gif_of_a_replay(tmp_path) -> None:  # noqa: ANN001
+    from PIL import Image
+
+    g, rng = Game(3, seed=2), random.Random(2)
+    path = tmp_path / "game.gif"
+    with SPEC.gif_writer(path, scale=0.25) as gif:
+        gif.add(g)
+        for _ in range(6):
+            g.apply(rng.choice(g.legal_actions()))
+            gif.add(SPEC.to_rgb_array(g))
+    with Image.open(path) as im:
+        assert im.format == "GIF" and im.size == (400, 250) and im.n_frames >= 2
+
+
+def test_the_browser_view_writes_every_primitive_and_looks_up_what_is_clicked() -> None:
+    import xml.etree.ElementTree as ET
+
+    from industry_env.core import svg
+    from industry_env.web.views import view_of
+
+    view = view_of(SPEC)
+    g, rng = Game(5, seed=4), random.Random(4)
+    for step in range(3000):
+        if g.is_over:
+            break
+        if step % 60 == 0:
+            for kind, _, kw in view.sketch(g, 0):
+                assert kind in svg.KNOWN_KEYWORDS and set(dict(kw)) <= svg.KNOWN_KEYWORDS[kind], kind
+        g.apply(rng.choice(g.legal_actions()))
+    root = ET.fromstring(view.picture(g, 1))
+    assert root.get("viewBox") == f"0 0 {P.WIDTH} {P.HEIGHT}"
+    ids = {e.get("id") for e in root.iter() if e.get("id")}
+    tile = next(i for i in ids if i.startswith("tile-2-"))
+    key = view.find(g, tile)
+    assert key is not None and key.endswith(" 2") and key in {p["key"] for p in view.places(g)}
+    assert view.lookup(g, key, 1).startswith(f"player 2's {key.split(' ')[0]}:")
+    assert "land tiles" in view.final(g) and str(SEED) not in view.picture(g, None)
