@@ -57,6 +57,7 @@ class TwentiethCenturySpec(GameSpec):
     citation = "Vladimír Suchý, 20th Century (Czech Games Edition 2010)"
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 4
     hidden_information = True  # the stacks' order and the face-down catastrophes (ruling 36)
+    private_information = False  # hidden from every seat alike: a seat's view is the public one
     options = (
         Option("r2", "random", "the round-II scoring card: random, a, b, c or none (first game)", _check_card),
         Option("r4", "random", "the round-IV scoring card: random, a, b, c or none (first game)", _check_card),
@@ -134,10 +135,11 @@ class TwentiethCenturySpec(GameSpec):
         return string_to_action(text)
 
     def render_text(self, game: ReferenceGame, seat: int | None = None) -> str:
-        """The position as text (everything in it is public: ruling 36)."""
+        """The position as text: a seat's view is the public one (no seat holds a secret: ruling 36); the full view
+        (``seat=None``) adds the undealt stacks and the catastrophes to come."""
         from .render import render_text
 
-        return render_text(game)  # type: ignore[arg-type]
+        return render_text(game, full=seat is None)
 
     def picture_key(self, game: ReferenceGame) -> Any:
         from .picture import picture_key
