@@ -89,7 +89,9 @@ NUM_BIDS, NUM_CAT_BIDS, MAX_AB = A.NUM_BIDS, A.NUM_CAT_BIDS, A.MAX_ABILITIES
 PARALLEL_FROM_BY_LAYER = {"tbb": 64, "omp": 64, "workqueue": 512}
 PARALLEL_FROM = runtime.parallel_from(PARALLEL_FROM_BY_LAYER)
 
-# Fields of the State (state.BATCH_FIELDS, in order).
+# Fields of the State (state.BATCH_FIELDS, in order), and below the tables' entries: numpy integers, not Python
+# ints, so that numba types them int64 rather than as literals and compiles each small reader (rd, wr, tb, ...)
+# once, not once per field (a literal argument makes a compiled copy per value).
 (F_SEED, F_REWARDS, F_TERMINATED, F_NUM_PLAYERS, F_R2_OPTION, F_R4_OPTION, F_R2, F_R4, F_LAND_STACK, F_LAND_POS,
  F_TECH_STACK, F_TECH_POS, F_CAT_STACK, F_CAT_POS, F_CAT_CURRENT, F_ROUND, F_PHASE, F_TO_MOVE, F_NEXT_LEADER,
  F_LEADER, F_LAND_OFFER, F_LAND_OFFER_LEN, F_TECH_OFFER, F_TECH_OFFER_LEN, F_DISCARDED_LAND, F_DISCARDED_LAND_LEN,
@@ -97,7 +99,7 @@ PARALLEL_FROM = runtime.parallel_from(PARALLEL_FROM_BY_LAYER)
  F_PASSED, F_WON, F_RESUME, F_CAT_COL, F_CAT_BID, F_MAINT_FIRST, F_MAINT_POS, F_COINS, F_SCIENCE, F_POLLUTION,
  F_PENDING_CUBES, F_PENDING, F_PENDING_LEN, F_TECHS, F_TECHS_LEN, F_USED, F_VP, F_LEDGER, F_GRID_TILE, F_GRID_ROT,
  F_GRID_BRIDGE, F_GRID_CUBES, F_GRID_CITIZENS, F_GRID_NEW, F_SEL, F_SEL_LEN, F_REMOVED, F_REMOVED_LEN,
- F_PRODUCTION_NOW, F_NETWORK) = range(len(BATCH_FIELDS))  # fmt: skip
+ F_PRODUCTION_NOW, F_NETWORK) = map(np.int64, range(len(BATCH_FIELDS)))  # fmt: skip
 assert BATCH_FIELDS[F_NETWORK][0] == "network" and BATCH_FIELDS[F_GRID_NEW][0] == "grid_new"
 
 # The tables, packed in ``t`` (int64; numbers first, then for each table its start) and ``tf`` (float32).
@@ -113,7 +115,7 @@ FLOAT_TABLES = ("LAND_ROW", "TECH_ROW", "CELL_ROW")
  X_TECH_COST_START, X_POLL_FINAL, X_CLEAN_TILE, X_NCITIES, X_CITY_PROD, X_CITY_RECYCLE, X_BUILDING, X_BONUS,
  X_NBRIDGES, X_NLC, X_LC_SIDES, X_LC_CITIES, X_REACH, X_RAILED, X_NABIL, X_ABIL_KIND, X_ABIL_COST, X_ABIL_VP,
  X_TECH_GARBAGE, X_TECH_POLLUTION, X_TECH_INST, X_NEIGHBOUR, X_OBS, X_LAND_ROW, X_TECH_ROW,
- X_CELL_ROW) = range(len(TABLE_NUMBERS + INT_TABLES + FLOAT_TABLES))  # fmt: skip
+ X_CELL_ROW) = map(np.int64, range(len(TABLE_NUMBERS + INT_TABLES + FLOAT_TABLES)))  # fmt: skip
 OBS_PIECES = ("num_players", "round", "phase", "to_move", "seat_present", "scoring_cards", "prices", "land_offer",
               "tech_offer", "auction", "catastrophe", "seat_vp", "seats", "pending", "grids", "selection",
               "unseen")  # fmt: skip
@@ -312,24 +314,24 @@ def wrap_tables(t: np.ndarray) -> np.ndarray:
 
 
 # ============================================================================================== fields
-@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
+@njit(cache=True)
 def rd(g, f, i, e):
     """Element ``e`` of int16 field ``f`` of game ``i``, widened to int64 (one compiled version of every helper
     that takes it, not one per width)."""
     return g.s16[g.at[f] + i * g.sz[f] + e] + 0
 
 
-@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
+@njit(cache=True)
 def wr(g, f, i, e, v):
     g.s16[g.at[f] + i * g.sz[f] + e] = v
 
 
-@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
+@njit(cache=True)
 def add(g, f, i, e, v):
     g.s16[g.at[f] + i * g.sz[f] + e] += v
 
 
-@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
+@njit(cache=True)
 def tb(t, x, k):
     """Entry ``k`` of table ``x``."""
     return t[t[x] + k]
@@ -441,7 +443,7 @@ def new_game(g, t, i, seed, n, r2opt, r4opt):
 
 
 # ============================================================================================== the nation
-@njit(cache=True, inline="always")  # (inlined: no compiled copy per field)
+@njit(cache=True)
 def _grid(g, f, i, p, c):
     return rd(g, f, i, p * NC + c)
 
