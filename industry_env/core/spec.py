@@ -199,9 +199,9 @@ class GameSpec:
     range, whether it hides information, where its engines are, its sizes, its positions as JSON, its actions'
     names and how a game was set up. Optional, each with a default that works: ``options``, ``agents``,
     ``shipped_policy``, ``tools``, ``variants``, ``observe``/``resample`` (the reference game's own),
-    ``render_text`` (``str(game)``), ``describe_action``, ``data_digests``, the texts (``rules_text``,
-    ``components_text``: made from the declaration) and the pictures (``has_pictures``; without its own, a
-    picture of the position's text).
+    ``private_information``, ``render_text`` (``str(game)``), ``describe_action``, ``data_digests``, the texts
+    (``rules_text``, ``components_text``: made from the declaration) and the pictures (``has_pictures``; without
+    its own, a picture of the position's text).
     """
 
     #: short id, the registry's key and the ``--game`` of the command line (``"industry"``)
@@ -243,6 +243,10 @@ class GameSpec:
     web_view: str | None = None
     #: the game draws pictures of its own (``to_rgb_array``, ``show``); without them a picture is its text
     has_pictures: bool = False
+    #: with hidden information, whether a seat holds something the others do not (hands of cards): its view then
+    #: differs from the public one. False where what is hidden is hidden from every seat alike (20th Century's
+    #: stacks), so a seat's view is the public view and only the full view shows more
+    private_information: bool = True
 
     # ---------------------------------------------------------------------------------------- the declaration
     def missing(self) -> list[str]:

@@ -18,8 +18,9 @@ def _tile_text(game: Any, code: int) -> str:
     return f"{tech.id} {tech.name}"
 
 
-def render_text(game: Any) -> str:
-    """Every public fact of the position (nothing is private: ruling 36), one line each."""
+def render_text(game: Any, full: bool = False) -> str:
+    """Every public fact of the position, one line each: what every seat sees (no seat holds a secret: ruling 36).
+    ``full`` adds what no seat sees: the undealt stacks in order and the catastrophes still face down."""
     d = game.data
     lines = [f"20th Century, {game.n} players, round {game.round}, phase {game.phase}, "
              f"{'over' if game.is_over else f'seat {game.to_move} to move'}"]  # fmt: skip
@@ -51,4 +52,20 @@ def render_text(game: Any) -> str:
             bridge = f" bridge {game.grid_bridge[p][c]}" if game.grid_bridge[p][c] >= 0 else ""
             lines.append(f"  ({x},{y}) {_tile_text(game, code)} rot {90 * game.grid_rot[p][c]}, "
                          f"cubes {game.grid_cubes[p][c]}, citizens {occ or '-'}{bridge}")  # fmt: skip
+    if full:
+        lines += _hidden_lines(game)
     return "\n".join(lines)
+
+
+def _hidden_lines(game: Any) -> list[str]:
+    """The hidden part of the position (no seat sees it): each era's undealt stacks, top first, and the
+    catastrophes to come."""
+    d = game.data
+    lines = ["hidden from every seat:"]
+    for era in game.land_stacks:
+        lands = " ".join(d.land[t].id for t in game.land_stacks[era]) or "-"
+        techs = " ".join(d.technologies[t].id for t in game.tech_stacks[era]) or "-"
+        lines.append(f"  era {era} land stack: {lands}")
+        lines.append(f"  era {era} technology stack: {techs}")
+    lines.append("  catastrophes to come: " + (" ".join(d.catastrophes[k].id for k in game.cat_stack) or "-"))
+    return lines

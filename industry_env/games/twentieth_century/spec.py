@@ -1,9 +1,10 @@
 """20th Century's declaration to the suite (:data:`SPEC`): what ``industry_env.load_game("twentieth_century")``
 returns.
 
-Vladimír Suchý's *20th Century* (Czech Games Edition 2010): 3 to 5 players. Registered hidden: only the readable
-reference engine plays it (``load_game("twentieth_century").reference(...)``); the batched engine, environments
-and agents are later work. Options ``r2`` and ``r4``: the round-II and round-IV scoring cards ("random", the
+Vladimír Suchý's *20th Century* (Czech Games Edition 2010): 3 to 5 players. Registered hidden: the readable
+reference engine (``load_game("twentieth_century").reference(...)``) and the batched engine (:mod:`.engine`) play
+it; it is listed by ``available_games()`` once 100,000 games of the two agree (docs/twentieth-century/engine.md).
+Options ``r2`` and ``r4``: the round-II and round-IV scoring cards ("random", the
 default, draws each at set-up; "a", "b", "c" fix one; "none" is the rulebook's first-game variant, ruling 35);
 ``data``: the components (None, the shipped reconstructed ones; or an owner's files, ``tools.write_template``).
 """
@@ -56,13 +57,15 @@ class TwentiethCenturySpec(GameSpec):
     citation = "Vladimír Suchý, 20th Century (Czech Games Edition 2010)"
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 4
     hidden_information = True  # the stacks' order and the face-down catastrophes (ruling 36)
+    private_information = False  # hidden from every seat alike: a seat's view is the public one
     options = (
         Option("r2", "random", "the round-II scoring card: random, a, b, c or none (first game)", _check_card),
         Option("r4", "random", "the round-IV scoring card: random, a, b, c or none (first game)", _check_card),
         Option("data", None, "the components: None for the shipped reconstructed ones, a tiles file's path, or a "
                "(tiles, components) pair of paths", _check_data, data=True),
     )  # fmt: skip
-    engine_module = None  # no batched engine yet: registered hidden
+    # the batched engine; the game stays hidden (registry) until 100,000 games agree with the reference
+    engine_module = "industry_env.games.twentieth_century.engine"
     reference_class = "industry_env.games.twentieth_century.reference:Game"
     play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
     web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve, once listed
@@ -132,10 +135,11 @@ class TwentiethCenturySpec(GameSpec):
         return string_to_action(text)
 
     def render_text(self, game: ReferenceGame, seat: int | None = None) -> str:
-        """The position as text (everything in it is public: ruling 36)."""
+        """The position as text: a seat's view is the public one (no seat holds a secret: ruling 36); the full view
+        (``seat=None``) adds the undealt stacks and the catastrophes to come."""
         from .render import render_text
 
-        return render_text(game)  # type: ignore[arg-type]
+        return render_text(game, full=seat is None)
 
     def picture_key(self, game: ReferenceGame) -> Any:
         from .picture import picture_key

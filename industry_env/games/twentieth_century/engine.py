@@ -1,0 +1,557 @@
+"""The batched engine of 20th Century: B games as one State of arrays, stepped by a numba kernel (:mod:`.kernel`)
+on the suite's shared front (:mod:`industry_env.core.batched`).
+
+:class:`.reference.Game` is the readable oracle it is checked against, game by game (``industry-env verify --game
+twentieth_century``): game i of ``init(B, seed=s)`` is ``Game(n, seed=s + i, r2=..., r4=...)``, and every legal
+mask, player to move, observation of every seat, reward, score and final position agrees with it.
+
+Functional API
+==============
+=================================================  ====================================================
+``init(B, num_players=4, seed=0, r2="random",      B new games; game i seeded ``seed + i`` (or ``seed[i]``)
+r4="random", data=None) -> State``
+``step(state, actions, on_illegal="raise",         one action per game -> a new State (``inplace=True``:
+penalty=-1.0, inplace=False, mask=None,            ``state`` itself); ``mask``: the state's legal mask;
+next_mask=None)``                                  ``next_mask``: receives the new state's legal masks
+``legal_action_mask(state) -> bool[B, A]``         legal actions of the player to move; all False once over
+``observe(state, player=None) -> f32[B, D]``       :mod:`.observation` of any seat (None: the one to move)
+``scores(state) -> int32[B, 5]``                   ``Game.scores()`` (final points once over)
+``ranking(state) -> int64[B, 5]``                  points, then fewer cubes, as one key per seat
+``reset(state, done, seeds=None, inplace=False,    new games in the rows ``done`` (default seeds: old + B)
+next_mask=None)``
+``finished / take / put / concat / copy``          games over by the rules; batch surgery
+``to_game(state, i) / from_games(games)``          to and from :class:`.reference.Game` (its checked JSON)
+``resample(state, seat, seeds)``                   what ``seat`` cannot see redealt, game i from ``seeds[i]``
+=================================================  ====================================================
+
+State: :data:`.state.BATCH_FIELDS` (one buffer behind all arrays, :mod:`industry_env.core.state`), and the
+components shared by the batch (``state.data``). ``state.current_player`` (int8[B], -1 once over) is derived.
+
+Conventions (the shared front's): an illegal action with ``on_illegal="raise"`` refuses the whole step with
+:class:`IllegalActionError` naming each offending game, the state unchanged; with ``"penalize"`` the offending
+game ends at once, the player at fault gets ``penalty`` and the others ``-penalty``. A game already over ignores
+its action and gets zero rewards. ``rewards`` are zero except on the step that ends a game: ``Game.returns()``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...core import batched
+from ...core.state import BatchState
+from . import kernel as K
+from .components import ERAS, GameData, load_data
+from .reference import Game, IllegalActionError
+from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .state import CARD_CHOICES, GAME_NAME, JSON_VERSION, LEDGER, PHASES, SCORE_SOURCES, batch_schema
+
+__all__ = [
+    "State", "init", "step", "reset", "finished", "legal_action_mask", "observe", "scores", "ranking", "take", "put",
+    "concat", "copy", "to_game", "from_games", "resample", "sample_legal", "random_step", "IllegalActionError",
+    "bench",
+]  # fmt: skip
+
+P = MAX_PLAYERS
+NC = K.NC
+
+
+class State(BatchState):
+    """B games of 20th Century on one set of components: the arrays of :data:`.state.BATCH_FIELDS` and the
+    components they share (``state.data``). Each set of components has its subclass (:func:`state_class`)."""
+
+    EXTRAS = ("data",)
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """int8[B]: the seat whose decision is awaited, -1 once over (or ended by an illegal action)."""
+        over = (self.phase == K.OVER) | self.terminated
+        return np.where(over, -1, self.to_move).astype(np.int8)
+
+    def __reduce__(self) -> tuple:
+        values = {k: v for k, v in self.__getstate__().items() if not k.startswith("_") and k != "data"}
+        return _unpickle, (self.data, values)
+
+
+def _unpickle(data: GameData, values: dict[str, Any]) -> State:
+    cls = state_class(data)
+    s = cls.__new__(cls)
+    s.__setstate__({**values, "data": data})
+    return s
+
+
+_SETUP: dict[str, tuple[type, np.ndarray, np.ndarray]] = {}
+
+
+def _setup(data: GameData) -> tuple[type, np.ndarray, np.ndarray]:
+    """The State subclass and the kernel's tables of a set of components (built once per data digest)."""
+    hit = _SETUP.get(data.sha256)
+    if hit is None:
+        schema = batch_schema(len(data.land), len(data.technologies))
+        cls = type(f"State_{data.sha256[:12]}", (State,), {"SCHEMA": schema, "__module__": __name__})
+        hit = _SETUP[data.sha256] = (cls, *K.tables(data))
+    return hit
+
+
+def state_class(data: GameData) -> type:
+    """The State subclass of a set of components (its arrays' sizes)."""
+    return _setup(data)[0]
+
+
+def _tables(state: State) -> tuple[Any, Any]:
+    _, t, tf = _setup(state.data)
+    return K.wrap_tables(t), K.wrap_tables(tf)
+
+
+def _games(state: State) -> Any:
+    """The kernel's view of ``state``: a named tuple of its arrays, all views of its one buffer."""
+    buf = state.backed()
+    hit = state.__dict__.get("_kernel_view")
+    if hit is not None and hit[0] is buf:
+        return hit[1]
+    g = K.views(buf, state.SCHEMA, state.batch_size)
+    state.__dict__["_kernel_view"] = (buf, g)
+    return g
+
+
+NUM_ACTIONS = K.A.NUM_ACTIONS
+
+
+# ---------------------------------------------------------------------------------------------- the first call
+_ready = False
+
+
+def _warm_up() -> None:
+    """Compile every entry point once per process (from numba's disk cache when it is fresh)."""
+    global _ready
+    if _ready or K.uncompiled.DISABLED:
+        _ready = True
+        return
+    _ready = True
+    batched.warm_up(K, "20th Century's batched engine", _compile_all)
+
+
+def _compile_all() -> None:
+    """Call every compiled entry once, on two games (each argument of the types the engine passes)."""
+    data = load_data()
+    cls, t, tf = _setup(data)
+    s = cls.empty(2, data=data)
+    g = _games(s)
+    mask = np.zeros((2, NUM_ACTIONS), bool)
+    rows = np.arange(2, dtype=np.int64)
+    opt = np.zeros(2, np.int16)
+    K.new_games(g, t, rows, rows.copy(), np.array([3, 4], np.int16), opt, opt, mask, True)
+    K.rebuild_rows(g, t, rows)
+    acts = np.zeros(2, np.int64)
+    K.sample_rows(mask, np.zeros(2), acts)
+    legal = np.zeros(2, bool)
+    K.check_range(g, t, acts, mask, True, legal, 0, 2)
+    K.step_range(g, t, acts, legal, -1.0, mask, True, 0, 2)
+    K.mask_range(g, t, mask, 0, 2)
+    K.run_parallel(K.OP_MASK, g, t, acts, mask, True, legal, -1.0, mask, True, 1)
+    K.observe_rows(g, t, tf, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
+    K.scores_rows(g, np.zeros((2, P), np.int64), np.zeros((2, P), np.int64))
+
+
+# ---------------------------------------------------------------------------------------------- init, reset
+def _data_of(data: Any) -> GameData:
+    if data is None:
+        return load_data()
+    if isinstance(data, GameData):
+        return data
+    from .spec import SPEC
+
+    return SPEC.check_options({"data": data})["data"]
+
+
+def _card_option(value: Any, batch_size: int, what: str) -> np.ndarray:
+    """int16[B] indices of CARD_CHOICES from one choice or one per game."""
+    raw = [value] * batch_size if isinstance(value, str) else list(np.atleast_1d(np.asarray(value, object)))
+    if len(raw) != batch_size or not all(isinstance(v, str) and v in CARD_CHOICES for v in raw):
+        raise ValueError(f"{what}={value!r}: must be one of {', '.join(CARD_CHOICES)} (or one per game)")
+    return np.array([CARD_CHOICES.index(v) for v in raw], np.int16)
+
+
+def _new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, r2: np.ndarray, r4: np.ndarray,
+               next_mask: np.ndarray | None = None) -> None:  # fmt: skip
+    _warm_up()
+    t, _ = _tables(s)
+    nm = np.zeros((0, NUM_ACTIONS), bool) if next_mask is None else next_mask
+    i16 = lambda x: np.ascontiguousarray(x, np.int16)  # noqa: E731
+    K.new_games(_games(s), t, np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(seeds, np.int64), i16(n),
+                i16(r2), i16(r4), nm, next_mask is not None)  # fmt: skip
+
+
+def init(
+    batch_size: int,
+    num_players: int | np.ndarray = 4,
+    seed: int | np.ndarray | Sequence[int] = 0,
+    r2: str | Sequence[str] = "random",
+    r4: str | Sequence[str] = "random",
+    data: Any = None,
+) -> State:
+    """B new games; game i equals ``reference.Game(num_players, seed + i, r2, r4, data)``."""
+    batch_size = batched.batch_size_of(batch_size)
+    n = batched.per_game(num_players, batch_size, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), "num_players",
+                         "20th Century is played by 3 to 5 players")  # fmt: skip
+    seeds = batched.seeds(batch_size, seed)
+    c2, c4 = _card_option(r2, batch_size, "r2"), _card_option(r4, batch_size, "r4")
+    d = _data_of(data)
+    s = state_class(d).empty(batch_size, data=d)
+    _new_games(s, np.arange(batch_size), seeds, n, c2, c4)
+    return s
+
+
+def reset(state: State, done: Any, seeds: Any = None, inplace: bool = False,
+          next_mask: np.ndarray | None = None) -> State:  # fmt: skip
+    """A State where the games in rows ``done`` (bool mask or row indices) start afresh, the others unchanged.
+
+    ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``; players and options are kept
+    per row. ``inplace=True`` resets the rows of ``state`` itself; ``next_mask`` receives the new games' masks."""
+    rows = batched.rows_of(done, state.batch_size)
+    new = batched.reset_seeds(state.seed, rows, seeds)
+    batched.check_next_mask(next_mask, state.batch_size, NUM_ACTIONS)
+    s = batched.writable(state, inplace)
+    if rows.size:
+        new = s.seed + s.batch_size if new is None else new
+        _new_games(s, rows, new[rows], s.num_players[rows].copy(), s.r2_option[rows].copy(),
+                   s.r4_option[rows].copy(), next_mask)  # fmt: skip
+    return s
+
+
+# ---------------------------------------------------------------------------------------------- play
+def finished(state: State) -> np.ndarray:
+    """bool[B]: the games ended by the rules (not by an illegal action)."""
+    return state.phase == K.OVER
+
+
+def legal_action_mask(state: State) -> np.ndarray:
+    """bool[B, num_actions]: the legal actions of each game's player to move (all False once over)."""
+    _warm_up()
+    t, _ = _tables(state)
+    B = state.batch_size
+    out = np.zeros((B, NUM_ACTIONS), bool)
+    nc = K.threads(B)
+    if nc:
+        none = np.zeros(0, np.int64)
+        K.run_parallel(K.OP_MASK, _games(state), t, none, out, False, np.zeros(B, bool), 0.0, out, True, nc)
+    else:
+        K.mask_range(_games(state), t, out, 0, B)
+    return out
+
+
+def _illegal_message(state: State, bad: np.ndarray, actions: np.ndarray) -> str:
+    mask = legal_action_mask(state.take(bad))
+    lines = []
+    for j, i in enumerate(bad.tolist()):
+        game = to_game(state, i)
+        a = actions[i]
+        legal = np.flatnonzero(mask[j]).tolist()
+        try:
+            name = repr(game.action_to_string(int(a)))
+        except ValueError:
+            name = f"{a!r} (not an action of 20th Century, 0..{NUM_ACTIONS - 1})"
+        shown = ", ".join(game.action_to_string(x) for x in legal[:12])
+        more = "" if len(legal) <= 12 else f", ... ({len(legal)} in all)"
+        lines.append(f"game {i} (seed {int(state.seed[i])}): action {name} is not legal for seat "
+                     f"{game.current_player} at this {game.phase} decision; legal: {shown}{more}")  # fmt: skip
+        if len(lines) == 10 and bad.size > 10:
+            lines.append(f"... and {bad.size - 10} more games")
+            break
+    return "\n".join(lines)
+
+
+def step(state: State, actions: Any, on_illegal: str = "raise", penalty: float = -1.0, inplace: bool = False,
+         mask: np.ndarray | None = None, next_mask: np.ndarray | None = None) -> State:  # fmt: skip
+    """Play one action in every game that is not over; the new State (``inplace=True``: ``state`` itself).
+
+    ``on_illegal``: ``"raise"`` refuses the step with :class:`IllegalActionError` (state unchanged);
+    ``"penalize"`` ends each offending game, ``penalty`` to the player at fault and ``-penalty`` to the others.
+    ``mask``: ``legal_action_mask(state)`` of this very state, if the caller has it (actions are checked against
+    it). ``next_mask``: a C-contiguous bool[B, num_actions] array receiving the new state's legal masks."""
+    B = state.batch_size
+    a_all = batched.step_actions(on_illegal, actions, B, NUM_ACTIONS, mask, IllegalActionError)
+    batched.check_next_mask(next_mask, B, NUM_ACTIONS)
+    _warm_up()
+    t, _ = _tables(state)
+    acts = a_all.astype(np.int64) if a_all.dtype != np.int64 or not a_all.flags.c_contiguous else a_all
+    if a_all.dtype == np.uint64:
+        acts = np.where(a_all > np.uint64(2**62), -1, a_all.astype(np.int64))
+    s = batched.writable(state, inplace)
+    legal = np.empty(B, bool)
+    m = np.zeros((0, NUM_ACTIONS), bool) if mask is None else np.ascontiguousarray(mask)
+    nm = np.zeros((0, NUM_ACTIONS), bool) if next_mask is None else next_mask
+    g = _games(s)
+    nc = K.threads(B)
+    use_mask, write = mask is not None, next_mask is not None
+    if nc:
+        n_bad = K.run_parallel(K.OP_CHECK, g, t, acts, m, use_mask, legal, float(penalty), nm, write, nc)
+    else:
+        n_bad = K.check_range(g, t, acts, m, use_mask, legal, 0, B)
+    if n_bad and on_illegal == "raise":
+        raise IllegalActionError(_illegal_message(state, np.flatnonzero(~legal), acts))
+    if nc:
+        K.run_parallel(K.OP_STEP, g, t, acts, m, use_mask, legal, float(penalty), nm, write, nc)
+    else:
+        K.step_range(g, t, acts, legal, float(penalty), nm, write, 0, B)
+    return s
+
+
+def _observers(state: State, player: Any) -> np.ndarray:
+    B = state.batch_size
+    if player is None:
+        return np.maximum(state.current_player, 0).astype(np.int64)
+    raw = np.asarray(player)
+    if raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (
+            raw.ndim == 1 and raw.size != B):  # fmt: skip
+        raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
+    seats = np.broadcast_to(raw.astype(np.int64), (B,)).copy()
+    n = state.num_players.astype(np.int64)
+    if B and ((seats < 0) | (seats >= n)).any():
+        bad = int(np.flatnonzero((seats < 0) | (seats >= n))[0])
+        raise ValueError(f"player={player!r}: seat {int(seats[bad])} is not a seat of game {bad} "
+                         f"({int(n[bad])} players: 0..{int(n[bad]) - 1})")  # fmt: skip
+    return seats
+
+
+def observe(state: State, player: Any = None) -> np.ndarray:
+    """float32[B, observation_size]: each game seen from ``player`` (a seat, or one per game; None: the player to
+    move, seat 0 once over); the floats of :func:`.observation.observe` of the reference game."""
+    _warm_up()
+    t, tf = _tables(state)
+    seats = _observers(state, player)
+    out = np.zeros((state.batch_size, int(t[K.X_NOBS])), np.float32)
+    K.observe_rows(_games(state), t, tf, seats, out)
+    return out
+
+
+def _scores_and_cubes(state: State) -> tuple[np.ndarray, np.ndarray]:
+    _warm_up()
+    out, cubes = np.zeros((state.batch_size, P), np.int64), np.zeros((state.batch_size, P), np.int64)
+    K.scores_rows(_games(state), out, cubes)
+    return out, cubes
+
+
+def scores(state: State) -> np.ndarray:
+    """int32[B, 5]: ``Game.scores()`` of each game (final points once over; 0 in absent seats)."""
+    return _scores_and_cubes(state)[0].astype(np.int32)
+
+
+def ranking(state: State) -> np.ndarray:
+    """int64[B, 5]: the rules' order as one key per seat, higher better: points, then fewer garbage cubes ('I
+    pareggi sono superati in favore del giocatore con meno cubi'); -1 in absent seats."""
+    points, cubes = _scores_and_cubes(state)
+    key = points * 100_000 - cubes
+    key[np.arange(P)[None, :] >= state.num_players[:, None]] = -1
+    return key
+
+
+def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row)."""
+    m = np.ascontiguousarray(mask, bool)
+    if m.ndim != 2:
+        raise ValueError(f"mask must be bool[B, num_actions], got shape {list(m.shape)}")
+    out = np.zeros(m.shape[0], np.int64)
+    K.sample_rows(m, rng.random(m.shape[0]), out)
+    return out
+
+
+def random_step(state: State, rng: np.random.Generator, inplace: bool = False,
+                mask: np.ndarray | None = None) -> tuple[State, np.ndarray]:  # fmt: skip
+    """Every running game plays a uniformly drawn legal action; returns the new State and the actions."""
+    m = legal_action_mask(state) if mask is None else mask
+    acts = sample_legal(m, rng)
+    return step(state, acts, inplace=inplace, mask=m), acts
+
+
+# ---------------------------------------------------------------------------------------------- batch surgery
+def copy(state: State) -> State:
+    """An independent copy of the batch (every array copied; the components shared)."""
+    return state.copy()
+
+
+def take(state: State, rows: int | np.ndarray | Sequence[int]) -> State:
+    """The games ``rows`` as a new State (an int gives a batch of 1)."""
+    return state.take(rows)
+
+
+def put(state: State, rows: int | np.ndarray | Sequence[int], games: State) -> State:
+    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (same components)."""
+    if games.data.sha256 != state.data.sha256:
+        raise ValueError("put: the two states are played with different components")
+    out = state.copy()
+    out.put(rows, games)
+    return out
+
+
+def concat(states: Sequence[State]) -> State:
+    """One State holding all the games of ``states`` in order (they must share the components)."""
+    if not states:
+        raise ValueError("concat needs at least one State")
+    if any(s.data is not states[0].data for s in states):
+        raise ValueError("concat: the states are played with different components")
+    return type(states[0]).concat(states)
+
+
+# ---------------------------------------------------------------------------------------------- the reference
+def position(state: State, i: int) -> dict[str, Any]:
+    """Game ``i`` as the reference's saved position (the document of ``Game.to_json``)."""
+    s, d = state, state.data
+    n = int(s.num_players[i])
+    era_len = {kind: [len(d.stack(kind, e)) for e in ERAS] for kind in ("land", "tech")}
+    lst = lambda a: [int(x) for x in a]  # noqa: E731
+    phase = PHASES[int(s.phase[i])]
+    cat_pos = int(s.cat_pos[i])
+    maint = int(s.maint_first[i])
+    doc: dict[str, Any] = {
+        "game": GAME_NAME, "version": JSON_VERSION, "data_sha256": d.sha256, "n": n, "seed": int(s.seed[i]),
+        "options": {"r2": CARD_CHOICES[int(s.r2_option[i])], "r4": CARD_CHOICES[int(s.r4_option[i])]},
+        "r2": int(s.r2[i]), "r4": int(s.r4[i]),
+        "land_stacks": {e: lst(s.land_stack[i, k, int(s.land_pos[i, k]) : era_len["land"][k]])
+                        for k, e in enumerate(ERAS)},
+        "tech_stacks": {e: lst(s.tech_stack[i, k, int(s.tech_pos[i, k]) : era_len["tech"][k]])
+                        for k, e in enumerate(ERAS)},
+        "cat_stack": lst(s.cat_stack[i, cat_pos:]), "cat_revealed": lst(s.cat_stack[i, :cat_pos]),
+        "cat_current": int(s.cat_current[i]), "round": int(s.round[i]), "phase": phase,
+        "to_move": -1 if phase == "over" else int(s.to_move[i]), "next_leader": int(s.next_leader[i]),
+        "leader": int(s.leader[i]),
+        "land_offer": lst(s.land_offer[i, : int(s.land_offer_len[i])]),
+        "tech_offer": lst(s.tech_offer[i, : int(s.tech_offer_len[i])]),
+        "discarded_land": lst(s.discarded_land[i, : int(s.discarded_land_len[i])]),
+        "discarded_tech": lst(s.discarded_tech[i, : int(s.discarded_tech_len[i])]),
+        "cost_pos": int(s.cost_pos[i]), "auction_slot": int(s.auction_slot[i]), "high_bid": int(s.high_bid[i]),
+        "high_bidder": int(s.high_bidder[i]), "withdrawn": lst(s.withdrawn[i, :n]),
+        "passed": [bool(x) for x in s.passed[i, :n]], "won": lst(s.won[i, :n]),
+        "resume": "" if int(s.resume[i]) < 0 else PHASES[int(s.resume[i])],
+        "cat_col": lst(s.cat_col[i, :n]), "cat_bid": lst(s.cat_bid[i, :n]),
+        "maint_order": [] if maint < 0 else [(maint + k) % n for k in range(n)], "maint_pos": int(s.maint_pos[i]),
+        "coins": lst(s.coins[i, :n]), "science": lst(s.science[i, :n]), "pollution": lst(s.pollution[i, :n]),
+        "pending_cubes": lst(s.pending_cubes[i, :n]),
+        "pending": [[lst(s.pending[i, p, k]) for k in range(int(s.pending_len[i, p]))] for p in range(n)],
+        "techs": [lst(s.techs[i, p, : int(s.techs_len[i, p])]) for p in range(n)],
+        "used": [[[bool(x) for x in s.used[i, p, h, : len(d.technologies[int(s.techs[i, p, h])].abilities)]]
+                  for h in range(int(s.techs_len[i, p]))] for p in range(n)],
+        "vp": [dict(zip(SCORE_SOURCES, lst(s.vp[i, p]), strict=True)) for p in range(n)],
+        "ledger": [dict(zip(LEDGER, lst(s.ledger[i, p]), strict=True)) for p in range(n)],
+        "grid_new": [[bool(x) for x in s.grid_new[i, p]] for p in range(n)],
+        "sel": lst(s.sel[i, : int(s.sel_len[i])]), "removed": lst(s.removed[i, : int(s.removed_len[i])]),
+        "production_now": [lst(s.production_now[i, p]) for p in range(n)],
+    }  # fmt: skip
+    for name in ("grid_tile", "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens"):
+        doc[name] = [lst(getattr(s, name)[i, p]) for p in range(n)]
+    return doc
+
+
+def to_game(state: State, i: int) -> Game:
+    """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
+    return Game.from_json(json.dumps(position(state, i)), data=state.data)
+
+
+def from_games(games: Sequence[Game]) -> State:
+    """A State holding the reference games ``games`` (all on one set of components), rewards zero."""
+    if not games:
+        raise ValueError("from_games needs at least one game")
+    data = games[0].data
+    if any(g.data.sha256 != data.sha256 for g in games):
+        raise ValueError("from_games: the games are played with different components")
+    s = state_class(data).empty(len(games), data=data)
+    for i, g in enumerate(games):
+        _write_game(s, i, g)
+    _warm_up()
+    t, _ = _tables(s)
+    K.rebuild_rows(_games(s), t, np.arange(len(games), dtype=np.int64))
+    return s
+
+
+def _write_game(s: State, i: int, g: Game) -> None:
+    """Row i of ``s`` from the reference game ``g`` (the inverse of :func:`position`)."""
+    d = g.data
+    n = g.n
+    s.seed[i], s.num_players[i] = g.seed, n
+    s.r2_option[i], s.r4_option[i] = CARD_CHOICES.index(g.options["r2"]), CARD_CHOICES.index(g.options["r4"])
+    s.r2[i], s.r4[i] = g.r2, g.r4
+    for k, e in enumerate(ERAS):
+        for kind, stack, pos, left in (("land", s.land_stack, s.land_pos, g.land_stacks[e]),
+                                       ("tech", s.tech_stack, s.tech_pos, g.tech_stacks[e])):  # fmt: skip
+            size = len(d.stack(kind, e))
+            pos[i, k] = size - len(left)
+            stack[i, k, pos[i, k] : size] = left
+    revealed = list(g.cat_revealed)
+    s.cat_stack[i, : len(revealed) + len(g.cat_stack)] = revealed + list(g.cat_stack)
+    s.cat_pos[i], s.cat_current[i] = len(revealed), g.cat_current
+    s.round[i], s.phase[i] = g.round, PHASES.index(g.phase)
+    s.to_move[i], s.next_leader[i], s.leader[i] = g.to_move, g.next_leader, g.leader
+    for name, values in (("land_offer", g.land_offer), ("tech_offer", g.tech_offer),
+                         ("discarded_land", g.discarded_land), ("discarded_tech", g.discarded_tech),
+                         ("sel", g.sel), ("removed", g.removed)):  # fmt: skip
+        getattr(s, name)[i, : len(values)] = values
+        getattr(s, name + "_len")[i] = len(values)
+    s.cost_pos[i], s.auction_slot[i], s.high_bid[i], s.high_bidder[i] = (g.cost_pos, g.auction_slot, g.high_bid,
+                                                                        g.high_bidder)  # fmt: skip
+    s.resume[i] = PHASES.index(g.resume) if g.resume else -1
+    s.maint_first[i] = g.maint_order[0] if g.maint_order else -1
+    s.maint_pos[i] = g.maint_pos
+    for name in ("withdrawn", "passed", "won", "cat_col", "cat_bid", "coins", "science", "pollution",
+                 "pending_cubes", "grid_tile", "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens",
+                 "grid_new", "production_now"):  # fmt: skip
+        getattr(s, name)[i, :n] = np.asarray(getattr(g, name), np.int16)
+    for p in range(n):
+        s.pending_len[i, p] = len(g.pending[p])
+        for k, entry in enumerate(g.pending[p]):
+            s.pending[i, p, k] = entry
+        s.techs_len[i, p] = len(g.techs[p])
+        s.techs[i, p, : len(g.techs[p])] = g.techs[p]
+        for h, flags in enumerate(g.used[p]):
+            s.used[i, p, h, : len(flags)] = flags
+        s.vp[i, p] = [g.vp[p][k] for k in SCORE_SOURCES]
+        s.ledger[i, p] = [g.ledger[p][k] for k in LEDGER]
+    s.terminated[i] = g.is_over
+
+
+def resample(state: State, seat: int | np.ndarray, seeds: int | np.ndarray | Sequence[int]) -> State:
+    """A new State where what ``seat`` (one per game, or one for all) cannot see is redealt: game i as the
+    reference's ``resample(seat_i, rng=seeds[i])`` (the same redeal, tile for tile): every stack's undealt tiles
+    reshuffled, each future catastrophe redrawn from its era's unrevealed cards, a fresh seed."""
+    _observers(state, seat)  # checked; nothing is hidden from one seat more than another (ruling 36)
+    seeds = batched.seeds(state.batch_size, seeds)
+    out = state.copy()
+    d = state.data
+    cat_era = [ERAS.index(c.era) for c in d.catastrophes]
+    for i in range(out.batch_size):
+        rng = np.random.default_rng(int(seeds[i]))
+        for k, e in enumerate(ERAS):
+            for kind, stack, pos in (("land", out.land_stack, out.land_pos), ("tech", out.tech_stack, out.tech_pos)):
+                size, at = len(d.stack(kind, e)), int(pos[i, k])
+                stack[i, k, at:size] = rng.permutation(stack[i, k, at:size].astype(np.int64))
+        at = int(out.cat_pos[i])
+        revealed = set(out.cat_stack[i, :at].tolist())
+        future = [cat_era[int(c)] for c in out.cat_stack[i, at:]]
+        unseen = [[k for k, c in enumerate(d.catastrophes) if cat_era[k] == e and k not in revealed]
+                  for e in range(len(ERAS))]  # fmt: skip
+        unseen = [[int(x) for x in rng.permutation(u)] for u in unseen]
+        out.cat_stack[i, at:] = [unseen[e].pop() for e in future]
+        out.seed[i] = int(rng.integers(0, 2**62))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- measuring
+def bench(batch_size: int = 4096, num_players: int = 4, seconds: float = 5.0, seed: int = 0) -> dict[str, float]:
+    """Steps per second of ``batch_size`` games playing uniformly random legal actions (finished games reset),
+    measured for about ``seconds`` after one warm-up step; and the State's bytes per game."""
+    rng = np.random.default_rng(seed)
+    state = init(batch_size, num_players, seed=seed)
+    mask = legal_action_mask(state)
+    step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
+        steps += batch_size
+        if state.terminated.any():
+            reset(state, state.terminated, inplace=True, next_mask=mask)
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"batch_size": batch_size, "steps_per_second": steps / dt, "steps_per_cpu_second": steps / cpu,
+            "bytes_per_game": state.state_bytes_per_game}  # fmt: skip
