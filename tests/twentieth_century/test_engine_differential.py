@@ -15,8 +15,10 @@ from industry_env.verify import differential_game, game_configs
 pytest.importorskip("numba")
 
 
-def test_a_dozen_games_agree_with_the_reference_at_every_seat() -> None:
-    """12 games: 3, 4 and 5 players under each scoring-card variant, every seat's observation at every step."""
+@pytest.mark.slow
+def test_slow_a_dozen_games_agree_with_the_reference_at_every_seat() -> None:
+    """12 games: 3, 4 and 5 players under each scoring-card variant, every seat's observation at every step. CI plays
+    the same dozen from another seed (tests/contract/test_games.py, ``test_verify_checks_every_game_...``)."""
     rep = differential_game("twentieth_century", 12, first_seed=0, all_seats=True)
     assert rep.disagreements == []
     assert rep.games == 12
