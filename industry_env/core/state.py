@@ -213,9 +213,22 @@ class BatchState:
             getattr(out, k)[...] = v
         return out
 
+    def _rows(self, rows: int | np.ndarray | Sequence[int], verb: str) -> np.ndarray:
+        """``rows`` as int64 indices, each a game of this batch (negative ones count from the end, as numpy's);
+        IndexError naming the first that is not."""
+        raw = np.atleast_1d(np.asarray(rows))
+        if raw.size and (raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer)):
+            raise IndexError(f"{verb}: rows must be whole numbers, got {rows!r}")
+        idx = raw.astype(np.int64).ravel()
+        B = self.batch_size
+        bad = idx[(idx < -B) | (idx >= B)]
+        if bad.size:
+            raise IndexError(f"{verb}: row {int(bad[0])} is out of range for a batch of {B} games")
+        return idx
+
     def take(self, rows: int | np.ndarray | Sequence[int]) -> BatchState:
         """The games ``rows`` as a new State (an int gives a batch of one)."""
-        idx = np.atleast_1d(np.asarray(rows, dtype=np.int64))
+        idx = self._rows(rows, "take")
         out = type(self).empty(idx.size, **self.extras())
         for k, v in self.arrays().items():
             getattr(out, k)[...] = v[idx]
@@ -223,7 +236,7 @@ class BatchState:
 
     def put(self, rows: int | np.ndarray | Sequence[int], games: BatchState) -> None:
         """Write the games of ``games`` over the rows ``rows`` of this State, in place (the buffer stays)."""
-        idx = np.atleast_1d(np.asarray(rows, dtype=np.int64))
+        idx = self._rows(rows, "put")
         if games.batch_size != idx.size:
             raise ValueError(f"put: {idx.size} rows given for {games.batch_size} games")
         for k, v in games.arrays().items():

@@ -71,6 +71,19 @@ def test_copy_take_put_concat_keep_the_games_and_share_the_extras():
         Toy.concat([s, Toy.empty(1, board="other")])
 
 
+def test_take_and_put_name_a_row_outside_the_batch_and_leave_the_state_unchanged():
+    """take(9) of a batch of 3 gave numpy's "index 9 is out of bounds for axis 0"; put wrote nothing either way."""
+    s = Toy.empty(3, board="b")
+    s.seed[:] = [10, 11, 12]
+    with pytest.raises(IndexError, match="take: row 9 is out of range for a batch of 3 games"):
+        s.take(9)
+    with pytest.raises(IndexError, match="put: row -4 is out of range"):
+        s.put([0, -4], s.take([0, 1]))
+    with pytest.raises(IndexError, match="whole numbers"):
+        s.take([0.5])
+    assert s.seed.tolist() == [10, 11, 12] and s.take(-1).seed.tolist() == [12]
+
+
 def test_pickling_keeps_every_field():
     s = Toy.empty(2, board="b")
     s.owner[1, 4] = 2
