@@ -213,7 +213,7 @@ class BatchState:
             getattr(out, k)[...] = v
         return out
 
-    def _rows(self, rows: int | np.ndarray | Sequence[int], verb: str) -> np.ndarray:
+    def check_rows(self, rows: int | np.ndarray | Sequence[int], verb: str) -> np.ndarray:
         """``rows`` as int64 indices, each a game of this batch (negative ones count from the end, as numpy's);
         IndexError naming the first that is not."""
         raw = np.atleast_1d(np.asarray(rows))
@@ -228,7 +228,7 @@ class BatchState:
 
     def take(self, rows: int | np.ndarray | Sequence[int]) -> BatchState:
         """The games ``rows`` as a new State (an int gives a batch of one)."""
-        idx = self._rows(rows, "take")
+        idx = self.check_rows(rows, "take")
         out = type(self).empty(idx.size, **self.extras())
         for k, v in self.arrays().items():
             getattr(out, k)[...] = v[idx]
@@ -236,7 +236,7 @@ class BatchState:
 
     def put(self, rows: int | np.ndarray | Sequence[int], games: BatchState) -> None:
         """Write the games of ``games`` over the rows ``rows`` of this State, in place (the buffer stays)."""
-        idx = self._rows(rows, "put")
+        idx = self.check_rows(rows, "put")
         if games.batch_size != idx.size:
             raise ValueError(f"put: {idx.size} rows given for {games.batch_size} games")
         for k, v in games.arrays().items():

@@ -1159,7 +1159,7 @@ def copy(state: State) -> State:
 
 def take(state: State, i: int | np.ndarray | Sequence[int]) -> State:
     """The game(s) ``i`` as a new State (an int gives a batch of 1)."""
-    idx = np.atleast_1d(np.asarray(i, dtype=np.int64))
+    idx = state.check_rows(i, "take")
     out = _empty(idx.size, state.board)
     for k, v in state.arrays().items():
         getattr(out, k)[...] = v[idx]
@@ -1172,9 +1172,13 @@ def put(state: State, i: int, single: State) -> State:
         raise ValueError(f"put needs a batch of 1, got {single.batch_size}")
     if single.board is not state.board:
         raise ValueError("put: the two states use different boards")
+    rows = state.check_rows(i, "put")
+    if rows.size != 1:
+        raise ValueError(f"put: one row for the one game given, got {rows.size} rows ({i!r})")
+    row = int(rows[0])
     out = copy(state)
     for k, v in single.arrays().items():
-        getattr(out, k)[i] = v[0]
+        getattr(out, k)[row] = v[0]
     return out
 
 
