@@ -203,3 +203,47 @@ def check_next_mask(next_mask: Any, batch_size: int, num_actions: int) -> None:
 def writable(state: Any, inplace: bool) -> Any:
     """The State a call writes: ``state`` itself when ``inplace``, else an independent copy."""
     return state if inplace else state.copy()
+
+
+def sample_legal(mask: Any, rng: np.random.Generator, sample_rows: Callable[..., None]) -> np.ndarray:
+    """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row), by the
+    kernel's ``sample_rows(mask, u, out)`` on ``rng.random(B)`` (the ``floor(u * count)``-th legal action)."""
+    m = np.ascontiguousarray(mask, bool)
+    if m.ndim != 2:
+        raise ValueError(f"mask must be bool[B, num_actions], got shape {list(m.shape)}")
+    out = np.zeros(m.shape[0], np.int64)
+    sample_rows(m, rng.random(m.shape[0]), out)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- batch surgery
+def _same_extras(a: Any, b: Any) -> bool:
+    """Two States play with the same shared parts (components, map): the same objects, or ones read from the same
+    file (their ``sha256``)."""
+    theirs = b.extras()
+
+    def same(x: Any, y: Any) -> bool:
+        return x is y or (bool(getattr(x, "sha256", "")) and getattr(x, "sha256", "") == getattr(y, "sha256", None))
+
+    return all(same(v, theirs[k]) for k, v in a.extras().items())
+
+
+def put(state: Any, rows: Any, games: Any, shared: str) -> Any:
+    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games``, which must play with
+    the same shared parts (``shared`` names them in the error: "components", "maps")."""
+    if not _same_extras(state, games):
+        raise ValueError(f"put: the two states are played with different {shared}")
+    out = state.copy()
+    out.put(rows, games)
+    return out
+
+
+def concat(states: Sequence[Any], shared: str) -> Any:
+    """One State holding all the games of ``states`` in order; they must play with the same ``shared`` parts."""
+    if not states:
+        raise ValueError("concat needs at least one State")
+    if any(not _same_extras(states[0], s) for s in states[1:]):
+        raise ValueError(f"concat: the states are played with different {shared}")
+    first = states[0].extras()
+    same = [s if all(v is first[k] for k, v in s.extras().items()) else s.replace(**first) for s in states]
+    return type(states[0]).concat(same)

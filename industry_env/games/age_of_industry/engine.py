@@ -329,12 +329,7 @@ def scores(state: State) -> np.ndarray:
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row)."""
-    m = np.ascontiguousarray(mask, bool)
-    if m.ndim != 2:
-        raise ValueError(f"mask must be bool[B, num_actions], got shape {list(m.shape)}")
-    out = np.zeros(m.shape[0], np.int64)
-    K.sample_rows(m, rng.random(m.shape[0]), out)
-    return out
+    return batched.sample_legal(mask, rng, K.sample_rows)
 
 
 def random_step(state: State, rng: np.random.Generator, inplace: bool = False,
@@ -357,21 +352,13 @@ def take(state: State, rows: int | np.ndarray | Sequence[int]) -> State:
 
 
 def put(state: State, rows: int | np.ndarray | Sequence[int], games: State) -> State:
-    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (same map)."""
-    if games.map is not state.map:
-        raise ValueError("put: the two states are played on different maps")
-    out = state.copy()
-    out.put(rows, games)
-    return out
+    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (the same map)."""
+    return batched.put(state, rows, games, "maps")
 
 
 def concat(states: Sequence[State]) -> State:
     """One State holding all the games of ``states`` in order (they must share the map)."""
-    if not states:
-        raise ValueError("concat needs at least one State")
-    if any(s.map is not states[0].map for s in states):
-        raise ValueError("concat: the states are played on different maps")
-    return type(states[0]).concat(states)
+    return batched.concat(states, "maps")
 
 
 def to_game(state: State, i: int) -> Game:

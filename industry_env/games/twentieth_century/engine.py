@@ -352,12 +352,7 @@ def ranking(state: State) -> np.ndarray:
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row)."""
-    m = np.ascontiguousarray(mask, bool)
-    if m.ndim != 2:
-        raise ValueError(f"mask must be bool[B, num_actions], got shape {list(m.shape)}")
-    out = np.zeros(m.shape[0], np.int64)
-    K.sample_rows(m, rng.random(m.shape[0]), out)
-    return out
+    return batched.sample_legal(mask, rng, K.sample_rows)
 
 
 def random_step(state: State, rng: np.random.Generator, inplace: bool = False,
@@ -380,21 +375,13 @@ def take(state: State, rows: int | np.ndarray | Sequence[int]) -> State:
 
 
 def put(state: State, rows: int | np.ndarray | Sequence[int], games: State) -> State:
-    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (same components)."""
-    if games.data.sha256 != state.data.sha256:
-        raise ValueError("put: the two states are played with different components")
-    out = state.copy()
-    out.put(rows, games)
-    return out
+    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (the same components)."""
+    return batched.put(state, rows, games, "components")
 
 
 def concat(states: Sequence[State]) -> State:
     """One State holding all the games of ``states`` in order (they must share the components)."""
-    if not states:
-        raise ValueError("concat needs at least one State")
-    if any(s.data is not states[0].data for s in states):
-        raise ValueError("concat: the states are played with different components")
-    return type(states[0]).concat(states)
+    return batched.concat(states, "components")
 
 
 # ---------------------------------------------------------------------------------------------- the reference
