@@ -14,6 +14,8 @@ the rules' calls into its kernel, ``to_game``/``from_games``. Everything a calle
 :func:`step_actions`                        ``step``'s ``on_illegal``, ``actions`` (B integers), ``mask``
 :func:`check_next_mask`                     a writable C-contiguous bool[B, A] the kernel writes the new masks to
 :func:`writable`                            the State a call writes: ``state`` itself when in place, else a copy
+:func:`sample_legal`                        uniformly random legal actions through the kernel's ``sample_rows``
+:func:`put`, :func:`concat`                 batch surgery between States of the same components or map
 ==========================================  =====================================================================
 
 The illegal-move convention (:data:`ON_ILLEGAL`): ``"raise"`` refuses the whole step with the game's
