@@ -134,8 +134,10 @@ def _city_values(cities: np.ndarray, rnd: np.ndarray, prm: HeuristicParams) -> n
     res_left = np.maximum(LAST_FULL_ROUND + 1 - rnd, 0).astype(np.float64)  # coins and science until round V
     shape = (-1,) + (1,) * (cities.ndim - 2)
     vp_left, res_left = vp_left.reshape(shape), res_left.reshape(shape)
-    value = 5 * cities[..., 3] * vp_left + 5 * (cities[..., 1] * prm.coin_value
-                                                + cities[..., 2] * prm.science_value) * res_left
+    value = (
+        5 * cities[..., 3] * vp_left
+        + 5 * (cities[..., 1] * prm.coin_value + cities[..., 2] * prm.science_value) * res_left
+    )
     value = value + 1.5 * cities[..., 4] * np.minimum(res_left, 3)
     return np.where(cities[..., 0] > 0, value + 0.1, -np.inf)
 
