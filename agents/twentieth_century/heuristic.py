@@ -12,7 +12,8 @@ Every action of the flat space gets a score in victory points, illegal ones are 
   and withdraws when no tile on offer is worth its minimum price.
 - **A technology** by what it gives (an institution's bonus for the productions left, a multiple-use ability for
   each maintenance left, a single-use one once, the pollution steps and garbage it brings); bought on withdrawing
-  when worth more than its price in science.
+  when worth more than its price in science. A leader withdraws at once, to choose first, when a technology's
+  surplus beats every tile's by ``tech_margin``.
 - **A catastrophe column** by what it would cost: its cubes and pollution steps (``pollution_cost`` a step), plus
   the science bid; the cheapest legal bid of the cheapest column.
 - **Placing**: a new tile goes where it joins the most railed sides, occupied recycling centres and institutions of
@@ -25,9 +26,10 @@ The tile being attached is no longer on offer and the observation does not say w
 left to the tie-breaking noise; so is the choice among several pending tiles.
 
 Parameters (named, with defaults): ``coin_value`` (points a coin is worth, 0.4), ``science_value`` (points a
-science is worth, 0.3), ``cube_cost`` (points a cube of garbage costs, 4.0), ``pollution_cost`` (points a step of
-pollution to the left costs, 2.0), ``reserve`` (coins kept back when bidding, 0), ``noise`` (scale of the
-tie-breaking noise, 0.01).
+science is worth, 0.7), ``cube_cost`` (points a cube of garbage costs, 3.0), ``pollution_cost`` (points a step of
+pollution to the left costs, 2.0), ``reserve`` (coins kept back when bidding, 0), ``tech_margin`` (points a
+technology's surplus must exceed the best tile's by for the leader to withdraw at once and buy it first, 4.0),
+``noise`` (scale of the tie-breaking noise, 0.01).
 """
 
 from __future__ import annotations
@@ -56,14 +58,15 @@ class HeuristicParams:
     """The heuristic's named parameters (docs/twentieth-century/agents.md)."""
 
     coin_value: float = 0.4
-    science_value: float = 0.3
-    cube_cost: float = 4.0
+    science_value: float = 0.7
+    cube_cost: float = 3.0
     pollution_cost: float = 2.0
     reserve: float = 0.0
+    tech_margin: float = 4.0
     noise: float = 0.01
 
     def check(self) -> HeuristicParams:
-        for name in ("coin_value", "science_value", "cube_cost", "pollution_cost", "reserve", "noise"):
+        for name in ("coin_value", "science_value", "cube_cost", "pollution_cost", "reserve", "tech_margin", "noise"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not np.isfinite(v) or v < 0:
                 raise AgentInputError(f"heuristic parameter {name}={v!r}: a finite number >= 0")
@@ -209,7 +212,12 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, prm: HeuristicParams) ->
     any_worth = worth.any(axis=1)
     lead = ph == PH["lead"]
     score[lead, A.LAND : A.LAND + n_land] = np.where(worth, 1.0 + np.maximum(surplus_min, 0) * 0.1, -1.0)[lead]
-    score[lead, A.WITHDRAW] = 0.0
+    # withdrawing early to buy a technology first (T1-T4) when it is worth more than any tile's surplus
+    tech_surplus = tech_values(f, prm) - (f.tech_price * prm.science_value)[:, None]
+    affordable = (f.tech_price <= f.science)[:, None] & np.isfinite(tech_surplus)
+    best_tech = np.where(affordable, tech_surplus, 0.0).max(axis=1)
+    best_land = np.where(worth, surplus_min, 0.0).max(axis=1) * prm.coin_value
+    score[lead, A.WITHDRAW] = np.where(best_tech > best_land + prm.tech_margin, 100.0, 0.0)[lead]
     bids = np.arange(A.NUM_BIDS, dtype=np.float64)
     opening = ph == PH["open"]
     score[opening, A.BID : A.BID + A.NUM_BIDS] = -bids  # open at the minimum
@@ -225,8 +233,7 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, prm: HeuristicParams) ->
         score[bidding, A.WITHDRAW] = np.where(any_worth, -0.5, 0.5)[bidding]
     tech = ph == PH["tech"]
     if tech.any():
-        tv = tech_values(f, prm) - (f.tech_price * prm.science_value)[:, None]
-        score[tech, A.TECH : A.TECH + n_tech] = np.where(np.isfinite(tv), tv, -1.0)[tech]
+        score[tech, A.TECH : A.TECH + n_tech] = np.where(np.isfinite(tech_surplus), tech_surplus, -1.0)[tech]
         score[tech, A.DONE] = 0.0
 
     # ------------------------------------------------------------------------- preventing catastrophes (C4-C8)
@@ -325,11 +332,12 @@ class HeuristicAgent(Agent):
     name = "heuristic"
     game = "twentieth_century"
 
-    def __init__(self, seed: int | None = None, coin_value: float = 0.4, science_value: float = 0.3,
-                 cube_cost: float = 4.0, pollution_cost: float = 2.0, reserve: float = 0.0,
-                 noise: float = 0.01) -> None:  # fmt: skip
+    def __init__(self, seed: int | None = None, coin_value: float = 0.4, science_value: float = 0.7,
+                 cube_cost: float = 3.0, pollution_cost: float = 2.0, reserve: float = 0.0,
+                 tech_margin: float = 4.0, noise: float = 0.01) -> None:  # fmt: skip
         self.seed = check_seed(seed)
-        self.params = HeuristicParams(coin_value, science_value, cube_cost, pollution_cost, reserve, noise).check()
+        self.params = HeuristicParams(coin_value, science_value, cube_cost, pollution_cost, reserve, tech_margin,
+                                      noise).check()  # fmt: skip
         self.rng = np.random.default_rng(self.seed)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -167,7 +167,9 @@ def test_citizen_goes_on_the_city_worth_most() -> None:
     cities = game.data.tile(code).cities
     chosen = _heuristic().act_game(game)
     j = (chosen - A.CITY) % 3
-    worth = [5 * c.vp * (7 - game.round) + 5 * (0.4 * c.coins + 0.3 * c.science) * (6 - game.round) for c in cities]
+    prm = HeuristicParams()
+    worth = [5 * c.vp * (7 - game.round) + 5 * (prm.coin_value * c.coins + prm.science_value * c.science)
+             * (6 - game.round) for c in cities]  # fmt: skip
     assert worth[j] == pytest.approx(max(worth))
 
 
