@@ -70,6 +70,8 @@ class TwentiethCenturySpec(GameSpec):
     play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
     web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve, once listed
     has_pictures = True
+    # the game's own agents (docs/twentieth-century/agents.md); random is every game's
+    agents = {"heuristic": "industry_env.agents.twentieth_century.heuristic:HeuristicAgent"}
 
     def num_actions(self, **options: Any) -> int:
         return NUM_ACTIONS
