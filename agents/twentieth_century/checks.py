@@ -81,3 +81,11 @@ def check_observations(observations: np.ndarray) -> None:
 
 
 __all__ = ["FLAG_PIECES", "ONE_HOT_REQUIRED", "WHOLE_COUNTS", "check_observations", "pieces"]
+
+
+def check_game_observations(observations: np.ndarray, data: object = None, **options: object) -> None:
+    """The game's ``observation_check`` (what every agent of 20th Century calls, a PPO policy too): the checks of
+    :func:`check_observations` on the shipped components; with components of one's own (``data``) the layout may
+    differ, so only the width (checked by the caller) holds."""
+    if data is None:
+        check_observations(observations)

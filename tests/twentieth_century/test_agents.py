@@ -117,6 +117,21 @@ def test_an_observation_of_the_wrong_width_or_seen_from_another_seat_is_refused(
         _heuristic().act(other, mask)
 
 
+def test_the_games_observation_check_is_what_every_agent_of_it_calls() -> None:
+    """The spec's observation_check (a PPO policy calls it, as Age of Industry's do) refuses what the heuristic
+    refuses, and leaves observations of components of one's own (another layout) to the width check."""
+    from industry_env.core.spec import import_path
+
+    check = import_path(load_game(GAME).observation_check)
+    obs, _ = _observation()
+    check(obs[None])
+    bad = obs.copy()
+    bad[_entry("seats").start] = np.nan
+    with pytest.raises(AgentInputError, match="'seats'"):
+        check(bad[None], r2="a")
+    check(bad[None], data="my_tiles.toml")
+
+
 def test_bad_parameters_are_refused_by_name() -> None:
     with pytest.raises(AgentInputError, match="cube_cost"):
         _heuristic(cube_cost=-1.0)

@@ -72,6 +72,7 @@ class TwentiethCenturySpec(GameSpec):
     has_pictures = True
     # the game's own agents (docs/twentieth-century/agents.md); random is every game's
     agents = {"heuristic": "industry_env.agents.twentieth_century.heuristic:HeuristicAgent"}
+    observation_check = "industry_env.agents.twentieth_century.checks:check_game_observations"  # entry by entry
 
     def num_actions(self, **options: Any) -> int:
         return NUM_ACTIONS
