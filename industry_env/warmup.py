@@ -76,7 +76,8 @@ def _report(what: str, seconds: float, cpu: float, compiled: bool) -> None:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``industry-env warmup``."""
     parser.add_argument("--game", action="append", default=None, choices=available_games(include_hidden=True),
-                        help="only this game (repeatable; default every game with a batched engine)")  # fmt: skip
+                        help="only this game (repeatable; default every listed game: a game still being built, "
+                        "not yet listed, compiles only when named)")  # fmt: skip
     parser.add_argument("--no-agents", action="store_true", help="the engines only, not the games' compiled agents")
 
 
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if warning:
         print(warning, flush=True)
     total, compiled = 0.0, 0
-    for game in args.game or available_games(include_hidden=True):
+    for game in args.game or available_games():  # a newcomer's first command compiles only what is listed
         spec = load_game(game)
         if spec.engine_module is None:
             print(f"{spec.name}: no batched engine, nothing to compile", flush=True)

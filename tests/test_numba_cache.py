@@ -240,6 +240,22 @@ def test_warmup_says_per_game_what_it_compiled_and_how_long_each_step_took(capsy
     assert lines[-1].startswith("done in ") and "disk cache" in lines[-1]
 
 
+def test_warmup_compiles_the_listed_games_unless_a_game_still_being_built_is_named(monkeypatch, capsys) -> None:
+    """20th Century's engine (unlisted until verified) added 80 s to every newcomer's first command, make demo's."""
+    import argparse
+
+    from industry_env import warmup
+    from industry_env.registry import available_games
+
+    warmed: list[str] = []
+    monkeypatch.setattr(warmup, "warm_game", lambda game, agents, report: warmed.append(game) or 0.0)
+    assert warmup.run(argparse.Namespace(game=None, no_agents=True)) == 0
+    assert warmed == available_games() and "twentieth_century" not in warmed
+    warmed.clear()
+    assert warmup.run(argparse.Namespace(game=["twentieth_century"], no_agents=True)) == 0
+    assert warmed == ["twentieth_century"]
+
+
 def test_warmup_of_a_game_without_a_batched_engine_claims_no_compiled_code(monkeypatch, capsys) -> None:
     """A game played by its reference engine alone printed "done in 0 s: numba's disk cache holds the compiled
     code": nothing was compiled, so nothing is cached."""
