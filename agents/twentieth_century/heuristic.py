@@ -22,8 +22,9 @@ Every action of the flat space gets a score in victory points, illegal ones are 
   recycling and the abilities remove cubes from the most crowded tiles; a train moves the least valuable citizen,
   workers take the best free city.
 
-The tile being attached is no longer on offer and the observation does not say which it is, so its rotation is
-left to the tie-breaking noise; so is the choice among several pending tiles.
+- **Rotating** the tile being attached (its offer row stays in the observation until it is on the grid): the
+  rotation that faces the most railed sides of its neighbours with railed sides of its own. The choice among several
+  pending tiles is left to the tie-breaking noise.
 
 Parameters (named, with defaults): ``coin_value`` (points a coin is worth, 0.4), ``science_value`` (points a
 science is worth, 0.7), ``cube_cost`` (points a cube of garbage costs, 3.0), ``pollution_cost`` (points a step of
@@ -257,6 +258,9 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, prm: HeuristicParams) ->
     attach = ph == PH["attach_cell"]
     if attach.any():
         score[attach, cell_act] = _placement_scores(f, g, cities, occupied)[attach]
+    rotate = ph == PH["attach_rotate"]
+    if rotate.any():
+        score[rotate, A.ROTATE : A.ROTATE + 4] = _rotation_scores(f, g)[rotate]
     citizen = ph == PH["citizen"]
     score[citizen, city_act] = city_val.reshape(B, -1)[citizen]
     recycler = (cities[..., 4] > 0) & occupied  # [B, 81, 3]
@@ -309,6 +313,31 @@ def _placement_scores(f: Features, g: np.ndarray, cities: np.ndarray, occupied: 
             res = np.take_along_axis(ncity[..., 1:4], np.maximum(kind, 0)[:, None, None, None], axis=-1)[..., 0]
             boosted = ((res > 0) & nocc & reach).sum(axis=-1)
             out += np.where((is_inst & (kind >= 0))[:, None], there * (ng[..., 1] > 0) * 2.0 * boosted, 0.0)
+    return out
+
+
+def _rotation_scores(f: Features, g: np.ndarray) -> np.ndarray:
+    """float[B, 4]: for each rotation of the tile being attached (read from its offer row, which it keeps until it
+    is on the grid), how many railed sides of its neighbours it faces with a railed side of its own."""
+    B = g.shape[0]
+    n_land, n_tech = f.land.shape[1], f.tech.shape[1]
+    being = f.selection[:, 6 : 6 + n_land + n_tech]
+    slot = being.argmax(axis=1)
+    rows = np.arange(B)
+    k = 4 + len(KINDS) + 6  # a technology row's railed sides
+    land_sides = f.land[rows, np.minimum(slot, n_land - 1), 19:23]
+    tech_sides = f.tech[rows, np.clip(slot - n_land, 0, n_tech - 1), k : k + 4]
+    sides = np.where((slot < n_land)[:, None], land_sides, tech_sides) > 0  # [B, 4] railed, unrotated
+    sides &= being.any(axis=1)[:, None]
+    x = np.rint(f.selection[:, 1] * (WINDOW - 1)).astype(np.int64)
+    y = np.rint(f.selection[:, 2] * (WINDOW - 1)).astype(np.int64)
+    nb = _neighbours()[y * WINDOW + x]  # [B, 4]
+    out = np.zeros((B, 4))
+    for s in range(4):
+        ng = g[rows, np.maximum(nb[:, s], 0)]
+        facing = (nb[:, s] >= 0) & (ng[:, 0] > 0) & (ng[:, 10 + opposite(s)] > 0)  # [B] a railed neighbour on s
+        for r in range(4):  # rotating r quarter turns sends side (s - r) % 4 to s
+            out[:, r] += facing & sides[:, (s - r) % 4]
     return out
 
 

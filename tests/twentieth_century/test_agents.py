@@ -219,3 +219,29 @@ def test_bid_it_passes_when_the_raise_exceeds_the_tiles_worth() -> None:
     assert (
         make_agent("heuristic", game=GAME, seed=0, cube_cost=0.0, coin_value=0.05).act(obs, mask) == A.BID
     )  # the smallest raise
+
+
+def test_attach_rotate_it_faces_railed_neighbours_with_railed_sides() -> None:
+    """The tile being attached keeps its offer row, so the heuristic turns it to join the most rails."""
+    from industry_env.agents.twentieth_century.heuristic import _neighbours
+    from industry_env.games.twentieth_century.geometry import local_components
+
+    for seed in range(3):
+        game = _first_position("attach_rotate", seed=seed)
+        p, (code, cell) = game.current_player, game.sel[:2]
+        tile = game.data.tile(code)
+
+        def joins(r: int) -> int:
+            railed = {s for c in local_components(tile, r, -1) for s in c.sides}
+            total = 0
+            for s, nb in enumerate(_neighbours()[cell]):
+                if nb < 0 or game.grid_tile[p][nb] < 0:
+                    continue
+                other = local_components(game.data.tile(game.grid_tile[p][nb]), game.grid_rot[p][nb],
+                                         game.grid_bridge[p][nb])  # fmt: skip
+                total += s in railed and any((s + 2) % 4 in c.sides for c in other)
+            return total
+
+        legal = [a - A.ROTATE for a in game.legal_actions()]
+        chosen = _heuristic().act_game(game) - A.ROTATE
+        assert joins(chosen) == max(joins(r) for r in legal)

@@ -177,3 +177,29 @@ def test_the_balance_measurement_plays_whole_games():
 
     g, stats = play(4, seed=0)
     assert g.is_over and len(stats["score"]) == 4 and stats["cat_bids"] and stats["price_r1"]
+
+
+def test_a_tile_bought_and_not_yet_attached_keeps_its_offer_row_flagged_not_on_sale():
+    """The seat attaching a tile must see what it attaches: its row stays, with 'on sale' 0, until it is placed."""
+    rng = np.random.default_rng(3)
+    layout = {p.name: p for p in SPEC.observation_layout()}
+    land, pend = layout["land_offer"], layout["pending"]
+    seen = 0
+    for seed in range(6):
+        g = Game(4, seed=seed)
+        offer = list(g.land_offer)
+        while g.round == 1 and not g.is_over:
+            obs = g.observe(0)
+            rows = obs[land.slice].reshape(land.shape)
+            held = obs[pend.slice].reshape(pend.shape)[:, : land.shape[0]].any(axis=0)
+            for slot, code in enumerate(offer):
+                if g.land_offer[slot] >= 0:
+                    assert rows[slot, 0] == 1 and not held[slot]
+                elif any(c == code for q in range(4) for c, _, _ in g.pending[q]):
+                    assert rows[slot, 0] == 0 and held[slot] and rows[slot, 1:].any()
+                    seen += 1
+                else:  # attached: the row is empty
+                    assert not rows[slot].any()
+            legal = g.legal_actions()
+            g.apply(legal[int(rng.integers(len(legal)))])
+    assert seen > 0

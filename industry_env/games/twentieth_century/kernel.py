@@ -1701,6 +1701,14 @@ def observe_row(g, t, tf, i, seat, o):
             code = rd(g, F_PENDING, i, q * 27 + e * 3)
             slot = rd(g, F_PENDING, i, q * 27 + e * 3 + 1)
             o[t[ob + O_PENDING] + rq * 14 + (slot if code < NL else 8 + slot)] = 1
+            if code < NL:  # a tile bought and not yet attached keeps its offer row, flagged as no longer on sale
+                at = t[ob + O_LAND_OFFER] + slot * TILE_FEATURES
+                for k in range(1, TILE_FEATURES):
+                    o[at + k] = tf[t[X_LAND_ROW] + code * TILE_FEATURES + k]
+            else:
+                at = t[ob + O_TECH_OFFER] + slot * TECH_FEATURES
+                for k in range(1, TECH_FEATURES):
+                    o[at + k] = tf[t[X_TECH_ROW] + (code - NL) * TECH_FEATURES + k]
         grid = t[ob + O_GRIDS] + rq * NC * CELL_FEATURES
         for c in range(NC):
             code = _grid(g, F_GRID_TILE, i, q, c)

@@ -48,10 +48,12 @@ def layout(data: GameData) -> list[tuple[str, tuple[int, ...] | int, str]]:
         ("seat_present", P, "1 for each seat in the game, egocentric"),
         ("scoring_cards", (2, 4), "round II and round IV card one-hot: a, b, c, none"),
         ("prices", 1 + 2 * MAX_TRACK, "minimum land price / 4; the cost track's prices / 6; the marker one-hot"),
-        ("land_offer", (MAX_LAND_OFFER, TILE_FEATURES), "per slot: present, era (3), per city (exists, coins, "
-         "science, VP / 5, recycling), railed sides (4), per city its reach to each side (12), bridge places / 4"),
-        ("tech_offer", (MAX_TECH_OFFER, TECH_FEATURES), "per slot: present, era (3), ability kinds (multi-hot), "
-         "garbage / 5, pollution left / 3 and right / 3, bonus / 3, cost / 9, VP / 9, railed sides, building reach"),
+        ("land_offer", (MAX_LAND_OFFER, TILE_FEATURES), "per slot: on sale, era (3), per city (exists, coins, "
+         "science, VP / 5, recycling), railed sides (4), per city its reach to each side (12), bridge places / 4; "
+         "a tile bought and not yet attached keeps its row, with 'on sale' 0"),
+        ("tech_offer", (MAX_TECH_OFFER, TECH_FEATURES), "per slot: on sale, era (3), ability kinds (multi-hot), "
+         "garbage / 5, pollution left / 3 and right / 3, bonus / 3, cost / 9, VP / 9, railed sides, building reach; "
+         "an institution bought and not yet attached keeps its row, with 'on sale' 0"),
         ("auction", MAX_LAND_OFFER + 1 + 7 * P, "tile under auction one-hot, high bid / 10, high bidder, leader, "
          "withdrawn, withdrawal rank / 5, passed, tiles won this round / 5, the last to withdraw (seats egocentric)"),
         ("catastrophe", 5 * 3 + 5 * P + 2 * P + K, "current card's columns (garbage / 5, pollution / 3, used), "
@@ -306,6 +308,14 @@ def _public(game: Any) -> np.ndarray:
     for s, t in enumerate(game.tech_offer):
         if t >= 0:
             out["tech_offer"][s] = _row(data, "tech", t)
+    for q in range(n):  # a tile bought and not yet attached keeps its row, flagged as no longer on sale
+        for code, slot, _ in game.pending[q]:
+            if data.is_land(code):
+                out["land_offer"][slot] = _row(data, "land", code)
+                out["land_offer"][slot, 0] = 0
+            else:
+                out["tech_offer"][slot] = _row(data, "tech", code - len(data.land))
+                out["tech_offer"][slot, 0] = 0
     a = out["auction"]
     P = MAX_PLAYERS
     if game.auction_slot >= 0:
