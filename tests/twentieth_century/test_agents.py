@@ -221,27 +221,31 @@ def test_bid_it_passes_when_the_raise_exceeds_the_tiles_worth() -> None:
     )  # the smallest raise
 
 
+def _rails_joined(game: Game, p: int, cell: int, code: int, rotation: int) -> int:
+    """How many railed sides of ``cell``'s neighbours in seat ``p``'s nation tile ``code`` faces with its own."""
+    from industry_env.games.twentieth_century.geometry import STEP, WINDOW, local_components, opposite
+
+    railed = {s for c in local_components(game.data.tile(code), rotation, -1) for s in c.sides}
+    x, y, total = cell % WINDOW, cell // WINDOW, 0
+    for s, (dx, dy) in STEP.items():
+        nx, ny = x + dx, y + dy
+        nb = ny * WINDOW + nx
+        if not (0 <= nx < WINDOW and 0 <= ny < WINDOW) or game.grid_tile[p][nb] < 0:
+            continue
+        other = local_components(game.data.tile(game.grid_tile[p][nb]), game.grid_rot[p][nb], game.grid_bridge[p][nb])
+        total += s in railed and any(opposite(s) in c.sides for c in other)
+    return total
+
+
 def test_attach_rotate_it_faces_railed_neighbours_with_railed_sides() -> None:
     """The tile being attached keeps its offer row, so the heuristic turns it to join the most rails."""
-    from industry_env.agents.twentieth_century.heuristic import _neighbours
-    from industry_env.games.twentieth_century.geometry import local_components
-
-    for seed in range(3):
+    choices = 0
+    for seed in range(6):
         game = _first_position("attach_rotate", seed=seed)
         p, (code, cell) = game.current_player, game.sel[:2]
-        tile = game.data.tile(code)
-
-        def joins(r: int) -> int:
-            railed = {s for c in local_components(tile, r, -1) for s in c.sides}
-            total = 0
-            for s, nb in enumerate(_neighbours()[cell]):
-                if nb < 0 or game.grid_tile[p][nb] < 0:
-                    continue
-                other = local_components(game.data.tile(game.grid_tile[p][nb]), game.grid_rot[p][nb],
-                                         game.grid_bridge[p][nb])  # fmt: skip
-                total += s in railed and any((s + 2) % 4 in c.sides for c in other)
-            return total
-
         legal = [a - A.ROTATE for a in game.legal_actions()]
         chosen = _heuristic().act_game(game) - A.ROTATE
-        assert joins(chosen) == max(joins(r) for r in legal)
+        joined = [_rails_joined(game, p, cell, code, r) for r in legal]
+        assert _rails_joined(game, p, cell, code, chosen) == max(joined)
+        choices += min(joined) < max(joined)
+    assert choices >= 2  # positions where the rotation matters
