@@ -14,6 +14,7 @@ aligned), fields of one width keep their declared order. Field ``f`` of a batch 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -37,7 +38,7 @@ class Field:
     @property
     def size(self) -> int:
         """Elements per game."""
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     @property
     def nbytes(self) -> int:
@@ -61,6 +62,12 @@ class Schema:
             at += f.nbytes
         self.offset: dict[str, int] = offsets  # byte offset per game of the batch (times B)
         self.bytes_per_game: int = at
+        units = np.array([self.units(name) for name in self.names], np.int64)
+        sizes = np.array([self.by_name[name].size for name in self.names], np.int64)
+        units.setflags(write=False)
+        sizes.setflags(write=False)
+        self.unit_offsets: np.ndarray = units  # int64[fields]: units(name) of each field in declared order
+        self.sizes: np.ndarray = sizes  # int64[fields]: elements per game of each field in declared order
 
     def units(self, name: str) -> int:
         """Offset of field ``name`` in units of its own dtype, per game: where a kernel's view of that width

@@ -300,8 +300,8 @@ def views(buf: np.ndarray, schema, batch_size: int) -> Games:
         w = np.dtype(dtype).itemsize
         return buf[: buf.size // w * w].view(dtype)
 
-    at = np.array([schema.units(name) * batch_size for name in schema.names], np.int64)
-    sz = np.array([schema.by_name[name].size for name in schema.names], np.int64)
+    at = schema.unit_offsets * batch_size
+    sz = schema.sizes.copy()  # writable: numba types a read-only array apart
     g = Games(view(np.int64), view(np.float32), view(np.int8), view(np.int16), at, sz)
     if uncompiled.DISABLED:
         return Games(*(scalars(a) for a in g))
