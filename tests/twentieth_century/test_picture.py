@@ -133,3 +133,24 @@ def test_the_browser_view_writes_every_primitive_and_looks_up_what_is_clicked() 
     assert key is not None and key.endswith(" 2") and key in {p["key"] for p in view.places(g)}
     assert view.lookup(g, key, 1).startswith(f"player 2's {key.split(' ')[0]}:")
     assert "land tiles" in view.final(g) and str(SEED) not in view.picture(g, None)
+
+
+def test_a_tile_bought_and_not_attached_stays_drawn_in_its_offer_slot_and_its_cell_is_outlined_while_turned() -> None:
+    """A person attaching a tile must see what it attaches and where: the offer shows it faded with its buyer, and
+    while it is turned, its cell is outlined on the nation."""
+    rng = np.random.default_rng(0)
+    for seed in range(20):
+        g = Game(3, seed=seed)
+        while not g.is_over and g.phase != "attach_rotate":
+            legal = g.legal_actions()
+            g.apply(legal[int(rng.integers(len(legal)))])
+        if g.is_over or not g.data.is_land(g.sel[0]):
+            continue
+        p, code = g.to_move, g.sel[0]
+        texts = [item[1][2] for items in P.sketch_position(g).values() for item in items if item[0] == "text"]
+        tile = g.data.land[code].id
+        assert f"{tile} seat {p}" in texts  # under the faded tile in its offer slot
+        assert any(t.startswith(f"{tile}\nhere") for t in texts)  # in the outlined cell
+        assert any(f"{tile} (seat {p}'s, to attach)" in t for t in texts)
+        return
+    raise AssertionError("no position attaching a land tile")

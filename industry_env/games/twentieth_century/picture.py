@@ -287,10 +287,16 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
     k.text(x0, y + 8, f"Land offer  ({price})", fontsize=10, ha="left", weight="bold")
     y += 20
     s, gap = 56.0, 8.0
+    held = {slot: (code, q) for q in range(n) for code, slot, _ in game.pending[q] if d.is_land(code)}
     for slot, code in enumerate(game.land_offer):
         col, row = slot % 8, slot // 8
         tx, ty = x0 + col * (s + gap) - (0 if col < 8 else 0), y + row * (s + 30)
         k.text(tx + s / 2, ty + 6, f"{slot}", fontsize=8, color=_GREY)
+        if code < 0 and slot in held:  # bought and not yet attached: shown faded, with its buyer, until placed
+            code, q = held[slot]
+            sketch_tile(k, d.land[code], tx, ty + 12, s, fill="#f3f3f3", production=False, gid=f"land-{slot}")
+            k.text(tx + s / 2, ty + s + 20, f"{d.land[code].id} seat {q}", fontsize=8, color=PLAYER_COLOURS[q])
+            continue
         if code < 0:
             k.rect(tx, ty + 12, s, s, fill=False, edgecolor="#cccccc", lw=0.8, ls="--")
             continue
@@ -303,11 +309,15 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
     y += 12 + s + 18
     # each land tile's cities in words (the tiles above are small)
     for slot, code in enumerate(game.land_offer):
+        whose = ""
+        if code < 0 and slot in held:
+            code, q = held[slot]
+            whose = f" (seat {q}'s, to attach)"
         if code < 0:
             continue
         tile = d.land[code]
         cities = ", ".join(f"{_production_label(c)}{' recycling' if c.recycling else ''}" for c in tile.cities)
-        k.text(x0, y + 6, f"{slot}: {tile.id}  cities {cities}", fontsize=8, ha="left")
+        k.text(x0, y + 6, f"{slot}: {tile.id}{whose}  cities {cities}", fontsize=8, ha="left")
         y += 13
     if game.auction_slot >= 0 and not over:
         bidder = "no bid yet" if game.high_bidder < 0 else f"high bid {game.high_bid} by seat {game.high_bidder}"
@@ -426,19 +436,24 @@ def _sketch_points(k: _Sketch, game: Game, x0: float, y: float) -> None:
 
 # ================================================================================================ the players
 def _nation_box(game: Game, p: int) -> tuple[int, int, int, int]:
-    """The cells the picture shows of a nation: its tiles' bounding box, at least 3 x 3, inside the window."""
+    """The cells the picture shows of a nation: its tiles' bounding box (and the cell a tile is being turned on), at
+    least 3 x 3, inside the window."""
     xs, ys = [], []
-    for c, code in enumerate(game.grid_tile[p]):
-        if code >= 0:
-            x, y = cell_xy(c)
-            xs.append(x)
-            ys.append(y)
+    for c in [c for c, code in enumerate(game.grid_tile[p]) if code >= 0] + _turning(game, p):
+        x, y = cell_xy(c)
+        xs.append(x)
+        ys.append(y)
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     while x1 - x0 < 2:
         x0, x1 = (x0 - 1, x1) if x0 > 0 and (x1 - x0) % 2 == 0 else (x0, min(WINDOW - 1, x1 + 1))
     while y1 - y0 < 2:
         y0, y1 = (y0 - 1, y1) if y0 > 0 and (y1 - y0) % 2 == 0 else (y0, min(WINDOW - 1, y1 + 1))
     return x0, y0, x1, y1
+
+
+def _turning(game: Game, p: int) -> list[int]:
+    """The cell on which seat ``p`` is choosing how to turn the tile it attaches (empty list: none)."""
+    return [game.sel[1]] if game.phase == "attach_rotate" and game.to_move == p and not game.is_over else []
 
 
 def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, float, float], you: bool) -> None:
@@ -504,6 +519,13 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
         sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
                     ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
                     production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
+    for c in _turning(game, p):  # the tile goes here once turned: the cell outlined, the tile named
+        cx, cy = cell_xy(c)
+        k.rect(ox + (cx - cx0) * s + 2, oy + (cy - cy0) * s + 2, s - 4, s - 4, fill=False, edgecolor="#c0112b",
+               lw=2.0, ls="--", zorder=6)  # fmt: skip
+        code = game.sel[0]
+        name = d.land[code].id if d.is_land(code) else d.technologies[code - len(d.land)].name
+        k.text(ox + (cx - cx0 + 0.5) * s, oy + (cy - cy0 + 0.5) * s, f"{name}\nhere", fontsize=8, color="#c0112b")
 
 
 def _wrap(text: str, width: float, points: float) -> list[str]:
