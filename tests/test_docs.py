@@ -156,3 +156,21 @@ def test_learning_curves_take_the_fair_share_and_opponents_from_the_runs_players
     ax = curves.plot_curves(tmp_path).axes[0]
     assert [t.get_text() for t in ax.get_legend().get_texts()][0] == "against 4 random"
     assert {round(y, 6) for line in ax.get_lines() for y in line.get_ydata() if line.get_linestyle() == "--"} == {0.2}
+
+
+def test_the_environments_page_gives_each_games_sizes_as_its_spec_says() -> None:
+    from industry_env.registry import available_games, load_game
+
+    text = (ROOT / "docs" / "environments.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    for game in available_games(include_hidden=True):
+        spec = load_game(game)
+        mine = [r for r in rows if r.startswith(f"| `{game}`")]
+        assert mine, f"docs/environments.md: no sizes row for {game}"
+        for row in mine:
+            cells = [c.strip() for c in row.split("|")[1:-1]]
+            options = dict(re.findall(r'(\w+)="(\w+)"', cells[0]))
+            assert cells[1] == f"{spec.min_players}-{spec.max_players}", row
+            assert cells[2] == f"{spec.observation_size(**options):,}", row
+            assert cells[3] == f"{spec.num_actions(**options):,}", row
+            assert cells[4] == f"`{spec.gym_id}`", row
