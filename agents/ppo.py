@@ -187,10 +187,18 @@ class NumpyCellEncoder:
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         end = self.offset + self.cells * self.features
-        h = x[:, self.offset : end].reshape(x.shape[0] * self.cells, self.features)
-        for lin in self.linears:
-            h = self.act(lin(h))
+        g = x[:, self.offset : end].reshape(x.shape[0], self.cells, self.features)
+        used = g[..., 0] != 0  # the others are empty: they get the encoding of an all-zero cell
+        h = np.broadcast_to(self._encode(np.zeros((1, self.features), np.float32)),
+                            (x.shape[0], self.cells, self.linears[-1].out_features)).copy()  # fmt: skip
+        h[used] = self._encode(g[used])
         return np.concatenate([x[:, : self.offset], x[:, end:], h.reshape(x.shape[0], -1)], axis=1)
+
+    def _encode(self, cells: np.ndarray) -> np.ndarray:
+        """float32[n, features] -> float32[n, out]: the per-cell layers, each followed by the activation."""
+        for lin in self.linears:
+            cells = self.act(lin(cells))
+        return cells
 
     def layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """(weights, biases) of each per-cell layer."""
@@ -260,7 +268,12 @@ def cell_encoder(piece: Any, arch: list[int], observation_size: int, activation:
     """A torch module that encodes every cell of the observation piece ``piece`` (:func:`cell_piece`) with one
     small network shared by all the cells (``arch``: its layer sizes, ``activation`` after each; a 1x1
     convolution), and gives the rest of the observation followed by each cell's encoding, flattened in the
-    piece's order: float32[B, obs] -> float32[B, obs - cells * features + cells * arch[-1]] (its ``size``)."""
+    piece's order: float32[B, obs] -> float32[B, obs - cells * features + cells * arch[-1]] (its ``size``).
+
+    A cell whose first feature is 0 is empty (20th Century's ``present`` flag; the game writes nothing else into
+    an empty cell): it gets the encoding of an all-zero cell, computed once, since most cells of a batch are
+    empty (97% in random games), which makes the encoder several times faster. :class:`NumpyCellEncoder` does
+    the same."""
     torch = _torch("a cell encoder")
     return _cell_encoder_class(torch)(piece, list(arch), observation_size, activation)
 
@@ -286,7 +299,10 @@ def _cell_encoder_class(torch: Any) -> type:
 
         def forward(self, x: Any) -> Any:
             end = self.offset + self.cells * self.features
-            h = self.net(x[:, self.offset : end].reshape(x.shape[0], self.cells, self.features))
+            g = x[:, self.offset : end].reshape(x.shape[0], self.cells, self.features)
+            used = g[..., 0] != 0  # the others are empty: they get the encoding of an all-zero cell
+            empty = self.net(g.new_zeros(1, 1, self.features))
+            h = torch.index_put(empty.expand(x.shape[0], self.cells, -1), (used,), self.net(g[used]))
             return torch.cat([x[:, : self.offset], x[:, end:], h.flatten(1)], dim=1)
 
         def layers(self) -> list[tuple[Any, Any]]:

@@ -205,3 +205,25 @@ def test_a_policy_of_another_game_or_a_damaged_file_is_refused_naming_what_is_wr
     bad.write_bytes(b"not a policy at all")
     with pytest.raises(AgentInputError, match="bad.npz: neither a policy file, a MaskablePPO zip nor a PPOAgent"):
         make_agent("ppo", game=GAME, path=bad)
+
+
+def test_an_empty_cell_encodes_as_an_all_zero_cell_in_both_backends(trained, tmp_path) -> None:
+    """A cell whose first feature ('present') is 0 is empty: only the others go through the shared network, which
+    on the game's observations (nothing written into an empty cell) is the network applied to every cell."""
+    path = make_agent("ppo", game=GAME, path=trained[0].final).save(tmp_path / "tc.npz")
+    numpy_actor, torch_actor = P.load_actor(path, GAME, backend="numpy"), P.load_actor(path, GAME, backend="torch")
+    encoder, piece = P.encoder_of(torch_actor), P.cell_piece(GAME, "grids")
+    obs, _ = _observations()
+    grids = obs[:, piece.slice].reshape(len(obs), piece.shape[0] * piece.shape[1], piece.shape[2])
+    assert (grids[..., 0] == 0).mean() > 0.5 and not grids[grids[..., 0] == 0].any()  # empty cells: all zeros
+    with torch.no_grad():
+        dense = encoder.net(torch.from_numpy(grids)).flatten(1).numpy()  # every cell through the network
+        got = encoder(torch.from_numpy(obs)).numpy()
+    np.testing.assert_allclose(got[:, -dense.shape[1] :], dense, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(P.encoder_of(numpy_actor)(obs), got, rtol=1e-5, atol=1e-5)
+    noisy = obs.copy()
+    cells = noisy[:, piece.slice].reshape(grids.shape)  # a view: writes go into noisy
+    cells[..., 1:] += np.where(cells[..., :1] == 0, 3.0, 0.0).astype(np.float32)  # empty cells' other features set
+    with torch.no_grad():
+        assert np.array_equal(torch_actor(torch.from_numpy(noisy)).numpy(), torch_actor(torch.from_numpy(obs)).numpy())
+    assert np.array_equal(numpy_actor(noisy), numpy_actor(obs))
