@@ -227,3 +227,12 @@ def test_an_empty_cell_encodes_as_an_all_zero_cell_in_both_backends(trained, tmp
     with torch.no_grad():
         assert np.array_equal(torch_actor(torch.from_numpy(noisy)).numpy(), torch_actor(torch.from_numpy(obs)).numpy())
     assert np.array_equal(numpy_actor(noisy), numpy_actor(obs))
+
+
+def test_the_rllib_trainer_refuses_the_cell_encoder_rather_than_train_a_flat_network() -> None:
+    pytest.importorskip("ray.rllib")
+    from industry_env.rllib.selfplay import split_overrides
+
+    with pytest.raises(ConfigError, match="encoder = 'cells': the RLlib trainer's module reads the flat observation"):
+        split_overrides({"game": GAME, "encoder": "cells", "run_dir": "runs/x"})
+    assert split_overrides({"game": GAME, "encoder": "flat", "run_dir": "runs/x"})[0].encoder == "flat"
