@@ -423,7 +423,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``industry-env train``."""
     parser.add_argument("--config", metavar="FILE|NAME", default=None,
                         help="a TOML file of key = value lines (any keys; the rest keep their defaults), or the name "
-                             "of a shipped config (ppo_industry, ppo_age_of_industry; see --list-configs)")  # fmt: skip
+                             "of a shipped config (ppo_industry, ppo_age_of_industry, ppo_twentieth_century; see "
+                             "--list-configs)")  # fmt: skip
     parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
                         help="override one key (repeatable), e.g. --set total_timesteps=100000")  # fmt: skip
     parser.add_argument("--show-config", action="store_true",
