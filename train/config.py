@@ -27,6 +27,7 @@ MAX_CONFIG_BYTES = 1_000_000  # a training config is a few hundred bytes: anythi
 SEED_LIMIT = 2**32  # seeds go to numpy's legacy generator through Stable-Baselines3, which takes 0 .. 2**32 - 1
 INT_LIMIT = 2**63  # every whole number must fit the engine's and torch's 64-bit integers
 MAX_EVAL_GAMES = 1_000_000  # an evaluation beyond this would not end in a training's time
+ENCODERS = ("flat", "cells")  # the key encoder's values: the observation as it is, or its cells encoded (encoders.py)
 
 
 @dataclass
@@ -72,7 +73,16 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     """Gradient clipping."""
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
-    """Hidden layers of the policy and (separately) of the value network (tanh MLPs over the game's observation)."""
+    """Hidden layers of the policy and (separately) of the value network (tanh MLPs over the encoder's features)."""
+    encoder: str = "flat"
+    """What the networks read: 'flat' (the observation as it is) or 'cells' (every cell of ``cell_piece`` through one
+    small network shared by all the cells, then the rest of the observation; shared by the policy and value)."""
+    cell_piece: str = "grids"
+    """encoder 'cells': the observation piece of cells it encodes, its last axis a cell's features (20th Century's
+    'grids': 5 seats x 81 cells x 54 features)."""
+    cell_arch: list[int] = field(default_factory=lambda: [16, 4])
+    """encoder 'cells': layer sizes of the network shared by the cells (ReLU after each; the last, what each cell
+    gives)."""
 
     # ------------------------------------------------------------------ league
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
@@ -252,6 +262,17 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     need((cfg.n_steps * cfg.num_envs) % cfg.batch_size == 0, "batch_size",
          f"must divide n_steps * num_envs = {cfg.n_steps * cfg.num_envs}")  # fmt: skip
     need(len(cfg.net_arch) >= 1 and all(h >= 1 for h in cfg.net_arch), "net_arch", "one or more layer sizes >= 1")
+    need(cfg.encoder in ENCODERS, "encoder", f"one of {', '.join(map(repr, ENCODERS))}")
+    if cfg.encoder == "cells":
+        need(len(cfg.cell_arch) >= 1 and all(h >= 1 for h in cfg.cell_arch), "cell_arch",
+             "one or more layer sizes >= 1")  # fmt: skip
+        from industry_env.agents import AgentInputError
+        from industry_env.agents.ppo import cell_piece
+
+        try:
+            cell_piece(cfg.game, cfg.cell_piece, load_game(cfg.game).observation_size(**game_options(cfg)))
+        except AgentInputError as exc:
+            raise ConfigError(f"cell_piece = {cfg.cell_piece!r}: {exc}") from None
     need(len(cfg.opponents) >= 1, "opponents", "at least one agent name")
     need(len(cfg.opponent_weights) == len(cfg.opponents), "opponent_weights", "one weight per name in opponents")
     need(all(w >= 0 for w in cfg.opponent_weights) and sum(cfg.opponent_weights) > 0, "opponent_weights",

@@ -253,13 +253,11 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
             pool.add(_timed_agent(agent, timer), snap["weight"])
         start = model.num_timesteps
     else:
-        arch = list(cfg.net_arch)
         model = MaskablePPO("MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
                             batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
                             gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-                            vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
-                            policy_kwargs={"net_arch": {"pi": arch, "vf": arch}}, tensorboard_log=str(run / "tb"),
-                            seed=cfg.seed, device="cpu", verbose=0)  # fmt: skip
+                            vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm, policy_kwargs=policy_kwargs(cfg),
+                            tensorboard_log=str(run / "tb"), seed=cfg.seed, device="cpu", verbose=0)  # fmt: skip
         start = 0
     remaining = max(0, cfg.total_timesteps - start)
     end = steps_trained(cfg, start)
@@ -389,6 +387,19 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
     return result
 
 
+def policy_kwargs(cfg: TrainConfig) -> dict[str, Any]:
+    """MaskablePPO's ``policy_kwargs`` of ``cfg``: separate policy and value MLPs of ``net_arch``, over the flat
+    observation or (``encoder = "cells"``) over the features of a :class:`.encoders.CellsExtractor` both share."""
+    arch = list(cfg.net_arch)
+    kwargs: dict[str, Any] = {"net_arch": {"pi": arch, "vf": arch}}
+    if cfg.encoder == "cells":
+        from .encoders import CellsExtractor
+
+        kwargs["features_extractor_class"] = CellsExtractor
+        kwargs["features_extractor_kwargs"] = {"game": cfg.game, "piece": cfg.cell_piece, "arch": list(cfg.cell_arch)}
+    return kwargs
+
+
 def steps_trained(cfg: TrainConfig, start: int = 0) -> int:
     """The step a run from step ``start`` ends at (without a time limit): ``total_timesteps`` rounded up to whole
     rollouts of ``n_steps * num_envs`` decisions, as Stable-Baselines3 collects them."""
@@ -412,7 +423,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``industry-env train``."""
     parser.add_argument("--config", metavar="FILE|NAME", default=None,
                         help="a TOML file of key = value lines (any keys; the rest keep their defaults), or the name "
-                             "of a shipped config (ppo_industry, ppo_age_of_industry; see --list-configs)")  # fmt: skip
+                             "of a shipped config (ppo_industry, ppo_age_of_industry, ppo_twentieth_century; see "
+                             "--list-configs)")  # fmt: skip
     parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[],
                         help="override one key (repeatable), e.g. --set total_timesteps=100000")  # fmt: skip
     parser.add_argument("--show-config", action="store_true",

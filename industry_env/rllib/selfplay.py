@@ -89,6 +89,9 @@ def split_overrides(overrides: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     if values.get("resume"):  # refused first: the checks of an SB3 checkpoint would be said of it otherwise
         raise ConfigError(f"resume = {values['resume']!r}: the RLlib trainer does not resume runs "
                           f"(Algorithm.from_checkpoint restores one in Python); remove the key")  # fmt: skip
+    if values.get("encoder", "flat") != "flat":  # its module reads the flat observation: the key would be ignored
+        raise ConfigError(f"encoder = {values['encoder']!r}: the RLlib trainer's module reads the flat observation "
+                          f"only; train a cell encoder without --framework rllib (the SB3 trainer)")  # fmt: skip
     cfg = validate(TrainConfig(**{k: coerce(k, v, "") for k, v in values.items()}))
     extra = {"num_env_runners": 1, "policy": "shared", "address": "", "num_learners": 0}
     extra.update({k: v for k, v in overrides.items() if k in RLLIB_KEYS})
