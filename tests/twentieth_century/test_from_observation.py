@@ -15,9 +15,10 @@ from industry_env.games.twentieth_century.components import ERAS, load_data
 from industry_env.games.twentieth_century.from_observation import from_observation, game_from_observation
 from industry_env.games.twentieth_century.reference import Game
 from industry_env.games.twentieth_century.state import PHASES
+from industry_env.registry import load_game
 
 DATA = load_data()
-AT = {p.name: p for p in __import__("industry_env").load_game("twentieth_century").observation_layout()}
+AT = {p.name: p for p in load_game("twentieth_century").observation_layout()}
 
 
 def _moves(state: E.State, i: int, mask: np.ndarray) -> Counter:
@@ -89,8 +90,6 @@ def test_a_rebuilt_game_is_a_reference_game_seen_by_seat_0() -> None:
 
 def test_the_searchs_redeal_is_spec_resample_of_the_rebuilt_game() -> None:
     """The search redeals with the batched engine; it is ``spec.resample`` of the rebuilt game, tile for tile."""
-    from industry_env import load_game
-
     s = E.init(3, 4, seed=6)
     rng = np.random.default_rng(6)
     for _ in range(60):
