@@ -74,7 +74,8 @@ def estimate(obs: np.ndarray, state: engine.State, prm: HeuristicParams) -> np.n
         return obs[:, p.slice].reshape(B, *p.shape).astype(np.float64)
 
     seats = view("seats")  # [B, 5, F]
-    grids = view("grids")  # [B, 5, 81, 54]
+    g = at["grids"]
+    grids = obs[:, g.slice].reshape(B, *g.shape)[..., [0, 1, 5]].astype(np.float64)  # present, land, cubes / 4
     rnd = state.round.astype(np.int64)
     phase = state.phase.astype(np.int64)
     produced = phase == PH["recycle"]  # this round's production done
@@ -89,7 +90,7 @@ def estimate(obs: np.ndarray, state: engine.State, prm: HeuristicParams) -> np.n
     est = view("seat_vp") * 50 + markers[..., 2] * vp_left[:, None]
     # land tiles and pollution as the final scoring would count them now (F2, F3)
     land = (grids[..., 0] > 0) & (grids[..., 1] > 0)
-    cubes = np.rint(grids[..., 5] * 4)
+    cubes = np.rint(grids[..., 2] * 4)
     clean = np.asarray(data.clean_tile, np.float64)[pol]
     tiles = np.where(cubes == 0, clean[..., None], -5.0 * np.maximum(cubes - 1, 0))
     est += np.where(land, tiles, 0.0).sum(axis=-1) + np.asarray(data.pollution_final, np.float64)[pol]

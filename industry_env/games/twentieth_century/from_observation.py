@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import combinations_with_replacement, permutations, product
 from typing import Any
 
 import numpy as np
 
 from ...core.spec import Piece, layout
 from . import engine
-from .actions import MAX_ABILITIES
+from .actions import MAX_ABILITIES, cell_xy
 from .components import ERAS, MAX_CITIES, MULTI_USE, SINGLE_USE, GameData, load_data
 from .geometry import NUM_CELLS, recycling_reaches
 from .observation import layout as observation_pieces
@@ -146,7 +147,7 @@ def _plain_cell(row: np.ndarray) -> np.ndarray:
 
 
 class _Refused(ValueError):
-    pass
+    """What does not add up in an observation (said again with the observation's row)."""
 
 
 def _match(items: list[tuple[str, list[int]]], what: str) -> list[int]:
@@ -210,8 +211,6 @@ def _tech_order(data: GameData, owned: list[int], used: np.ndarray, in_hand: tup
                 return False
         return True
 
-    from itertools import permutations, product
-
     for parts in product(*(permutations(e) for e in by_era)):
         order = [t for part in parts for t in part]
         if fits(order):
@@ -227,12 +226,8 @@ def _removals(game: Game, p: int, count: int) -> list[int]:
     centres = game.working_centres(p)
     nation = game.nation(p)
     cells = game.land_cells(p)
-    from .actions import cell_xy
-
     reach = {c: {i for i, (rc, j) in enumerate(centres) if recycling_reaches(nation, cell_xy(rc), j, cell_xy(c))}
              for c in cells}  # fmt: skip
-    from itertools import combinations_with_replacement
-
     best: tuple[int, list[int]] | None = None
     for combo in combinations_with_replacement([c for c in cells if reach[c]], count):
         if not _assignable(list(combo), reach):
@@ -433,12 +428,9 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
     revealed = [k for k in range(K) if cat[15 + 7 * P + k] > 0.5]
     current = -1
     cols = cat[:15].reshape(5, 3)
-    if cols.max() > 0:
-        for k in revealed:
-            look = [(g / 5, pol / 3) for g, pol in data.catastrophes[k].columns]
-            if all(_whole(cols[c, 0], 5) == _whole(a * 5) and _whole(cols[c, 1], 3) == _whole(b * 3)
-                   for c, (a, b) in enumerate(look)):  # fmt: skip
-                current = k
+    if cols.max() > 0:  # the card whose columns (garbage, pollution) are shown
+        shown = [(_whole(cols[c, 0], 5), _whole(cols[c, 1], 3)) for c in range(5)]
+        current = next((k for k in revealed if list(data.catastrophes[k].columns) == shown), -1)
     elif revealed:
         current = max(revealed, key=lambda k: ERAS.index(data.catastrophes[k].era))
     if current < 0 and revealed:
