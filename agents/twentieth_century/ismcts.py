@@ -23,9 +23,7 @@ The hooks (:class:`TwentiethCenturySearch`):
   now plus what its nation will still produce (the production markers for every production left, pending land
   tiles on their best city), its land tiles and pollution scored as the final scoring would now, its coins and
   science ranked as the final scoring ranks them (projected with the productions left) and, while auctions remain,
-  their worth at the heuristic's ``coin_value`` and ``science_value``, its technologies by what they will still do
-  (an institution not yet attached, a single-use ability not yet used, a multiple-use one for each maintenance
-  left, valued as the heuristic values them on offer), less its cubes waiting to be placed.
+  their worth at the heuristic's ``coin_value`` and ``science_value``, less its cubes waiting to be placed.
 """
 
 from __future__ import annotations
