@@ -32,8 +32,7 @@ import numpy as np
 
 from industry_env.games.twentieth_century import actions as A
 from industry_env.games.twentieth_century import engine
-from industry_env.games.twentieth_century.actions import MAX_ABILITIES
-from industry_env.games.twentieth_century.components import INSTITUTIONS, MAX_CITIES, load_data
+from industry_env.games.twentieth_century.components import MAX_CITIES, load_data
 from industry_env.games.twentieth_century.from_observation import from_observation
 from industry_env.games.twentieth_century.reference import rank_bonus
 from industry_env.games.twentieth_century.rules import LAST_FULL_ROUND, MAX_PLAYERS, ROUNDS
@@ -63,28 +62,6 @@ def _kinds() -> np.ndarray:
 KIND = _kinds()
 
 
-def _ability_values(prm: HeuristicParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per technology and ability (float64[T, 2]): the points it is worth once (a single-use ability not yet used)
-    and each maintenance (a multiple-use one), valued as the heuristic values them on offer; and per technology its
-    institution's resource (0 coins, 1 science, 2 VP, -1 none) and bonus."""
-    data = load_data()
-    T = len(data.technologies)
-    once, each = np.zeros((T, MAX_ABILITIES)), np.zeros((T, MAX_ABILITIES))
-    kind, bonus = np.full(T, -1), np.zeros(T)
-    worth = {"workers": 3.0, "bridge": 0.3, "separated_collection": prm.cube_cost * 0.8}
-    for t, tech in enumerate(data.technologies):
-        for k, ab in enumerate(tech.abilities):
-            if ab.kind in INSTITUTIONS:
-                kind[t], bonus[t] = INSTITUTIONS[ab.kind], ab.bonus
-            once[t, k] = worth.get(ab.kind, 0.0)
-            gain = {"recycling": prm.cube_cost, "cleanup": prm.pollution_cost, "quality_of_life": ab.vp}
-            if ab.kind in gain:
-                each[t, k] = max(gain[ab.kind] - ab.cost * prm.coin_value, 0.0) * 0.6
-            elif ab.kind in ("train", "garbage_truck"):
-                each[t, k] = 1.0 / ROUNDS
-    return once, each, np.stack([kind, bonus])
-
-
 def estimate(obs: np.ndarray, state: engine.State, prm: HeuristicParams) -> np.ndarray:
     """float64[B, 5]: each seat's estimated final points, from seat 0's observations ``obs`` of ``state`` (the seats
     in seat order): see the module docstring. A finished game's final points."""
@@ -98,8 +75,7 @@ def estimate(obs: np.ndarray, state: engine.State, prm: HeuristicParams) -> np.n
 
     seats = view("seats")  # [B, 5, F]
     g = at["grids"]
-    # present, land, cubes / 4, building kind (3)
-    grids = obs[:, g.slice].reshape(B, *g.shape)[..., [0, 1, 5, 48, 49, 50]].astype(np.float64)
+    grids = obs[:, g.slice].reshape(B, *g.shape)[..., [0, 1, 5]].astype(np.float64)  # present, land, cubes / 4
     rnd = state.round.astype(np.int64)
     phase = state.phase.astype(np.int64)
     produced = phase == PH["recycle"]  # this round's production done
@@ -141,34 +117,10 @@ def estimate(obs: np.ndarray, state: engine.State, prm: HeuristicParams) -> np.n
         est[i, :k] += rank_bonus([int(x) for x in final_coins[i, :k]], k)
         est[i, :k] += rank_bonus([int(x) for x in final_science[i, :k]], k)
     est += worth
-    # technologies: what they will still do (an institution not yet attached, abilities not yet used)
-    once, each, inst = _ability_values(prm)
-    T = once.shape[0]
-    owned_at = 5 + track + 8
-    owned = seats[..., owned_at : owned_at + T] > 0.5  # [B, 5, T]
-    used = seats[..., owned_at + T :].reshape(B, P, -1, MAX_ABILITIES) > 0.5  # [B, 5, h, k] by purchase order
-    unused_once = (owned[..., None] * once).sum(axis=(-1, -2)) - _used_once(state, used, once)
-    uses_left = (ROUNDS - rnd + ~produced).astype(np.float64)
-    est += unused_once + (owned[..., None] * each).sum(axis=(-1, -2)) * uses_left[:, None]
-    placed = np.stack([((grids[..., 0] > 0) & (grids[..., 3 + r] > 0)).sum(axis=-1) for r in range(3)], axis=-1)
-    scale = np.array([5 * prm.coin_value, 5 * prm.science_value, 3.0]) * 0.5
-    for r in range(3):
-        have = (owned & (inst[0] == r)).astype(np.float64) @ inst[1]  # [B, 5] bonus of the seat's institutions
-        count = (owned & (inst[0] == r)).sum(axis=-1)
-        waiting = np.where(count > placed[..., r], have / np.maximum(count, 1) * (count - placed[..., r]), 0.0)
-        est += waiting * scale[r] * np.maximum(res_left if r < 2 else vp_left, 0)[:, None]
     over = phase == PH["over"]
     if over.any():
         est[over] = engine.scores(engine.take(state, np.flatnonzero(over))).astype(np.float64)
     return est
-
-
-def _used_once(state: engine.State, used: np.ndarray, once: np.ndarray) -> np.ndarray:
-    """float64[B, 5]: the once-values of the single-use abilities already used (flags by purchase order)."""
-    techs = state.techs.astype(np.int64)  # [B, 5, 5]
-    has = np.arange(techs.shape[-1])[None, None, :] < state.techs_len.astype(np.int64)[..., None]
-    vals = once[np.maximum(techs, 0)]  # [B, 5, 5, 2]
-    return np.where(has[..., None] & used[..., : techs.shape[-1], :], vals, 0.0).sum(axis=(-1, -2))
 
 
 class TwentiethCenturySearch(SearchGame):
