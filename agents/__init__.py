@@ -13,6 +13,7 @@ name              agent
                   Industry: :mod:`.age_of_industry.heuristic`)
 ``mcts``          Industry: the one search player (:mod:`.search`) with Industry's hooks; ``ismcts`` for Age of
                   Industry: the same search redealing what its seat cannot see
+``ismcts``        20th Century too (:mod:`.twentieth_century.ismcts`): the stacks and catastrophes redealt
 ``ppo``           :class:`PPOAgent`: the game's shipped MaskablePPO policy, or ``path=`` a policy you trained
 ``ppo:PATH``      the same with your own policy file (``.npz``) or MaskablePPO ``.zip`` of either game
 ``rllib:PATH``    :class:`industry_env.rllib.RLlibAgent`: an RLlib checkpoint's policy (needs the ``rllib`` extra;

@@ -71,7 +71,8 @@ class TwentiethCenturySpec(GameSpec):
     web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve, once listed
     has_pictures = True
     # the game's own agents (docs/twentieth-century/agents.md); random is every game's
-    agents = {"heuristic": "industry_env.agents.twentieth_century.heuristic:HeuristicAgent"}
+    agents = {"heuristic": "industry_env.agents.twentieth_century.heuristic:HeuristicAgent",
+              "ismcts": "industry_env.agents.twentieth_century.ismcts:ISMCTSAgent"}  # fmt: skip
     observation_check = "industry_env.agents.twentieth_century.checks:check_game_observations"  # entry by entry
 
     def num_actions(self, **options: Any) -> int:

@@ -1,0 +1,553 @@
+"""A 20th Century position rebuilt from what one seat observes: the starting point of its search player.
+
+An agent is handed only its observation and the legal mask (the stacks' order and the face-down catastrophes are
+hidden from every seat, ruling 36). :func:`from_observation` rebuilds, for a batch of observations, positions of
+the batched engine that agree with everything the seat sees: the observer becomes seat 0 (the observation is
+egocentric; the rules depend only on the order of play, which is observed), and observing the rebuilt position
+from seat 0 gives back the observation, float for float (``tests/twentieth_century/test_from_observation.py``).
+
+The observation shows tiles by their features, not by their codes: each land tile, technology and placed tile is
+recognised by the features the observation itself gives every code (computed once per set of components with the
+public ``observation.observe`` on made-up positions), and the tiles that look alike are matched to the dealt codes
+(those not ``unseen``), each used once. What the observation does not show is filled in:
+
+- **arbitrarily, for ``engine.resample`` to redeal**: the order of each stack (its ``unseen`` tiles, sorted), the
+  face-down catastrophes (each era's first unrevealed cards) and the seed (0);
+- **derived as well as the observation allows** (these are public to a player with perfect recall, but the
+  observation lacks them): the order in which a seat bought its technologies, which names its ``use h.k`` actions
+  (by era, as one technology is bought a round, then consistent with the abilities marked used; two technologies
+  of one era whose flags do not tell them apart keep their code order, so the two may swap labels: the same
+  abilities stay legal, under each other's ``use`` action); the order in which a seat won its pending land tiles
+  and so the cubes each will bring (A8: the cube counts not yet on an attached tile, given in slot order); the
+  cells a seat has already recycled from in this production (a set of that many removals the working centres can
+  make, chosen to leave the most cells open; the true set may leave fewer); the tiles left over in earlier rounds
+  (every dealt tile not in play, in code order); the victory points by source (all counted as production: only
+  their sum is shown and used); the ledger (receipts equal to holdings); bookkeeping the rules overwrite before
+  reading (the next leader before the catastrophe is resolved, the maintenance order before maintenance, the phase
+  a withdrawal came from outside the technology purchase).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from itertools import combinations_with_replacement, permutations, product
+from typing import Any
+
+import numpy as np
+
+from ...core.spec import Piece, layout
+from . import engine
+from .actions import MAX_ABILITIES, cell_xy
+from .components import ERAS, MAX_CITIES, MULTI_USE, SINGLE_USE, GameData, load_data
+from .geometry import NUM_CELLS, recycling_reaches
+from .observation import layout as observation_pieces
+from .observation import observe
+from .reference import Game
+from .rules import MAX_LAND_OFFER, MAX_PLAYERS, OFFERS, ROUNDS
+from .state import CARD_CHOICES, GAME_NAME, JSON_VERSION, LEDGER, PHASES, SCORE_SOURCES
+
+P = MAX_PLAYERS
+Q = 720.0  # features are multiples of 1/3, 1/4, 1/5, 1/8, 1/9: scaled by 720 they are whole, keys exact
+CUBES_COL, BOUGHT_COL = 5, 4  # a grid cell's cubes / 4 and 'bought this round'
+OCCUPIED_COLS = tuple(14 + 6 * j + 5 for j in range(MAX_CITIES))  # per city: exists, coins, science, VP, rec., occ.
+CAT_ERAS = ("I-II", "I-II", "III-IV", "III-IV", "V")  # the catastrophe stack's five cards by era, top first (S4)
+USABLE = frozenset(SINGLE_USE + MULTI_USE) - {"park"}  # abilities a player uses (the park: its effect only)
+# the abilities that ask for each target decision (Cleanup and Quality of life act at once)
+TARGET_KINDS = {"use_target": USABLE - {"cleanup", "quality_of_life"}, "bridge": frozenset({"bridge"})}
+
+
+def _key(row: np.ndarray) -> bytes:
+    return np.rint(np.asarray(row, np.float64) * Q).astype(np.int32).tobytes()
+
+
+@dataclass(frozen=True)
+class _Looks:
+    """Which codes each look of a tile stands for: on offer (land, technology) and placed on a grid."""
+
+    land: dict[bytes, list[int]]  # a land offer row ('on sale' 0) -> land codes
+    tech: dict[bytes, list[int]]  # a technology offer row ('on sale' 0) -> technology indices
+    cell: dict[bytes, list[tuple[int, int]]]  # a grid row (cubes, bought, occupied 0) -> (tile code, bridge)
+
+
+_PIECES: dict[str, dict[str, Piece]] = {}
+_LOOKS: dict[str, _Looks] = {}
+
+
+def _pieces(data: GameData) -> dict[str, Piece]:
+    """The observation's pieces by name (kept per set of components)."""
+    hit = _PIECES.get(data.sha256)
+    if hit is None:
+        hit = _PIECES[data.sha256] = {p.name: p for p in layout(observation_pieces(data))}
+    return hit
+
+
+def _view(obs: np.ndarray, at: dict[str, Piece], name: str) -> np.ndarray:
+    p = at[name]
+    return obs[p.slice].reshape(p.shape)
+
+
+def _looks(data: GameData) -> _Looks:
+    """Every code's look, read from observations of made-up five-player positions holding each tile on offer and
+    each placement (tile, rotation, bridge) on a grid: the observation's own features, one source of truth (kept
+    per set of components)."""
+    hit = _LOOKS.get(data.sha256)
+    if hit is None:
+        hit = _LOOKS[data.sha256] = _read_looks(data)
+    return hit
+
+
+def _read_looks(data: GameData) -> _Looks:
+    at = _pieces(data)
+    L = len(data.land)
+    land: dict[bytes, list[int]] = {}
+    tech: dict[bytes, list[int]] = {}
+    cell: dict[bytes, list[tuple[int, int]]] = {}
+    land_codes = list(range(1, L))
+    for i in range(0, len(land_codes), MAX_LAND_OFFER):
+        g = Game(5, seed=0, data=data)
+        g.land_offer = land_codes[i : i + MAX_LAND_OFFER]
+        rows = _view(observe(g, 0), at, "land_offer")
+        for s, code in enumerate(g.land_offer):
+            r = rows[s].copy()
+            r[0] = 0
+            land.setdefault(_key(r), []).append(code)
+    techs = list(range(len(data.technologies)))
+    n_tech = at["tech_offer"].shape[0]
+    for i in range(0, len(techs), n_tech):
+        g = Game(5, seed=0, data=data)
+        g.tech_offer = techs[i : i + n_tech]
+        rows = _view(observe(g, 0), at, "tech_offer")
+        for s, t in enumerate(g.tech_offer):
+            r = rows[s].copy()
+            r[0] = 0
+            tech.setdefault(_key(r), []).append(t)
+    codes = list(range(L)) + [L + t for t, tt in enumerate(data.technologies) if tt.institution]
+    placements = [(code, rot, b) for code in codes for rot in range(4) for b in range(-1, len(data.tile(code).bridges))]
+    per_game = P * NUM_CELLS
+    for i in range(0, len(placements), per_game):
+        g = Game(5, seed=0, data=data)
+        chunk = placements[i : i + per_game]
+        for k, (code, rot, b) in enumerate(chunk):
+            q, c = divmod(k, NUM_CELLS)
+            g.grid_tile[q][c], g.grid_rot[q][c], g.grid_bridge[q][c] = code, rot, b
+            g.grid_citizens[q][c], g.grid_cubes[q][c] = 0, 0
+        grids = _view(observe(g, 0), at, "grids")
+        for k, (code, _, b) in enumerate(chunk):
+            q, c = divmod(k, NUM_CELLS)
+            cell.setdefault(_key(_plain_cell(grids[q, c])), []).append((code, b))
+    return _Looks(land, tech, cell)
+
+
+def _plain_cell(row: np.ndarray) -> np.ndarray:
+    """A grid row without what is not the tile's own: its cubes, 'bought this round' and citizens."""
+    r = np.array(row, np.float32)
+    r[[CUBES_COL, BOUGHT_COL, *OCCUPIED_COLS]] = 0
+    return r
+
+
+class _Refused(ValueError):
+    """What does not add up in an observation (said again with the observation's row)."""
+
+
+def _match(items: list[tuple[str, list[int]]], what: str) -> list[int]:
+    """A distinct code for every item (name, candidate codes), Kuhn's matching; ValueError naming the first item
+    left without one."""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for c in items[i][1]:
+            if c in seen:
+                continue
+            seen.add(c)
+            if c not in owner or augment(owner[c], seen):
+                owner[c] = i
+                return True
+        return False
+
+    for i, (name, cands) in enumerate(items):
+        if not cands:
+            raise _Refused(f"{name} is no {what} of these components that was dealt and not elsewhere")
+        if not augment(i, set()):
+            raise _Refused(f"{name}: more {what}s look like it than were dealt")
+    out = [-1] * len(items)
+    for c, i in owner.items():
+        out[i] = c
+    return out
+
+
+def _whole(x: Any, scale: float = 1.0) -> int:
+    return int(np.rint(float(x) * scale))
+
+
+def _onehot(x: np.ndarray) -> int:
+    """The index of the 1 of a one-hot vector, -1 where it is all zeros."""
+    return int(np.argmax(x)) if x.max() > 0.5 else -1
+
+
+def _tech_order(data: GameData, owned: list[int], used: np.ndarray, in_hand: tuple[int, int], in_use: int,
+                kinds: frozenset[str]) -> list[int]:  # fmt: skip
+    """A purchase order of the technologies ``owned`` (one a round, so by era) agreeing with the abilities marked
+    used (``used``: [5, 2] flags by position), the Workers and bridges still in hand and the ability in use
+    (``in_use`` = h * 2 + k, -1 none; one of ``kinds``, those that ask for the decision awaited)."""
+    by_era = [sorted(t for t in owned if data.technologies[t].stack == e) for e in ERAS]
+
+    def fits(order: list[int]) -> bool:
+        for h, t in enumerate(order):
+            abilities = data.technologies[t].abilities
+            for k in range(MAX_ABILITIES):
+                if used[h, k] > 0.5 and (k >= len(abilities) or abilities[k].kind not in USABLE):
+                    return False
+        for kind, count in zip(("workers", "bridge"), in_hand, strict=True):
+            left = sum(used[h, k] < 0.5 and ab.kind == kind for h, t in enumerate(order)
+                       for k, ab in enumerate(data.technologies[t].abilities))  # fmt: skip
+            if left != count:
+                return False
+        if in_use >= 0:
+            h, k = divmod(in_use, MAX_ABILITIES)
+            if h >= len(order) or k >= len(data.technologies[order[h]].abilities) or used[h, k] > 0.5:
+                return False
+            if data.technologies[order[h]].abilities[k].kind not in kinds:
+                return False
+        return True
+
+    for parts in product(*(permutations(e) for e in by_era)):
+        order = [t for part in parts for t in part]
+        if fits(order):
+            return order
+    raise _Refused("its technologies cannot be ordered to agree with the abilities marked used and in hand")
+
+
+def _removals(game: Game, p: int, count: int) -> list[int]:
+    """``count`` cells seat ``p``'s working centres can have recycled from (each removal its own centre, ruling
+    28), chosen to leave the most cells open to the next removal."""
+    if count == 0:
+        return []
+    centres = game.working_centres(p)
+    nation = game.nation(p)
+    cells = game.land_cells(p)
+    reach = {c: {i for i, (rc, j) in enumerate(centres) if recycling_reaches(nation, cell_xy(rc), j, cell_xy(c))}
+             for c in cells}  # fmt: skip
+    best: tuple[int, list[int]] | None = None
+    for combo in combinations_with_replacement([c for c in cells if reach[c]], count):
+        if not _assignable(list(combo), reach):
+            continue
+        left = sum(_assignable([*combo, c], reach) for c in cells if game.grid_cubes[p][c])
+        if best is None or left > best[0]:
+            best = (left, list(combo))
+    if best is None:
+        raise _Refused(f"{count} cubes recycled, more than seat {p}'s working centres can remove")
+    return best[1]
+
+
+def _assignable(cells: list[int], reach: dict[int, set[int]]) -> bool:
+    """Can each removal get its own centre that reaches its cell?"""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for centre in reach[cells[i]]:
+            if centre not in seen:
+                seen.add(centre)
+                if centre not in owner or augment(owner[centre], seen):
+                    owner[centre] = i
+                    return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(cells)))
+
+
+def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
+    """The saved position (``Game.to_json``'s document) of one observation, and the number of removals in this
+    production (the cells are chosen once the nations are built)."""
+    at = _pieces(data)
+    v = {name: _view(obs, at, name) for name in at}
+    L, T = len(data.land), len(data.technologies)
+    if v["num_players"].max() < 0.5:
+        raise _Refused("'num_players' is not one-hot")
+    n = int(np.argmax(v["num_players"])) + 3
+    rnd = _onehot(v["round"]) + 1
+    phase = PHASES[_onehot(v["phase"])]
+    if phase == "over" or v["to_move"].max() < 0.5:
+        raise _Refused("it is of a finished game (no seat to move)")
+    to_move = _onehot(v["to_move"])
+    if not 0 <= to_move < n or not (v["seat_present"][:n] > 0.5).all() or (v["seat_present"][n:] > 0.5).any():
+        raise _Refused(f"'to_move' or 'seat_present' does not fit its {n} players")
+    cards = [_onehot(v["scoring_cards"][k]) for k in range(2)]
+    r2, r4 = (c if c < 3 else -1 for c in cards)
+    lands_n, techs_n = OFFERS[n]
+    if rnd > 5:
+        lands_n = techs_n = 0
+    unseen = v["unseen"] > 0.5
+    unseen_land = [t for t in range(1, L) if unseen[t]]
+    unseen_tech = [t for t in range(T) if unseen[L + t]]
+    # -------------------------------------------------------------------------------- holdings and techs
+    seats = v["seats"]
+    track = len(data.pollution_final)
+    owned_at = 5 + track + 8
+    owned = [[t for t in range(T) if seats[q, owned_at + t] > 0.5] for q in range(n)]
+    used_flags = seats[:, owned_at + T :].reshape(P, -1, MAX_ABILITIES)
+    sel_v = v["selection"]
+    n_land_slots, n_tech_slots = at["land_offer"].shape[0], at["tech_offer"].shape[0]
+    in_use = _onehot(sel_v[6 + n_land_slots + n_tech_slots : -1])
+    kinds = TARGET_KINDS.get(phase, frozenset())
+    if phase == "use_target2":  # a train's first target is a city, a garbage truck's a cell
+        kinds = frozenset({"train"} if sel_v[3:6].max() > 0.5 else {"garbage_truck"})
+    techs = []
+    for q in range(n):
+        try:
+            in_hand = (_whole(seats[q, owned_at - 2]), _whole(seats[q, owned_at - 1]))
+            techs.append(_tech_order(data, owned[q], used_flags[q], in_hand, in_use if q == to_move else -1, kinds))
+        except _Refused as exc:
+            raise _Refused(f"seat {q}: {exc}") from None
+    looks = _looks(data)
+    # -------------------------------------------------------------------------------- tiles: offers, grids
+    land_rows, tech_rows = v["land_offer"], v["tech_offer"]
+    pend = v["pending"] > 0.5
+    land_items: list[tuple[str, list[int]]] = []
+    land_where: list[tuple[str, int, int]] = []  # ('offer'|'pending'|'grid', seat, slot or cell)
+    tech_items: list[tuple[str, list[int]]] = []
+    tech_where: list[tuple[str, int, int]] = []
+    dealt_land = set(range(1, L)) - set(unseen_land)
+    owned_all = {t for o in owned for t in o}
+    dealt_free_tech = set(range(T)) - set(unseen_tech) - owned_all
+    for s in range(n_land_slots):
+        row = land_rows[s]
+        if row.max() == 0:
+            continue
+        plain = row.copy()
+        plain[0] = 0
+        cands = [c for c in looks.land.get(_key(plain), []) if c in dealt_land]
+        if row[0] > 0.5:
+            land_items.append((f"land_offer slot {s}", cands))
+            land_where.append(("offer", -1, s))
+        else:
+            who = [q for q in range(n) if pend[q, s]]
+            if len(who) != 1:
+                raise _Refused(f"land_offer slot {s} is neither on sale nor pending for one seat")
+            land_items.append((f"land_offer slot {s} (pending)", cands))
+            land_where.append(("pending", who[0], s))
+    for s in range(n_tech_slots):
+        row = tech_rows[s]
+        if row.max() == 0:
+            continue
+        plain = row.copy()
+        plain[0] = 0
+        looks_like = looks.tech.get(_key(plain), [])
+        if row[0] > 0.5:
+            tech_items.append((f"tech_offer slot {s}", [t for t in looks_like if t in dealt_free_tech]))
+            tech_where.append(("offer", -1, s))
+        else:
+            who = [q for q in range(n) if pend[q, n_land_slots + s]]
+            if len(who) != 1:
+                raise _Refused(f"tech_offer slot {s} is neither on sale nor pending for one seat")
+            tech_items.append((f"tech_offer slot {s} (pending)", [t for t in looks_like if t in owned[who[0]]]))
+            tech_where.append(("pending", who[0], s))
+    grids = v["grids"]
+    grid_tile = [[-1] * NUM_CELLS for _ in range(n)]
+    grid_rot = [[0] * NUM_CELLS for _ in range(n)]
+    grid_bridge = [[-1] * NUM_CELLS for _ in range(n)]
+    grid_cubes = [[0] * NUM_CELLS for _ in range(n)]
+    grid_citizens = [[0] * NUM_CELLS for _ in range(n)]
+    grid_new = [[False] * NUM_CELLS for _ in range(n)]
+    cell_bridges: dict[tuple[int, int], dict[int, int]] = {}
+    for q in range(n):
+        for c in np.flatnonzero(grids[q, :, 0] > 0.5).tolist():
+            row = grids[q, c]
+            grid_rot[q][c] = _onehot(row[6:10])
+            grid_cubes[q][c] = _whole(row[CUBES_COL], 4)
+            grid_new[q][c] = bool(row[BOUGHT_COL] > 0.5)
+            grid_citizens[q][c] = sum(1 << j for j, col in enumerate(OCCUPIED_COLS) if row[col] > 0.5)
+            looked = looks.cell.get(_key(_plain_cell(row)), [])
+            bridge_of: dict[int, int] = {}
+            for code, b in looked:
+                bridge_of.setdefault(code, b)
+            cell_bridges[(q, c)] = bridge_of
+            name = f"seat {q}'s grid cell {c}"
+            if row[3] > 0.5:  # the starting tile
+                if 0 not in bridge_of:
+                    raise _Refused(f"{name} is marked the starting tile but does not look like it")
+                grid_tile[q][c], grid_bridge[q][c] = 0, bridge_of[0]
+            elif row[1] > 0.5:
+                land_items.append((name, [code for code in bridge_of if code in dealt_land]))
+                land_where.append(("grid", q, c))
+            else:
+                tech_items.append((name, [code - L for code in bridge_of if code >= L and code - L in owned[q]]))
+                tech_where.append(("grid", q, c))
+    land_codes = _match(land_items, "land tile")
+    tech_codes = _match(tech_items, "technology")
+    land_offer = [-1] * lands_n
+    tech_offer = [-1] * techs_n
+    pending: list[list[list[int]]] = [[] for _ in range(n)]
+    pending_tech: list[list[list[int]]] = [[] for _ in range(n)]
+    for (kind, q, at_), code in zip(land_where, land_codes, strict=True):
+        if kind == "offer":
+            if at_ >= lands_n:
+                raise _Refused(f"land_offer slot {at_}: a {n}-player game in round {rnd} offers {lands_n} tiles")
+            land_offer[at_] = code
+        elif kind == "pending":
+            pending[q].append([code, at_, 0])
+        else:
+            grid_tile[q][at_], grid_bridge[q][at_] = code, cell_bridges[(q, at_)][code]
+    for (kind, q, at_), t in zip(tech_where, tech_codes, strict=True):
+        if kind == "offer":
+            if at_ >= techs_n:
+                raise _Refused(f"tech_offer slot {at_}: a {n}-player game in round {rnd} offers {techs_n} tiles")
+            tech_offer[at_] = t
+        elif kind == "pending":
+            pending_tech[q].append([L + t, at_, 0])
+        else:
+            grid_tile[q][at_], grid_bridge[q][at_] = L + t, cell_bridges[(q, at_)][L + t]
+    on_grid = {code for q in range(n) for code in grid_tile[q] if 0 < code < L}
+    in_play = on_grid | {t for t in land_offer if t >= 0} | {e[0] for q in range(n) for e in pending[q]}
+    discarded_land = sorted(dealt_land - in_play)
+    discarded_tech = sorted(dealt_free_tech - {t for t in tech_offer if t >= 0})
+    # -------------------------------------------------------------------------------- the auction
+    auc = v["auction"]
+    base = MAX_LAND_OFFER
+    seat_col = lambda k: auc[base + 1 + k * P : base + 1 + (k + 1) * P]  # noqa: E731
+    won = [_whole(x, 5) for x in seat_col(5)[:n]]
+    for q in range(n):  # the k-th land tile won this round carries k cubes (A8); those attached show theirs
+        attached = [grid_cubes[q][c] for c in range(NUM_CELLS) if grid_new[q][c]]
+        left = list(range(1, won[q] + 1))
+        for k in attached:
+            if k in left:
+                left.remove(k)
+        pending[q].sort(key=lambda e: e[1])
+        for e, k in zip(pending[q], left[len(left) - len(pending[q]) :] if len(left) >= len(pending[q]) else
+                        [0] * len(pending[q]), strict=True):  # fmt: skip
+            e[2] = k
+        pending[q] += pending_tech[q]
+    auction_slot = _onehot(auc[:base])
+    high_bidder = _onehot(seat_col(0)[:n])
+    leader = _onehot(seat_col(1)[:n])
+    withdrawn = [_whole(x, 5) for x in seat_col(3)[:n]]
+    passed = [bool(x > 0.5) for x in seat_col(4)[:n]]
+    # -------------------------------------------------------------------------------- catastrophes
+    cat = v["catastrophe"]
+    K = len(data.catastrophes)
+    revealed = [k for k in range(K) if cat[15 + 7 * P + k] > 0.5]
+    current = -1
+    cols = cat[:15].reshape(5, 3)
+    if cols.max() > 0:  # the card whose columns (garbage, pollution) are shown
+        shown = [(_whole(cols[c, 0], 5), _whole(cols[c, 1], 3)) for c in range(5)]
+        current = next((k for k in revealed if list(data.catastrophes[k].columns) == shown), -1)
+    elif revealed:
+        current = max(revealed, key=lambda k: ERAS.index(data.catastrophes[k].era))
+    if current < 0 and revealed:
+        raise _Refused("the catastrophe card shown is none of the revealed cards")
+    order = sorted((k for k in revealed if k != current), key=lambda k: ERAS.index(data.catastrophes[k].era))
+    cat_revealed = order + ([current] if current >= 0 else [])
+    if [data.catastrophes[k].era for k in cat_revealed] != list(CAT_ERAS[: len(cat_revealed)]):
+        raise _Refused("the revealed catastrophes are not the top of a stack of two I-II, two III-IV and one V")
+    spare = {e: [k for k in range(K) if data.catastrophes[k].era == e and k not in revealed] for e in ERAS}
+    cat_stack = [spare[e].pop(0) for e in CAT_ERAS[len(cat_revealed) :]]
+    cat_col = [_onehot(cat[15 + 5 * q : 20 + 5 * q]) for q in range(n)]
+    cat_bid = [_whole(cat[15 + 5 * P + q], 25) for q in range(n)]
+    # -------------------------------------------------------------------------------- leaders and order
+    resolved = phase not in ("lead", "open", "bid", "tech", "catastrophe")
+    if resolved:
+        if min(cat_col) < 0:
+            raise _Refused("a pawn is missing from the catastrophe columns after the bidding")
+        next_leader = min(range(n), key=lambda q: cat_col[q])
+        maint_order = [(next_leader + k) % n for k in range(n)]
+        maint_pos = (to_move - next_leader) % n
+    else:  # overwritten by the rules before they read it (resolve_catastrophe, _start_maintenance)
+        next_leader = max(leader, 0)
+        maint_order = [] if rnd == 1 else [(next_leader + k) % n for k in range(n)]
+        maint_pos = 0 if rnd == 1 else n
+    resume = ("bid" if auction_slot >= 0 else "lead") if phase == "tech" else ""
+    # -------------------------------------------------------------------------------- the sub-decision
+    sel: list[int] = []
+    cell_sel = -1
+    if sel_v[0] > 0.5:
+        cell_sel = _whole(sel_v[2], 8) * 9 + _whole(sel_v[1], 8)
+    city_sel = _onehot(sel_v[3:6])
+    if phase in ("attach_cell", "attach_rotate"):
+        slot = _onehot(sel_v[6 : 6 + n_land_slots + n_tech_slots])
+        code = next((e[0] for e in pending[to_move] if (e[1] if e[0] < L else n_land_slots + e[1]) == slot
+                     and slot >= 0), -1)  # fmt: skip
+        if code < 0:
+            raise _Refused("'selection' names no pending tile of the seat to move")
+        sel = [code] if phase == "attach_cell" else [code, cell_sel]
+    elif phase == "citizen":
+        sel = [grid_tile[to_move][cell_sel], cell_sel]
+    elif phase in ("use_target", "use_target2", "bridge"):
+        sel = list(divmod(in_use, MAX_ABILITIES))
+        if phase != "use_target":
+            sel.append(cell_sel * 3 + city_sel if city_sel >= 0 else cell_sel)
+    removed_count = _whole(sel_v[-1], 5) if phase == "recycle" else 0
+    # -------------------------------------------------------------------------------- holdings
+    coins = [_whole(seats[q, 0], 10) for q in range(n)]
+    science = [_whole(seats[q, 1], 10) for q in range(n)]
+    markers = [[_whole(seats[q, 2 + r], 10) for r in range(3)] for q in range(n)]
+    pollution = [_onehot(seats[q, 5 : 5 + track]) + data.pollution_low for q in range(n)]
+    pending_cubes = [_whole(seats[q, 5 + track], 5) for q in range(n)]
+    vp_total = [_whole(x, 50) for x in v["seat_vp"][:n]]
+    used = [[[bool(used_flags[q, h, k] > 0.5) for k in range(len(data.technologies[t].abilities))]
+             for h, t in enumerate(techs[q])] for q in range(n)]  # fmt: skip
+    prices = v["prices"]
+    cost_pos = max(_onehot(prices[8:]), 0)
+    tech_stacks = {e: sorted(t for t in unseen_tech if data.technologies[t].stack == e) for e in ERAS}
+    land_stacks = {e: sorted(t for t in unseen_land if data.land[t].stack == e) for e in ERAS}
+    doc: dict[str, Any] = {
+        "game": GAME_NAME, "version": JSON_VERSION, "data_sha256": data.sha256, "n": n, "seed": 0,
+        "options": {"r2": CARD_CHOICES[r2 + 1] if r2 >= 0 else "none",
+                    "r4": CARD_CHOICES[r4 + 1] if r4 >= 0 else "none"},
+        "r2": r2, "r4": r4, "land_stacks": land_stacks, "tech_stacks": tech_stacks, "cat_stack": cat_stack,
+        "cat_revealed": cat_revealed, "cat_current": current, "round": rnd, "phase": phase, "to_move": to_move,
+        "next_leader": next_leader, "leader": max(leader, 0), "land_offer": land_offer, "tech_offer": tech_offer,
+        "discarded_land": discarded_land, "discarded_tech": discarded_tech, "cost_pos": cost_pos,
+        "auction_slot": auction_slot, "high_bid": _whole(auc[base], 10), "high_bidder": high_bidder,
+        "withdrawn": withdrawn, "passed": passed, "won": won, "resume": resume, "cat_col": cat_col,
+        "cat_bid": cat_bid, "maint_order": maint_order, "maint_pos": maint_pos, "coins": coins, "science": science,
+        "pollution": pollution, "pending_cubes": pending_cubes, "pending": pending, "techs": techs, "used": used,
+        "vp": [{**dict.fromkeys(SCORE_SOURCES, 0), "production": vp_total[q]} for q in range(n)],
+        "ledger": [{**dict.fromkeys(LEDGER, 0), "coins_in": coins[q], "science_in": science[q],
+                    "cubes_in": sum(grid_cubes[q]) + pending_cubes[q]} for q in range(n)],
+        "grid_tile": grid_tile, "grid_rot": grid_rot, "grid_bridge": grid_bridge, "grid_cubes": grid_cubes,
+        "grid_citizens": grid_citizens, "grid_new": grid_new, "sel": sel, "removed": [], "production_now": markers,
+    }  # fmt: skip
+    if rnd > ROUNDS - 1 and phase not in ("use", "use_target", "use_target2", "bridge", "recycle", "attach_pick",
+                                          "attach_cell", "attach_rotate", "citizen", "garbage"):  # fmt: skip
+        raise _Refused(f"round VI has no {phase} decision")
+    return doc, removed_count
+
+
+def game_from_observation(observation: np.ndarray, data: GameData | None = None) -> Game:
+    """One observation (float32[D]) as a reference :class:`.reference.Game` seen by seat 0 (see
+    :func:`from_observation`); ValueError naming what does not add up."""
+    return _game(np.asarray(observation), data or load_data(), 0)
+
+
+def _game(obs: np.ndarray, data: GameData, i: int) -> Game:
+    try:
+        doc, removals = _document(obs, data)
+        game = Game.from_json(json.dumps(doc), data=data)
+        if removals:
+            game.removed = _removals(game, game.to_move, removals)
+    except ValueError as exc:
+        raise ValueError(f"from_observation: observation {i}: {exc} (not an observation of 20th Century with "
+                         f"these components?)") from None  # fmt: skip
+    return game
+
+
+def from_observation(observations: np.ndarray, data: GameData | None = None) -> engine.State:
+    """A State of B positions, game i consistent with ``observations[i]`` (float32[B, D]) as seat 0 sees it.
+
+    The observer is seat 0 and the other seats follow clockwise, as in the observation. Refuses with ValueError
+    an array of the wrong shape, a finished game (its observation no longer says whose turn it is) or an
+    observation whose pieces do not add up (tiles that were not dealt, pending tiles no seat holds, ...)."""
+    data = data or load_data()
+    at = _pieces(data)
+    size = at["unseen"].offset + at["unseen"].size
+    obs = np.asarray(observations)
+    if obs.ndim != 2 or obs.shape[1] != size or obs.shape[0] == 0:
+        raise ValueError(f"from_observation: observations must be float[B, {size}] with B >= 1, got shape "
+                         f"{list(obs.shape)}")  # fmt: skip
+    if not np.isfinite(obs).all():
+        bad = int(np.flatnonzero(~np.isfinite(obs).all(axis=1))[0])
+        raise ValueError(f"from_observation: observation {bad} holds NaN or an infinity")
+    return engine.from_games([_game(obs[i], data, i) for i in range(obs.shape[0])])
+
+
+__all__ = ["from_observation", "game_from_observation"]
