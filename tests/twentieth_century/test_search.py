@@ -48,7 +48,7 @@ def test_make_agent_builds_the_one_search_with_this_games_hooks() -> None:
     assert "ismcts" in load_game(GAME).agents
 
 
-@pytest.mark.parametrize("num_players", [3, 5])
+@pytest.mark.parametrize("num_players", [3, pytest.param(5, marks=pytest.mark.slow)])  # 5 players: make slow
 def test_it_plays_legal_moves_to_the_end_of_whole_games(num_players: int) -> None:
     """Every answer is checked legal by the arena; the games end with a score for every seat."""
     seats = [_search(), "heuristic", "random", "heuristic", "random"][:num_players]
