@@ -97,31 +97,27 @@ def _looks(data: GameData) -> _Looks:
     return hit
 
 
+def _offer_looks(data: GameData, at: dict, piece: str, codes: list[int]) -> dict[bytes, list[int]]:
+    """The codes (land tiles or technologies) that look alike in the offer ``piece``, by their row ('on sale' 0)."""
+    looks: dict[bytes, list[int]] = {}
+    per_game = at[piece].shape[0]
+    for i in range(0, len(codes), per_game):
+        g = Game(5, seed=0, data=data)
+        setattr(g, piece, codes[i : i + per_game])
+        rows = _view(observe(g, 0), at, piece)
+        for s, code in enumerate(getattr(g, piece)):
+            r = rows[s].copy()
+            r[0] = 0
+            looks.setdefault(_key(r), []).append(code)
+    return looks
+
+
 def _read_looks(data: GameData) -> _Looks:
     at = _pieces(data)
     L = len(data.land)
-    land: dict[bytes, list[int]] = {}
-    tech: dict[bytes, list[int]] = {}
     cell: dict[bytes, list[tuple[int, int]]] = {}
-    land_codes = list(range(1, L))
-    for i in range(0, len(land_codes), MAX_LAND_OFFER):
-        g = Game(5, seed=0, data=data)
-        g.land_offer = land_codes[i : i + MAX_LAND_OFFER]
-        rows = _view(observe(g, 0), at, "land_offer")
-        for s, code in enumerate(g.land_offer):
-            r = rows[s].copy()
-            r[0] = 0
-            land.setdefault(_key(r), []).append(code)
-    techs = list(range(len(data.technologies)))
-    n_tech = at["tech_offer"].shape[0]
-    for i in range(0, len(techs), n_tech):
-        g = Game(5, seed=0, data=data)
-        g.tech_offer = techs[i : i + n_tech]
-        rows = _view(observe(g, 0), at, "tech_offer")
-        for s, t in enumerate(g.tech_offer):
-            r = rows[s].copy()
-            r[0] = 0
-            tech.setdefault(_key(r), []).append(t)
+    land = _offer_looks(data, at, "land_offer", list(range(1, L)))
+    tech = _offer_looks(data, at, "tech_offer", list(range(len(data.technologies))))
     codes = list(range(L)) + [L + t for t, tt in enumerate(data.technologies) if tt.institution]
     placements = [(code, rot, b) for code in codes for rot in range(4) for b in range(-1, len(data.tile(code).bridges))]
     per_game = P * NUM_CELLS
