@@ -30,26 +30,24 @@ install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
 
-# warmup compiles every game's engine once (1 to 1.5 minutes on a quiet 2-core machine, several times that on a busy
-# one), saying what and how long; every later command loads the compiled code in about a second.
+# warmup compiles every listed game's engine once, saying what and how long; every later command loads the compiled
+# code in about a second. numba compiles on one core, so the games compile at the same time, one `industry-env
+# warmup --game` process each (two at a time: the 2 cores), each game's report printed when it is done: on the quiet
+# 2-core machine the compile takes about 2 minutes (Industry then 20th Century beside Age of Industry), not the sum.
+GAMES_CMD := $(BIN)/python -c "from industry_env.registry import available_games as a; print(*a())"
+WARMUP := echo "industry-env warmup, one process per game: compiling every game's engine at once"; \
+	$(GAMES_CMD) | xargs -n 1 -P 2 sh -c '$(BIN)/industry-env warmup --game "$$0" > "$(VENV)/warmup-$$0.log" 2>&1; \
+	rc=$$?; cat "$(VENV)/warmup-$$0.log"; exit $$rc'
+
 demo: install  ## install, compile the engines once, then play random games and show one
-	$(BIN)/industry-env warmup
+	@$(WARMUP)
 	$(BIN)/industry-env demo
 
 # The notebooks (the longest items) go first and an idle worker takes waiting tests from the other
 # (--dist worksteal), so that neither of the two workers is left alone with a long test at the end.
-# The kernels compile once, before the tests, not once in each test worker. numba compiles on one core, so the
-# games compile at the same time, one `industry-env warmup --game` process each (two at a time: the 2 cores), and
-# each game's report is printed when it is done: on the quiet 2-core machine the compile takes as long as the
-# longest game's (Age of Industry's), not the sum.
-GAMES_CMD := $(BIN)/python -c "from industry_env.registry import available_games as a; print(*a(include_hidden=True))"
-WARMUP_ONE := $(BIN)/industry-env warmup --game "$$0" > "$(VENV)/warmup-$$0.log" 2>&1; rc=$$?; \
-	cat "$(VENV)/warmup-$$0.log"; exit $$rc
-
 test: install-dev  ## install with the test tools, then run the suite (what CI runs)
 	$(BIN)/ruff check .
-	@echo "industry-env warmup, one process per game: compiling every game's engine at once"
-	@$(GAMES_CMD) | xargs -n 1 -P 2 sh -c '$(WARMUP_ONE)'
+	@$(WARMUP)
 	$(BIN)/python -m pytest -m "not slow" -n 2 --dist worksteal --durations=10 --nbmake notebooks tests
 
 bench: install  ## the speed benchmark (prints figures, writes bench-results.json)

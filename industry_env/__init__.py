@@ -1,11 +1,11 @@
 """industry_env: economic board games as batched, rule-exact reinforcement-learning environments. The games
-(``available_games()``): Michael Schacht's *Industry* and Martin Wallace's *Age of Industry*, with Vladimír Suchý's
-*20th Century* registered hidden while it is built; ``load_game(id)`` gives a game's spec.
+(``available_games()``): Michael Schacht's *Industry*, Martin Wallace's *Age of Industry* and Vladimír Suchý's
+*20th Century*; ``load_game(id)`` gives a game's spec.
 
 ``industry_env.env(game=...)`` / ``industry_env.raw_env(game=...)`` are the PettingZoo AEC environment (imported on
 first use); importing the package registers each game's Gymnasium environment (``industry_env/Industry-v0``,
-``industry_env/AgeOfIndustry-v0``) from the registry's declarations, without importing any game: a game's package
-is imported when it is first used.
+``industry_env/AgeOfIndustry-v0``, ``industry_env/TwentiethCentury-v0``) from the registry's declarations, without
+importing any game: a game's package is imported when it is first used.
 """
 
 import importlib

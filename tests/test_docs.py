@@ -120,7 +120,10 @@ def test_make_demo_installs_what_the_readmes_next_commands_need_and_compiles_fir
     extras = re.search(r"install --quiet -e '\.\[([a-z,]+)\]'", recipe)
     assert extras and {"render", "arena", "fast"} <= set(extras.group(1).split(","))
     demo = makefile.split("\ndemo: install")[1].split("\n\n")[0].splitlines()[1:]
-    assert [line.split()[-1] for line in demo] == ["warmup", "demo"]
+    warmup = makefile.split("\nWARMUP := ")[1].split("\n\n")[0]
+    assert [line.strip() for line in demo] == ["@$(WARMUP)", "$(BIN)/industry-env demo"]
+    games = makefile.split("\nGAMES_CMD := ")[1].splitlines()[0]
+    assert "industry-env warmup --game" in warmup and "$(GAMES_CMD)" in warmup and "print(*a())" in games
     readme = (ROOT / "README.md").read_text()
     quick = readme.split("## Quick start")[1].split("## The environments")[0]
     assert "industry-env warmup" in quick and "min" in quick and "'.[fast,render,arena]'" in quick
@@ -132,7 +135,7 @@ def test_package_descriptions_name_every_game_not_industry_alone() -> None:
     import tomllib
 
     description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
-    assert "Industry" in description and "Age of Industry" in description
+    assert "Industry" in description and "Age of Industry" in description and "20th Century" in description
     for path in (
         "industry_env/__init__.py",
         "agents/__init__.py",
@@ -142,7 +145,8 @@ def test_package_descriptions_name_every_game_not_industry_alone() -> None:
         first = " ".join(ast.get_docstring(ast.parse((ROOT / path).read_text())).split("\n\n")[0].split())
         assert "suite" in first or "Age of Industry" in first, (path, first)
     readme = (ROOT / "README.md").read_text().split("## Quick start")[0]
-    assert "Age of Industry" in readme.split("\n\n")[1]  # the first paragraph names both games
+    first = readme.split("\n\n")[1]
+    assert "Age of Industry" in first and "20th Century" in first  # the first paragraph names every game
 
 
 def test_learning_curves_take_the_fair_share_and_opponents_from_the_runs_players(monkeypatch, tmp_path) -> None:

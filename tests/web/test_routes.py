@@ -154,7 +154,6 @@ def test_leaving_a_game_saves_it_and_the_record_replays(client: TestClient, reco
 def test_bad_new_games_are_refused_naming_what_is_wrong(client: TestClient) -> None:
     post = lambda body: client.post("/api/play", json=body)  # noqa: E731
     error(post({"game": "chess"}), 400, "chess", "industry")
-    error(post({"game": "twentieth_century"}), 400, "twentieth_century")  # not listed: not offered
     error(post({"game": "industry", "options": {"colour": 1}}), 400, "colour", "balanced_draws")
     error(post({"game": "age_of_industry", "options": {"map": "mars"}}), 400, "map", "mars")
     error(post({"game": "industry", "options": {"board": "/etc/passwd"}}), 400, "board")
@@ -364,12 +363,9 @@ def test_an_agents_error_is_answered_in_json_and_the_server_goes_on(records: Pat
 
 
 def test_a_game_without_pictures_is_played_from_its_text_view(records: Path, monkeypatch) -> None:
-    """A game that draws no pictures and has no view of its own (20th Century, unlisted, with its pictures and its
-    view taken away) is played with no code of its own: the spec's text view of the seat instead of a picture, the
-    actions' names as choices."""
-    import industry_env.web.app as web_app
-
-    monkeypatch.setattr(web_app, "available_games", lambda include_hidden=False: available_games(True))
+    """A game that draws no pictures and has no view of its own (20th Century with its pictures and its view taken
+    away) is played with no code of its own: the spec's text view of the seat instead of a picture, the actions'
+    names as choices."""
     monkeypatch.setattr(load_game("twentieth_century"), "has_pictures", False)
     monkeypatch.setattr(load_game("twentieth_century"), "web_view", None)
     import industry_env.web.views as web_views

@@ -1,9 +1,9 @@
 """20th Century's declaration to the suite (:data:`SPEC`): what ``industry_env.load_game("twentieth_century")``
 returns.
 
-Vladimír Suchý's *20th Century* (Czech Games Edition 2010): 3 to 5 players. Registered hidden: the readable
-reference engine (``load_game("twentieth_century").reference(...)``) and the batched engine (:mod:`.engine`) play
-it; it is listed by ``available_games()`` once 100,000 games of the two agree (docs/twentieth-century/engine.md).
+Vladimír Suchý's *20th Century* (Czech Games Edition 2010): 3 to 5 players. The readable reference engine
+(``load_game("twentieth_century").reference(...)``) and the batched engine (:mod:`.engine`) play it; the two agreed
+on 100,000 games before it was listed by ``available_games()`` (docs/twentieth-century/engine.md).
 Options ``r2`` and ``r4``: the round-II and round-IV scoring cards ("random", the
 default, draws each at set-up; "a", "b", "c" fix one; "none" is the rulebook's first-game variant, ruling 35);
 ``data``: the components (None, the shipped reconstructed ones; or an owner's files, ``tools.write_template``).
@@ -64,11 +64,11 @@ class TwentiethCenturySpec(GameSpec):
         Option("data", None, "the components: None for the shipped reconstructed ones, a tiles file's path, or a "
                "(tiles, components) pair of paths", _check_data, data=True),
     )  # fmt: skip
-    # the batched engine; the game stays hidden (registry) until 100,000 games agree with the reference
+    # the batched engine, verified against the reference on 100,000 games (docs/twentieth-century/engine.md)
     engine_module = "industry_env.games.twentieth_century.engine"
     reference_class = "industry_env.games.twentieth_century.reference:Game"
     play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
-    web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve, once listed
+    web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve
     has_pictures = True
     # the game's own agents (docs/twentieth-century/agents.md); random is every game's
     agents = {"heuristic": "industry_env.agents.twentieth_century.heuristic:HeuristicAgent",
