@@ -233,6 +233,13 @@ class BatchState:
             raise IndexError(f"{verb}: row {int(bad[0])} is out of range for a batch of {B} games")
         return idx
 
+    def check_row(self, row: int, verb: str) -> int:
+        """``row`` as the index of one game of this batch (negative counts from the end); IndexError naming it if it
+        is not one whole number in range (numpy's own error named neither the verb nor the batch)."""
+        if isinstance(row, bool) or not isinstance(row, int | np.integer):
+            raise IndexError(f"{verb}: a row is one whole number, got {row!r}")
+        return int(self.check_rows(row, verb)[0])
+
     def take(self, rows: int | np.ndarray | Sequence[int]) -> BatchState:
         """The games ``rows`` as a new State (an int gives a batch of one)."""
         idx = self.check_rows(rows, "take")

@@ -69,6 +69,26 @@ def test_bad_input_gets_the_fronts_one_message_in_every_game(game: str, call, me
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        (9, "to_game: row 9 is out of range for a batch of 2 games"),
+        (-3, "to_game: row -3 is out of range for a batch of 2 games"),
+        (1.0, "to_game: a row is one whole number, got 1.0"),
+        ([0, 1], "to_game: a row is one whole number, got \\[0, 1\\]"),
+        (True, "to_game: a row is one whole number, got True"),
+    ],
+)
+def test_to_game_of_a_row_outside_the_batch_names_the_row_and_the_batch(game: str, row, message: str) -> None:
+    """``to_game(state, 9)`` of a batch of 2 raised numpy's "index 9 is out of bounds for axis 0"."""
+    E = load_game(game).engine
+    state = E.init(2, seed=0)
+    with pytest.raises(IndexError, match=message):
+        E.to_game(state, row)
+    assert E.to_game(state, -1).to_json() == E.to_game(state, 1).to_json()  # numpy's negative rows, as take's
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_a_batch_on_the_threads_plays_what_the_calling_thread_plays(game: str, monkeypatch) -> None:
     """The same random games stepped with every call run serially, then with every call launched on the threads
     (the threshold at 1 game): identical states, masks and rewards."""

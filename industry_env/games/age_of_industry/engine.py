@@ -363,6 +363,7 @@ def concat(states: Sequence[State]) -> State:
 
 def to_game(state: State, i: int) -> Game:
     """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
+    i = state.check_row(i, "to_game")
     n = int(state.num_players[i])
     doc: dict[str, Any] = {"version": JSON_VERSION, "game": GAME_NAME, "map": state.map.key}
     for name, _, spec, _ in FIELDS:

@@ -1197,6 +1197,7 @@ def concat(states: Sequence[State]) -> State:
 
 def to_game(state: State, i: int) -> Game:
     """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
+    i = state.check_row(i, "to_game")
     s, n = state, int(state.num_players[i])
     doc = {
         "version": JSON_VERSION,

@@ -387,6 +387,7 @@ def concat(states: Sequence[State]) -> State:
 # ---------------------------------------------------------------------------------------------- the reference
 def position(state: State, i: int) -> dict[str, Any]:
     """Game ``i`` as the reference's saved position (the document of ``Game.to_json``)."""
+    i = state.check_row(i, "position")
     s, d = state, state.data
     n = int(s.num_players[i])
     era_len = {kind: [len(d.stack(kind, e)) for e in ERAS] for kind in ("land", "tech")}
@@ -435,7 +436,7 @@ def position(state: State, i: int) -> dict[str, Any]:
 
 def to_game(state: State, i: int) -> Game:
     """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
-    return Game.from_json(json.dumps(position(state, i)), data=state.data)
+    return Game.from_json(json.dumps(position(state, state.check_row(i, "to_game"))), data=state.data)
 
 
 def from_games(games: Sequence[Game]) -> State:
