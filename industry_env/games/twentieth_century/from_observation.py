@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.matching import assign_distinct
 from ...core.spec import Piece, layout
 from . import engine
 from .actions import MAX_ABILITIES, cell_xy
@@ -147,29 +148,14 @@ class _Refused(ValueError):
 
 
 def _match(items: list[tuple[str, list[int]]], what: str) -> list[int]:
-    """A distinct code for every item (name, candidate codes), Kuhn's matching; ValueError naming the first item
-    left without one."""
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for c in items[i][1]:
-            if c in seen:
-                continue
-            seen.add(c)
-            if c not in owner or augment(owner[c], seen):
-                owner[c] = i
-                return True
-        return False
-
-    for i, (name, cands) in enumerate(items):
+    """A distinct code for every item (name, candidate codes); ValueError naming the first item left without one."""
+    for name, cands in items:
         if not cands:
             raise _Refused(f"{name} is no {what} of these components that was dealt and not elsewhere")
-        if not augment(i, set()):
-            raise _Refused(f"{name}: more {what}s look like it than were dealt")
-    out = [-1] * len(items)
-    for c, i in owner.items():
-        out[i] = c
-    return out
+    codes = assign_distinct([cands for _, cands in items])
+    if -1 in codes:
+        raise _Refused(f"{items[codes.index(-1)][0]}: more {what}s look like it than were dealt")
+    return codes
 
 
 def _whole(x: Any, scale: float = 1.0) -> int:

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.matching import assign_distinct
 from ...core.textdata import TextDataError, parse_json
 from . import actions as A
 from . import chance
@@ -950,17 +951,5 @@ def rank_bonus(holdings: list[int], n: int) -> list[int]:
 
 
 def _matchable(cubes: list[int], reach: dict[int, list[int]]) -> bool:
-    """Can each cube (a cell, repeated for several) get a distinct centre that reaches it? (Kuhn's matching.)"""
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for centre in reach[cubes[i]]:
-            if centre in seen:
-                continue
-            seen.add(centre)
-            if centre not in owner or augment(owner[centre], seen):
-                owner[centre] = i
-                return True
-        return False
-
-    return all(augment(i, set()) for i in range(len(cubes)))
+    """Can each cube (a cell, repeated for several) get a distinct centre that reaches it?"""
+    return -1 not in assign_distinct([reach[c] for c in cubes])
