@@ -203,3 +203,21 @@ def test_a_tile_bought_and_not_yet_attached_keeps_its_offer_row_flagged_not_on_s
             legal = g.legal_actions()
             g.apply(legal[int(rng.integers(len(legal)))])
     assert seen > 0
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"seed": -1}, "seed=-1: must be a whole number from 0 to 2\\*\\*63 - 1"),
+        ({"seed": 1.5}, "seed=1.5: must be a whole number"),
+        ({"seed": True}, "seed=True: must be a whole number"),
+        ({"seed": "a"}, "seed='a': must be a whole number"),
+        ({"seed": 2**64}, "seed=18446744073709551616: must be a whole number"),
+        ({"num_players": 4.0}, "num_players=4.0: 20th Century is played by 3 to 5 players"),
+        ({"num_players": 6}, "num_players=6: 20th Century is played by 3 to 5 players"),
+    ],
+)
+def test_a_reference_game_with_a_bad_seat_count_or_seed_is_refused_by_name(kwargs, message) -> None:
+    """``Game(4, seed=-1)`` (or 1.5, or True) was played; a string or a seed past 2**63 failed inside ``int()``."""
+    with pytest.raises(ValueError, match=message):
+        Game(**{"num_players": 4, "seed": 0, **kwargs})

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.batched import MAX_SEED, is_whole
 from ...core.matching import assign_distinct
 from ...core.textdata import TextDataError, parse_json
 from . import actions as A
@@ -76,8 +77,11 @@ class Game:
 
     def __init__(self, num_players: int = 4, seed: int = 0, r2: str = "random", r4: str = "random",
                  data: GameData | None = None) -> None:  # fmt: skip
-        if num_players not in OFFERS:
+        # whole numbers only (not 4.0, not True), as every game of the suite
+        if not is_whole(num_players) or num_players not in OFFERS:
             raise ValueError(f"num_players={num_players!r}: 20th Century is played by 3 to 5 players")
+        if not is_whole(seed) or not 0 <= int(seed) <= MAX_SEED:
+            raise ValueError(f"seed={seed!r}: must be a whole number from 0 to 2**63 - 1")
         for name, v in (("r2", r2), ("r4", r4)):
             if v not in CARD_CHOICES:
                 raise ValueError(f"{name}={v!r}: must be one of {', '.join(CARD_CHOICES)}")
