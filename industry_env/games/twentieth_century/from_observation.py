@@ -158,6 +158,32 @@ def _match(items: list[tuple[str, list[int]]], what: str) -> list[int]:
     return codes
 
 
+def _offer_rows(name: str, rows: np.ndarray, looks_of: dict, pend: np.ndarray, pend_from: int, on_sale: set[int],
+                held_by: Any) -> tuple[list[tuple[str, list[int]]], list[tuple[str, int, int]]]:  # fmt: skip
+    """The tiles an offer's rows show, each with the codes it may be (a tile on sale: one of ``on_sale``; a tile
+    bought and not yet attached: one ``held_by(seat)`` of the seat whose ``pending`` flag holds its slot; ``pend``:
+    the flags of the game's seats), and where
+    each goes: ('offer', -1, slot) or ('pending', seat, slot)."""
+    items: list[tuple[str, list[int]]] = []
+    where: list[tuple[str, int, int]] = []
+    for s, row in enumerate(rows):
+        if row.max() == 0:
+            continue
+        plain = row.copy()
+        plain[0] = 0  # the "on sale" flag: the tile's look is the rest
+        looks_like = looks_of.get(_key(plain), [])
+        if row[0] > 0.5:
+            items.append((f"{name} slot {s}", [c for c in looks_like if c in on_sale]))
+            where.append(("offer", -1, s))
+            continue
+        who = [q for q in range(pend.shape[0]) if pend[q, pend_from + s]]
+        if len(who) != 1:
+            raise _Refused(f"{name} slot {s} is neither on sale nor pending for one seat")
+        items.append((f"{name} slot {s} (pending)", [c for c in looks_like if c in held_by(who[0])]))
+        where.append(("pending", who[0], s))
+    return items, where
+
+
 def _whole(x: Any, scale: float = 1.0) -> int:
     return int(np.rint(float(x) * scale))
 
@@ -285,45 +311,13 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
     # -------------------------------------------------------------------------------- tiles: offers, grids
     land_rows, tech_rows = v["land_offer"], v["tech_offer"]
     pend = v["pending"] > 0.5
-    land_items: list[tuple[str, list[int]]] = []
-    land_where: list[tuple[str, int, int]] = []  # ('offer'|'pending'|'grid', seat, slot or cell)
-    tech_items: list[tuple[str, list[int]]] = []
-    tech_where: list[tuple[str, int, int]] = []
     dealt_land = set(range(1, L)) - set(unseen_land)
     owned_all = {t for o in owned for t in o}
     dealt_free_tech = set(range(T)) - set(unseen_tech) - owned_all
-    for s in range(n_land_slots):
-        row = land_rows[s]
-        if row.max() == 0:
-            continue
-        plain = row.copy()
-        plain[0] = 0
-        cands = [c for c in looks.land.get(_key(plain), []) if c in dealt_land]
-        if row[0] > 0.5:
-            land_items.append((f"land_offer slot {s}", cands))
-            land_where.append(("offer", -1, s))
-        else:
-            who = [q for q in range(n) if pend[q, s]]
-            if len(who) != 1:
-                raise _Refused(f"land_offer slot {s} is neither on sale nor pending for one seat")
-            land_items.append((f"land_offer slot {s} (pending)", cands))
-            land_where.append(("pending", who[0], s))
-    for s in range(n_tech_slots):
-        row = tech_rows[s]
-        if row.max() == 0:
-            continue
-        plain = row.copy()
-        plain[0] = 0
-        looks_like = looks.tech.get(_key(plain), [])
-        if row[0] > 0.5:
-            tech_items.append((f"tech_offer slot {s}", [t for t in looks_like if t in dealt_free_tech]))
-            tech_where.append(("offer", -1, s))
-        else:
-            who = [q for q in range(n) if pend[q, n_land_slots + s]]
-            if len(who) != 1:
-                raise _Refused(f"tech_offer slot {s} is neither on sale nor pending for one seat")
-            tech_items.append((f"tech_offer slot {s} (pending)", [t for t in looks_like if t in owned[who[0]]]))
-            tech_where.append(("pending", who[0], s))
+    land_items, land_where = _offer_rows("land_offer", land_rows, looks.land, pend[:n], 0, dealt_land,
+                                         lambda q: dealt_land)  # fmt: skip
+    tech_items, tech_where = _offer_rows("tech_offer", tech_rows, looks.tech, pend[:n], n_land_slots, dealt_free_tech,
+                                         lambda q: owned[q])  # fmt: skip
     grids = v["grids"]
     grid_tile = [[-1] * NUM_CELLS for _ in range(n)]
     grid_rot = [[0] * NUM_CELLS for _ in range(n)]
