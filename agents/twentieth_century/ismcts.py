@@ -176,7 +176,7 @@ class TwentiethCenturySearch(SearchGame):
 class ISMCTSAgent(SearchAgent):
     """20th Century's search player ("ismcts"); see the module docstring and :mod:`industry_env.agents.search`.
 
-    Parameters: ``simulations`` per searched decision (16), ``batch`` (simulations valued together, 8),
+    Parameters: ``simulations`` per searched decision (32), ``batch`` (simulations valued together, 8),
     ``candidates`` (the heuristic's best legal actions searched, at most one of a kind, 4), ``rollout_depth``
     (heuristic decisions after a leaf, 24), ``exploration`` (the UCT constant, 0.5), ``temperature`` (points, 10),
     ``determinizations`` (0: a fresh redeal per simulation; D: D per decision), ``prior`` (0: UCT; above 0, PUCT
@@ -188,7 +188,7 @@ class ISMCTSAgent(SearchAgent):
     name = "ismcts"
     game = "twentieth_century"
 
-    def __init__(self, seed: int | None = None, simulations: int = 16, batch: int = 8, candidates: int = 4,
+    def __init__(self, seed: int | None = None, simulations: int = 32, batch: int = 8, candidates: int = 4,
                  rollout_depth: int = 24, exploration: float = 0.5, temperature: float = 10.0,
                  determinizations: int = 0, prior: float = 0.0, opponents: str = "heuristic",
                  tree_depth: int | None = 1) -> None:  # fmt: skip
