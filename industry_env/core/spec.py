@@ -83,6 +83,14 @@ def layout(pieces: Sequence[tuple[str, tuple[int, ...] | int, str]]) -> tuple[Pi
     return tuple(out)
 
 
+def check_seat(seat: Any, num_players: int) -> int:
+    """``seat`` as an int if it is a seat of a ``num_players``-player game (a whole number, not a bool, in 0 ..
+    num_players - 1), else a ValueError naming it: every game's observe and resample refuse the same way."""
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
+        raise ValueError(f"seat {seat!r} is not a seat of this {num_players}-player game (0..{num_players - 1})")
+    return int(seat)
+
+
 @runtime_checkable
 class ReferenceGame(Protocol):
     """One game, readable: what the reference engine of every game answers (what :class:`GameSpec`'s defaults and
@@ -363,12 +371,13 @@ class GameSpec:
 
     def observe(self, game: ReferenceGame, seat: int) -> np.ndarray:
         """What ``seat`` may see of ``game``: float32[observation_size], egocentric (the seat itself first)."""
-        return game.observe(seat)
+        return game.observe(check_seat(seat, game.num_players))
 
     def resample(self, game: ReferenceGame, seat: int, rng: Any = None) -> ReferenceGame:
         """A game consistent with all that ``seat`` knows of ``game``, its hidden part drawn from ``rng`` (as
         OpenSpiel's ``ResampleFromInfostate``): what search players plan on. A game without hidden information
         is its own only consistent position, so it is cloned."""
+        check_seat(seat, game.num_players)
         if self.hidden_information:
             return game.resample(seat, rng)  # type: ignore[attr-defined]  (a HiddenInformationGame)
         return game.clone()

@@ -109,6 +109,21 @@ def test_resample_keeps_what_the_seat_sees(game_id):
         assert guess.legal_actions() == game.legal_actions() or game.current_player != seat
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_observe_and_resample_refuse_a_seat_outside_the_game_naming_it(game_id):
+    """20th Century's resample took seat -1, 9 or 1.5 (its hidden part is hidden from every seat alike), Industry's
+    took any seat, and 1.5 reached 20th Century's observation: every game refuses them by name, the game untouched."""
+    spec = load_game(game_id)
+    game, _ = _random_game(spec, spec.default_players, seed=5, stop_after=10)
+    before, n = game.to_json(), game.num_players
+    for seat in (-1, n, 1.5, True, "0", None):
+        for call in (lambda: spec.observe(game, seat), lambda: spec.resample(game, seat, 0), lambda: game.observe(seat)):
+            with pytest.raises(ValueError, match=f"seat {seat!r} is not a seat of this {n}-player game"):
+                call()
+    assert game.to_json() == before
+    assert spec.observe(game, np.int64(n - 1)).shape == spec.observe(game, n - 1).shape
+
+
 def test_a_listed_game_has_a_batched_engine_and_a_hidden_one_says_it_has_none():
     for game_id in GAMES:
         spec = load_game(game_id)

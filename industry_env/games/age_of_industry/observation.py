@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.spec import check_seat
 from .components import MARKET_KINDS, Components, GameMap
 from .rules import HAND_LIMIT, MAX_PLAYERS, NUM_FACE_UP, NUM_INDUSTRIES, RAILS_PER_PLAYER
 from .state import PHASES
@@ -118,8 +119,7 @@ def observe(game: Game, seat: int, full_information: bool = False) -> np.ndarray
     ``full_information=True`` is the oracle view, off by default, for debugging and centralized critics only: the
     same layout with every hand in ``known_cards`` and the deck's contents (not its order) in ``unseen_cards``."""
     s, n, c, m = game.s, game.num_players, game.components, game.map
-    if not _is_seat(seat, n):
-        raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game (0..{n - 1})")
+    check_seat(seat, n)
     obs = np.zeros(observation_size(m, c), np.float32)
     v = views(obs, c, m)
     rel = [(q - seat) % n for q in range(n)]  # egocentric: the observer first, then clockwise
@@ -193,10 +193,6 @@ def observe(game: Game, seat: int, full_information: bool = False) -> np.ndarray
     return obs
 
 
-def _is_seat(seat: Any, n: int) -> bool:
-    return isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_)) and 0 <= seat < n
-
-
 def _generator(rng: Any) -> np.random.Generator:
     if rng is None:
         return np.random.default_rng()
@@ -218,8 +214,7 @@ def resample(game: Game, seat: int, rng: Any = None) -> Game:
     becoming the deck in a new order. The copy's seed is drawn from ``rng`` too, so it says nothing of the real one.
     """
     n = game.num_players
-    if not _is_seat(seat, n):
-        raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game (0..{n - 1})")
+    check_seat(seat, n)
     gen = _generator(rng)
     out = game.clone()
     s = out.s

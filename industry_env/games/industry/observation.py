@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.spec import check_seat
 from .rules import MAX_BID, MAX_PLAYERS, NUM_COLUMNS, NUM_ERAS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
 
 SCALE_MONEY = np.float32(10.0)
@@ -149,8 +150,7 @@ def observe_game(game: Any, player: int) -> np.ndarray:
     this as its ``observe``; not imported here, so that the two modules import one way) (readable twin of
     ``engine.observe``)."""
     s, n = game.s, game.num_players
-    if not 0 <= player < n:
-        raise ValueError(f"player {player} is not in this {n}-player game")
+    player = check_seat(player, n)
     obs = np.zeros(OBS_DIM, np.float32)
     v = views(obs)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.spec import check_seat
 from .actions import MAX_ABILITIES, MAX_TECHS
 from .components import ERAS, INSTITUTIONS, KINDS, MAX_CITIES, GameData, Tile
 from .geometry import NUM_CELLS, Placed, local_components, reaches
@@ -266,8 +267,7 @@ def _rotation(data: GameData, n: int, seat: int) -> np.ndarray:
 def observe(game: Any, seat: int) -> np.ndarray:
     """Seat ``seat``'s observation of ``game``: the public vector, its seats rotated to put ``seat`` first."""
     data, n = game.data, game.n
-    if not 0 <= seat < n:
-        raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game")
+    seat = check_seat(seat, n)
     key = pickle.dumps((data.sha256, [getattr(game, k) for k in FIELDS]), 5)
     public = _PUBLIC.get(key)
     if public is None:

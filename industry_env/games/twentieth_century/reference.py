@@ -21,6 +21,7 @@ import numpy as np
 
 from ...core.batched import MAX_SEED, is_whole
 from ...core.matching import assign_distinct
+from ...core.spec import check_seat
 from ...core.textdata import TextDataError, parse_json
 from . import actions as A
 from . import chance
@@ -881,7 +882,9 @@ class Game:
     def resample(self, seat: int, rng: Any = None) -> Game:
         """A game consistent with all that ``seat`` knows: every stack's undealt tiles reshuffled and each future
         round's catastrophe redrawn from its era's unrevealed cards ('Nessuno deve sapere quali carte catastrofe
-        sono impilate'); a fresh seed. Nothing else is hidden (ruling 36)."""
+        sono impilate'); a fresh seed. Nothing else is hidden (ruling 36), so every seat gets the same kind of
+        redeal; ``seat`` is checked all the same."""
+        check_seat(seat, self.n)
         rng = np.random.default_rng(rng)
         out = self.clone()
         for era in ERAS:
