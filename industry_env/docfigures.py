@@ -8,7 +8,7 @@ drawing (the picture's primitives, independent of the matplotlib version) and of
 writes nothing and fails when a drawing or a file differs from what is committed (the test suite runs the same
 check).
 
-``docs/training-curves.png`` is listed with its source, the TensorBoard scalars of the shipped policy's run; they
+``docs/training-curves.png`` is listed with its source, the TensorBoard scalars of a run of the shipped commands; they
 are not in the repository, so that figure is checked only against its recorded digest.
 """
 
@@ -30,8 +30,8 @@ SIDECAR = "figures.json"
 
 TRAINING_CURVES = {
     "file": "training-curves.png",
-    "source": "TensorBoard scalars of the shipped policy's run (docs/training.md, 'The shipped policy'), drawn by "
-    "industry_env.train.curves.plot_curves; the run folder is not in the repository",
+    "source": "TensorBoard scalars of the shipped policy's two commands run again on 2026-11-27 (docs/training.md, "
+    "'The shipped policy'), drawn by industry_env.train.curves.plot_curves; the run folder is not in the repository",
 }
 # the README's screenshot of industry-env serve: a page of a game played by headless Chromium (a fresh deal each
 # time, so its bytes are not recorded)

@@ -62,7 +62,7 @@ def plot_curves(run_dir: str | Path, path: str | Path | None = None, opponent: s
     if "eval/win_rate" in s:
         x = [k for k, _ in s["eval/win_rate"]]
         axes[0].plot(x, [v for _, v in s["eval/win_rate"]], marker="o", ms=3,
-                     label=f"against {num_players - 1} {opponent}")
+                     label=f"against {num_players - 1} × {opponent}")
         axes[0].fill_between(x, [v for _, v in s["eval/win_ci_low"]], [v for _, v in s["eval/win_ci_high"]],
                              alpha=0.3, label="95% CI")  # fmt: skip
         axes[0].axhline(1 / num_players, ls="--", c="grey", lw=1, label="fair share")
