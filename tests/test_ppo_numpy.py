@@ -14,7 +14,7 @@ from industry_env.agents import ppo as P
 
 from industry_env.registry import load_game
 
-GAMES = ("industry", "age_of_industry")  # both ship a policy file
+GAMES = ("industry", "age_of_industry", "twentieth_century")  # every game ships a policy file
 
 # Whole games played by the shipped policies in a process where torch cannot be imported; prints their moves.
 _WITHOUT_TORCH = """

@@ -165,6 +165,23 @@ def test_a_resumed_cell_run_reads_its_snapshots_and_continues(trained, tmp_path)
     assert result.timesteps == 512 and P.encoder_of(make_agent("ppo", game=GAME, path=result.final).actor)
 
 
+def test_the_shipped_policy_is_a_cell_encoder_of_this_game_and_plays_from_the_package() -> None:
+    """``make_agent("ppo", game="twentieth_century")`` plays the policy file shipped in the game's data folder:
+    weights only, the cell encoder over the nations' grids, legal moves on real positions."""
+    path = P.shipped_path(GAME)
+    assert path.name == "ppo_twentieth_century.npz" and path.is_file() and "ppo" in SPEC.agents
+    with np.load(path, allow_pickle=False) as z:
+        description = json.loads(str(z["description"]))
+    assert description["game"] == GAME and description["encoder"]["kind"] == "cells"
+    agent = make_agent("ppo", game=GAME, seed=0)
+    encoder = P.encoder_of(agent.actor)
+    assert encoder is not None and (encoder.piece, encoder.cells, encoder.features) == ("grids", 405, 54)
+    obs, masks = _observations()
+    actions = agent.act_batch(obs, masks)
+    assert masks[np.arange(len(actions)), actions].all()
+    assert np.array_equal(actions, make_agent(f"ppo:{path}", game=GAME).act_batch(obs, masks))
+
+
 def test_a_policy_of_another_game_or_a_damaged_file_is_refused_naming_what_is_wrong(trained, tmp_path) -> None:
     path = make_agent("ppo", game=GAME, path=trained[0].final).save(tmp_path / "tc.npz")
     with pytest.raises(AgentInputError, match="a policy of 20th Century \\(its file says so\\), not of Industry: "
@@ -174,8 +191,6 @@ def test_a_policy_of_another_game_or_a_damaged_file_is_refused_naming_what_is_wr
         make_agent("ppo", game=GAME, path=P.shipped_path("industry"))
     with pytest.raises(AgentInputError, match="a policy of Age of Industry .*not of 20th Century"):
         make_agent(f"ppo:{P.shipped_path('age_of_industry')}", game=GAME)
-    with pytest.raises(AgentInputError, match="20th Century ships no trained policy yet: pass path="):
-        make_agent("ppo", game=GAME)
     arrays = dict(np.load(path))
     about = json.loads(str(arrays["description"]))
     bad = tmp_path / "bad.npz"

@@ -70,9 +70,12 @@ class TwentiethCenturySpec(GameSpec):
     play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
     web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve
     has_pictures = True
+    # the trained MaskablePPO actor (cell encoder), weights only: make_agent("ppo", game="twentieth_century")
+    shipped_policy = "industry_env.games.twentieth_century.data:ppo_twentieth_century.npz"
     # the game's own agents (docs/twentieth-century/agents.md); random is every game's
     agents = {"heuristic": "industry_env.agents.twentieth_century.heuristic:HeuristicAgent",
-              "ismcts": "industry_env.agents.twentieth_century.ismcts:ISMCTSAgent"}  # fmt: skip
+              "ismcts": "industry_env.agents.twentieth_century.ismcts:ISMCTSAgent",
+              "ppo": "industry_env.agents.ppo:PPOAgent"}  # fmt: skip
     observation_check = "industry_env.agents.twentieth_century.checks:check_game_observations"  # entry by entry
 
     def num_actions(self, **options: Any) -> int:
