@@ -158,7 +158,7 @@ def test_learning_curves_take_the_fair_share_and_opponents_from_the_runs_players
     monkeypatch.setattr(curves, "scalars", lambda run_dir: fake)
     (tmp_path / "config.toml").write_text('num_players = 5\neval_opponent = "random"\n', encoding="utf-8")
     ax = curves.plot_curves(tmp_path).axes[0]
-    assert [t.get_text() for t in ax.get_legend().get_texts()][0] == "against 4 random"
+    assert [t.get_text() for t in ax.get_legend().get_texts()][0] == "against 4 × random"
     assert {round(y, 6) for line in ax.get_lines() for y in line.get_ydata() if line.get_linestyle() == "--"} == {0.2}
 
 
