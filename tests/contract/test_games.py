@@ -117,9 +117,9 @@ def test_observe_and_resample_refuse_a_seat_outside_the_game_naming_it(game_id):
     game, _ = _random_game(spec, spec.default_players, seed=5, stop_after=10)
     before, n = game.to_json(), game.num_players
     for seat in (-1, n, 1.5, True, "0", None):
-        for call in (lambda: spec.observe(game, seat), lambda: spec.resample(game, seat, 0), lambda: game.observe(seat)):
+        for call, args in ((spec.observe, (game, seat)), (spec.resample, (game, seat, 0)), (game.observe, (seat,))):
             with pytest.raises(ValueError, match=f"seat {seat!r} is not a seat of this {n}-player game"):
-                call()
+                call(*args)
     assert game.to_json() == before
     assert spec.observe(game, np.int64(n - 1)).shape == spec.observe(game, n - 1).shape
 
