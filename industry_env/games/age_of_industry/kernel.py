@@ -1609,42 +1609,40 @@ def step_serial(g, t, actions, mask, use_mask, legal, raise_, penalty, next_mask
     """Check every game's action; unless some are illegal and ``raise_``, step them all, on this thread.
     Returns the illegal count (nothing applied if it is nonzero and ``raise_``)."""
     B = actions.shape[0]
-    n_bad = _check_range(g, t, actions, mask, use_mask, legal, 0, B)
+    lo = np.int64(0)  # typed int64, as run_parallel's bounds: a literal 0 would compile each range function twice
+    n_bad = _check_range(g, t, actions, mask, use_mask, legal, lo, B)
     if n_bad and raise_:
         return n_bad
-    _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, 0, B)
+    _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, lo, B)
     return n_bad
+
+
+OP_MASK, OP_CHECK, OP_APPLY = range(3)
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(g, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next, nc):
-    """``step_serial`` over ``nc`` chunks of the batch on numba's threads."""
-    B = actions.shape[0]
+def run_parallel(op, g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, nc):
+    """The batch in ``nc`` chunks on numba's threads, one ``prange`` loop for every operation ``op``: each parallel
+    function costs seconds of compile, so there is one. ``OP_MASK``: the masks into ``next_mask``; ``OP_CHECK``:
+    ``legal`` (returns the illegal count); ``OP_APPLY``: the step of ``step_serial`` after its check."""
+    B = legal.shape[0]
     bad = np.zeros(nc, np.int64)
     for c in prange(nc):
-        bad[c] = _check_range(g, t, actions, mask, use_mask, legal, c * B // nc, (c + 1) * B // nc)
-    n_bad = bad.sum()
-    if n_bad and raise_:
-        return n_bad
-    for c in prange(nc):
-        _step_range(
-            g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, c * B // nc, (c + 1) * B // nc
-        )
-    return n_bad
+        lo, hi = np.int64(c * B // nc), np.int64((c + 1) * B // nc)
+        if op == OP_MASK:
+            for i in range(lo, hi):
+                mask_row(g, t, i, next_mask[i])
+        elif op == OP_CHECK:
+            bad[c] = _check_range(g, t, actions, mask, use_mask, legal, lo, hi)
+        else:
+            _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, lo, hi)
+    return bad.sum()
 
 
 @njit(cache=True)
 def mask_serial(g, t, out):
     for i in range(out.shape[0]):
         mask_row(g, t, i, out[i])
-
-
-@njit(cache=True, parallel=True)
-def mask_parallel(g, t, out, nc):
-    B = out.shape[0]
-    for c in prange(nc):
-        for i in range(c * B // nc, (c + 1) * B // nc):
-            mask_row(g, t, i, out[i])
 
 
 @njit(cache=True)
@@ -1717,5 +1715,4 @@ def dispatchers() -> list:
 
 def entries() -> list:
     """The compiled functions called from Python."""
-    return [step_serial, step_parallel, mask_serial, mask_parallel, observe_rows, new_games, scores_rows,
-            sample_rows]  # fmt: skip
+    return [step_serial, run_parallel, mask_serial, observe_rows, new_games, scores_rows, sample_rows]
