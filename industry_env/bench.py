@@ -19,7 +19,9 @@ one's ratio to one thread: the threads column. ``--threads 1,2,4,8,16`` gives th
 
 Each backend runs its fast path, as a training loop would: ``step(state, actions, inplace=True, mask=mask)``
 (the batch updated in place, no copy a step; the actions checked against the mask they were sampled from) and
-``reset(..., inplace=True)``. The numpy backend computes ``legal_action_mask`` each step; the compiled one
+``reset(..., inplace=True)``. Each batch starts with its games at every stage of a game, as the batch of a long
+training run has them (:func:`steady_batch`; ``--from-new``: from new games, where the opening, whose steps cost
+least, fills a short run). The numpy backend computes ``legal_action_mask`` each step; the compiled one
 writes the next mask in the step itself (``next_mask=mask``), and ``reset`` the masks of the new games.
 Each is measured twice: this loop of three calls ("api", what a policy's loop does), and the same random play
 by ``engine.random_step`` (list, draw and play each game's action in one call where the engine fuses it), the
@@ -53,6 +55,7 @@ from .gameargs import add_game_arguments, given_options
 from .registry import DEFAULT_GAME, load_game
 
 BATCH_SIZES = (1, 64, 1024, 4096, 16384)
+STEADY_POOL = 1024  # games played to every stage of a game, tiled into each measured batch (bench_engine)
 ROLLOUT_SIZES = (1024, 4096)
 THREADED_FROM = 1024  # the batch sizes whose compiled loops are measured on each thread count
 
@@ -103,6 +106,44 @@ def _engine(game: str) -> tuple[GameSpec, ModuleType]:
     return spec, spec.engine
 
 
+_steady: dict[tuple, Any] = {}  # the pools of steady_batch, built once a run per game, backend and options
+
+
+def steady_batch(E: ModuleType, batch_size: int, num_players: int, seed: int = 0,
+                 options: dict[str, Any] | None = None, pool: int = STEADY_POOL) -> Any:  # fmt: skip
+    """A batch of ``batch_size`` games at every stage of a game, as the batch of a long training run is (games
+    started together sit in their opening for the first tens of steps, where a step costs least: a short run from
+    new games measures the opening). ``pool`` games are played by random legal moves, each to a stage drawn
+    uniformly below the length by which nine games in ten end (a game that ends first starts again, as in
+    training), then tiled to ``batch_size`` rows. The pool is built once a process for each engine, backend and
+    options (its play costs about ``1.25 * pool`` random games)."""
+    options = options or {}
+    key = (E.__name__, getattr(E, "backend", lambda: "")(), num_players, seed, tuple(sorted(options.items())), pool)
+    if key not in _steady:
+        rng = np.random.default_rng(seed)
+        probe = E.init(max(pool // 4, 1), num_players=num_players, seed=seed, **options)
+        length = 0
+        while np.count_nonzero(probe.terminated) < 0.9 * probe.batch_size:
+            probe, _ = E.random_step(probe, rng, inplace=True)
+            length += 1
+        state = E.init(pool, num_players=num_players, seed=seed + pool, **options)
+        stage = rng.integers(0, max(length, 1), pool)
+        parts, rows_of = [], []
+        for t in range(int(stage.max()) + 1):
+            rows = np.flatnonzero(stage == t)
+            if rows.size:
+                parts.append(E.take(state, rows))
+                rows_of.append(rows)
+            state, _ = E.random_step(state, rng, inplace=True)
+            done = np.asarray(state.terminated)
+            if done.any():
+                state = E.reset(state, done, inplace=True)
+        snapshot = E.concat(parts)
+        _steady[key] = E.take(snapshot, np.argsort(np.concatenate(rows_of)))
+    games = _steady[key]
+    return E.take(games, np.arange(batch_size) % games.batch_size)
+
+
 def bench_engine(
     batch_size: int,
     seconds: float,
@@ -113,17 +154,22 @@ def bench_engine(
     random_step: bool = False,
     game: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
+    steady_pool: int = STEADY_POOL,
 ) -> dict[str, float]:
     """Random legal play in one batch for about ``seconds``: steps/s, games/s, time per step and per game-step.
 
     ``fast``: the fast path (see the module docstring); ``False`` measures the functional API (a new State
     every step, legality re-derived from the rules). ``random_step``: the same play by ``engine.random_step``
-    (draw and step in one call, no mask handed out).
+    (draw and step in one call, no mask handed out). ``steady_pool``: the batch starts at every stage of a game,
+    tiled from that many games (:func:`steady_batch`); 0: from new games (the opening weighs most).
     """
     _, E = _engine(game)
     with _backend(E, backend):
         next_mask = fast and backend == "numba" and not random_step
-        state = E.init(batch_size, num_players=num_players, seed=seed, **(options or {}))
+        if steady_pool:
+            state = steady_batch(E, batch_size, num_players, seed, options, steady_pool)
+        else:
+            state = E.init(batch_size, num_players=num_players, seed=seed, **(options or {}))
         rng = np.random.default_rng(seed)
         for _ in range(3):  # warm-up (first calls build the board tables, load compiled code)
             state = E.step(state, E.sample_legal(E.legal_action_mask(state), rng), inplace=fast)
@@ -358,6 +404,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="measure the functional API (step and reset return a new State, step re-derives "
                              "legality) instead of the fast path (step(..., inplace=True, mask=mask), "
                              "reset(..., inplace=True))")  # fmt: skip
+    parser.add_argument("--from-new", action="store_true",
+                        help="time each batch from new games (the opening, where a step costs least, weighs most) "
+                             "instead of games at every stage of a game, as a long training run has them")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -379,6 +428,7 @@ def run(args: argparse.Namespace) -> int:
     sizes = (1, 64) if args.quick else BATCH_SIZES
     seconds = 0.3 if args.quick else args.seconds
     fast = not args.copy
+    pool = 0 if getattr(args, "from_new", False) else 64 if args.quick else STEADY_POOL
     shown = "".join(f", {k} {v}" for k, v in spec.options_to_json(options).items() if k in options)
     runtime_figures, lines = _runtime_line()
     for line in lines:
@@ -394,6 +444,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"games/s = steps/s / {ref['steps_per_game']:.0f} steps (the mean length of a random game)")
     print("two loops: 'api' = legal_action_mask, sample_legal, step (what a policy's loop does); 'random_step' "
           "= engine.random_step (draw and step in one call)")  # fmt: skip
+    if pool:
+        print(f"each batch starts with its games at every stage of a game, as in a long training run ({pool:,} games "
+              "played to stages drawn uniformly over a game's length, tiled; --from-new: new games)")  # fmt: skip
+    else:
+        print("each batch starts from new games: the opening, where a step costs least, weighs most")
     loops = ("api", "random_step")
     head = "".join(f" {b + ' ' + loop:>18} {'ns/step':>8}" for loop in loops for b in backends)
     ratio = ""
@@ -410,7 +465,7 @@ def run(args: argparse.Namespace) -> int:
             for b in backends:
                 with on_threads(counts[-1] if b == "numba" else None):
                     r = bench_engine(size, seconds, n, fast=fast, backend=b, random_step=loop != "api", game=game,
-                                     options=options)  # fmt: skip
+                                     options=options, steady_pool=pool)  # fmt: skip
                 r["speedup_vs_reference"] = r["steps_per_second"] / ref["steps_per_second"]
                 # Steady-state games/s is steps/s over the mean game length (see the module docstring).
                 r["games_finished_in_window_per_second"] = r["games_per_second"]
@@ -434,7 +489,8 @@ def run(args: argparse.Namespace) -> int:
                 for c in counts[:-1]:
                     with on_threads(c):
                         per[c] = bench_engine(size, seconds, n, fast=fast, backend="numba", random_step=loop != "api",
-                                              game=game, options=options)["steps_per_second"]  # fmt: skip
+                                              game=game, options=options,
+                                              steady_pool=pool)["steps_per_second"]  # fmt: skip
                 curve[loop] = {str(c): per[c] for c in counts}
             scaling.append({"batch_size": size, "steps_per_second": curve})
             line += "".join(f" {'/'.join(f'{curve[lp][str(c)] / curve[lp][str(1)]:.2f}' for lp in loops):>14}"
@@ -507,6 +563,7 @@ def run(args: argparse.Namespace) -> int:
             "fast_path": fast,
             "backends": list(backends),
             "threads": counts,
+            "steady_pool": pool,
             "options": {k: v for k, v in spec.options_to_json(options).items() if k in options},
         },  # fmt: skip
         "reference": ref,

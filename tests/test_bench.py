@@ -100,3 +100,25 @@ def test_the_environments_section_measures_the_game_named_with_its_options() -> 
     rates += [r[k][m] for k in ("vector_random", "vector_heuristic") for m in ("learner_steps_per_second",
                                                                                  "all_steps_per_second")]  # fmt: skip
     assert all(v > 0 for v in rates)
+
+
+def test_a_steady_batch_holds_games_at_every_stage_and_plays_on() -> None:
+    """The bench's batch starts as a long training run's does: Age of Industry's games spread from the first round
+    to the last ones (new games would all be in round 1), tiled from the pool, and legal to step."""
+    import numpy as np
+
+    from industry_env.bench import steady_batch
+    from industry_env.games.age_of_industry import engine as E
+
+    batch = steady_batch(E, 96, 4, seed=3, pool=48)
+    rounds = np.asarray(batch.round)
+    assert batch.batch_size == 96 and rounds.min() == 1 and rounds.max() >= 6
+    assert len(np.unique(rounds)) >= 5  # every stage, not one wave
+    tiled = E.take(batch, np.arange(48, 96))
+    assert np.array_equal(np.asarray(tiled.round), rounds[:48]) and np.array_equal(tiled.seed, batch.seed[:48])
+    rng = np.random.default_rng(0)
+    before = np.asarray(batch.round).copy()
+    for _ in range(40):  # legal moves from every stage (a game ended by an illegal action would be terminated)
+        E.step(batch, E.sample_legal(E.legal_action_mask(batch), rng), inplace=True)
+    assert np.array_equal(np.asarray(batch.terminated), np.asarray(E.finished(batch)))
+    assert (np.asarray(batch.round) > before).any()
