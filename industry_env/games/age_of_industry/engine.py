@@ -143,9 +143,8 @@ def _compile_all(game_map: GameMap) -> None:
     K.sample_rows(next_mask, np.zeros(2), acts)
     legal = np.zeros(2, bool)
     K.step_serial(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True)
-    K.step_parallel(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True, 1)
+    K.run_parallel(K.OP_CHECK, g, t, acts, next_mask, True, legal, -1.0, next_mask, True, 1)
     K.mask_serial(g, t, next_mask)
-    K.mask_parallel(g, t, next_mask, 1)
     K.observe_rows(g, t, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
     K.scores_rows(g, t, np.zeros((2, P), np.int64))
 
@@ -229,7 +228,7 @@ def legal_action_mask(state: State) -> np.ndarray:
     out = np.zeros((B, int(t[K.X_NA])), bool)
     nc = K.threads(B)
     if nc:
-        K.mask_parallel(_games(state), t, out, nc)
+        K.run_parallel(K.OP_MASK, _games(state), t, _NO_ACTIONS, out, False, np.empty(B, bool), 0.0, out, True, nc)
     else:
         K.mask_serial(_games(state), t, out)
     return out
@@ -281,8 +280,10 @@ def step(state: State, actions: Any, on_illegal: str = "raise", penalty: float =
     g = _games(s)
     nc = K.threads(B)
     if nc:
-        n_bad = K.step_parallel(g, t, acts, m, mask is not None, legal, on_illegal == "raise", float(penalty), nm,
-                                next_mask is not None, nc)  # fmt: skip
+        n_bad = K.run_parallel(K.OP_CHECK, g, t, acts, m, mask is not None, legal, 0.0, nm, False, nc)
+        if not (n_bad and on_illegal == "raise"):
+            K.run_parallel(K.OP_APPLY, g, t, acts, m, mask is not None, legal, float(penalty), nm,
+                           next_mask is not None, nc)  # fmt: skip
     else:
         n_bad = K.step_serial(g, t, acts, m, mask is not None, legal, on_illegal == "raise", float(penalty), nm,
                               next_mask is not None)  # fmt: skip

@@ -29,6 +29,7 @@ from ...core import runtime, uncompiled
 from ...core.chance import key_one, splitmix64_one
 from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
+from ...core.uncounted import uncounted
 from . import actions as A
 from . import chance as CH
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_SPACE, TILE_ACCEPTS, Components, GameMap
@@ -78,6 +79,9 @@ from .state import (
 
 P = MAX_PLAYERS
 DEMAND = -1  # a source: the demand track
+# The resources as int64 values, not Python ints: numba compiles a function once for each literal argument it is
+# called with (cubes_anywhere(..., COAL) and cubes_anywhere(..., IRON) were two compiles of one function).
+COAL, IRON = np.int64(COAL), np.int64(IRON)
 _U64 = np.uint64
 # action blocks (the order of actions.BLOCKS), as the kernel's decision kinds
 (B_BUILD, B_BUILD_ANY, B_RAIL, B_SELL, B_DEVELOP, B_DRAW, B_PASS, B_PASS_FREE, B_BUILD_AT, B_SOURCE, B_SELL_TO,
@@ -411,9 +415,9 @@ def _no_decision_in_progress(g, i):
 @njit(cache=True)
 def new_game(g, t, i, seed, n, edition):
     """Iniziare il gioco (``Game._set_up``) in row ``i``."""
-    first = np.int64(_key(seed, CH.FIRST_PLAYER, 0) % _U64(n))
-    deck = _shuffle(t, X_CARDS, seed, CH.DECK)
-    tiles = _shuffle(t, X_TILES, seed, CH.MARKETS)
+    first = np.int64(_key(seed, CH.FIRST_PLAYER, np.int64(0)) % _U64(n))
+    deck = _shuffle(t, np.int64(X_CARDS), seed, CH.DECK)
+    tiles = _shuffle(t, np.int64(X_TILES), seed, CH.MARKETS)
     g.s8[g.at[F_NUM_PLAYERS] + i] = n
     g.s8[g.at[F_EDITION] + i] = edition
     g.s64[g.at[F_SEED] + i] = seed
@@ -478,7 +482,7 @@ def mover(g, t, i):
     return np.int64(g.s8[g.at[F_ORDER] + i * P + g.s8[g.at[F_TURN] + i]])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _port_counter_at(g, t, i, loc):
     for j in range(t[t[X_LOC_NSP] + loc]):
         if g.s8[g.at[F_SPACE_INDUSTRY] + i * t[X_NS] + t[t[X_LOC_SPACES] + loc * t[X_LOC_SPACES + 2] + j]] == PORT:
@@ -486,7 +490,7 @@ def _port_counter_at(g, t, i, loc):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lane_open(g, t, i, link):
     """``Game.lane_open``: a sea lane with its ship (and the port at its other end, where there is a port space)."""
     for side in range(2):
@@ -502,7 +506,7 @@ def lane_open(g, t, i, link):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def link_completed(g, t, i, link):
     if t[t[X_LINK_SEA] + link]:
         return lane_open(g, t, i, link)
@@ -545,7 +549,7 @@ def demand_track_access(g, t, i, dist):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _holds(g, t, i, r, sp):
     if g.s8[g.at[F_SPACE_CUBES] + i * t[X_NS] + sp] <= 0:
         return False
@@ -588,7 +592,7 @@ def _can_deliver(g, t, i, r, loc, memo):
     nloc = t[X_NLOC]
     if memo[loc] < 0:
         dist = np.empty(nloc, np.int64)
-        distances(g, t, i, loc, -1, dist)
+        distances(g, t, i, loc, np.int64(-1), dist)
         coal = iron = demand_track_access(g, t, i, dist)
         for sp in range(t[X_NS]):
             if dist[t[t[X_SPACE_LOC] + sp]] >= 0:
@@ -697,7 +701,7 @@ def _pay(g, t, i, p, amount, spent):
 
 @njit(cache=True)
 def repay_loan(g, t, i, p):
-    _pay(g, t, i, p, t[X_LOAN_REPAY], False)
+    _pay(g, t, i, p, t[X_LOAN_REPAY], np.bool_(False))
     g.s16[g.at[F_LOANS] + i * P + p] -= 1
 
 
@@ -743,7 +747,7 @@ def demand_price(g, t, i, r):
 @njit(cache=True)
 def take_cube(g, t, i, p, r, source):
     if source == DEMAND:
-        _pay(g, t, i, p, demand_price(g, t, i, r), True)
+        _pay(g, t, i, p, demand_price(g, t, i, r), np.bool_(True))
         if g.s8[g.at[F_DEMAND] + i * 2 + r] > 0:
             g.s8[g.at[F_DEMAND] + i * 2 + r] -= 1
         return
@@ -1031,7 +1035,7 @@ def sale_targets(g, t, i, sp, row):
     write = len(row) > 0
     good = _good(g, t, i, sp)
     dist = np.empty(t[X_NLOC], np.int64)
-    distances(g, t, i, t[t[X_SPACE_LOC] + sp], -1, dist)
+    distances(g, t, i, t[t[X_SPACE_LOC] + sp], np.int64(-1), dist)
     n = 0
     for tt in range(t[X_NS]):
         if dist[t[t[X_SPACE_LOC] + tt]] < 0 or g.s8[g.at[F_SPACE_FLIPPED] + i * t[X_NS] + tt]:
@@ -1122,7 +1126,7 @@ def _action_choices(g, t, i, p, row):
     combined_ok = (
         hand_n > 0
         and g.s8[g.at[F_ACTIONS_LEFT] + i] == ACTIONS_PER_TURN
-        and build_options(g, t, i, p, 0, True, none, memo, built) > 0
+        and build_options(g, t, i, p, np.int64(0), np.bool_(True), none, memo, built) > 0
     )
     can_develop = False
     for d in range(t[X_D]):
@@ -1132,7 +1136,7 @@ def _action_choices(g, t, i, p, row):
         if g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k] == 0:
             continue
         if card_builds(t, k):
-            if build_options(g, t, i, p, k, False, none, memo, built) > 0:
+            if build_options(g, t, i, p, k, np.bool_(False), none, memo, built) > 0:
                 row[t[t[X_OFFSET] + B_BUILD] + k] = True
             if combined_ok:
                 row[t[t[X_OFFSET] + B_BUILD_ANY] + k] = True
@@ -1171,7 +1175,7 @@ def mask_row(g, t, i, row):
             t,
             i,
             p,
-            g.s8[g.at[F_CARD] + i],
+            np.int64(g.s8[g.at[F_CARD] + i]),
             g.s8[g.at[F_COMBINED] + i] != 0,
             row,
             new_memo(t),
@@ -1185,7 +1189,7 @@ def mask_row(g, t, i, row):
             h = out[j]
             row[t[t[X_OFFSET] + B_SOURCE] + (t[X_NS] if h < 0 else h)] = True
     elif ph == SELL_TO:
-        sale_targets(g, t, i, g.s16[g.at[F_SELL_FROM] + i], row)
+        sale_targets(g, t, i, np.int64(g.s16[g.at[F_SELL_FROM] + i]), row)
     elif ph == SELL_MORE:
         sellers(g, t, i, p, row)
         row[t[t[X_OFFSET] + B_DONE]] = True
@@ -1204,7 +1208,7 @@ def mask_row(g, t, i, row):
 def build_industry(g, t, i, p, sp, ind):
     d = lowest_counter(g, t, i, p, ind)
     level = t[t[X_SLOT_LEVEL] + d]
-    _pay(g, t, i, p, t[t[X_SLOT_COST] + d], True)
+    _pay(g, t, i, p, t[t[X_SLOT_COST] + d], np.bool_(True))
     _place_counter(g, t, i, p, sp, ind, level)
     g.s8[g.at[F_DISPLAY] + (i * P + p) * t[X_D] + d] -= 1
     g.s16[g.at[F_BUILD_SPACE] + i] = sp
@@ -1247,7 +1251,7 @@ def _deliver_one(g, t, i, p, r, source):
 def _finish_build(g, t, i, p):
     sp, ind = np.int64(g.s16[g.at[F_BUILD_SPACE] + i]), np.int64(g.s8[g.at[F_BUILD_INDUSTRY] + i])
     dist = np.empty(t[X_NLOC], np.int64)
-    distances(g, t, i, t[t[X_SPACE_LOC] + sp], -1, dist)
+    distances(g, t, i, t[t[X_SPACE_LOC] + sp], np.int64(-1), dist)
     connected = demand_track_access(g, t, i, dist)
     if ind == COAL_MINE or ind == IRON_WORKS:
         r = COAL if ind == COAL_MINE else IRON
@@ -1318,7 +1322,7 @@ def game_end_reached(g, t, i):
         for j in range(NUM_FACE_UP):
             if g.s8[g.at[F_FACE_UP] + i * 2 + j] >= 0:
                 return False
-    for q in range(g.s8[g.at[F_NUM_PLAYERS] + i]):
+    for q in range(np.int64(g.s8[g.at[F_NUM_PLAYERS] + i])):
         if _hand_size(g, t, i, q) == 0:
             return True
     return False
@@ -1362,8 +1366,8 @@ def determine_turn_order(g, t, i):
 @njit(cache=True)
 def pay_interest(g, t, i):
     for pos in range(g.s8[g.at[F_NUM_PLAYERS] + i]):
-        q = g.s8[g.at[F_ORDER] + i * P + pos]
-        _pay(g, t, i, q, np.int64(g.s16[g.at[F_LOANS] + i * P + q]) * t[X_LOAN_INTEREST], False)
+        q = np.int64(g.s8[g.at[F_ORDER] + i * P + pos])
+        _pay(g, t, i, q, np.int64(g.s16[g.at[F_LOANS] + i * P + q]) * t[X_LOAN_INTEREST], np.bool_(False))
 
 
 @njit(cache=True)
@@ -1387,7 +1391,7 @@ def apply_action(g, t, i, a):
         _deliver_one(g, t, i, p, r, DEMAND if x == t[X_NS] else x)
         _deliver(g, t, i, p)
     elif blk == B_RAIL:
-        _pay(g, t, i, p, RAIL_COST, True)
+        _pay(g, t, i, p, np.int64(RAIL_COST), np.bool_(True))
         g.s16[g.at[F_RAIL_LINK] + i] = x
         if g.s8[g.at[F_RAILS_LEFT] + i * P + p] < RAILS_PER_PLAYER:
             g.s8[g.at[F_NEED_COAL] + i] = 1
@@ -1397,7 +1401,7 @@ def apply_action(g, t, i, a):
         g.s16[g.at[F_SELL_FROM] + i] = x
         g.s8[g.at[F_PHASE] + i] = SELL_TO
     elif blk == B_SELL_TO:
-        sell_goods(g, t, i, p, g.s16[g.at[F_SELL_FROM] + i], x)
+        sell_goods(g, t, i, p, np.int64(g.s16[g.at[F_SELL_FROM] + i]), x)
         g.s16[g.at[F_SELL_FROM] + i] = -1
         if sellers(g, t, i, p, np.zeros(0, np.bool_)) > 0:
             g.s8[g.at[F_PHASE] + i] = SELL_MORE
@@ -1462,7 +1466,7 @@ def returns(g, t, i):
     n = g.s8[g.at[F_NUM_PLAYERS] + i]
     best, winner = 0, -1
     for pos in range(n):
-        q = g.s8[g.at[F_ORDER] + i * P + pos]
+        q = np.int64(g.s8[g.at[F_ORDER] + i * P + pos])
         sc = score_of(g, t, i, q)
         if winner < 0 or sc > best:
             best, winner = sc, q
@@ -1562,6 +1566,15 @@ def observe_row(g, t, i, seat, o):
 
 # ============================================================================================== batch entries
 @njit(cache=True)
+def _uncounted(g, t):
+    """The batch's views and the tables without reference counts (:mod:`industry_env.core.uncounted`): every
+    entry passes these to the per-game helpers, whose calls would otherwise count each array atomically."""
+    views = Games(uncounted(g.s8), uncounted(g.s16), uncounted(g.s32), uncounted(g.s64), uncounted(g.f32),
+                  uncounted(g.at))  # fmt: skip
+    return views, uncounted(t)
+
+
+@njit(cache=True)
 def _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, lo, hi):
     """Step games ``lo:hi`` whose legality is in ``legal``: rewards zeroed, illegal live games penalized, legal
     live games played; then (``write_next``) each game's new mask into ``next_mask``."""
@@ -1608,48 +1621,56 @@ def _check_range(g, t, actions, mask, use_mask, legal, lo, hi):
 def step_serial(g, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next):
     """Check every game's action; unless some are illegal and ``raise_``, step them all, on this thread.
     Returns the illegal count (nothing applied if it is nonzero and ``raise_``)."""
+    g, t = _uncounted(g, t)
     B = actions.shape[0]
-    n_bad = _check_range(g, t, actions, mask, use_mask, legal, 0, B)
+    lo = np.int64(0)  # typed int64, as run_parallel's bounds: a literal 0 would compile each range function twice
+    n_bad = _check_range(g, t, actions, mask, use_mask, legal, lo, B)
     if n_bad and raise_:
         return n_bad
-    _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, 0, B)
+    _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, lo, B)
     return n_bad
+
+
+OP_MASK, OP_CHECK, OP_APPLY = range(3)
+
+
+@njit(cache=True)
+def run_parallel(op, g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, nc):
+    """The batch in ``nc`` chunks on numba's threads, one ``prange`` loop for every operation ``op``: each parallel
+    function costs seconds of compile, so there is one. ``OP_MASK``: the masks into ``next_mask``; ``OP_CHECK``:
+    ``legal`` (returns the illegal count); ``OP_APPLY``: the step of ``step_serial`` after its check."""
+    views, tables = _uncounted(g, t)  # made here: numba's parallel lowering fails on a tuple made in its function
+    return _in_chunks(op, views, tables, actions, mask, use_mask, legal, penalty, next_mask, write_next, nc)
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(g, t, actions, mask, use_mask, legal, raise_, penalty, next_mask, write_next, nc):
-    """``step_serial`` over ``nc`` chunks of the batch on numba's threads."""
-    B = actions.shape[0]
+def _in_chunks(op, g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, nc):
+    """:func:`run_parallel`'s loop over the chunks, on the views without reference counts."""
+    B = legal.shape[0]
     bad = np.zeros(nc, np.int64)
     for c in prange(nc):
-        bad[c] = _check_range(g, t, actions, mask, use_mask, legal, c * B // nc, (c + 1) * B // nc)
-    n_bad = bad.sum()
-    if n_bad and raise_:
-        return n_bad
-    for c in prange(nc):
-        _step_range(
-            g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, c * B // nc, (c + 1) * B // nc
-        )
-    return n_bad
+        lo, hi = np.int64(c * B // nc), np.int64((c + 1) * B // nc)
+        if op == OP_MASK:
+            for i in range(lo, hi):
+                mask_row(g, t, i, next_mask[i])
+        elif op == OP_CHECK:
+            bad[c] = _check_range(g, t, actions, mask, use_mask, legal, lo, hi)
+        else:
+            _step_range(g, t, actions, mask, use_mask, legal, penalty, next_mask, write_next, lo, hi)
+    return bad.sum()
 
 
 @njit(cache=True)
 def mask_serial(g, t, out):
+    g, t = _uncounted(g, t)
     for i in range(out.shape[0]):
         mask_row(g, t, i, out[i])
-
-
-@njit(cache=True, parallel=True)
-def mask_parallel(g, t, out, nc):
-    B = out.shape[0]
-    for c in prange(nc):
-        for i in range(c * B // nc, (c + 1) * B // nc):
-            mask_row(g, t, i, out[i])
 
 
 @njit(cache=True)
 def observe_rows(g, t, seats, out):
     """Each game seen from ``seats[i]`` into ``out`` (float32[B, NOBS], zeros)."""
+    g, t = _uncounted(g, t)
     for i in range(out.shape[0]):
         observe_row(g, t, i, seats[i], out[i])
 
@@ -1657,6 +1678,7 @@ def observe_rows(g, t, seats, out):
 @njit(cache=True)
 def new_games(g, t, rows, seeds, n, edition, next_mask, write_next):
     """New games in ``rows`` (seed, players, edition per row); their masks into ``next_mask`` if asked."""
+    g, t = _uncounted(g, t)
     for j in range(rows.shape[0]):
         i = rows[j]
         new_game(g, t, i, seeds[j], n[j], edition[j])
@@ -1667,9 +1689,10 @@ def new_games(g, t, rows, seeds, n, edition, next_mask, write_next):
 @njit(cache=True)
 def scores_rows(g, t, out):
     """``Game.scores()`` of every game into ``out`` (int64[B, P], 0 in absent seats)."""
+    g, t = _uncounted(g, t)
     for i in range(out.shape[0]):
         for q in range(g.s8[g.at[F_NUM_PLAYERS] + i]):
-            out[i, q] = score_of(g, t, i, q)
+            out[i, q] = score_of(g, t, i, np.int64(q))
 
 
 @njit(cache=True)
@@ -1703,19 +1726,18 @@ COLD_COMPILE_SECONDS = 75  # about what the first compile takes on the quiet 2-c
 
 def sources() -> list[str]:
     """The files whose numbers the compiled code holds: this one, the rules, the state's phases, the chance
-    purposes and the observation's scales."""
+    purposes and the observation's scales, and core's compiled helpers."""
     names = ("rules", "state", "chance", "observation", "actions", "components")
-    return [__file__, sys.modules[key_one.__module__].__file__] + [sys.modules[f"{__package__}.{x}"].__file__
-                                                                   for x in names]  # fmt: skip
+    core = [sys.modules[f.__module__].__file__ for f in (key_one, uncounted)]
+    return [__file__, *core] + [sys.modules[f"{__package__}.{x}"].__file__ for x in names]
 
 
 def dispatchers() -> list:
-    """This module's compiled functions, and core.chance's that it calls."""
+    """This module's compiled functions, and core's that it calls."""
     own = [f for f in globals().values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == __name__]
-    return own + [splitmix64_one, key_one]
+    return own + [splitmix64_one, key_one, uncounted]
 
 
 def entries() -> list:
     """The compiled functions called from Python."""
-    return [step_serial, step_parallel, mask_serial, mask_parallel, observe_rows, new_games, scores_rows,
-            sample_rows]  # fmt: skip
+    return [step_serial, run_parallel, mask_serial, observe_rows, new_games, scores_rows, sample_rows]
