@@ -366,6 +366,20 @@ def thread_counts(text: str | None) -> list[int]:
     return sorted({1, *counts})
 
 
+def batch_sizes(text: str | None, quick: bool = False) -> tuple[int, ...]:
+    """``--batch``: the batch sizes to measure, smallest first; default :data:`BATCH_SIZES` (1 and 64 with
+    ``--quick``)."""
+    if text is None:
+        return (1, 64) if quick else BATCH_SIZES
+    try:
+        sizes = [int(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        sizes = []
+    if not sizes or any(s < 1 for s in sizes):
+        raise ValueError(f"--batch {text}: batch sizes of 1 or more, comma-separated, e.g. --batch 4096,16384")
+    return tuple(sorted(set(sizes)))
+
+
 def _runtime_line() -> tuple[dict[str, Any], list[str]]:
     """The compiled runtime's figures for the JSON file, and the lines to print (the warning, if any)."""
     if importlib.util.find_spec("numba") is None:
@@ -391,6 +405,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
     parser.add_argument("--backend", choices=("numpy", "numba"), action="append", default=None,
                         help="measure only this backend (repeatable; default: every installed)")  # fmt: skip
+    parser.add_argument("--batch", default=None, metavar="N[,N...]",
+                        help="batch sizes to measure (default 1,64,1024,4096,16384); rollout runs at those from "
+                             "1024 (default 1024 and 4096)")  # fmt: skip
     parser.add_argument("--threads", default=None, metavar="N[,N...]",
                         help="thread counts for the compiled loops from batch 1024 and rollout, each with its ratio "
                              "to one thread (default: 1 and all of numba's threads; e.g. 1,2,4,8,16)")  # fmt: skip
@@ -425,7 +442,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--backend {b}: {spec.name}'s engine runs {' and '.join(have)} here")
     compiled = "numba" in backends
     counts = thread_counts(getattr(args, "threads", None)) if compiled else [1]
-    sizes = (1, 64) if args.quick else BATCH_SIZES
+    sizes = batch_sizes(getattr(args, "batch", None), args.quick)
+    rollout_sizes = ((64,) if args.quick else ROLLOUT_SIZES) if getattr(args, "batch", None) is None else tuple(
+        s for s in sizes if s >= THREADED_FROM)  # fmt: skip
     seconds = 0.3 if args.quick else args.seconds
     fast = not args.copy
     pool = 0 if getattr(args, "from_new", False) else 64 if args.quick else STEADY_POOL
@@ -500,7 +519,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"threads columns: steps/s on N threads over 1 thread, api/random_step, from batch {THREADED_FROM:,}")
     rollouts: dict[str, list[dict[str, float]]] = {b: [] for b in backends}
     if hasattr(E, "rollout"):
-        for size in (64,) if args.quick else ROLLOUT_SIZES:
+        for size in rollout_sizes:
             line = f"rollout, batch {size}:"
             for b in backends:
                 with on_threads(counts[-1] if b == "numba" else None):
@@ -522,11 +541,14 @@ def run(args: argparse.Namespace) -> int:
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
     bytes_per_game = rows[backends[0]][0]["state_bytes_per_game"]
     print(f"state: {bytes_per_game} bytes per game; peak memory (process RSS): {peak_rss / 2**20:.0f} MiB")
-    overhead = {b: {"api": rows[b][0]["microseconds_per_batch_step"],
-                    "random_step": fused[b][0]["microseconds_per_batch_step"]} for b in backends}  # fmt: skip
+    overhead = {}  # measured at batch 1 (absent where --batch leaves it out)
+    if sizes[0] == 1:
+        overhead = {b: {"api": rows[b][0]["microseconds_per_batch_step"],
+                        "random_step": fused[b][0]["microseconds_per_batch_step"]} for b in backends}  # fmt: skip
     for b in backends:
-        print(f"{b}: per-call overhead at batch 1: {overhead[b]['api']:.1f} us a step of the api loop (mask, sample, "
-              f"step), {overhead[b]['random_step']:.1f} us a random_step")  # fmt: skip
+        if overhead:
+            print(f"{b}: per-call overhead at batch 1: {overhead[b]['api']:.1f} us a step of the api loop (mask, "
+                  f"sample, step), {overhead[b]['random_step']:.1f} us a random_step")  # fmt: skip
         big = [r for r in fused[b] if r["batch_size"] >= 1024]
         if big:
             ns = [r["nanoseconds_per_game_step"] for r in big]
@@ -563,6 +585,7 @@ def run(args: argparse.Namespace) -> int:
             "fast_path": fast,
             "backends": list(backends),
             "threads": counts,
+            "batch_sizes": list(sizes),
             "steady_pool": pool,
             "options": {k: v for k, v in spec.options_to_json(options).items() if k in options},
         },  # fmt: skip

@@ -90,6 +90,34 @@ def test_thread_counts_start_at_one_and_refuse_what_numba_cannot_run() -> None:
             thread_counts(bad)
 
 
+def test_batch_sizes_are_sorted_and_bad_ones_refused() -> None:
+    from industry_env.bench import BATCH_SIZES, batch_sizes
+
+    assert batch_sizes(None) == BATCH_SIZES and batch_sizes(None, quick=True) == (1, 64)
+    assert batch_sizes("16384,4096,4096") == (4096, 16384)
+    for bad in ("0", "x", "", "-4"):
+        with pytest.raises(ValueError, match="--batch"):
+            batch_sizes(bad)
+
+
+def test_the_bench_measures_only_the_batch_sizes_asked_for(tmp_path, capsys, monkeypatch) -> None:
+    """``--batch 8,32``: those rows alone (no batch-1 overhead line, which needs batch 1), recorded in the JSON."""
+    from industry_env import bench
+
+    # the reference's 2 s and the start-up's two processes are not what this test is about
+    ref = {"steps_per_second": 1.0, "games_per_second": 1.0, "microseconds_per_step": 1.0, "steps_per_game": 1.0}
+    monkeypatch.setattr(bench, "bench_reference", lambda *a, **k: ref)
+    monkeypatch.setattr(bench, "game_start_up_seconds", lambda game, cold: 0.0)
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--game", "industry", "--quick", "--backend", "numba", "--no-envs", "--threads", "1",
+                 "--batch", "32,8", "--output", str(out)]) == 0  # fmt: skip
+    figures = json.loads(out.read_text())
+    assert figures["settings"]["batch_sizes"] == [8, 32]
+    assert [r["batch_size"] for r in figures["engine"]["numba"]] == [8, 32]
+    assert figures["rollout"]["numba"] == [] and figures["per_call_microseconds"] == {}
+    assert "per-call overhead at batch 1" not in capsys.readouterr().out
+
+
 def test_the_environments_section_measures_the_game_named_with_its_options() -> None:
     """The env section was Industry's only (it imported Industry's engine): every game's envs are measured."""
     from industry_env.envs.bench import bench_envs
