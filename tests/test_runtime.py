@@ -172,3 +172,35 @@ def test_a_forked_child_of_an_openmp_process_steps_serially_with_the_same_result
     out = subprocess.run([sys.executable, "-c", _FORKED], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split()[-2:] == ["omp", "True"]
+
+
+def test_a_tbb_package_installed_without_its_library_is_named_with_the_fix(tmp_path) -> None:
+    """``pip install --target DIR tbb`` keeps the package's metadata but drops its ``lib/`` files: the reason the
+    bench prints names the folder and how to install TBB instead."""
+    info = tmp_path / "tbb-2023.2.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tbb\nVersion: 2023.2.0\n")
+    (info / "RECORD").write_text(f"../../../lib/{runtime.TBB_NAME},,\ntbb-2023.2.0.dist-info/METADATA,,\n")
+    assert runtime.tbb_dropped([str(tmp_path)]) == str(tmp_path)
+    (info / "RECORD").write_text("tbb-2023.2.0.dist-info/METADATA,,\n")  # pip 24 does not list them at all
+    assert runtime.tbb_dropped([str(tmp_path)]) == str(tmp_path)
+    assert runtime.tbb_dropped([str(tmp_path / "nothing-here")]) is None
+
+
+def test_a_tbb_package_with_its_library_is_not_reported_missing(tmp_path) -> None:
+    info = tmp_path / "site" / "tbb-2023.2.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tbb\nVersion: 2023.2.0\n")
+    (info / "RECORD").write_text(f"../lib/{runtime.TBB_NAME},,\n")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / runtime.TBB_NAME).write_bytes(b"")
+    assert runtime.tbb_dropped([str(tmp_path / "site")]) is None
+
+
+def test_without_tbb_the_reason_says_the_package_lacks_its_library(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(runtime, "tbb_dropped", lambda: "/opt/target")
+    reason = runtime.without_tbb_reason("no TBB library found")
+    assert reason.startswith("no TBB library found; the tbb package in /opt/target lacks its library")
+    assert "--prefix" in reason
+    monkeypatch.setattr(runtime, "tbb_dropped", lambda: None)
+    assert runtime.without_tbb_reason("no TBB library found") == "no TBB library found"

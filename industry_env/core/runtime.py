@@ -3,13 +3,15 @@ from which a call runs on the threads.
 
 numba picks its threading layer at the first parallel launch, from ``numba.config.THREADING_LAYER``. Left to
 itself it tries TBB, then OpenMP, then its own workqueue; but TBB's library, installed by the ``tbb`` pip package,
-sits where the dynamic loader does not look (``<prefix>/lib``, or a ``pip install --target`` folder), so numba
-misses it, and GNU OpenMP spins its idle threads for a long while (80 times slower on a busy machine). This
-module, imported by every game's kernel before its first launch, chooses once for the process:
+sits where the dynamic loader does not look (``<prefix>/lib``: a virtual environment's, ``--prefix``'s or
+``--user``'s), so numba misses it, and GNU OpenMP spins its idle threads for a long while (80 times slower on a
+busy machine). This module, imported by every game's kernel before its first launch, chooses once for the process:
 
 1. **TBB** where its library loads: from the loader's path, else from where pip put it (:func:`tbb_candidates`),
    preloaded with ``ctypes`` so that numba's TBB layer finds it by name. It relaunches in about 2 us and is
-   fork-safe (a forked ``SubprocVecEnv`` worker steps on all threads).
+   fork-safe (a forked ``SubprocVecEnv`` worker steps on all threads). ``pip install --target DIR`` installs the
+   package without its library (pip drops a wheel's ``lib/`` files there): :func:`tbb_dropped` says so in the
+   reason the bench prints, with the fix.
 2. **OpenMP** where ``libgomp`` loads, its spin bounded (``GOMP_SPINCOUNT=10000`` unless set). GNU OpenMP aborts a
    forked child that launches threads after its parent did, so such a child runs every batch on its calling
    thread instead (:func:`may_launch`).
@@ -46,7 +48,8 @@ _TBB_ALIASES = ("tbb", "threadsafe", "forksafe", "safe")
 def tbb_candidates(paths: Iterable[str] | None = None, prefixes: Iterable[str] | None = None) -> list[str]:
     """Files that may be the ``tbb`` pip package's library, most likely first: those its installed file list
     names, then ``lib/`` of each prefix (a virtual environment's or the system's) and ``lib/`` beside or above
-    each import path (``site-packages/../../../lib``; ``pip install --target DIR`` puts it in ``DIR/lib``)."""
+    each import path (``site-packages/../../../lib``, where ``--prefix`` and ``--user`` installs put it; ``DIR/lib``
+    beside a ``--target DIR`` folder, where a user may unpack the wheel's library by hand)."""
     found: list[str] = []
     try:
         for f in importlib.metadata.files("tbb") or []:
@@ -61,6 +64,18 @@ def tbb_candidates(paths: Iterable[str] | None = None, prefixes: Iterable[str] |
         found.append(os.path.join(where, TBB_NAME))
         found += sorted(glob.glob(os.path.join(where, TBB_NAME + ".*")))
     return list(dict.fromkeys(os.path.normpath(f) for f in found if os.path.isfile(f)))
+
+
+def tbb_dropped(path: list[str] | None = None) -> str | None:
+    """Where the ``tbb`` package is installed without its library, looking in the import path ``path`` (default
+    ``sys.path``); else None. ``pip install --target`` drops a wheel's ``lib/`` files: pip 26 keeps them in the
+    package's file list, pip 24 leaves them out of it too."""
+    for dist in importlib.metadata.distributions(name="tbb", path=sys.path if path is None else path):
+        listed = [f for f in dist.files or [] if f.name == TBB_NAME]
+        if any(os.path.isfile(f.locate()) for f in listed):
+            return None
+        return os.path.normpath(str(dist.locate_file("")))  # the first one found is the one imported
+    return None
 
 
 def _load_library(path: str) -> ctypes.CDLL | None:
@@ -114,6 +129,16 @@ def choose_layer(tbb: Callable[[], str | None], omp: Callable[[], bool]) -> tupl
     return "workqueue", "neither TBB's nor OpenMP's library loads"
 
 
+def without_tbb_reason(reason: str) -> str:
+    """``reason`` for a layer other than TBB, and why TBB is missing where its package is installed without it."""
+    where = tbb_dropped()
+    if where is None:
+        return reason
+    return (f"{reason}; the tbb package in {where} lacks its library (pip install --target drops it): install tbb "
+            "into a virtual environment or with --prefix, or unpack the wheel's lib/ files into a folder on "
+            "LD_LIBRARY_PATH")  # fmt: skip
+
+
 LAYER: str = "workqueue"
 REASON: str = ""
 _launched_in: int | None = None  # the process that launched OpenMP threads first (GNU OpenMP: its forks may not)
@@ -133,6 +158,8 @@ def setup() -> str:
             os.environ.setdefault("GOMP_SPINCOUNT", GOMP_SPINCOUNT)
         return LAYER
     LAYER, REASON = choose_layer(_tbb_for_numba, omp_loads)
+    if LAYER != "tbb":
+        REASON = without_tbb_reason(REASON)
     if LAYER == "omp":
         os.environ.setdefault("GOMP_SPINCOUNT", GOMP_SPINCOUNT)  # read when libgomp starts its threads
     numba.config.THREADING_LAYER = LAYER
