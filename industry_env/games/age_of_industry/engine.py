@@ -209,8 +209,8 @@ def reset(state: State, done: Any, seeds: Any = None, inplace: bool = False,
     batched.check_next_mask(next_mask, state.batch_size, int(_setup(state.map)[1][K.X_NA]))
     s = _writable(state, inplace)
     if rows.size:
-        new = s.seed + s.batch_size if new is None else new
-        _new_games(s, rows, new[rows], s.num_players[rows].copy(), s.edition[rows].copy(), next_mask)
+        new = s.seed[rows] + s.batch_size if new is None else new[rows]  # the reset rows' only (no [B] temporary)
+        _new_games(s, rows, new, s.num_players[rows].copy(), s.edition[rows].copy(), next_mask)
     return s
 
 

@@ -384,8 +384,8 @@ def reset(
     _check_next_mask(next_mask, state.batch_size)
     s = _writable(state, inplace)
     if rows.size:
-        new = s.seed + s.batch_size if new is None else new
-        _new_games(s, rows, new[rows], s.num_players[rows].copy(), s.balanced_draws[rows].copy(), next_mask)
+        new = s.seed[rows] + s.batch_size if new is None else new[rows]  # the reset rows' only (no [B] temporary)
+        _new_games(s, rows, new, s.num_players[rows].copy(), s.balanced_draws[rows].copy(), next_mask)
     return s
 
 

@@ -217,8 +217,8 @@ def reset(state: State, done: Any, seeds: Any = None, inplace: bool = False,
     batched.check_next_mask(next_mask, state.batch_size, NUM_ACTIONS)
     s = batched.writable(state, inplace)
     if rows.size:
-        new = s.seed + s.batch_size if new is None else new
-        _new_games(s, rows, new[rows], s.num_players[rows].copy(), s.r2_option[rows].copy(),
+        new = s.seed[rows] + s.batch_size if new is None else new[rows]  # the reset rows' only (no [B] temporary)
+        _new_games(s, rows, new, s.num_players[rows].copy(), s.r2_option[rows].copy(),
                    s.r4_option[rows].copy(), next_mask)  # fmt: skip
     return s
 
