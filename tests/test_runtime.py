@@ -201,6 +201,6 @@ def test_without_tbb_the_reason_says_the_package_lacks_its_library(tmp_path, mon
     monkeypatch.setattr(runtime, "tbb_dropped", lambda: "/opt/target")
     reason = runtime.without_tbb_reason("no TBB library found")
     assert reason.startswith("no TBB library found; the tbb package in /opt/target lacks its library")
-    assert "--prefix" in reason
+    assert "--prefix" in reason and "/opt/target/lib" in reason
     monkeypatch.setattr(runtime, "tbb_dropped", lambda: None)
     assert runtime.without_tbb_reason("no TBB library found") == "no TBB library found"

@@ -134,9 +134,10 @@ def without_tbb_reason(reason: str) -> str:
     where = tbb_dropped()
     if where is None:
         return reason
+    lib = os.path.join(where, "lib")
     return (f"{reason}; the tbb package in {where} lacks its library (pip install --target drops it): install tbb "
-            "into a virtual environment or with --prefix, or unpack the wheel's lib/ files into a folder on "
-            "LD_LIBRARY_PATH")  # fmt: skip
+            f"into a virtual environment or with --prefix, or unpack the tbb wheel's lib/ files into {lib}, where "
+            "this runtime looks")  # fmt: skip
 
 
 LAYER: str = "workqueue"
