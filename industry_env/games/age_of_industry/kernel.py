@@ -1721,7 +1721,7 @@ def threads(batch_size: int) -> int:
 
 # ---------------------------------------------------------------------------------------------- the disk cache
 CACHE_NAME = "aoi_kernel"  # the stamp of this kernel's sources in numba's cache folder
-COLD_COMPILE_SECONDS = 75  # about what the first compile takes on the quiet 2-core test machine (docs/age-of-industry)
+COLD_COMPILE_SECONDS = 50  # about what the first compile takes on the quiet 2-core test machine (docs/age-of-industry)
 
 
 def sources() -> list[str]:
