@@ -349,6 +349,14 @@ def start_up_seconds(cold: bool, game: str = DEFAULT_GAME) -> float:
 
 
 # ---------------------------------------------------------------------------------------------- the run
+def _whole_numbers(text: str) -> list[int]:
+    """A comma-separated list of whole numbers (``--threads``, ``--batch``), or [] where any is not one."""
+    try:
+        return [int(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        return []
+
+
 def thread_counts(text: str | None) -> list[int]:
     """``--threads``: the thread counts to measure, 1 first (the baseline of the ratios); default 1 and all."""
     import numba
@@ -356,10 +364,7 @@ def thread_counts(text: str | None) -> list[int]:
     most = numba.config.NUMBA_NUM_THREADS
     if text is None:
         return sorted({1, numba.get_num_threads()})
-    try:
-        counts = [int(x) for x in str(text).split(",") if x.strip()]
-    except ValueError:
-        counts = []
+    counts = _whole_numbers(text)
     if not counts or any(not 1 <= c <= most for c in counts):
         raise ValueError(f"--threads {text}: thread counts from 1 to {most} (NUMBA_NUM_THREADS), comma-separated, "
                          "e.g. --threads 1,2")  # fmt: skip
@@ -371,10 +376,7 @@ def batch_sizes(text: str | None, quick: bool = False) -> tuple[int, ...]:
     ``--quick``)."""
     if text is None:
         return (1, 64) if quick else BATCH_SIZES
-    try:
-        sizes = [int(x) for x in str(text).split(",") if x.strip()]
-    except ValueError:
-        sizes = []
+    sizes = _whole_numbers(text)
     if not sizes or any(s < 1 for s in sizes):
         raise ValueError(f"--batch {text}: batch sizes of 1 or more, comma-separated, e.g. --batch 4096,16384")
     return tuple(sorted(set(sizes)))
