@@ -17,14 +17,22 @@ from typing import Any
 from .config import ConfigError, TrainConfig, load_config, shipped_configs, to_toml
 
 
-def train(cfg: TrainConfig, overwrite: bool = False) -> Any:
-    """Run a training (see :func:`industry_env.train.ppo.train`); returns its ``TrainResult``.
+def train(cfg: TrainConfig, overwrite: bool = False, framework: str = "native") -> Any:
+    """Run a training with the native trainer (:func:`industry_env.train.native.train`) or, with
+    ``framework="sb3"``, sb3-contrib's MaskablePPO (:func:`industry_env.train.ppo.train`); returns its
+    ``TrainResult``.
 
     A ``run_dir`` that holds another run is refused unless ``cfg.resume`` continues it or ``overwrite`` is True.
     """
-    from .ppo import train as _train
+    if framework == "native":
+        from .native import train as _native
 
-    return _train(cfg, overwrite=overwrite)
+        return _native(cfg, overwrite=overwrite)
+    if framework == "sb3":
+        from .ppo import train as _sb3
+
+        return _sb3(cfg, overwrite=overwrite)
+    raise ValueError(f"framework={framework!r}: 'native' or 'sb3' (RLlib trains through industry_env.rllib.train)")
 
 
 __all__ = ["ConfigError", "TrainConfig", "load_config", "shipped_configs", "to_toml", "train"]

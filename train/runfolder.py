@@ -37,8 +37,8 @@ LOCK = ".lock"
 STEP_ZIP = re.compile(r"^step_(\d+)\.zip$")
 STEP_DIR = re.compile(r"^step_(\d+)$")  # the RLlib trainer's checkpoints are folders
 # What a run writes into its folder (both trainers); a folder holding any of them holds a run.
-RUN_ENTRIES = ("config.toml", "final.zip", "final.league.json", "final", "best.zip", "best.league.json", "evals.json",
-               "result.json", "checkpoints", "snapshots", "tb", "superseded")  # fmt: skip
+RUN_ENTRIES = ("config.toml", "final.zip", "final.league.json", "final.npz", "final", "best.zip", "best.league.json",
+               "evals.json", "result.json", "checkpoints", "snapshots", "tb", "superseded")  # fmt: skip
 MAX_LEAGUE_BYTES = 50_000_000
 
 
@@ -214,6 +214,19 @@ def zip_timesteps(path: str | Path) -> int | None:
     except (zipfile.BadZipFile, OSError, KeyError, ValueError, AttributeError):
         return None
     return steps if isinstance(steps, int) and not isinstance(steps, bool) else None
+
+
+def zip_framework(path: str | Path) -> str | None:
+    """Which trainer wrote a checkpoint zip: ``"native"`` (its JSON ``data`` says so), ``"sb3"`` (a MaskablePPO save,
+    which does not), or None for a file that is no checkpoint (nothing unpickled)."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            data = json.loads(z.read("data").decode("utf-8"))
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError, AttributeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return "native" if data.get("framework") == "native" else "sb3"
 
 
 def checkpoints(folder: str | Path) -> list[tuple[int, Path]]:
