@@ -267,7 +267,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         if given:
             raise ValueError(f"{' and '.join(given)}: options of --framework rllib (the {args.framework} trainer "
                              f"runs on one machine)")  # fmt: skip
-        return importlib.import_module("industry_env.train.ppo").run(args)
+        return importlib.import_module("industry_env.train.command").run(args)
     if args.bench:
         raise ValueError("--bench runs the native and the SB3 trainers side by side: leave out --framework rllib")
     try:
@@ -387,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (SB3: the train extra; Ray "
                            "RLlib: the rllib extra)")  # fmt: skip
-    _delegate("train.ppo")(p)
+    _delegate("train.command")(p)
     _game_option(p, default=None, help_text="the game to train (the same as --set game=ID; default: the config's)")
     p.add_argument(
         "--framework",

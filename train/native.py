@@ -63,7 +63,9 @@ class NativeResult(TrainResult):
 
 
 def _require_torch() -> None:
+    """ValueError naming the train extra if torch or TensorBoard is missing (checked before anything is written)."""
     try:
+        import tensorboard  # noqa: F401
         import torch  # noqa: F401
     except ImportError as exc:
         raise ValueError(f"industry-env train needs the train extra: pip install 'industry_env[train]' ({exc})"
@@ -136,16 +138,6 @@ def load_checkpoint(path: Path, net: Any, opt: Any, device: Any) -> dict[str, An
     return data
 
 
-def check_checkpoint_framework(path: str | Path, framework: str) -> None:
-    """ConfigError (before anything is written) if the checkpoint ``path`` to resume was written by the other
-    trainer: its weights and optimizer are another program's."""
-    wrote = R.zip_framework(path)
-    if wrote is not None and wrote != framework:
-        names = {"native": "the native trainer", "sb3": "the SB3 trainer (MaskablePPO)"}
-        raise ConfigError(f"resume = {str(path)!r}: a checkpoint of {names[wrote]}; resume it with --framework "
-                          f"{wrote}, or start a new run")  # fmt: skip
-
-
 # ---------------------------------------------------------------------------------------------- the updates
 def ppo_update(net: Any, opt: Any, buf: Any, adv: np.ndarray, ret: np.ndarray, cfg: TrainConfig, timer: Any,
                generator: Any, autocast: Any) -> dict[str, float]:  # fmt: skip
@@ -202,7 +194,8 @@ def ppo_update(net: Any, opt: Any, buf: Any, adv: np.ndarray, ret: np.ndarray, c
     total = time.perf_counter() - t_start
     timer.buffers += gather
     timer.update += total - gather
-    return dict(zip(("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "loss"), out,
+    out[2] = -out[2]  # logged as Stable-Baselines3 names it: the entropy loss is minus the entropy
+    return dict(zip(("policy_gradient_loss", "value_loss", "entropy_loss", "approx_kl", "clip_fraction", "loss"), out,
                     strict=True))  # fmt: skip
 
 
@@ -258,7 +251,7 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> NativeResult:
     pick_device(cfg.device)  # a CUDA device that is not there: refused before anything is written
     run = Path(cfg.run_dir)
     if cfg.resume:
-        check_checkpoint_framework(R.check_resume(run, cfg.resume), "native")
+        R.check_checkpoint_framework(R.check_resume(run, cfg.resume), "native")
     R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)
     lock = R.RunLock(R.make_run_dir(run)).acquire()
     try:
@@ -419,12 +412,17 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
         values = vnorm.denormalize(buf.value[:N])
         boot = vnorm.denormalize(games.bootstrap)
         adv, ret = gae(values, L.reward[:N], L.done[:N], L.next[:N], boot, L.starts, cfg.gamma, adv_lam)
+        spread = float(np.var(ret))
+        explained[0] = 1.0 - float(np.var(ret - values)) / spread if spread > 0 else float("nan")
         vnorm.update(ret, net.value_net)
         out = adv, vnorm.normalize(ret).astype(np.float32)
         timer.buffers += time.perf_counter() - t
         return out
 
+    explained = [float("nan")]  # the value network's explained variance of the last rollout's returns
+
     def log_rollout(n: int, stats: dict[str, float], prefix: str) -> None:
+        stats = {**stats, "explained_variance": explained[0]}
         s = games.stats
         if s.games:
             writer.add_scalar(f"{prefix}/ep_rew_mean", s.reward / s.games, n)

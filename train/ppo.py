@@ -193,9 +193,7 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> TrainResult:
     check_framework(cfg, "sb3")
     run = Path(cfg.run_dir)
     if cfg.resume:
-        from .native import check_checkpoint_framework
-
-        check_checkpoint_framework(R.check_resume(run, cfg.resume), "sb3")
+        R.check_checkpoint_framework(R.check_resume(run, cfg.resume), "sb3")
     R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)  # read only: nothing written yet
     lock = R.RunLock(R.make_run_dir(run)).acquire()
     try:
@@ -478,18 +476,7 @@ def run(args: argparse.Namespace) -> int:
         for line in to_toml(cfg).splitlines():
             print(f"{line:<48} # {' '.join(docs.get(line.split(' = ')[0], '').split())}")
         return 0
-    framework = getattr(args, "framework", "native")
-    if getattr(args, "bench", False):
-        from .bench import bench
-
-        print(bench(cfg, seconds=args.seconds).report())
-        return 0
-    if framework == "native":
-        from .native import train as train_native
-
-        result = train_native(cfg, overwrite=getattr(args, "overwrite", False))
-    else:
-        _require_train_extra()
-        result = train(cfg, overwrite=getattr(args, "overwrite", False))
+    _require_train_extra()
+    result = train(cfg, overwrite=getattr(args, "overwrite", False))
     print(result.summary())
     return 0

@@ -229,6 +229,16 @@ def zip_framework(path: str | Path) -> str | None:
     return "native" if data.get("framework") == "native" else "sb3"
 
 
+def check_checkpoint_framework(path: str | Path, framework: str) -> None:
+    """ConfigError (before anything is written) if the checkpoint ``path`` to resume was written by the other
+    trainer than ``framework`` (``"native"`` or ``"sb3"``): its weights and optimizer are another program's."""
+    wrote = zip_framework(path)
+    if wrote is not None and wrote != framework:
+        names = {"native": "the native trainer", "sb3": "the SB3 trainer (MaskablePPO)"}
+        raise ConfigError(f"resume = {str(path)!r}: a checkpoint of {names[wrote]}; resume it with --framework "
+                          f"{wrote}, or start a new run")  # fmt: skip
+
+
 def checkpoints(folder: str | Path) -> list[tuple[int, Path]]:
     """The complete checkpoints in ``folder/checkpoints`` as (step, zip path), oldest first.
 
