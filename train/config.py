@@ -1,4 +1,6 @@
-"""The training configuration: one dataclass, every key with a default and a docstring (CleanRL-style).
+"""The training configuration: one dataclass, every key with a default and a docstring (CleanRL-style), read by
+every trainer (the native one, the SB3 one, the RLlib one); the native trainer's own keys come last
+(:data:`NATIVE_KEYS`), and the SB3 trainer refuses them by name where they would mean nothing.
 
 A run is described by a TOML file of ``key = value`` lines (any subset of the fields below, no sections) and
 ``--set key=value`` overrides on the command line; :func:`load_config` merges them over the defaults and refuses
@@ -36,9 +38,10 @@ class TrainConfig:
     """Everything a training run needs; see the module docstring."""
 
     total_timesteps: int = 4_000_000
-    """Learner decisions to train for (steps of the VecEnv summed over its games; opponents' moves not counted)."""
+    """Learner decisions to train for (opponents' moves not counted); runs train whole rollouts, so they end at the
+    first rollout that reaches it."""
     num_envs: int = 64
-    """Games played at once by the batched engine (the VecEnv's sub-envs)."""
+    """Games played at once by the batched engine (the native trainer's batch; the SB3 VecEnv's sub-envs)."""
     game: str = "industry"
     """The game of the suite to train on (``industry_env.available_games()``: one with a batched engine)."""
     num_players: int = 4
@@ -56,7 +59,8 @@ class TrainConfig:
     learning_rate: float = 3e-4
     """Adam step size (constant)."""
     n_steps: int = 128
-    """Decisions per game between two updates: a rollout holds ``n_steps * num_envs`` transitions."""
+    """Decisions per game between two updates: a rollout holds ``n_steps * num_envs`` of the learner's transitions
+    (the native trainer: at least that many, the games then played on until the learner is to move in each)."""
     batch_size: int = 2048
     """Minibatch size of the updates (must divide ``n_steps * num_envs``)."""
     n_epochs: int = 4

@@ -184,7 +184,7 @@ class SelfPlay:
         self._deal(np.arange(self.B))
         self.rows = np.arange(self.B)
         self.stats = Stats()
-        self.pin = device.type == "cuda"
+        self.staging: dict[str, torch.Tensor] = {}  # pinned host tensors the observations go to a GPU through
 
     def _seeds(self, n: int) -> np.ndarray:
         return self.rng.integers(0, MAX_GAME_SEED, size=n, dtype=np.int64)
@@ -198,12 +198,29 @@ class SelfPlay:
         self.who[games, self.rng.integers(0, self.P, size=n)] = LEARNER
 
     # ------------------------------------------------------------------------------------------ one engine step
-    def _to_device(self, batch: Packed) -> Packed:
-        return batch if self.device.type == "cpu" else batch.to(self.device, non_blocking=True)
+    def _upload(self, t: torch.Tensor | None, slot: str) -> torch.Tensor | None:
+        """``t`` on the device: as it is on the CPU; on a GPU through a pinned staging tensor of its own ``slot``
+        (reused step after step: each step waits for its actions, so a copy is done before the slot is refilled)."""
+        if t is None or self.device.type == "cpu":
+            return t
+        if self.device.type != "cuda":
+            return t.to(self.device)
+        stage = self.staging.get(slot)
+        if stage is None or stage.numel() < t.numel() or stage.dtype != t.dtype:
+            stage = torch.empty(max(t.numel(), 2 * (0 if stage is None else stage.numel())), dtype=t.dtype,
+                                pin_memory=True)  # fmt: skip
+            self.staging[slot] = stage
+        view = stage[: t.numel()].view(t.shape)
+        view.copy_(t)
+        return view.to(self.device, non_blocking=True)
 
-    def _mask_tensor(self, m: np.ndarray) -> torch.Tensor:
-        t = torch.from_numpy(m)
-        return t if self.device.type == "cpu" else t.to(self.device, non_blocking=True)
+    def _to_device(self, batch: Packed, slot: str = "") -> Packed:
+        up = self._upload
+        return Packed(up(batch.rest, slot + "rest"), up(batch.cells, slot + "cells"), up(batch.owner, slot + "owner"),
+                      up(batch.index, slot + "index"))  # fmt: skip
+
+    def _mask_tensor(self, m: np.ndarray, slot: str = "") -> torch.Tensor:
+        return self._upload(torch.from_numpy(m), slot + "mask")
 
     def step(self, net: Any, buf: Rollout | None, hold_learner: bool = False, imitate: Any = None) -> int:
         """One engine step of every game (``hold_learner``: of the games where the learner is not to move, the
@@ -220,29 +237,31 @@ class SelfPlay:
         by_obs[LEARNER] = not hold_learner
         for k, m in enumerate(members):
             by_obs[k + 1] = m.actor is not None or (self.hidden and not hasattr(m.agent, "act_masks"))
+        # the rows that read observations, group after group: each group's observations are one slice (a view)
         observed = np.flatnonzero(active & by_obs[group])
+        observed = observed[np.argsort(group[observed], kind="stable")]
         obs = E.observe(E.take(state, observed), cur[observed]) if observed.size else None
-        where = np.full(B, -1, np.int64)
-        where[observed] = np.arange(observed.size)
+        bounds = np.searchsorted(group[observed], np.arange(len(members) + 2))
         t1 = time.perf_counter()
         tm.engine += t1 - t0
 
-        def seen(rows: np.ndarray) -> np.ndarray | None:
-            """The observations of ``rows`` (no copy when they are all the rows observed)."""
-            if obs is None or not by_obs[group[rows[0]]]:
-                return None
-            return obs if rows.size == observed.size else obs[where[rows]]
-
         actions = np.zeros(B, np.int64)
         decided = 0
-        if not hold_learner:
-            rows = np.flatnonzero(learner)
-            if rows.size:
-                decided = self._learner(net, buf, rows, seen(rows), cur[rows], actions, imitate)
-        for k, m in enumerate(members):
-            rows = np.flatnonzero(active & (group == k + 1))
-            if rows.size:
-                self._member(m, rows, seen(rows), actions)
+        for k in range(len(members) + 1):
+            if k == LEARNER and hold_learner:
+                continue
+            if by_obs[k]:
+                if obs is None:
+                    continue
+                rows, seen = observed[bounds[k] : bounds[k + 1]], obs[bounds[k] : bounds[k + 1]]
+            else:
+                rows, seen = np.flatnonzero(active & (group == k)), None
+            if not rows.size:
+                continue
+            if k == LEARNER:
+                decided = self._learner(net, buf, rows, seen, cur[rows], actions, imitate)
+            else:
+                self._member(members[k - 1], rows, seen, actions)
         self.stats.opponent_moves += int((active & ~learner).sum())
 
         t2 = time.perf_counter()
@@ -313,8 +332,8 @@ class SelfPlay:
         """A league member's rows in one call."""
         t0 = time.perf_counter()
         if m.actor is not None:
-            batch = self._to_device(self.codec.pack(obs))
-            mask = self._mask_tensor(self.mask[rows])
+            batch = self._to_device(self.codec.pack(obs), m.name)
+            mask = self._mask_tensor(self.mask[rows], m.name)
             with torch.no_grad(), self.autocast():
                 logits = m.actor.logits(batch)
             a, _ = sample(logits, mask, m.generator)
@@ -360,7 +379,7 @@ class SelfPlay:
             obs = self.E.observe(self.E.take(self.state, games), seats)
             t1 = time.perf_counter()
             self.timer.engine += t1 - t0
-            batch = self._to_device(self.codec.pack(obs))
+            batch = self._to_device(self.codec.pack(obs), "bootstrap")
             with torch.no_grad(), self.autocast():
                 _, v = net(batch)
             out[idx] = v.float().cpu().numpy()
