@@ -148,7 +148,8 @@ def test_value_normalisation_keeps_the_values_it_predicted() -> None:
 # ---------------------------------------------------------------------------------------------- runs
 @pytest.mark.parametrize("name", sorted(shipped_configs()))
 def test_each_shipped_config_trains_natively_into_a_policy_the_ppo_agent_plays(name, tmp_path) -> None:
-    result = train(tiny(tmp_path / "run", "total_timesteps=256", "num_envs=16", config=name))
+    short = ["imitation_steps=128"] if load_config(name).imitation_steps else []  # its imitation stage, briefly
+    result = train(tiny(tmp_path / "run", "total_timesteps=256", "num_envs=16", *short, config=name))
     cfg = load_config(tmp_path / "run" / "config.toml")
     assert result.timesteps >= 256 and result.updates >= 1 and result.policy.is_file()
     assert set(result.shares) >= {"engine", "opponents", "buffers", "inference", "update", "other", "learner"}
