@@ -196,6 +196,16 @@ def test_same_seed_same_weights_and_resume_continues_from_the_checkpoint(tmp_pat
     assert any((tmp_path / "a" / "superseded").iterdir())  # the abandoned continuation is kept aside
 
 
+def test_resuming_with_another_network_is_refused_before_the_folder_is_touched(tmp_path) -> None:
+    run = tmp_path / "run"
+    train(tiny(run, "checkpoint_every=256", "total_timesteps=768"))
+    early = sorted(run.glob("checkpoints/step_*.zip"))[0]
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file() and p.name != ".lock"}
+    with pytest.raises(ConfigError, match="not a checkpoint of this configuration's network.*nothing in the folder"):
+        train(tiny(run, f"resume={early}", "net_arch=64,64", "total_timesteps=1536"))
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file() and p.name != ".lock"} == before
+
+
 def test_each_trainer_refuses_the_others_checkpoints_and_keys(tmp_path) -> None:
     pytest.importorskip("sb3_contrib")
     native = train(tiny(tmp_path / "n"))

@@ -49,11 +49,13 @@ class NativeResult(TrainResult):
     policy: Path | None = None
     device: str = "cpu"
     updates: int = 0
+    imitated: int = 0  # decisions of the imitation stage (in the throughput, not in ``timesteps``)
 
     def summary(self) -> str:
         s = self.shares
-        return (f"{self.timesteps:,} learner steps in {self.seconds:.0f} s (evaluations excluded): "
-                f"{self.steps_per_second:,.0f} learner steps/s on {self.device}, opponents included "
+        also = f" (and {self.imitated:,} imitated first)" if self.imitated else ""
+        return (f"{self.timesteps:,} learner steps{also} in {self.seconds:.0f} s (evaluations excluded): "
+                f"{self.steps_per_second:,.0f} learner decisions/s on {self.device}, opponents included "
                 f"({self.opponent_moves_per_second:,.0f} opponent moves/s besides)\n"
                 f"time: engine {100 * s['engine']:.0f}%, opponents {100 * s['opponents']:.0f}%, buffers "
                 f"{100 * s['buffers']:.0f}%, other {100 * s['other']:.0f}%, learner {100 * s['learner']:.0f}% "
@@ -133,8 +135,10 @@ def load_checkpoint(path: Path, net: Any, opt: Any, device: Any) -> dict[str, An
         net.load_state_dict(state)
         opt.load_state_dict(optim)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError, RuntimeError) as exc:
-        raise ConfigError(f"{where}: not a readable checkpoint of the native trainer ({type(exc).__name__}: {exc})"
-                          ) from None  # fmt: skip
+        said = " ".join(str(exc).split())[:600]
+        raise ConfigError(f"{where}: not a checkpoint of this configuration's network ({type(exc).__name__}: {said}); "
+                          f"resume with the run's own configuration (its config.toml); nothing in the folder was "
+                          f"changed") from None  # fmt: skip
     return data
 
 
@@ -284,19 +288,6 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
         if saved is None:
             raise ConfigError(f"resume = {cfg.resume!r}: the zip holds no step count")
         step = saved
-        moved = R.set_aside_after(run, step, lambda: _evals_after(run, league))
-        if moved is not None:
-            print(f"resuming from step {step:,}: the later files of this run moved to {moved}")
-        R.write_json(run / "evals.json", league["evals"])
-        against = league.get("best_against")
-        if against is not None and against != cfg.eval_opponent:
-            print(f"resuming with eval_opponent = {cfg.eval_opponent!r}: the best win rate so far was against "
-                  f"{against!r}, so best.zip is kept only until a model is evaluated against the new one")  # fmt: skip
-            league["best"] = -1.0
-    elif overwrite:
-        removed = R.clear_run(run)
-        if removed:
-            print(f"--overwrite: removed the earlier run's {', '.join(removed)} from {run}")
 
     device = pick_device(cfg.device)
     torch.set_num_threads(cfg.torch_threads)
@@ -312,10 +303,23 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)  # SB3's eps; one kernel
     vnorm = ValueNorm(cfg.value_norm)
     imitated = 0
-    if resume is not None:
+    if resume is not None:  # loaded before the folder is touched: a network of other sizes is refused first
         data = load_checkpoint(resume, net, opt, device)
         vnorm.load(data.get("value_norm", vnorm.state()))
         imitated = int(data.get("imitation_timesteps", 0))
+        moved = R.set_aside_after(run, step, lambda: _evals_after(run, league))
+        if moved is not None:
+            print(f"resuming from step {step:,}: the later files of this run moved to {moved}")
+        R.write_json(run / "evals.json", league["evals"])
+        against = league.get("best_against")
+        if against is not None and against != cfg.eval_opponent:
+            print(f"resuming with eval_opponent = {cfg.eval_opponent!r}: the best win rate so far was against "
+                  f"{against!r}, so best.zip is kept only until a model is evaluated against the new one")  # fmt: skip
+            league["best"] = -1.0
+    elif overwrite:
+        removed = R.clear_run(run)
+        if removed:
+            print(f"--overwrite: removed the earlier run's {', '.join(removed)} from {run}")
     generator = torch.Generator()
     generator.manual_seed((cfg.seed + step) % 2**63)
 
@@ -494,7 +498,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
                           steps_per_second=f["steps_per_second"],
                           opponent_moves_per_second=f["opponent_moves_per_second"],
                           shares=f["shares"], evals=league["evals"], policy=policy, device=str(device),
-                          updates=updates)  # fmt: skip
+                          updates=updates, imitated=imitated)  # fmt: skip
     R.write_json(run / "result.json", {**asdict(result), "run_dir": str(run), "final": str(final),
                                        "policy": str(policy)})  # fmt: skip
     return result
