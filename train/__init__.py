@@ -1,13 +1,15 @@
-"""Training agents of the suite's games (the config's ``game``: ``ppo_industry``, ``ppo_age_of_industry``), installed
-as ``industry_env.train`` (needs the ``train`` extra for the run itself).
+"""Training agents of the suite's games (the config's ``game``: ``native_industry``, ``ppo_age_of_industry``, ...),
+installed as ``industry_env.train`` (needs the ``train`` extra for the run itself).
 
 ``industry-env train --config FILE [--set key=value ...]`` or, in Python::
 
     from industry_env.train import load_config, train
     result = train(load_config("ppo_industry", ["total_timesteps=200000", "run_dir=runs/mine"]))
 
-:mod:`.config` holds the configuration (every key, its default and its meaning); :mod:`.ppo` the MaskablePPO
-self-play loop. The configuration module imports without torch.
+:mod:`.config` holds the configuration (every key, its default and its meaning); :mod:`.native` the suite's own
+self-play trainer (the default; :mod:`.selfplay` its batched games, :mod:`.credit` its seat-by-seat advantages,
+:mod:`.nets` its networks), :mod:`.ppo` the MaskablePPO one (``framework="sb3"``), :mod:`.bench` the two side by
+side. The configuration module imports without torch.
 """
 
 from __future__ import annotations

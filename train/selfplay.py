@@ -164,9 +164,9 @@ class Stats:
 
 
 class SelfPlay:
-    """B games of ``setup``'s game, played by the learner (``net`` on ``device``) and the ``league`` (see the module
-    docstring). ``imitate``: an agent that plays the learner's seats instead of its network (the imitation stage):
-    its moves are kept as the rollout's actions."""
+    """B games of ``setup``'s game, played by the learner (the network given to :meth:`collect`, on ``device``) and
+    the ``league`` (see the module docstring). ``collect(..., imitate=agent)``: that agent plays the learner's seats
+    instead of the network (the imitation stage), its moves kept as the rollout's actions."""
 
     def __init__(self, setup: GameSetup, num_games: int, reward: str, seed: int, league: League, codec: ObsCodec,
                  device: torch.device, timer: Timer, autocast: Any) -> None:  # fmt: skip
