@@ -144,9 +144,9 @@ def _resumed_table(args: argparse.Namespace) -> tuple[PlayTable, _Saver]:
     far (``args`` takes the record's game, seed and opponents); ValueError (a RecordError) naming what is wrong."""
     from .records import opening, replay, resume
 
-    fixed = [flag for flag, value in (("--players", args.players), ("--seed", args.seed), ("--seat", args.seat))
-             if value is not None] + [flag for flag, value in (("--option", args.option),
-                                                               ("--plain-draws", args.plain_draws)) if value]
+    numbers = (("--players", args.players), ("--seed", args.seed), ("--seat", args.seat))
+    fixed = [flag for flag, value in numbers if value is not None]
+    fixed += [flag for flag, value in (("--option", args.option), ("--plain-draws", args.plain_draws)) if value]
     record, seats = resume(args.resume)
     if fixed or args.game not in (DEFAULT_GAME, record.game):
         given = ", ".join(fixed) or f"--game {args.game}"
