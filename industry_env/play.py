@@ -76,8 +76,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "overwritten); 'industry-env replay' reads it")  # fmt: skip
     parser.add_argument("--resume", metavar="FILE", default=None,
                         help="play on an unfinished game from its record (written by play or serve; its seed is in "
-                             "the private FILE.seed beside it): the same game, seat and opponents; it is saved "
-                             "back to FILE (or to --record PATH)")  # fmt: skip
+                             "the private FILE.seed beside it): the same game, seat and opponents (--seat for a "
+                             "record that does not say); it is saved back to FILE (or to --record PATH)")  # fmt: skip
     parser.set_defaults(func=cmd_play)
 
 
@@ -144,10 +144,10 @@ def _resumed_table(args: argparse.Namespace) -> tuple[PlayTable, _Saver]:
     far (``args`` takes the record's game, seed and opponents); ValueError (a RecordError) naming what is wrong."""
     from .records import opening, replay, resume
 
-    numbers = (("--players", args.players), ("--seed", args.seed), ("--seat", args.seat))
+    record, seats = resume(args.resume)
+    numbers = (("--players", args.players), ("--seed", args.seed), ("--seat", args.seat if seats else None))
     fixed = [flag for flag, value in numbers if value is not None]
     fixed += [flag for flag, value in (("--option", args.option), ("--plain-draws", args.plain_draws)) if value]
-    record, seats = resume(args.resume)
     if fixed or args.game not in (DEFAULT_GAME, record.game):
         given = ", ".join(fixed) or f"--game {args.game}"
         raise ValueError(f"--resume {args.resume}: the record fixes the game ({record.spec.name}), the players, the "
@@ -157,7 +157,7 @@ def _resumed_table(args: argparse.Namespace) -> tuple[PlayTable, _Saver]:
     replay(record, **data)  # every move checked legal from the seed's opening before anything is shown
     game = opening(record, **data)
     people = [p for p, who in enumerate(seats or []) if who is None]
-    seat = people[0] if people else 0
+    seat = people[0] if people else args.seat or 0  # a record that does not say: --seat
     opponents = args.opponents or next((who for who in seats or [] if who is not None), None) or "random"
     saver = _Saver(game, spec, [None if p == seat else opponents for p in range(record.num_players)])
     for action in record.actions:

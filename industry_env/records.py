@@ -448,9 +448,10 @@ def resume(path: str | os.PathLike[str]) -> tuple[Record, list[str | None] | Non
 
 
 def _no_seed(source: str) -> str:
+    beside = Path(source).name if source.endswith(".json") else "<record file>"
     return (f"{source}: the record of an unfinished game holds no seed (it is kept private, in the seed file "
-            f"{Path(source).name}{SEED_SUFFIX} beside the record where it was saved, readable by its owner only): "
-            f"without it the game can be neither replayed nor resumed")  # fmt: skip
+            f"{beside}{SEED_SUFFIX} beside the file where it was saved, readable by its owner only): without it "
+            f"the game can be neither replayed nor resumed")  # fmt: skip
 
 
 def default_folder() -> Path:

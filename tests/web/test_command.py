@@ -42,7 +42,8 @@ def test_serve_offers_the_game_named_first(served, tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
     main(["serve", "--records", str(tmp_path), "--agents", "random", "--game", "age_of_industry"])
-    assert TestClient(served[0]["app"]).get("/api/games").json()["default"] == "age_of_industry"
+    client = TestClient(served[0]["app"], base_url="http://127.0.0.1:8765")
+    assert client.get("/api/games").json()["default"] == "age_of_industry"
 
 
 @pytest.mark.parametrize(("argv", "words"), [
