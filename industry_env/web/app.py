@@ -92,6 +92,7 @@ def _loads(text: str | bytes, what: str) -> Any:
     """JSON ``text``, every number checked: RequestError 400 naming the place of one that is too long or not finite
     (``players``, ``table[0].win_rate``), or why the text is not JSON; ``what`` names the text."""
     try:
+        text = text.decode("utf-8") if isinstance(text, bytes) else text
         doc = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_Refused)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise RequestError(400, f"{what} is not JSON: {exc}") from None
@@ -101,7 +102,8 @@ def _loads(text: str | bytes, what: str) -> Any:
     while stack:  # iteratively: a document as deep as the parser allows does not exhaust the recursion limit
         where, value = stack.pop()
         if isinstance(value, _Refused):
-            raise RequestError(400, f"{what}: {where or 'the value'}: {value.why()}")
+            shown = where if len(where) <= 100 else where[:97] + "..."
+            raise RequestError(400, f"{what}: {shown or 'the value'}: {value.why()}")
         if isinstance(value, dict):
             stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
         elif isinstance(value, list):
@@ -268,8 +270,8 @@ class Server:
 
     def resume(self, name: str, game_id: str | None = None) -> LiveGame:
         """The unfinished game of the records folder's file ``name`` made live again: replayed from its seed (kept
-        in its private seed file) at the person's seat, against the agents it was played against. The game is
-        already live: that game."""
+        in its private seed file) at the person's seat, against the agents it was played against; if that game is
+        live already, the live game (one game a record)."""
         path = self.store.record_path(name)
         playing = self.store.playing(path.name)
         if playing is not None:
