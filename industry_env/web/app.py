@@ -11,6 +11,7 @@ it was):
 ``GET  /api/play/{id}/lookup?key=``         a field or location, as the seat knows it
 ``GET  /api/play/{id}/record``              the record of the finished game (``industry-env replay`` plays it)
 ``POST /api/play/{id}/quit``                save the game and close it
+``POST /api/play/{id}/resume``              the game, brought back from its record if newer games pushed it out
 ``POST /api/resume``                        ``{"file": name}``: play on an unfinished game of the records folder
 ``GET  /api/records``                       the records folder's files (and those that cannot be read, with why)
 ``POST /api/replays``                       open a record: ``{"file": name}`` or ``{"record": text}``
@@ -589,6 +590,7 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
         Route("/api/play/{game_id}/lookup", answer(lookup)),
         Route("/api/play/{game_id}/record", answer(record)),
         Route("/api/play/{game_id}/quit", answer(quit_game), methods=["POST"]),
+        Route("/api/play/{game_id}/resume", answer(state), methods=["POST"]),
         Route("/api/resume", answer(resume_game), methods=["POST"]),
         Route("/api/records", answer(records)),
         Route("/api/replays", answer(open_replay), methods=["POST"]),

@@ -151,7 +151,7 @@ def test_a_new_game_takes_the_place_of_the_idlest_game_never_one_in_use(records:
     (saved,) = records.glob("*.json")
     assert len(load(saved).actions) == mine["ply"] and load(saved).final_scores is None
     store.games[other["id"]].used -= 3600
-    back = client.get(f"/api/play/{mine['id']}")  # named again: back from its record, as it was
+    back = client.post(f"/api/play/{mine['id']}/resume", json={})  # named again: back from its record, as it was
     assert back.status_code == 200, back.text
     assert {k: back.json()[k] for k in ("ply", "history", "groups", "seat", "agents")} == \
         {k: mine[k] for k in ("ply", "history", "groups", "seat", "agents")}  # fmt: skip
@@ -159,6 +159,13 @@ def test_a_new_game_takes_the_place_of_the_idlest_game_never_one_in_use(records:
     error(client.get(f"/api/play/{other['id']}"), 404, "no such game")
     moved = play(client, back.json(), moves=1)
     assert moved["ply"] > mine["ply"] and moved["record_file"] == saved.name
+    for g in store.games.values():  # all idle again: a new game pushes the idlest out, and a GET brings it back
+        g.used -= 7200
+    store.games[third["id"]].used += 3600
+    start(client, "industry")
+    assert mine["id"] not in store.games and len(load(saved).actions) == moved["ply"]
+    again = client.get(f"/api/play/{mine['id']}")
+    assert again.status_code == 200 and again.json()["ply"] == moved["ply"] and mine["id"] in store.games
 
 
 def test_leaving_a_game_saves_it_privately_and_it_is_resumed_from_the_records(client: TestClient,
