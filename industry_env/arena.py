@@ -417,7 +417,15 @@ def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME,
         spec = CallableAgent(spec)  # a plain function (observation, action_mask) -> action
     if not (callable(getattr(spec, "act_batch", None)) or callable(getattr(spec, "act", None))):
         raise ArenaError(f"agent {slot}: {spec!r} is neither a name nor an agent (no act_batch or act method)")
-    return spec, str(getattr(spec, "name", None) or type(spec).__name__)
+    label = str(getattr(spec, "name", None) or type(spec).__name__)
+    from .agents import Agent, as_agent
+
+    if isinstance(spec, Agent):  # an object made for another game or map is refused now, naming both
+        try:
+            spec = as_agent(spec, game=game, options=options)
+        except ValueError as exc:
+            raise ArenaError(f"agent {slot} {label!r}: {exc}") from exc
+    return spec, label
 
 
 class Arena:
@@ -607,7 +615,7 @@ class Arena:
     def _ask(self, agent, group: np.ndarray, entry: np.ndarray, obs: np.ndarray, mask: np.ndarray,
              ids: np.ndarray, seeds: np.ndarray) -> np.ndarray:  # fmt: skip
         """The actions of one agent object in the games ``ids``, checked legal; its time shared by the entries."""
-        from .agents.base import AgentActionError, check_actions  # the one check of every agent's answer
+        from .agents.base import AgentActionError, AgentInputError, check_actions  # every answer checked here
 
         t0 = time.perf_counter()
         try:
@@ -622,6 +630,11 @@ class Arena:
             k = int(entry[i])
             raise ArenaError(f"agent {k} ({self.labels[k]}) chose illegal action {exc.answer!r} in the game with "
                              f"engine seed {int(seeds[ids[i]])}: {exc.reason}") from exc  # fmt: skip
+        except AgentInputError as exc:  # the agent refused what it was given: an agent of other sizes, say whose
+            k = int(entry[0])
+            played = self.spec.name + "".join(f", {key} {v}" for key, v in self.options_json.items())
+            raise ArenaError(f"agent {k} ({self.labels[k]}) cannot read the games of this arena ({played}, "
+                             f"observations of {obs.shape[-1]} floats): {exc}") from exc  # fmt: skip
         counts = np.bincount(entry, minlength=self.num_players)
         self._moves += counts
         self._think += dt * counts / max(len(obs), 1)

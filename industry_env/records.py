@@ -20,7 +20,13 @@ final scores as a check (format version 2)::
 
 ``actions`` are integers of the game's action encoding in the order they were played, from the opening
 position ``load_game(game).reference(num_players, seed, **options)``. ``final_scores`` is present once the game
-is over (or ``null``); an unfinished game is a valid record and replays to its last position. An option that
+is over (or ``null``); an unfinished game is a valid record and replays to its last position.
+
+Records are written readable by their owner only (0600). The seed tells every hidden hand and every draw to
+come, so the record of an unfinished game is written without it (``"seed": null``): the seed is kept in a private
+file beside it (``<record>.seed``, :func:`seed_file`), with who plays each seat, so that the game can be resumed
+(:func:`resume`) and replayed by its owner (:func:`load` reads it back); once the game is over its record holds the
+seed and the seed file is removed. An option that
 names a data file (Industry's ``board``) is not stored: the record holds its digest, and whoever replays the
 record passes the file again. Version 1 records (Industry only, written before the suite) are still read.
 
@@ -33,9 +39,12 @@ with a :class:`Recorder`.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from .core.outputs import write_text_atomic
@@ -47,6 +56,9 @@ FORMAT = "industry_env game record"
 VERSION = 2
 READS = (1, 2)  # the format versions this industry_env reads
 MAX_RECORD_BYTES = 8 << 20  # a whole game of Industry is about 2 kB of JSON; 8 MiB is far beyond any real record
+SEED_SUFFIX = ".seed"  # the private file beside an unfinished game's record: its seed, and who plays each seat
+SEED_FORMAT = "industry_env game seed"
+MAX_SEED_FILE_BYTES = 64 << 10
 
 
 class RecordError(ValueError):
@@ -66,10 +78,12 @@ def _data_options(spec: GameSpec) -> set[str]:
 
 @dataclass(frozen=True)
 class Record:
-    """One game: its game, players, options, seed, data digests, actions and, once it is over, the final scores."""
+    """One game: its game, players, options, seed, data digests, actions and, once it is over, the final scores.
+
+    ``seed`` is None for the record of an unfinished game read without its seed file (module docstring)."""
 
     num_players: int
-    seed: int
+    seed: int | None
     actions: tuple[int, ...]
     game: str = DEFAULT_GAME
     options: Mapping[str, Any] = field(default_factory=dict)  # JSON values of the game's non-data options
@@ -96,10 +110,12 @@ class Record:
         return str(self.data.get("board", {}).get("name", ""))
 
     def describe(self) -> str:
-        """One line for people: game, players, seed, options, data files, moves."""
+        """One line for people: game, players, seed (once the game is over: it tells what is hidden), options, data
+        files, moves."""
         opts = ", ".join(f"{k} {v}" for k, v in self.options.items())
         data = ", ".join(f"{what} {d.get('name', '?')}" for what, d in self.data.items())
-        return (f"{self.spec.name}, {self.num_players} players, seed {self.seed}" + (f", {opts}" if opts else "")
+        seed = f", seed {self.seed}" if self.final_scores is not None else ""
+        return (f"{self.spec.name}, {self.num_players} players{seed}" + (f", {opts}" if opts else "")
                 + (f", {data}" if data else "") + f", {len(self.actions)} moves")  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
@@ -118,8 +134,6 @@ class Record:
 
     def to_json(self) -> str:
         """The record as compact JSON text on one line (about 2 kB for a whole game of Industry)."""
-        import json
-
         return json.dumps(self.to_dict(), separators=(",", ":")) + "\n"
 
     @classmethod
@@ -164,8 +178,12 @@ class Record:
         except ValueError as exc:
             raise bad(str(exc)) from None
         seed = doc["seed"]
-        if not _is_int(seed) or not 0 <= seed < 2**63:
-            raise bad(f"seed is {_short(seed)}, expected a whole number from 0 to 2**63 - 1")
+        if seed is None and doc.get("final_scores") is not None:
+            raise bad("seed is null but the game is over: only the record of an unfinished game keeps its seed out "
+                      "(in its private seed file); a finished game's record holds it")  # fmt: skip
+        if seed is not None and (not _is_int(seed) or not 0 <= seed < 2**63):
+            raise bad(f"seed is {_short(seed)}, expected a whole number from 0 to 2**63 - 1 (null: an unfinished "
+                      f"game's record, its seed kept apart)")  # fmt: skip
         data = doc["data"]
         if not isinstance(data, dict):
             raise bad("'data' must be an object {what: {name, sha256}} of the data files the game was played on")
@@ -214,9 +232,10 @@ class Record:
             raise RecordError(f"{source}: {exc}") from None
         return cls.from_dict(doc, source)
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the record to ``path``, atomically (an OSError says why if it cannot be written)."""
-        save(self, path)
+    def save(self, path: str | os.PathLike[str], seats: Sequence[str | None] | None = None) -> None:
+        """Write the record to ``path``, atomically and privately (:func:`save`; an OSError says why if it cannot
+        be written)."""
+        save(self, path, seats)
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -302,10 +321,11 @@ class Recorder:
         final = None if final_scores is None else tuple(int(x) for x in final_scores)
         return dataclasses.replace(self._record, actions=tuple(self.actions), final_scores=final)
 
-    def save(self, path: str | os.PathLike[str], final_scores: Sequence[int] | None = None) -> Record:
-        """Write the record so far to ``path`` (atomically) and return it."""
+    def save(self, path: str | os.PathLike[str], final_scores: Sequence[int] | None = None,
+             seats: Sequence[str | None] | None = None) -> Record:  # fmt: skip
+        """Write the record so far to ``path`` (atomically and privately: :func:`save`) and return it."""
         rec = self.record(final_scores)
-        save(rec, path)
+        save(rec, path, seats)
         return rec
 
 
@@ -334,19 +354,133 @@ def record_from_game(game: ReferenceGame, actions: Sequence[int], spec: GameSpec
     return dataclasses.replace(rec, final_scores=tuple(game.scores()) if game.is_over else None, source="record")
 
 
-def save(record: Record, path: str | os.PathLike[str]) -> None:
-    """Write ``record`` to ``path`` as JSON, atomically (a reader never sees half a record)."""
-    write_text_atomic(path, record.to_json())
+def seed_file(path: str | os.PathLike[str]) -> Path:
+    """Where the seed of the unfinished game recorded at ``path`` is kept: ``<path>.seed``, beside it."""
+    p = Path(path)
+    return p.with_name(p.name + SEED_SUFFIX)
+
+
+class SeedFile(NamedTuple):
+    """An unfinished game's private part: its seed, and who plays each seat (an agent's name; None: a person; the
+    whole list None when the writer did not say)."""
+
+    seed: int
+    seats: list[str | None] | None
+
+
+def save(record: Record, path: str | os.PathLike[str], seats: Sequence[str | None] | None = None) -> None:
+    """Write ``record`` to ``path`` as JSON, atomically (a reader never sees half a record) and readable by its owner
+    only (0600).
+
+    The record of an unfinished game is written without its seed (``"seed": null``), which would tell whoever reads
+    it every hidden hand and draw to come; the seed goes to the private file :func:`seed_file` beside it, with
+    ``seats`` (who plays each seat: an agent's name, None for a person) for :func:`resume`. A finished game's record
+    holds its seed, and its seed file is removed.
+    """
+    p = Path(path)
+    if seats is not None:
+        seats = list(seats)
+        if len(seats) != record.num_players or not all(s is None or isinstance(s, str) for s in seats):
+            raise ValueError(f"seats: who plays each of the {record.num_players} seats (a name, or None for a "
+                             f"person), got {seats!r}")  # fmt: skip
+    if record.final_scores is None:
+        if record.seed is not None:  # the seed first: a record is never on disk without its seed file
+            doc = {"format": SEED_FORMAT, "record": p.name, "seed": record.seed, "seats": seats}
+            write_text_atomic(seed_file(p), json.dumps(doc) + "\n", private=True)
+        write_text_atomic(p, dataclasses.replace(record, seed=None).to_json(), private=True)
+    else:
+        write_text_atomic(p, record.to_json(), private=True)
+        seed_file(p).unlink(missing_ok=True)
+
+
+def read_seed_file(path: str | os.PathLike[str]) -> SeedFile | None:
+    """The seed file of the record at ``path`` (None if there is none); RecordError naming it if it cannot be read
+    or is not one."""
+    where = seed_file(path)
+    if not where.exists() and not where.is_symlink():
+        return None
+    try:
+        doc = parse_json(read_text(where, MAX_SEED_FILE_BYTES, "seed file"))
+    except TextDataError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != SEED_FORMAT:
+        raise RecordError(f"{where}: not a seed file ('format' must be {SEED_FORMAT!r})")
+    seed, seats = doc.get("seed"), doc.get("seats")
+    if not _is_int(seed) or not 0 <= seed < 2**63:
+        raise RecordError(f"{where}: seed is {_short(seed)}, expected a whole number from 0 to 2**63 - 1")
+    if seats is not None and (not isinstance(seats, list) or not all(s is None or isinstance(s, str) for s in seats)):
+        raise RecordError(f"{where}: seats is {_short(seats)}, expected a list of agent names (null: a person)")
+    return SeedFile(seed, seats)
 
 
 def load(path: str | os.PathLike[str]) -> Record:
-    """Read and check a record file; :class:`RecordError` names the file and the problem."""
+    """Read and check a record file; :class:`RecordError` names the file and the problem. An unfinished game's
+    record gets its seed back from its seed file when there is one (module docstring); without it, ``seed`` is
+    None and the record cannot be replayed."""
     source = os.fspath(path)
     try:
         text = read_text(path, MAX_RECORD_BYTES, "game record")
     except TextDataError as exc:
         raise RecordError(f"{source}: {exc}") from None
-    return Record.from_json(text, source)
+    record = Record.from_json(text, source)
+    if record.seed is None:
+        kept = read_seed_file(path)
+        if kept is not None:
+            record = dataclasses.replace(record, seed=kept.seed)
+    return record
+
+
+def resume(path: str | os.PathLike[str]) -> tuple[Record, list[str | None] | None]:
+    """The unfinished game recorded at ``path``, its seed read back, to be played on; and who played each seat
+    (None if the writer did not say). RecordError if the game is over or its seed file is missing."""
+    record = load(path)
+    if record.final_scores is not None:
+        raise RecordError(f"{os.fspath(path)}: the game is over: there is nothing to resume (replay it: "
+                          f"industry-env replay {os.fspath(path)})")  # fmt: skip
+    if record.seed is None:
+        raise RecordError(_no_seed(record.source))
+    kept = read_seed_file(path)
+    seats = kept.seats if kept is not None else None
+    if seats is not None and len(seats) != record.num_players:
+        raise RecordError(f"{seed_file(path)}: seats names {len(seats)} players, the record has "
+                          f"{record.num_players}")  # fmt: skip
+    return record, seats
+
+
+def _no_seed(source: str) -> str:
+    beside = Path(source).name if source.endswith(".json") else "<record file>"
+    return (f"{source}: the record of an unfinished game holds no seed (it is kept private, in the seed file "
+            f"{beside}{SEED_SUFFIX} beside the file where it was saved, readable by its owner only): without it "
+            f"the game can be neither replayed nor resumed")  # fmt: skip
+
+
+def default_folder() -> Path:
+    """The user's records folder: ``industry_env/records`` in the user's data folder ($XDG_DATA_HOME, else
+    ~/.local/share, on Linux and other Unix systems; ~/Library/Application Support on macOS; %LOCALAPPDATA% on
+    Windows), never a folder shared with other users."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "industry_env" / "records"
+
+
+def private_folder(path: str | os.PathLike[str]) -> Path:
+    """``path`` made if missing, with the folders above it that are missing, each readable by its owner only
+    (0700); an existing folder is left as it is. The folder, absolute."""
+    p = Path(path).absolute()
+    missing = []
+    q = p
+    while not q.exists() and q != q.parent:
+        missing.append(q)
+        q = q.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(folder, 0o700)  # whatever the umask
+    return p
 
 
 class Move(NamedTuple):
@@ -363,6 +497,8 @@ def opening(record: Record, board: Any = None, **data_options: Any) -> Reference
     """The opening position of ``record``'s game, on the data it was played on (``board=`` or the game's other
     data options for files that are not shipped); RecordError if the given data's digests differ."""
     spec = record.spec
+    if record.seed is None:
+        raise RecordError(_no_seed(record.source))
     if board is not None:
         data_options["board"] = board
     unknown = sorted(set(data_options) - _data_options(spec))
@@ -425,5 +561,6 @@ def replay(record: Record, board: Any = None, **data_options: Any) -> Any:
     return game
 
 
-__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "Recorder", "Move", "board_digest", "record_from_game",
-           "save", "load", "opening", "iter_replay", "replay"]  # fmt: skip
+__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "Recorder", "Move", "SeedFile", "board_digest",
+           "record_from_game", "save", "load", "seed_file", "read_seed_file", "resume", "default_folder",
+           "private_folder", "opening", "iter_replay", "replay"]  # fmt: skip

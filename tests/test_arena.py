@@ -423,3 +423,23 @@ def test_the_progress_shows_the_compile_as_a_step_and_no_estimate_before_a_game_
     before = [f for f in frames if " 0/6 games" in f]
     assert before and all("<?" in f for f in before)  # no estimate until a game has ended
     assert "6/6 games" in frames[-1]
+
+
+def test_an_agent_object_of_another_map_is_refused_naming_the_agent_and_both_maps() -> None:
+    """An arena on New England with an agent object made for Germany stopped at the first move with
+    'observations must have shape [B, 2262], got [1, 2108]', naming neither the agent nor the maps."""
+    from industry_env.agents import Agent, make_agent
+
+    germany = make_agent("heuristic", game="age_of_industry", map="germany")
+    with pytest.raises(ArenaError, match="agent 1 'heuristic'.*map = 'germany'.*not map = 'new_england'"):
+        Arena(["random", germany, "random"], games=3, game="age_of_industry", map="new_england")
+
+    class Fixed(Agent):  # says nothing of its map, reads Germany's observation size all the same
+        name, game = "fixed", "age_of_industry"
+        observation_size = 2262
+
+        def _choose(self, observations, masks):
+            return masks.argmax(axis=1)
+
+    with pytest.raises(ArenaError, match=r"agent 2 \(fixed\).*map new_england.*2108 floats.*\[B, 2262\]"):
+        Arena(["random", "random", Fixed()], games=3, game="age_of_industry", map="new_england").run()

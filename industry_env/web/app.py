@@ -11,37 +11,50 @@ it was):
 ``GET  /api/play/{id}/lookup?key=``         a field or location, as the seat knows it
 ``GET  /api/play/{id}/record``              the record of the finished game (``industry-env replay`` plays it)
 ``POST /api/play/{id}/quit``                save the game and close it
-``GET  /api/records``                       the records folder's files
+``POST /api/play/{id}/resume``              the game, brought back from its record if newer games pushed it out
+``POST /api/resume``                        ``{"file": name}``: play on an unfinished game of the records folder
+``GET  /api/records``                       the records folder's files (and those that cannot be read, with why)
 ``POST /api/replays``                       open a record: ``{"file": name}`` or ``{"record": text}``
 ``GET  /api/replays/{id}/{k}?view=``        the position after move k, in a view (a seat, public, full)
 ``POST /api/arena``                         an arena's results: ``{"file": name}`` or ``{"text": arena.json}``
 ==========================================  ===================================================================
+
+Every request first passes :class:`.guard.Guard` (the Host and Origin checks); a body is read within
+``body_timeout`` seconds, at most :data:`MAX_UPLOADS` large ones at a time, and any number in it beyond 20 digits
+(or not finite) is refused naming its field.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
 import secrets
+import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..records import MAX_RECORD_BYTES, RecordError
+from ..records import MAX_RECORD_BYTES, RecordError, load, opening, resume
 from ..registry import available_games, load_game
-from .sessions import LiveGame, RequestError, Store, read_record
+from .guard import Guard, Hosts
+from .sessions import KEEP_S, LiveGame, RequestError, Store, read_record
 
 STATIC = Path(__file__).parent / "static"
 REQUEST_LIMIT = 64 << 10  # a move or a new game is a few hundred bytes
 UPLOAD_LIMIT = MAX_RECORD_BYTES  # a record or an arena.json uploaded
+MAX_UPLOADS = 4  # large bodies (records, arena.json) received at once: at most 4 x 8 MiB held
+BODY_TIMEOUT = 10.0  # seconds for a request's whole body to arrive
+MAX_DIGITS = 20  # a number of a request (or of an uploaded arena.json) has at most 20 digits: 2**64 has 20
 DEFAULT_AGENTS = ("random", "heuristic")
 
 
@@ -54,23 +67,74 @@ def _number(text: str | None) -> int | None:
     return int(text) if text and len(text) < 12 and text.isascii() and text.isdigit() else None
 
 
-async def _body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object, read up to ``limit`` bytes (413 naming the limit past it, 400 if not JSON)."""
+class _Refused:
+    """A number of a JSON text that no field takes (too many digits, not finite), kept to be named by its place."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def why(self) -> str:
+        digits = sum(c.isdigit() for c in self.text)
+        if self.text.lstrip("-").isdigit():
+            return f"a number of {digits:,} digits: too large (a field here takes at most {MAX_DIGITS} digits)"
+        return f"{self.text[:40]} is not a finite number"
+
+
+def _parse_int(text: str) -> int | _Refused:
+    return int(text) if len(text) <= MAX_DIGITS + 1 and len(text.lstrip("-")) <= MAX_DIGITS else _Refused(text)
+
+
+def _parse_float(text: str) -> float | _Refused:
+    value = float(text)
+    return value if math.isfinite(value) else _Refused(text)
+
+
+def _loads(text: str | bytes, what: str) -> Any:
+    """JSON ``text``, every number checked: RequestError 400 naming the place of one that is too long or not finite
+    (``players``, ``table[0].win_rate``), or why the text is not JSON; ``what`` names the text."""
+    try:
+        text = text.decode("utf-8") if isinstance(text, bytes) else text
+        doc = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_Refused)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RequestError(400, f"{what} is not JSON: {exc}") from None
+    except RecursionError:
+        raise RequestError(400, f"{what}: its JSON is nested too deeply") from None
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:  # iteratively: a document as deep as the parser allows does not exhaust the recursion limit
+        where, value = stack.pop()
+        if isinstance(value, _Refused):
+            shown = where if len(where) <= 100 else where[:97] + "..."
+            raise RequestError(400, f"{what}: {shown or 'the value'}: {value.why()}")
+        if isinstance(value, dict):
+            stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
+    return doc
+
+
+async def _body(request: Request, limit: int, timeout: float = BODY_TIMEOUT) -> dict[str, Any]:
+    """The request's JSON object, read up to ``limit`` bytes within ``timeout`` seconds (413 naming the limit past
+    it, 408 past the time, 400 if not JSON or a number in it is out of bounds)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise RequestError(413, f"the request has {int(declared)} bytes; the limit is {limit} bytes")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise RequestError(413, f"the request has more than {limit} bytes; the limit is {limit} bytes")
-        chunks.append(chunk)
+
+    async def read() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise RequestError(413, f"the request has more than {limit} bytes; the limit is {limit} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
     try:
-        doc = json.loads(b"".join(chunks).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RequestError(400, f"the request is not JSON: {exc}") from None
-    except RecursionError:
-        raise RequestError(400, "the request's JSON is nested too deeply") from None
+        raw = await asyncio.wait_for(read(), timeout)
+    except TimeoutError:
+        raise RequestError(408, f"the request's body did not arrive within {timeout:g} s") from None
+    except ClientDisconnect:
+        raise RequestError(400, "the request's body was cut short (the client went away)") from None
+    doc = _loads(raw, "the request")
     if not isinstance(doc, dict):
         raise RequestError(400, f"the request must be a JSON object, not {type(doc).__name__}")
     return doc
@@ -80,13 +144,14 @@ class Server:
     """The routes' state: the store of games and records, and the agents offered per game."""
 
     def __init__(self, records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32,
-                 game: str | None = None) -> None:  # fmt: skip
+                 game: str | None = None, keep_s: float = KEEP_S) -> None:  # fmt: skip
         from ..agents import agent_names, make_agent
 
         if game is not None and game not in available_games():
             raise ValueError(f"--game {game}: not a listed game ({', '.join(available_games())})")
         self.default_game = game or available_games()[0]
-        self.store = Store(records, max_games=max_games)
+        self.store = Store(records, max_games=max_games, keep_s=keep_s)
+        self.resuming = threading.Lock()  # one game brought back from its record at a time
         self.agents = list(dict.fromkeys(agents))
         # per game, the agents of --agents that play it: each is built once now, so that a name that cannot be
         # (a typing slip, a module:attr that does not import, another game's agent) is known before any request
@@ -171,6 +236,7 @@ class Server:
             if name not in self.offered[game_id]:
                 raise RequestError(400, f"agents: {name!r} is not an agent offered for {spec.name} here (offered: "
                                         f"{', '.join(self.offered[game_id])})")  # fmt: skip
+        self.store.check_room()  # before the agents play: a full server refuses at once
         seed = secrets.randbelow(2**31)
         game = spec.reference(n, seed=seed, **checked)
         names: list[str | None] = list(agents)
@@ -180,6 +246,68 @@ class Server:
                     for p, name in enumerate(names)]  # fmt: skip
         live = LiveGame(spec, checked, game, seat, names, choosers)
         with live.lock:
+            live.play_agents()
+            if live.game.is_over:
+                self.store.save(live)
+        self.store.add_game(live)
+        return live
+
+    def live(self, game_id: str) -> LiveGame:
+        """The live game ``game_id``; one pushed out by newer games is brought back from its record (404 if there
+        is no such game)."""
+        try:
+            return self.store.game(game_id)
+        except RequestError:
+            if self.store.pushed(game_id) is None:
+                raise
+        with self.resuming:
+            try:
+                return self.store.game(game_id)  # brought back by another request meanwhile
+            except RequestError:
+                name = self.store.pushed(game_id)
+                if name is None:
+                    raise
+            return self.resume(name, game_id)
+
+    def resume(self, name: str, game_id: str | None = None) -> LiveGame:
+        """The unfinished game of the records folder's file ``name`` made live again: replayed from its seed (kept
+        in its private seed file) at the person's seat, against the agents it was played against; if that game is
+        live already, the live game (one game a record)."""
+        path = self.store.record_path(name)
+        playing = self.store.playing(path.name)
+        if playing is not None:
+            return self.store.game(playing.id)
+        try:
+            record, seats = resume(path)
+            game = opening(record)
+        except RecordError as exc:
+            raise RequestError(409, str(exc)) from None
+        spec = record.spec
+        if seats is None or seats.count(None) != 1:
+            raise RequestError(409, f"{name}: its seed file does not say which seat was the person's (it was not "
+                                    f"written by this server): play it on with industry-env play --resume "
+                                    f"{name} --seat N")  # fmt: skip
+        gone = [a for a in seats if a is not None and a not in self.offered[spec.id]]
+        if gone:
+            raise RequestError(409, f"{name}: it was played against {gone[0]!r}, which this server does not offer "
+                                    f"for {spec.name} (offered: {', '.join(self.offered[spec.id])}); start it with "
+                                    f"--agents naming it")  # fmt: skip
+        from ..agents import make_agent
+
+        options = spec.check_options(spec.options_from_json(record.options))
+        seat = seats.index(None)
+        assert record.seed is not None  # resume() gives the seed back, or refuses
+        choosers = [None if who is None else
+                    make_agent(who, seed=record.seed + 1 + p, game=spec.id, options=options).act_game
+                    for p, who in enumerate(seats)]  # fmt: skip
+        live = LiveGame(spec, options, game, seat, seats, choosers, game_id=game_id)
+        with live.lock:
+            for number, action in enumerate(record.actions, start=1):
+                if live.game.is_over or not live.game.legal_action_mask()[action]:
+                    raise RequestError(409, f"{name}: move {number} (action {action}) is not legal in its position: "
+                                            f"the record does not replay")  # fmt: skip
+                live.apply(action)
+            live.saved_as, live.saved_ply = path.name, live.ply
             live.play_agents()
             if live.game.is_over:
                 self.store.save(live)
@@ -251,10 +379,9 @@ class Server:
         if "file" in doc:
             path = self.store.record_path(doc["file"])
             try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise RequestError(400, f"{path.name}: cannot be read: {exc}") from None
-            record = read_record(text, path.name)
+                record = load(path)  # an unfinished game's seed from its seed file: the server's own, never sent
+            except RecordError as exc:
+                raise RequestError(400, str(exc).replace(str(path), path.name)) from None
             source = path.name
         elif isinstance(doc.get("record"), str):
             source = str(doc.get("name") or "uploaded record")[:80]
@@ -321,12 +448,7 @@ class Server:
             text, source = doc["text"], str(doc.get("name") or "arena.json")[:80]
         else:
             raise RequestError(400, "give {'file': a name of the records folder} or {'text': an arena.json's text}")
-        try:
-            results = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RequestError(400, f"{source}: not JSON: {exc}") from None
-        except RecursionError:
-            raise RequestError(400, f"{source}: its JSON is nested too deeply") from None
+        results = _loads(text, source)
         settings = results.get("arena") if isinstance(results, dict) else None
         table = results.get("table") if isinstance(results, dict) else None
         if not isinstance(settings, dict) or not isinstance(table, list) or not table:
@@ -354,11 +476,15 @@ class Server:
 
 
 def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32,
-               game: str | None = None) -> Starlette:  # fmt: skip
+               game: str | None = None, host: str = "127.0.0.1", allow_hosts: Sequence[str] = (),
+               keep_s: float = KEEP_S, body_timeout: float = BODY_TIMEOUT) -> Starlette:  # fmt: skip
     """The application: the page and its routes, games kept in memory, records read from and written to
     ``records``; ``agents``: the agents a request may name (``module:attr`` ones loaded here, never from a
-    request)."""
-    server = Server(records, agents, max_games, game)
+    request); ``host`` (the address it listens on) and ``allow_hosts``: the names it answers to besides the
+    loopback ones (:mod:`.guard`); ``keep_s``: a game used within that many seconds is never closed for a new one;
+    ``body_timeout``: seconds for a request's body to arrive."""
+    server = Server(records, agents, max_games, game, keep_s)
+    uploads = [0]  # large bodies being received now (the event loop's thread only)
 
     def answer(call: Any) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -382,21 +508,41 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
     async def games(request: Request) -> Any:
         return server.games()
 
+    async def body(request: Request) -> dict[str, Any]:
+        return await _body(request, REQUEST_LIMIT, body_timeout)
+
+    async def upload(request: Request) -> dict[str, Any]:
+        if uploads[0] >= MAX_UPLOADS:
+            raise RequestError(503, f"{MAX_UPLOADS} uploads are being received already: try again in a moment")
+        uploads[0] += 1
+        try:
+            return await _body(request, UPLOAD_LIMIT, body_timeout)
+        finally:
+            uploads[0] -= 1
+
+    async def live_game(request: Request) -> LiveGame:
+        return await run_in_threadpool(server.live, request.path_params["game_id"])  # may replay a record
+
     async def start(request: Request) -> Any:
-        doc = await _body(request, REQUEST_LIMIT)
+        doc = await body(request)
         return await run_in_threadpool(lambda: server.state(server.start(doc)))
 
+    async def resume_game(request: Request) -> Any:
+        doc = await body(request)
+        name = doc.get("file")
+        return await run_in_threadpool(lambda: _locked(server.resume(name), server.state))
+
     async def state(request: Request) -> Any:
-        live = server.store.game(request.path_params["game_id"])
+        live = await live_game(request)
         return await run_in_threadpool(lambda: _locked(live, server.state))
 
     async def move(request: Request) -> Any:
-        live = server.store.game(request.path_params["game_id"])
-        doc = await _body(request, REQUEST_LIMIT)
+        live = await live_game(request)
+        doc = await body(request)
         return await run_in_threadpool(server.move, live, doc)
 
     async def lookup(request: Request) -> Any:
-        live = server.store.game(request.path_params["game_id"])
+        live = await live_game(request)
         return await run_in_threadpool(server.lookup, live, request.query_params.get("key", ""))
 
     def finished_record(live: LiveGame) -> Any:
@@ -407,7 +553,7 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
             return json.loads(live.record().to_json())
 
     async def record(request: Request) -> Any:
-        live = server.store.game(request.path_params["game_id"])
+        live = await live_game(request)
         return await run_in_threadpool(finished_record, live)  # the lock may be held by a move in progress
 
     async def quit_game(request: Request) -> Any:
@@ -415,11 +561,11 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
         return {"closed": True, "record_file": name}
 
     async def records(request: Request) -> Any:
-        files = await run_in_threadpool(server.store.record_files)  # reading files: off the event loop
-        return {"folder": str(server.store.records), "files": files}
+        files, skipped = await run_in_threadpool(server.store.record_files)  # reading files: off the event loop
+        return {"folder": str(server.store.records), "files": files, "skipped": skipped}
 
     async def open_replay(request: Request) -> Any:
-        doc = await _body(request, UPLOAD_LIMIT)
+        doc = await upload(request)
         return await run_in_threadpool(server.open_record, doc)
 
     async def at_move(request: Request) -> Any:
@@ -432,7 +578,7 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
                                        q.get("key", ""))  # fmt: skip
 
     async def arena(request: Request) -> Any:
-        doc = await _body(request, UPLOAD_LIMIT)
+        doc = await upload(request)
         return await run_in_threadpool(server.arena, doc)
 
     routes = [
@@ -444,6 +590,8 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
         Route("/api/play/{game_id}/lookup", answer(lookup)),
         Route("/api/play/{game_id}/record", answer(record)),
         Route("/api/play/{game_id}/quit", answer(quit_game), methods=["POST"]),
+        Route("/api/play/{game_id}/resume", answer(state), methods=["POST"]),
+        Route("/api/resume", answer(resume_game), methods=["POST"]),
         Route("/api/records", answer(records)),
         Route("/api/replays", answer(open_replay), methods=["POST"]),
         Route("/api/replays/{replay_id}/{k}", answer(at_move)),
@@ -462,7 +610,9 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
         yield
         server.store.close_all()  # the server stops: every unfinished game is saved
 
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=lifespan)
+    guard = Middleware(Guard, hosts=Hosts(host, allow_hosts))
+    app = Starlette(routes=routes, middleware=[guard], exception_handlers={404: not_found, 405: not_found},
+                    lifespan=lifespan)  # fmt: skip
     app.state.server = server
     return app
 

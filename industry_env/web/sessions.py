@@ -1,10 +1,13 @@
 """The server's live games and open records: each one a person's, found by an unguessable id, bounded in number
-(the least recently used is saved and closed when a new one needs its place) and in size (a game never exceeds
-its longest possible length, a record its file limit).
+and in size (a game never exceeds its longest possible length, a record its file limit).
 
 A live game is one seat played by the person and the other seats by agents the server was started with; its
 record (``industry-env replay`` plays it) is written to the records folder when the game ends, and when an
-unfinished game the person has moved in is closed: quit, pushed out by newer games, or the server stopping.
+unfinished game the person has moved in is closed: quit, pushed out by a newer game, or the server stopping. An
+unfinished game's record is resumable (its seed and seats in the private seed file beside it: ``records.save``).
+Only a game idle for ``keep_s`` seconds (no request named it) is pushed out for a new one, the longest idle first;
+when every game is in use, a new game is refused (503) instead: no request from outside costs a person a game.
+A game pushed out comes back from its record when its id is named again.
 Every change to a game happens under its lock, checked first: a bad move leaves the game as it was.
 """
 
@@ -14,19 +17,32 @@ import collections
 import os
 import re
 import secrets
+import stat
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.outputs import write_text_atomic
 from ..core.spec import GameSpec, ReferenceGame
-from ..records import MAX_RECORD_BYTES, Record, Recorder, RecordError, load, opening
+from ..core.textdata import TextDataError, read_text
+from ..records import (
+    MAX_RECORD_BYTES,
+    Record,
+    Recorder,
+    RecordError,
+    default_folder,
+    opening,
+    private_folder,
+    read_seed_file,
+    save,
+)
 from .views import View, view_of
 
 #: a record file the records folder serves: a plain name, no folder (nothing outside the folder is reachable)
 RECORD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.json$")
+KEEP_S = 600.0  # a game named by a request within the last 10 minutes is never closed for a new one
+MAX_PUSHED_OUT = 1024  # ids of games pushed out that come back when named (each game stays in its record anyway)
 
 
 class RequestError(ValueError):
@@ -41,8 +57,9 @@ class LiveGame:
     """One game in progress: the person's seat, the agents of the other seats, the record and the moves so far."""
 
     def __init__(self, spec: GameSpec, options: Mapping[str, Any], game: ReferenceGame, seat: int,
-                 agents: Sequence[str | None], choosers: Sequence[Callable[[Any], int] | None]) -> None:  # fmt: skip
-        self.id = secrets.token_urlsafe(18)
+                 agents: Sequence[str | None], choosers: Sequence[Callable[[Any], int] | None],
+                 game_id: str | None = None) -> None:  # fmt: skip
+        self.id = game_id or secrets.token_urlsafe(18)
         self.spec, self.options, self.game, self.seat = spec, dict(options), game, seat
         self.agents, self.choosers = list(agents), list(choosers)
         self.view: View = view_of(spec)
@@ -51,7 +68,8 @@ class LiveGame:
         self._move: tuple[Any, list[int], int] | None = None  # the move in progress: start, decisions, mover
         self.lock = threading.Lock()
         self.used = time.monotonic()
-        self.saved_as: str | None = None
+        self.saved_as: str | None = None  # the record's file name, once written
+        self.saved_ply = -1  # the decisions the record holds
         self.person_moves = 0  # decisions the person made: a game closed before any is not worth a record
         self.limit = spec.max_game_length(game.num_players, **self.options)
 
@@ -132,38 +150,78 @@ class Replay:
 
 
 class Store:
-    """The live games and open records, each bounded in number; the least recently used is closed (a live game
-    saved first) when a new one needs its place."""
+    """The live games and open records, each bounded in number. A new game takes the place of the game idle the
+    longest (saved first), never of one used in the last ``keep_s`` seconds: then the new game is refused (503).
+    The least recently watched record is closed when a new one needs its place."""
 
-    def __init__(self, records: Path, max_games: int = 32, max_replays: int = 16) -> None:
+    def __init__(self, records: Path, max_games: int = 32, max_replays: int = 16, keep_s: float = KEEP_S) -> None:
         self.records = records
-        self.max_games, self.max_replays = max_games, max_replays
+        self.max_games, self.max_replays, self.keep_s = max_games, max_replays, keep_s
         self.games: collections.OrderedDict[str, LiveGame] = collections.OrderedDict()
         self.replays: collections.OrderedDict[str, Replay] = collections.OrderedDict()
+        self.pushed_out: collections.OrderedDict[str, str] = collections.OrderedDict()  # id -> its record's name
         self.lock = threading.Lock()
 
     # ------------------------------------------------------------------------------------------ live games
-    def add_game(self, live: LiveGame) -> None:
-        """Keep ``live``; the least recently used game is saved and closed if there are ``max_games``."""
+    def check_room(self) -> None:
+        """503 if there are ``max_games`` games and every one was used in the last ``keep_s`` seconds."""
         with self.lock:
-            while len(self.games) >= self.max_games:
-                _, oldest = self.games.popitem(last=False)
-                self._close(oldest)
+            self._idlest()
+
+    def _idlest(self) -> LiveGame | None:
+        """The game idle the longest, if a new game needs its place (None: there is room); 503 if all are in use."""
+        if len(self.games) < self.max_games:
+            return None
+        now = time.monotonic()
+        idle = [g for g in self.games.values() if now - g.used >= self.keep_s]
+        if not idle:
+            wait = max(1, round((self.keep_s - max(now - g.used for g in self.games.values())) / 60))
+            raise RequestError(503, f"the server holds its most games ({self.max_games}: --max-games) and each was "
+                                    f"played in the last {self.keep_s / 60:g} minutes, so none is closed for a new "
+                                    f"one: try again in about {wait} minute(s), or leave a game first")  # fmt: skip
+        return min(idle, key=lambda g: g.used)
+
+    def add_game(self, live: LiveGame) -> None:
+        """Keep ``live``; the game idle the longest is saved (resumable) and closed if there are ``max_games``, or
+        503 if every game was used in the last ``keep_s`` seconds (``live`` is not kept)."""
+        with self.lock:
+            while (oldest := self._idlest()) is not None:
+                del self.games[oldest.id]
+                name = self._close(oldest)  # under the store's lock: no request finds the game neither here nor saved
+                if name is not None:
+                    self.pushed_out[oldest.id] = name
+                    while len(self.pushed_out) > MAX_PUSHED_OUT:
+                        self.pushed_out.popitem(last=False)
+            self.pushed_out.pop(live.id, None)
             self.games[live.id] = live
 
     def game(self, game_id: str) -> LiveGame:
-        """The live game ``game_id`` (404 if there is none: never made, or closed)."""
+        """The live game ``game_id`` (404 if there is none: never made, closed, or pushed out: :meth:`pushed`)."""
         with self.lock:
             live = self.games.get(game_id)
             if live is None:
-                raise RequestError(404, "no such game: it was never started, or it has ended and was closed (its "
-                                        "record is in the records folder)")  # fmt: skip
+                raise RequestError(404, "no such game: it was never started, or it was closed (a game you made a "
+                                        "move in is saved in the records folder: resume it from there)")  # fmt: skip
             self.games.move_to_end(game_id)
             live.used = time.monotonic()
             return live
 
+    def pushed(self, game_id: str) -> str | None:
+        """The record's file name of game ``game_id`` if it was pushed out by a newer game, else None."""
+        with self.lock:
+            return self.pushed_out.get(game_id)
+
+    def playing(self, name: str) -> LiveGame | None:
+        """The live game whose record is the file ``name``, if one is live."""
+        with self.lock:
+            return next((g for g in self.games.values() if g.saved_as == name), None)
+
     def close_game(self, game_id: str) -> str | None:
         """Save (if anything was played and it is not saved yet) and forget the game; the record's file name."""
+        with self.lock:
+            name = self.pushed_out.pop(game_id, None)
+        if name is not None:  # pushed out by newer games, and saved then
+            return name
         live = self.game(game_id)
         with self.lock:
             self.games.pop(game_id, None)
@@ -177,43 +235,83 @@ class Store:
             self._close(live)
 
     def _close(self, live: LiveGame) -> str | None:
-        """Save the game unless saved already or the person never moved in it (only agents' moves: nothing of
-        theirs is lost, and a flood of new games fills no folder); the record's file name, or None."""
+        """Save the game unless its record is up to date or the person never moved in it (only agents' moves:
+        nothing of theirs is lost, and a flood of new games fills no folder); the record's file name, or None."""
         with live.lock:
-            if live.saved_as is None and live.person_moves:
+            if live.person_moves and live.saved_ply != live.ply:
                 self.save(live)
             return live.saved_as
 
     def save(self, live: LiveGame) -> str:
-        """Write the game's record to a new file of the records folder (never over another); its name."""
-        self.records.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        name = f"{live.spec.id}-game-{stamp}-{live.id[:6].replace('-', 'x').replace('_', 'y')}.json"
-        path, k = self.records / name, 2
-        while path.exists():
-            path, k = self.records / name.replace(".json", f"-{k}.json"), k + 1
-        write_text_atomic(path, live.record().to_json())
-        live.saved_as = path.name
+        """Write the game's record, privately: to its file if it has one, else to a new file of the records folder
+        (never over another); its name. An unfinished game's seed and seats go to the seed file beside it."""
+        folder = private_folder(self.records)
+        if live.saved_as is not None:
+            path = folder / live.saved_as
+        else:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            name = f"{live.spec.id}-game-{stamp}-{live.id[:6].replace('-', 'x').replace('_', 'y')}.json"
+            path, k = folder / name, 2
+            while path.exists():
+                path, k = folder / name.replace(".json", f"-{k}.json"), k + 1
+        save(live.record(), path, live.agents)
+        live.saved_as, live.saved_ply = path.name, live.ply
         return path.name
 
     # ------------------------------------------------------------------------------------------ records
-    def record_files(self) -> list[dict[str, Any]]:
-        """The records folder's JSON files, newest first: ``{"name", "kind": "record"|"arena", ...}``."""
-        if not self.records.is_dir():
-            return []
-        out = []
-        for path in sorted(self.records.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True):
-            if path.is_symlink() or not (path.is_file() and RECORD_NAME.match(path.name)):  # nothing from elsewhere
+    def record_files(self) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+        """The records folder's JSON files, newest first (``{"name", "kind": "record"|"arena"|"other", ...}``),
+        and those that cannot be read, each with why (``{"name", "why"}``): a link, a file that vanished or may
+        not be read is named, never a reason for the list to fail."""
+        files: list[dict[str, Any]] = []
+        skipped: list[dict[str, str]] = []
+        try:
+            entries = list(os.scandir(self.records))
+        except FileNotFoundError:
+            return files, skipped
+        except OSError as exc:
+            return files, [{"name": str(self.records), "why": f"the folder cannot be read ({exc.strerror or exc})"}]
+        found = []
+        for entry in entries:
+            if not RECORD_NAME.match(entry.name):  # seed files, files being written, others: not the page's
                 continue
-            entry: dict[str, Any] = {"name": path.name}
             try:
-                record = load(path)
-                entry.update(kind="record", game=record.spec.name, players=record.num_players,
-                             moves=len(record.actions), finished=record.final_scores is not None)  # fmt: skip
+                if entry.is_symlink():  # nothing from elsewhere
+                    skipped.append({"name": entry.name, "why": "a symbolic link: only the folder's own files are "
+                                                               "read"})  # fmt: skip
+                    continue
+                info = entry.stat(follow_symlinks=False)
+            except OSError as exc:
+                skipped.append({"name": entry.name, "why": f"cannot be read ({exc.strerror or exc})"})
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                skipped.append({"name": entry.name, "why": "not a plain file"})
+                continue
+            found.append((info.st_mtime, entry.name))
+        for _, name in sorted(found, reverse=True):
+            path = self.records / name
+            try:
+                text = read_text(path, MAX_RECORD_BYTES, "game record")
+            except TextDataError as exc:
+                skipped.append({"name": name, "why": str(exc)})
+                continue
+            entry: dict[str, Any] = {"name": name}
+            try:
+                record = Record.from_json(text, name)
             except (RecordError, ValueError):
-                entry["kind"] = "arena" if "arena" in path.name else "other"
-            out.append(entry)
-        return out
+                entry["kind"] = "arena" if "arena" in name else "other"
+                files.append(entry)
+                continue
+            finished = record.final_scores is not None
+            try:
+                kept = None if finished else read_seed_file(path)
+            except RecordError:
+                kept = None
+            resumable = kept is not None and kept.seats is not None and kept.seats.count(None) == 1
+            entry.update(kind="record", game=record.spec.name, players=record.num_players, moves=len(record.actions),
+                         finished=finished, resumable=resumable)  # fmt: skip
+            files.append(entry)
+        return files, skipped
 
     def record_path(self, name: str) -> Path:
         """The file ``name`` of the records folder: a plain file name only (no folder, no ``..``), which exists."""
@@ -258,5 +356,6 @@ def read_record(text: str, source: str) -> Record:
 
 
 def records_folder(path: str | os.PathLike[str] | None) -> Path:
-    """The records folder (default ``industry-env-records`` in the current folder, made when first needed)."""
-    return Path(path if path is not None else "industry-env-records").absolute()
+    """The records folder (default: ``industry_env/records`` in the user's data folder, ``records.default_folder``;
+    made readable by its owner only when first needed)."""
+    return Path(path if path is not None else default_folder()).absolute()

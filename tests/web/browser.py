@@ -44,15 +44,30 @@ def missing() -> str | None:
 @contextlib.contextmanager
 def server(records: Path, agents: tuple[str, ...] = ("random", "heuristic")) -> Iterator[str]:
     """``industry-env serve``'s application run by uvicorn on a free loopback port in a thread; its address."""
+    with served(records, agents) as (base, _):
+        yield base
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback address now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served(records: Path, agents: tuple[str, ...] = ("random", "heuristic"),
+           **options: Any) -> Iterator[tuple[str, Any]]:  # fmt: skip
+    """:func:`server` with uvicorn's options of ``industry-env serve``, and ``create_app``'s ``options``
+    (``max_games`` ...); its address and the application (whose ``state.server`` holds the games)."""
     import uvicorn
 
     from industry_env.web import create_app
+    from industry_env.web.guard import uvicorn_options
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app(records, agents)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    port = free_port()
+    app = create_app(records, agents, **options)
+    srv = uvicorn.Server(uvicorn.Config(app, **uvicorn_options("127.0.0.1", port)))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -61,10 +76,88 @@ def server(records: Path, agents: tuple[str, ...] = ("random", "heuristic")) -> 
             raise RuntimeError("the server did not start within 30 s")
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", app
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+@contextlib.contextmanager
+def other_origin(page: str) -> Iterator[int]:
+    """A second web server on another loopback port serving ``page`` (HTML) at ``/``: another origin than the
+    game server's, as a site a person visits would be; its port."""
+    import http.server
+
+    body = page.encode("utf-8")
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+# A page of another site that tries to start, play, close and read a game of the server at TARGET: fetches with
+# JSON and text/plain bodies (no-cors too, which a browser sends without asking), more new games than the
+# server keeps (to push the person's game out), then a text/plain form post; document.title is "done" once every
+# try is answered, and window.results holds what each fetch saw.
+ATTACK = """<!doctype html><html><head><title>elsewhere</title></head><body>
+<p id="error"></p>
+<form id="form" method="post" enctype="text/plain" target="sink"><input name='{"game": "industry", "x": "'
+ value='"}'></form><iframe name="sink" id="sink"></iframe>
+<script>
+const target = __TARGET__, id = __GAME_ID__, ply = __PLY__, action = __ACTION__, floods = __FLOODS__;
+const start = JSON.stringify({game: "industry", players: 3, seat: 0, agents: ["random", "random"]});
+const move = JSON.stringify({action: action, ply: ply});
+const tries = [];
+function attempt(label, path, init) {
+  tries.push(fetch(target + path, init).then((r) => r.text().then((t) => `${label}: ${r.type} ${r.status} ${t}`),
+                                             (e) => `${label}: refused (${e})`));
+}
+const plain = {"Content-Type": "text/plain"}, json = {"Content-Type": "application/json"};
+for (let i = 0; i < floods; i++)
+  attempt("start no-cors", "/api/play", {method: "POST", mode: "no-cors", headers: plain, body: start});
+attempt("start cors", "/api/play", {method: "POST", mode: "cors", headers: json, body: start});
+attempt("start no-cors bare", "/api/play", {method: "POST", mode: "no-cors", body: start});
+attempt("move no-cors", `/api/play/${id}/move`, {method: "POST", mode: "no-cors", headers: plain, body: move});
+attempt("move cors", `/api/play/${id}/move`, {method: "POST", mode: "cors", headers: json, body: move});
+attempt("quit no-cors", `/api/play/${id}/quit`, {method: "POST", mode: "no-cors", headers: plain, body: "{}"});
+attempt("read cors", `/api/play/${id}`, {mode: "cors"});
+attempt("records cors", "/api/records", {mode: "cors"});
+Promise.all(tries).then((results) => {
+  window.results = results;
+  const form = document.getElementById("form");
+  form.action = target + "/api/play";
+  document.getElementById("sink").onload = () => { document.title = "done"; };
+  form.submit();
+});
+</script></body></html>"""
+
+
+def attack_page(target: str, game_id: str, ply: int, action: int, floods: int) -> str:
+    """:data:`ATTACK` aimed at the game server ``target`` and at the person's game ``game_id`` (as if its id had
+    leaked: the worst case), with ``floods`` new games."""
+    import json
+
+    page = ATTACK
+    for key, value in (("TARGET", target), ("GAME_ID", game_id), ("PLY", ply), ("ACTION", action),
+                       ("FLOODS", floods)):  # fmt: skip
+        page = page.replace(f"__{key}__", json.dumps(value))
+    return page
 
 
 @contextlib.contextmanager

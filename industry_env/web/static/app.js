@@ -248,13 +248,34 @@ async function listRecords() {
     const b = el("button", { type: "button", className: "file", "data-file": f.name,
       text: `${f.name}: ${f.game}, ${f.players} players, ${f.moves} moves${f.finished ? "" : " (unfinished)"}` });
     b.addEventListener("click", () => openRecord({ file: f.name }));
-    return el("li", {}, b);
+    const item = el("li", {}, b);
+    if (f.resumable) {  // an unfinished game: play it on, from its record
+      const r = el("button", { type: "button", className: "resume", "data-file": f.name, text: "Play on" });
+      r.addEventListener("click", () => resumeGame(f.name));
+      item.append(" ", r);
+    }
+    return item;
   }) : [el("li", { text: "(no records yet: play a game first)" })]));
+  for (const s of doc.skipped || []) {
+    $("record-files").append(el("li", { className: "skipped", text: `${s.name}: not shown (${s.why})` }));
+  }
   $("arena-files").replaceChildren(...(arenas.length ? arenas.map((f) => {
     const b = el("button", { type: "button", className: "file", text: f.name });
     b.addEventListener("click", () => openArena({ file: f.name }));
     return el("li", {}, b);
   }) : [el("li", { text: "(no arena results in the records folder)" })]));
+}
+
+async function resumeGame(name) {
+  await guarded(async () => {
+    live = await api("/api/resume", { file: name });
+    showTab("play");
+    $("setup").hidden = true;
+    $("table").hidden = false;
+    fill($("place"), [["", "choose..."], ...live.places.map((p) => [p.key, p.label])]);
+    $("lookup").textContent = "";
+    drawGame();
+  });
 }
 
 async function openRecord(body) {
