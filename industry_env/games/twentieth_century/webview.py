@@ -12,7 +12,6 @@ from ...core.webview import PicturedView
 from . import actions as A
 from . import picture, playtext
 from .geometry import WINDOW
-from .playtable import MOVE_STARTS
 
 
 class TwentiethCenturyView(PicturedView):
@@ -88,10 +87,10 @@ class TwentiethCenturyView(PicturedView):
         return game.clone()
 
     def move_done(self, game: Any, mover: int) -> bool:
-        return game.is_over or game.current_player != mover or game.phase in MOVE_STARTS
+        return self.T.move_done(game, mover)
 
     def move_effects(self, game: Any, start: Any, actions: list[int], mover: int, seat: int) -> list[str]:
-        return [line.strip().removeprefix("-> ") for line in self.T.effect_lines(start, game)]
+        return [line.strip().removeprefix("-> ") for line in self.T.effect_lines(start, actions, game)]
 
     def final(self, game: Any) -> str:
         return self.T.score_table(game)
