@@ -42,7 +42,7 @@ COMMANDS = (
 
 def _game_help(game_id: str) -> str:
     """The commands of one game, for ``play --help``."""
-    table = _table_class(load_game(game_id))
+    table = table_class(load_game(game_id))
     rows = [*table.commands, *COMMANDS]
     width = max(len(c) for c, _ in rows)
     return "\n".join(f"  {c:<{width}}  {w}" for c, w in rows)
@@ -78,7 +78,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- what is shown
-def _table_class(spec: Any) -> type[PlayTable]:
+def table_class(spec: Any) -> type[PlayTable]:
     """The game's own terminal table (its spec's ``play_table``), else the one every game has."""
     if spec.play_table is None:
         return PlayTable
@@ -130,7 +130,7 @@ def _make_table(args: argparse.Namespace) -> PlayTable:
     if getattr(args, "record", None) not in (None, "none", "-") and Path(args.record).exists():
         raise ValueError(f"--record {args.record}: the file exists and is never overwritten; name a new file")
     game = spec.reference(n, seed=args.seed, **options)
-    return _table_class(spec)(spec, game, seat)
+    return table_class(spec)(spec, game, seat)
 
 
 def _record_path(args: argparse.Namespace, stamp: str) -> str | None:

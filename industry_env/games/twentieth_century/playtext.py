@@ -843,6 +843,8 @@ def score_table(game: Game) -> str:
         rows.append(f"  {SCORE_WORDS[s]:<26}" + "".join(f"{game.vp[p][s]:>10}" for p in range(n)))
     rows.append(f"  {'total':<26}" + "".join(f"{v:>10}" for v in game.scores()))
     rows.append(f"  {'cubes (fewer win a tie)':<26}" + "".join(f"{game.total_cubes(p):>10}" for p in range(n)))
+    if game.is_over:
+        rows.append(f"  {'':<26}" + "".join(f"{'wins' if p in game.winners() else '':>10}" for p in range(n)))
     cards = [card_text(r, c) for r, c in ((2, game.r2), (4, game.r4))]
     return "\n".join([*rows, *(f"  {c}" for c in cards)])
 
