@@ -95,14 +95,11 @@ class TwentiethCenturyTable(PlayTable):
     def _group(self, action: int) -> str:
         """The block a choice is listed in ('' for a choice listed alone)."""
         name, i = A.block_of(action)
-        g, p = self.game, self.game.to_move
+        g = self.game
         if name == "bid":
-            tile = g.data.land[g.land_offer[g.auction_slot]].id
-            return (f"bid on land {g.auction_slot} ({tile}), in coins (you have {g.coins[p]}); if you win it, "
-                    f"{self.T.new_tile_cubes(g, p, g.won[p] + 1)}")  # fmt: skip
+            return self.T.bid_heading(g)
         if name == "catastrophe":
-            c = i // A.NUM_CAT_BIDS
-            return f"catastrophe column {c}: {self.T.column_text(g, p, c)}; bid in science (you have {g.science[p]})"
+            return self.T.column_heading(g, i // A.NUM_CAT_BIDS)
         return ""
 
     def _amount(self, action: int) -> str:

@@ -6,6 +6,7 @@ catastrophe."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from . import actions as A
@@ -293,7 +294,7 @@ def choice_text(game: Game, action: int) -> str:
         return (f"{base}: put up {land_text(game, game.land_offer[i])} (opening bid at least {game.min_land_price()} "
                 f"coins, you have {game.coins[p]}); if you win it, {new_tile_cubes(game, p, k)}")  # fmt: skip
     if name == "bid":
-        return f"{base}, you have {game.coins[p]}; if you win, {new_tile_cubes(game, p, game.won[p] + 1)}"
+        return f"{base}: you have {game.coins[p]}; if you win, {new_tile_cubes(game, p, game.won[p] + 1)}"
     if name == "pass":
         return f"{base}: pass on this tile (you stay in the auction)"
     if name == "withdraw":
@@ -346,6 +347,21 @@ def choice_text(game: Game, action: int) -> str:
         return {"tech": f"{base}: buy no technology", "use": f"{base}: end your maintenance",
                 "recycle": f"{base}: end your recycling"}.get(ph, base)  # fmt: skip
     return base
+
+
+def bid_heading(game: Game) -> str:
+    """The block of land bids: the tile, the coins the bidder has, the cubes the tile would come with."""
+    p = game.to_move
+    tile = game.data.land[game.land_offer[game.auction_slot]].id
+    high = f"high bid {game.high_bid} by player {game.high_bidder}" if game.high_bidder >= 0 else "no bid yet"
+    return (f"bid on land {game.auction_slot} ({tile}; {high}), in coins (you have {game.coins[p]}); if you win it, "
+            f"{new_tile_cubes(game, p, game.won[p] + 1)}")  # fmt: skip
+
+
+def column_heading(game: Game, c: int) -> str:
+    """A block of catastrophe bids on column ``c``: what the column gives, the science the bidder has."""
+    p = game.to_move
+    return f"catastrophe column {c}: {column_text(game, p, c)}; bid in science (you have {game.science[p]})"
 
 
 def column_text(game: Game, p: int, c: int) -> str:
@@ -845,7 +861,8 @@ def score_table(game: Game) -> str:
     rows.append(f"  {'cubes (fewer win a tie)':<26}" + "".join(f"{game.total_cubes(p):>10}" for p in range(n)))
     if game.is_over:
         rows.append(f"  {'':<26}" + "".join(f"{'wins' if p in game.winners() else '':>10}" for p in range(n)))
-    cards = [card_text(r, c) for r, c in ((2, game.r2), (4, game.r4))]
-    return "\n".join([*rows, *(f"  {c}" for c in cards)])
+    for r, c in ((2, game.r2), (4, game.r4)):  # a line of the table's width, so that the table stays narrow
+        rows += textwrap.wrap(card_text(r, c), width=len(head), initial_indent="  ", subsequent_indent="    ")
+    return "\n".join(rows)
 
 
