@@ -90,7 +90,7 @@ def test_each_choice_says_what_it_costs() -> None:
         g.apply(g.legal_actions()[0])
     seat = g.to_move
     texts = [T.choice_text(g, a) for a in g.legal_actions()]
-    assert any(t.startswith("bid +0") and "coins), you have" in t for t in texts)
+    assert any(t.startswith("bid +0") and "coins): you have" in t for t in texts)
     withdraw = next(t for t in texts if t.startswith("withdraw"))
     assert f"one technology for {g.tech_price()} science" in withdraw and "consolation" in withdraw
     g.apply(A.WITHDRAW)
@@ -230,7 +230,7 @@ def _clause(g: Game, action: int, text: str) -> str | None:
     if name == "land" and ph == "lead":
         need = ["coins", f"{g.won[p] + 1}", "garbage cube", "VP at the end"]
     elif name == "bid":
-        need = ["coins), you have", "garbage cube", "VP at the end"]
+        need = ["coins): you have", "garbage cube", "VP at the end"]
     elif name == "withdraw":
         need = [f"one technology for {g.tech_price()} science"] + (["coins' consolation"] if not g.won[p] else [])
     elif name == "tech" and ph == "tech":
@@ -299,7 +299,7 @@ def test_the_scoring_cards_are_in_words_on_the_board_in_the_offers_and_in_the_fi
         board = TwentiethCenturyTable(SPEC, g, 0).board()
         for r, card in ((2, r2), (4, r4)):
             words = T.CARD_TEXT[r]["abc".index(card)]
-            assert f"round {T.ROMAN[r]} card {card}: {words}" in board and words in T.score_table(g)
+            assert f"round {T.ROMAN[r]} card {card}: {words}" in board and words in " ".join(T.score_table(g).split())
     g = Game(3, seed=2, r2="none", r4="none")
     assert "round II: no card (the first-game variant" in TwentiethCenturyTable(SPEC, g, 0).board()
 
@@ -362,3 +362,43 @@ def test_a_catastrophe_bid_is_a_move_of_its_own_though_the_bidder_maintains_next
                 if "settled" in "\n".join(lines) and len(start.pending[start.to_move]) == 1:
                     return
     raise AssertionError("no catastrophe settled by a player with one tile to attach")
+
+
+def test_a_decision_that_played_itself_is_said_to_be_the_only_choice() -> None:
+    """A leader's opening bid forced by his coins was printed as if he had chosen it."""
+    for seed in range(4):
+        for start, decisions, _, _ in _moves(seed):
+            for before, action, after, forced in T.steps(start, decisions[0]):
+                said = T.step_lines(before, action, after, forced)
+                own = said[: len(said) - len(T.phase_end_lines(before, after))]
+                if forced and own:
+                    assert all("(the only choice)" in line for line in own), own
+                    return
+    raise AssertionError("no forced decision said anything")
+
+
+def test_the_land_choices_say_once_what_any_tile_won_brings_and_the_garbage_how_many_cubes_wait() -> None:
+    g = Game(4, seed=2024)
+    table = TwentiethCenturyTable(SPEC, g, g.to_move)
+    lines = table.choices(g.legal_actions())
+    assert lines[0].startswith("  whichever you put up: if you win it, your 1st land tile this round comes with 1")
+    assert sum("garbage cube" in line for line in lines) == 1
+    for g in _positions(range(3)):
+        if g.phase == "garbage":
+            text = TwentiethCenturyTable(SPEC, g, g.to_move).decision()
+            assert f"{T.plural(g.pending_cubes[g.to_move], 'garbage cube')} to place, on " in text
+            return
+    raise AssertionError("no garbage decision")
+
+
+def test_turning_a_tile_says_which_recycling_centres_reach_it() -> None:
+    said = 0
+    for g in _positions(range(4), n=3):
+        if g.phase != "attach_rotate":
+            continue
+        mine = any(c.recycling for c in g.data.tile(g.sel[0]).cities)
+        for a in g.legal_actions():
+            text = T.choice_text(g, a)
+            assert ("its recycling centre reaches" in text) == mine, text
+            said += "reaches it" in text
+    assert said

@@ -70,20 +70,29 @@ class TwentiethCenturyTable(PlayTable):
             tile = g.data.land[g.land_offer[g.auction_slot]].id
             high = f"high bid {g.high_bid} by player {g.high_bidder}" if g.high_bidder >= 0 else "no bid yet"
             what += f" ({tile} is up: {high})"
+        if g.phase == "garbage":
+            where = "the land tiles you bought this round" if any(g.grid_new[p]) else "any of your land tiles"
+            what += f" ({self.T.plural(g.pending_cubes[p], 'garbage cube')} to place, on {where})"
         return (f"round {self.T.ROMAN[g.round]}, your turn: {what} (you have {g.coins[p]} coins, "
                 f"{g.science[p]} science)")  # fmt: skip
 
     def choices(self, legal: list[int]) -> list[str]:
         """Every choice with what it costs; a run of bids (coins on the tile, or science on one catastrophe
-        column) is one block: what it is once, then the numbered amounts, eight a line."""
+        column) is one block: what it is once, then the numbered amounts, eight a line; the clause every land tile
+        shares (the cubes a tile won comes with) is said once, above them."""
         g, out, i = self.game, [], 0
+        texts = {a: self.T.choice_text(g, a) for a in legal if A.block_of(a)[0] == "land" and g.phase == "lead"}
+        tails = {t.rsplit("; ", 1)[-1] for t in texts.values()}
+        if len(texts) > 1 and len(tails) == 1:
+            out.append(f"  whichever you put up: {tails.pop()}")
+            texts = {a: t.rsplit("; ", 1)[0] for a, t in texts.items()}
         while i < len(legal):
             group = self._group(legal[i])
             j = i
             while group and j + 1 < len(legal) and self._group(legal[j + 1]) == group:
                 j += 1
             if j - i < 2:
-                out.append(f"  [{i}] {self.T.choice_text(g, legal[i])}")
+                out.append(f"  [{i}] {texts.get(legal[i]) or self.T.choice_text(g, legal[i])}")
                 i += 1
                 continue
             out.append(f"  {group}:")

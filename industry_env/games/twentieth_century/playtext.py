@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from .components import CITY_NAMES, SIDES, Ability
-from .geometry import STEP, WINDOW, Placed, local_components, opposite, railed
+from .geometry import STEP, WINDOW, Placed, local_components, opposite, railed, recycling_reaches
 from .reference import Game as ReferenceGame
 from .rules import (
     BONUS_ROUNDS,
@@ -74,7 +74,7 @@ FINAL_TEXT = ("each land tile without cubes scores 2, 3 or 4 VP (by your polluti
 # What each ability does, one clause each (the rules doc's "Technologies", X2-X15).
 ABILITY_TEXT = {
     "mine": "an institution to attach: each occupied coin city on a land tile beside it, joined to it by rail, makes "
-            "{bonus} more coins",
+            "{bonus} more {coins}",
     "laboratory": "an institution to attach: each occupied science city on a land tile beside it, joined to it by "
                   "rail, makes {bonus} more science",
     "hospital": "an institution to attach: each occupied VP city on a land tile beside it, joined to it by rail, "
@@ -145,7 +145,8 @@ def scoring_lines(game: Game) -> list[str]:
 
 def ability_text(a: Ability) -> str:
     """What an ability does, in one clause."""
-    return ABILITY_TEXT.get(a.kind, a.kind.replace("_", " ")).format(bonus=a.bonus, cost=a.cost, vp=a.vp)
+    text = ABILITY_TEXT.get(a.kind, a.kind.replace("_", " "))
+    return text.format(bonus=a.bonus, cost=a.cost, vp=a.vp, coins="coin" if a.bonus == 1 else "coins")
 
 
 def purchase_text(tech: Any) -> str:
@@ -237,7 +238,8 @@ def production_text(before: Game, after: Game, p: int) -> str:
     nothing), with what the coming scoring card makes of it."""
     a, b = before.production(p), after.production(p)
     ca, cb = len(before.working_centres(p)), len(after.working_centres(p))
-    parts = [f"{v - u:+d} {w}" for u, v, w in zip(a, b, ("coins", "science", "VP"), strict=True) if u != v]
+    parts = [f"{v - u:+d} {'coin' if w == 'coins' and abs(v - u) == 1 else w}"
+             for u, v, w in zip(a, b, ("coins", "science", "VP"), strict=True) if u != v]  # fmt: skip
     out = []
     if parts:
         out.append(f"production {', '.join(parts)} a round (then {b[0]} coins, {b[1]} science, {b[2]} VP)")
@@ -260,6 +262,34 @@ def _after(game: Game, action: int) -> Game:
     g = game.clone()
     g.apply(action)
     return g
+
+
+def recycling_text(game: Game, p: int, cell: int) -> str:
+    """Which recycling centres reach the land tile at ``cell`` (its own and its neighbours', RECYCLE), and which
+    tiles its own centres reach: '' if none."""
+    d = game.data
+    if game.grid_tile[p][cell] < 0:
+        return ""
+    nation = game.nation(p)
+    here = A.cell_xy(cell)
+    cells = [c for c, code in enumerate(game.grid_tile[p]) if code >= 0]
+    out = []
+    tile = d.tile(game.grid_tile[p][cell])
+    own = [j for j, city in enumerate(tile.cities) if city.recycling]
+    if own:
+        reached = [A.cell_xy(c) for c in cells if d.is_land(game.grid_tile[p][c]) and
+                   any(recycling_reaches(nation, here, j, A.cell_xy(c)) for j in own)]  # fmt: skip
+        out.append("its recycling centre reaches " + ", ".join(f"{x},{y}" for x, y in reached))
+    if d.is_land(game.grid_tile[p][cell]):
+        by = []
+        for c in cells:
+            other = d.tile(game.grid_tile[p][c])
+            if c != cell and any(city.recycling and recycling_reaches(nation, A.cell_xy(c), j, here)
+                                 for j, city in enumerate(other.cities)):  # fmt: skip
+                by.append(f"{A.cell_xy(c)[0]},{A.cell_xy(c)[1]} ({other.id})")
+        if by:
+            out.append("the recycling centre of " + ", ".join(by) + " reaches it")
+    return "; ".join(out)
 
 
 def rail_joins(game: Game, p: int, cell: int, tile: Any, rotation: int) -> str:
@@ -324,7 +354,8 @@ def choice_text(game: Game, action: int) -> str:
         tile = d.tile(code)
         out = f"{base}: turn it {90 * i} degrees (rails leave by {railed_sides(tile, i)}; " \
               f"{rail_joins(game, p, cell, tile, i)})"  # fmt: skip
-        change = production_text(game, _after(game, action), p)
+        after = _after(game, action)
+        change = "; ".join(x for x in (production_text(game, after, p), recycling_text(after, p, cell)) if x)
         return out + (f"; {change}" if change else "")
     if name == "city":
         return f"{base}: {city_choice(game, i)}"
@@ -361,7 +392,11 @@ def bid_heading(game: Game) -> str:
 def column_heading(game: Game, c: int) -> str:
     """A block of catastrophe bids on column ``c``: what the column gives, the science the bidder has."""
     p = game.to_move
-    return f"catastrophe column {c}: {column_text(game, p, c)}; bid in science (you have {game.science[p]})"
+    there = sorted((game.cat_bid[q], q) for q in range(game.n) if game.cat_col[q] == c)
+    held = ("bids there: " + ", ".join(f"player {q} {b}" for b, q in there) + (" (on top)" if len(there) > 1 else "")
+            if there else "no bid there yet")  # fmt: skip
+    return (f"catastrophe column {c}: {column_text(game, p, c)}; {held}; bid in science (you have "
+            f"{game.science[p]})")  # fmt: skip
 
 
 def column_text(game: Game, p: int, c: int) -> str:
@@ -746,7 +781,9 @@ def step_lines(b: Game, action: int, a: Game, forced: bool = False) -> list[str]
     elif ph == "recycle" and name == "cell":
         x, y = A.cell_xy(i)
         out.append(f"{who} recycles a cube from {x},{y} ({cubes_text(b, p, i, b.grid_cubes[p][i] - 1)}){only}")
-    return out + _phase_end_lines(b, a)
+    if forced:  # a decision that played itself (ruling 20), said as such once
+        out = [line if line.endswith(only) or only + ":" in line else line + only for line in out]
+    return out + phase_end_lines(b, a)
 
 
 def _citizen_lines(b: Game, a: Game, p: int, index: int, only: str) -> list[str]:
@@ -783,7 +820,7 @@ def _cube_use_lines(b: Game, a: Game, p: int, cell: int, only: str) -> list[str]
     return [f"player {p} {how} a cube from {x},{y} ({cubes_text(b, p, cell, b.grid_cubes[p][cell] - 1)}){only}"]
 
 
-def _phase_end_lines(b: Game, a: Game) -> list[str]:
+def phase_end_lines(b: Game, a: Game) -> list[str]:
     """What the end of a phase did, when this step ended one: a land tile won, the auction over (consolation), the
     catastrophe settled, production, the bonus scoring, a new round."""
     d, n = b.data, b.n
@@ -826,11 +863,13 @@ def _phase_end_lines(b: Game, a: Game) -> list[str]:
             out += _bonus_lines(b, a)
         if a.is_over:
             out.append("the game is over")
+        elif a.round > LAST_FULL_ROUND:
+            out.append(f"round {ROMAN[a.round]} begins: no auction and no catastrophe; maintenance is the use of "
+                       "technologies, production gives VP only, then the final scoring")  # fmt: skip
         else:
             out.append(f"round {ROMAN[a.round]} begins: {plural(sum(t >= 0 for t in a.land_offer), 'land tile')} and "
                        f"{plural(sum(t >= 0 for t in a.tech_offer), 'technology')} offered, catastrophe "
-                       f"{d.catastrophes[a.cat_current].id if a.round <= LAST_FULL_ROUND else 'none'}; player "
-                       f"{a.to_move} leads")  # fmt: skip
+                       f"{d.catastrophes[a.cat_current].id}; player {a.to_move} leads")  # fmt: skip
     return out
 
 
