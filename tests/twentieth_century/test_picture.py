@@ -238,3 +238,19 @@ def test_the_page_says_the_scoring_cards_and_each_technology_in_words() -> None:
     for t in g.tech_offer:
         clause = T.ability_text(g.data.technologies[t].abilities[0])
         assert clause.split(":")[0] in texts and " ".join(clause.split()[:6]) in texts.replace("\n", " ")
+
+
+def test_the_page_shows_the_tile_being_attached_turned_each_way() -> None:
+    """'rotate 90' named a turn the picture did not show: the tile is drawn four times, each named as its choice."""
+    for seed in range(10):
+        g, rng = Game(3, seed=seed), random.Random(seed)
+        while not g.is_over and g.phase != "attach_rotate":
+            g.apply(rng.choice(g.legal_actions()))
+        if g.is_over:
+            continue
+        primitives = P.sketch_page(g, g.to_move)[0]
+        texts = [args[2] for kind, args, _ in primitives if kind == "text"]
+        assert all(T.choice_text(g, a).split(":")[0] in texts for a in g.legal_actions())  # 'rotate 0' ... 'rotate 270'
+        assert f"{T.tile_name(g, g.sel[0])} turned each way:" in texts
+        return
+    raise AssertionError("no tile turned")

@@ -820,7 +820,7 @@ def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, 
     k.text(x + w - 8, y + 12, f"{game.scores()[p]} VP", fontsize=10, ha="right", color="white", weight="bold")
     y += 28
     prod = game.production(p)
-    y = _page_text(k, x + 6, y, f"{game.coins[p]} coins  ·  {game.science[p]} science  ·  "
+    y = _page_text(k, x + 6, y, f"{_T.plural(game.coins[p], 'coin')}  ·  {game.science[p]} science  ·  "
                    f"{_T.plural(game.total_cubes(p), 'garbage cube')} on its tiles", w - 12)  # fmt: skip
     y = _page_text(k, x + 6, y, f"produces {prod[0]} coins, {prod[1]} science, {prod[2]} VP a round", w - 12)
     # the pollution track, the marker on the player's space
@@ -898,6 +898,17 @@ def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, 
         k.patch("Circle", (ox + (cx - cx0 + u) * s, oy + (cy - cy0 + v) * s), max(4.0, 0.1 * s) + 5, fill=False,
                 edgecolor=_CHOOSE, lw=2.2, zorder=7)  # fmt: skip
     bottom = oy + rows * s + 6
+    if _turning(game, p):  # the tile being attached, turned each way, named as the choices name the turns
+        tile = d.tile(game.sel[0])
+        era = tile.stack if d.is_land(game.sel[0]) else "institution"
+        ps = min(84.0, (w - 16 - 3 * 12) / 4)
+        bottom = _page_text(k, x + 6, bottom, f"{_T.tile_name(game, game.sel[0])} turned each way:", w - 12,
+                            weight="bold", color=_CHOOSE)  # fmt: skip
+        for r in range(4):
+            tx = x + 8 + r * (ps + 12)
+            sketch_tile(k, tile, tx, bottom + 2, ps, r, fill=ERA_COLOURS.get(era, "#eeeeee"), production=ps >= 56)
+            k.text(tx + ps / 2, bottom + ps + 12, f"rotate {90 * r}", fontsize=_PAGE_PT, color=_CHOOSE, weight="bold")
+        bottom += ps + 24
     k.rect(x, top, w, bottom - top, fill=False, edgecolor=colour, lw=2.5 if you else 1.2, gid=f"player-{p}", zorder=0.5)
     return bottom
 

@@ -344,8 +344,9 @@ def choice_text(game: Game, action: int) -> str:
         return f"{base}: pay {b} science (you have {game.science[p]}) for column {c}: {column_text(game, p, c)}"
     if name in ("land", "tech") and ph == "attach_pick":
         code, _, cubes = next(e for e in game.pending[p] if e[1] == i and d.is_land(e[0]) == (name == "land"))
-        what = f"land tile {land_text(game, code)}, {plural(cubes, 'garbage cube')} on it" if d.is_land(code) \
-            else tech_text(game, code - len(d.land))  # fmt: skip
+        tech = d.technologies[code - len(d.land)] if not d.is_land(code) else None
+        what = f"land tile {land_text(game, code)}, {plural(cubes, 'garbage cube')} on it" if tech is None \
+            else f"{tech.name} [{tech.id}]: " + "; and ".join(ability_text(a) for a in tech.abilities)  # fmt: skip
         return f"{base}: attach {what}"
     if name == "cell":
         return f"{base}: {cell_choice(game, i)}"
