@@ -84,7 +84,8 @@ class TwentiethCenturyTable(PlayTable):
         texts = {a: self.T.choice_text(g, a) for a in legal if A.block_of(a)[0] == "land" and g.phase == "lead"}
         tails = {t.rsplit("; ", 1)[-1] for t in texts.values()}
         if len(texts) > 1 and len(tails) == 1:
-            out.append(f"  whichever you put up: {tails.pop()}")
+            tail = tails.pop()
+            out.append(f"  whichever you {'put up' if tail.startswith('if you win') else 'buy'}: {tail}")
             texts = {a: t.rsplit("; ", 1)[0] for a, t in texts.items()}
         while i < len(legal):
             group = self._group(legal[i])
