@@ -42,7 +42,7 @@ COMMANDS = (
 
 def _game_help(game_id: str) -> str:
     """The commands of one game, for ``play --help``."""
-    table = table_class(load_game(game_id))
+    table = _table_class(load_game(game_id))
     rows = [*table.commands, *COMMANDS]
     width = max(len(c) for c, _ in rows)
     return "\n".join(f"  {c:<{width}}  {w}" for c, w in rows)
@@ -78,11 +78,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- what is shown
-def table_class(spec: Any) -> type[PlayTable]:
+def _table_class(spec: Any) -> type[PlayTable]:
     """The game's own terminal table (its spec's ``play_table``), else the one every game has."""
     if spec.play_table is None:
         return PlayTable
     return import_path(spec.play_table)
+
+
+table_class = _table_class  # public: `demo` ends with the game's own score table, as play does
 
 
 # ---------------------------------------------------------------------------------------------- saving
@@ -130,7 +133,7 @@ def _make_table(args: argparse.Namespace) -> PlayTable:
     if getattr(args, "record", None) not in (None, "none", "-") and Path(args.record).exists():
         raise ValueError(f"--record {args.record}: the file exists and is never overwritten; name a new file")
     game = spec.reference(n, seed=args.seed, **options)
-    return table_class(spec)(spec, game, seat)
+    return _table_class(spec)(spec, game, seat)
 
 
 def _record_path(args: argparse.Namespace, stamp: str) -> str | None:

@@ -85,7 +85,9 @@ def _advance(driver, pattern: str) -> tuple[bool, str]:  # noqa: ANN001
 def test_the_games_offered_say_which_hold_private_cards(tmp_path: Path) -> None:
     """The page said 20th Century's players hold cards the others do not see: it read hidden_information (the
     stacks' order, hidden from everyone), not private_information."""
-    games = TestClient(create_app(tmp_path, ["random"])).get("/api/games").json()["games"]
+    # at the server's own address (the only name it answers to)
+    client = TestClient(create_app(tmp_path, ["random"]), base_url="http://127.0.0.1:8765")
+    games = client.get("/api/games").json()["games"]
     private = {g["id"]: g["private_information"] for g in games}
     assert private == {g: load_game(g).hidden_information and load_game(g).private_information
                        for g in available_games()}  # fmt: skip
