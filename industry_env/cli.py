@@ -20,7 +20,10 @@ from typing import Any
 
 from .core.spec import import_path
 from .gameargs import add_game_arguments
-from .play import cmd_play  # noqa: F401  (industry_env.cli.cmd_play, as before play had its module)
+from .play import (
+    cmd_play,  # noqa: F401  (industry_env.cli.cmd_play, as before play had its module)
+    table_class,
+)
 from .play import configure as configure_play
 from .registry import DEFAULT_GAME, load_game
 
@@ -51,9 +54,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     dt = time.perf_counter() - t0
     print(spec.render_text(shown))
     print()
-    for p in range(shown.num_players):
-        breakdown = getattr(shown, "score_breakdown", None)
-        print(f"player {p}: {breakdown(p) if breakdown else shown.scores()[p]}")
+    print(table_class(spec)(spec, shown, 0).final())  # the points by source, as the game's table ends a game
     print()
     who = (f"{args.players} players" if args.players is not None else f"{both[0]} players" if args.games == 1
            else f"{both[0]} and {both[1]} players")  # fmt: skip
@@ -211,13 +212,14 @@ def _game_option(p: argparse.ArgumentParser, default: str | None = DEFAULT_GAME,
 
 
 def cmd_board(args: argparse.Namespace) -> int:
-    """``board``: the game's own board tool where it has one (Industry: check and print a board file, or write a
-    blank one; Age of Industry: its components and maps, or their templates), else its components as tables."""
+    """``board``: the game's own board tool (every listed game has one: its components or board as tables, an
+    owner's data file checked and printed, a template to type the printed components into), else its components as
+    tables."""
     spec = _game(args)
     if "board" in spec.tools:
         return import_path(spec.tools["board"]).run(args)
-    given = [flag for flag, value in (("--board", args.board), ("--map", args.map), ("--template", args.template))
-             if value is not None]  # fmt: skip
+    given = [flag for flag, value in (("--board", args.board), ("--map", args.map), ("--template", args.template),
+                                      ("--part", args.part)) if value is not None]  # fmt: skip
     if given:
         print(f"error: {' and '.join(given)}: {spec.name} has no data files to check or type in yet",
               file=sys.stderr)  # fmt: skip
@@ -351,7 +353,11 @@ def build_parser() -> argparse.ArgumentParser:
                            "one to fill in")  # fmt: skip
     _game_option(p)
     p.add_argument("--board", metavar="PATH", default=None,
-                   help="Industry: a board file to check and print (default: the shipped board)")  # fmt: skip
+                   help="a data file of yours to check and print (Industry: a board file; 20th Century: a tiles "
+                        "file, or with --part components a components file; default: the shipped data)")  # fmt: skip
+    p.add_argument("--part", metavar="NAME", default=None,
+                   help="20th Century: which data file --board and --template mean, tiles (default) or "
+                        "components")  # fmt: skip
     p.add_argument(
         "--map",
         metavar="NAME",
@@ -366,7 +372,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     shown.add_argument("--template", metavar="PATH", default=None,
                        help="write a blank, commented data file to fill in from the printed one (Industry: a "
-                            "board; Age of Industry: the components, or --map's map)")  # fmt: skip
+                            "board; Age of Industry: the components, or --map's map; 20th Century: the tiles, or "
+                            "with --part components the tracks and catastrophes)")  # fmt: skip
     p.set_defaults(func=cmd_board)
 
     # the games' own tools that the command line does not define itself (Industry's balance), from their specs

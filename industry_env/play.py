@@ -89,6 +89,9 @@ def _table_class(spec: Any) -> type[PlayTable]:
     return import_path(spec.play_table)
 
 
+table_class = _table_class  # public: `demo` ends with the game's own score table, as play does
+
+
 # ---------------------------------------------------------------------------------------------- saving
 class _Saver:
     """The game record, which ``industry-env replay`` reads, written atomically and privately (an unfinished game's

@@ -166,12 +166,70 @@ def test_every_subcommand_takes_game_and_no_parser_abbreviates() -> None:
     assert exc.value.code == 2
 
 
-def test_balance_refuses_another_game_by_name(capsys) -> None:
+@pytest.mark.parametrize("game", ["age_of_industry", "twentieth_century"])
+def test_balance_refuses_another_game_by_name(capsys, game: str) -> None:
+    """`balance --help` says every subcommand takes --game: a game without the tool is refused by name, before
+    anything runs."""
+    from industry_env.cli import main
+    from industry_env.registry import load_game
+
+    assert "balance" not in load_game(game).tools
+    assert main(["balance", "--game", game, "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"--game {game}: balance is a tool of Industry; {load_game(game).name} has no balance tool" in err
+
+
+@pytest.mark.parametrize("game", ["industry", "age_of_industry", "twentieth_century"])
+def test_demo_prints_each_games_points_by_source(capsys, monkeypatch, game: str) -> None:
+    """`demo --game twentieth_century` printed only totals where the others printed points by source."""
+    from industry_env.cli import main
+    from industry_env.registry import load_game
+
+    spec = load_game(game)
+    monkeypatch.setattr(spec, "engine_module", None)  # the reference games only: no compile in a test
+    assert main(["demo", "--game", game, "--games", "1", "--players", str(spec.min_players)]) == 0
+    out = capsys.readouterr().out
+    final = out[out.index("final scores:") :]
+    assert "total" in final and "wins" in final
+    sources = {"industry": ("development", "roads", "tech links"), "age_of_industry": ("money", "industries"),
+               "twentieth_century": ("production", "land tiles", "pollution track", "coins ranking",
+                                     "round II card")}[game]  # fmt: skip
+    for source in sources:
+        assert source in final, (game, source)
+
+
+def test_board_checks_prints_and_templates_20th_century_data_as_for_every_game(capsys, tmp_path) -> None:
+    """`board --game twentieth_century --board FILE` said '20th Century has no data files to check or type in
+    yet' while its docs told owners to type their tiles in: it writes both files' templates, checks them, names
+    every problem, and plays on the tiles file."""
     from industry_env.cli import main
 
-    assert main(["balance", "--game", "age_of_industry", "--games", "1"]) == 2
+    tiles, components = tmp_path / "my-tiles.toml", tmp_path / "my-components.toml"
+    assert main(["board", "--game", "twentieth_century", "--template", str(tiles)]) == 0
+    assert f"--board {tiles}" in capsys.readouterr().out and "printed" in tiles.read_text(encoding="utf-8")
+    assert main(["board", "--game", "twentieth_century", "--part", "components", "--template", str(components)]) == 0
+    assert f"--board {components} --part components" in capsys.readouterr().out
+    assert main(["board", "--game", "twentieth_century", "--template", str(tiles)]) == 2
+    assert "the file exists" in capsys.readouterr().err
+    for path, part in ((tiles, []), (components, ["--part", "components"])):
+        assert main(["board", "--game", "twentieth_century", "--board", str(path), *part]) == 0
+        out, err = capsys.readouterr()
+        assert "## Land tiles" in out and "| L01 |" in out and f"checked {path}: no problem found" in err
+    assert main(["board", "--game", "twentieth_century", "--board", str(components)]) == 2
+    assert "looks like a components file: add --part components" in capsys.readouterr().err
+    tiles.write_text(tiles.read_text(encoding="utf-8").replace('id = "L07"', 'id = "L07"\nstack2 = 1', 1))
+    assert main(["board", "--game", "twentieth_century", "--board", str(tiles)]) == 2
     err = capsys.readouterr().err
-    assert "--game age_of_industry: balance is a tool of Industry; Age of Industry has no balance tool" in err
+    assert tiles.name in err and "L07" in err and "stack2" in err
+    assert main(["board", "--game", "twentieth_century"]) == 0
+    assert "# 20th Century: the components as implemented" in capsys.readouterr().out
+    for bad, says in ((["--map", "germany"], "--map: 20th Century has no maps"), (["--part", "maps"],
+                      "--part 'maps'")):  # fmt: skip
+        assert main(["board", "--game", "twentieth_century", *bad]) == 2
+        assert says in capsys.readouterr().err
+    for game in ("industry", "age_of_industry"):
+        assert main(["board", "--game", game, "--part", "components"]) == 2
+        assert "--part:" in capsys.readouterr().err
 
 
 def test_train_game_option_is_set_game(capsys) -> None:

@@ -195,7 +195,8 @@ class Server:
                        for o in spec.options if not o.data]  # fmt: skip
             out.append({"id": g, "name": spec.name, "citation": spec.citation, "min_players": spec.min_players,
                         "max_players": spec.max_players, "default_players": spec.default_players,
-                        "hidden_information": spec.hidden_information, "options": options,
+                        "hidden_information": spec.hidden_information,
+                        "private_information": spec.hidden_information and spec.private_information, "options": options,
                         "agents": self.offered[g]})  # fmt: skip
         return {"games": out, "default": self.default_game}
 

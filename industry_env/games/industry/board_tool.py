@@ -19,6 +19,10 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "map", None) is not None:
         print("error: --map: Industry has one board (give your own with --board PATH)", file=sys.stderr)
         return 2
+    if getattr(args, "part", None) is not None:
+        print("error: --part: Industry has one data file, its board (give your own with --board PATH)",
+              file=sys.stderr)  # fmt: skip
+        return 2
     if args.template is not None:
         target = Path(args.template)
         problem = template_problem(args.template, target)

@@ -68,6 +68,8 @@ class TwentiethCenturySpec(GameSpec):
     engine_module = "industry_env.games.twentieth_century.engine"
     reference_class = "industry_env.games.twentieth_century.reference:Game"
     play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
+    # `industry-env board`: the components as tables, an owner's data file checked, or a template to type them in
+    tools = {"board": "industry_env.games.twentieth_century.board_tool"}
     web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve
     has_pictures = True
     # the trained MaskablePPO actor (cell encoder), weights only: make_agent("ppo", game="twentieth_century")

@@ -68,8 +68,12 @@ function currentGame() { return games.find((g) => g.id === $("game").value); }
 
 function drawSetup() {
   const g = currentGame();
+  // private information: what one player holds and the others do not see (Age of Industry's hands); a game may hide
+  // only what nobody sees (20th Century's stacks and face-down catastrophes), which the page need not mention
   $("game-about").textContent = `${g.citation}. ${g.min_players} to ${g.max_players} players` +
-    (g.hidden_information ? "; players hold cards the others do not see: you see only your own." : ".");
+    (g.private_information ? "; players hold cards the others do not see: you see only your own." :
+      g.hidden_information ? "; nobody holds a secret: every player sees the same table (only the stacks' order " +
+        "is hidden, from everyone)." : ".");
   $("options").replaceChildren(...g.options.map((o) => {
     const select = el("select", { id: `option-${o.name}` });
     fill(select, o.choices.map((c) => [JSON.stringify(c), String(c)]));
@@ -129,6 +133,9 @@ const POSITION = '<g id="position">';
 
 function drawPicture(target, textTarget, doc) {
   if (doc.picture) {
+    // a picture taller than wide (20th Century's page) is read by scrolling, never shrunk to the window's height
+    const size = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(doc.picture);
+    target.classList.toggle("tall", Boolean(size) && Number(size[2]) > Number(size[1]));
     // the board is drawn once: while it stays the same, only the position's group is replaced
     const at = doc.picture.indexOf(POSITION);
     const board = doc.picture.slice(0, at);
@@ -167,7 +174,9 @@ function drawGame() {
       b.addEventListener("click", () => move(c.action));
       return b;
     });
-    const compact = group.choices.every((c) => c.label.length <= 8) && group.choices.length > 3;
+    // short labels side by side, only when they need no words (a bid's amount, a cell): a choice that says what
+    // it is, costs or scores keeps its words (20th Century's land tiles were bare 'land 0' buttons)
+    const compact = group.choices.every((c) => c.label.length <= 8 && !c.detail) && group.choices.length > 3;
     const title = group.choices.length > 1 ? `${group.title} (${group.choices.length} choices)` : group.title;
     const many = !compact && group.choices.length > 6;
     return el("div", { className: "group" + (compact ? " compact" : "") }, el("h4", { text: title }),
@@ -175,15 +184,20 @@ function drawGame() {
   });
   $("choices").replaceChildren(...groups);
   $("scores").textContent = s.scores.map((v, p) => `${playerName(p)}: ${v}`).join(" · ");
-  const history = $("history");  // newest first; only the moves not shown yet are added
+  // oldest first, as a game is told: a move's decisions, then what it did; only the moves not shown yet are added,
+  // and the list follows the newest unless the person has scrolled back to read
+  const history = $("history");
   if (history.dataset.game !== s.id) { history.replaceChildren(); history.dataset.game = s.id; }
+  const following = history.scrollHeight - history.scrollTop - history.clientHeight < 30;
   for (const h of s.history.slice(history.children.length)) {
     const item = el("li", { value: h.n, className: h.player === s.seat ? "mine" : "",
       text: `${playerName(h.player)}: ${h.text}` });
     for (const line of h.effects || []) item.append(el("div", { className: "effect", text: `→ ${line}` }));
-    history.prepend(item);
+    history.append(item);
   }
+  if (following) history.scrollTop = history.scrollHeight;
   $("final").hidden = !s.over;
+  $("final-board").hidden = !s.over;
   $("quit").hidden = s.over;
   if (s.over) {
     const w = s.final.winners;
@@ -343,9 +357,13 @@ async function openArena(body) {
     $("arena-title").textContent = doc.title;
     $("arena-settings").textContent = `${doc.source}: ` +
       Object.entries(doc.settings).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join("; ");
-    const head = el("tr", {}, ...doc.columns.map((c) => el("th", { text: c.replaceAll("_", " ") })));
-    const rows = doc.rows.map((r) => el("tr", {}, ...doc.columns.map((c) => el("td", {
-      text: typeof r[c] === "number" && !Number.isInteger(r[c]) ? r[c].toFixed(3) : String(r[c]) }))));
+    // win rates and their interval in percent, as the plot gives them
+    const percent = (c) => c.startsWith("win_rate") || c.startsWith("win_ci");
+    const cell = (c, v) => typeof v !== "number" ? String(v) : percent(c) ? `${(100 * v).toFixed(1)}%` :
+      Number.isInteger(v) ? String(v) : v.toFixed(3);
+    const head = el("tr", {}, ...doc.columns.map((c) => el("th", { text: (percent(c) ? `${c} (%)` : c)
+      .replaceAll("_", " ") })));
+    const rows = doc.rows.map((r) => el("tr", {}, ...doc.columns.map((c) => el("td", { text: cell(c, r[c]) }))));
     $("arena-table").replaceChildren(head, ...rows);
     $("arena-plot").innerHTML = arenaPlot(doc);
   });
@@ -353,7 +371,8 @@ async function openArena(body) {
 
 function arenaPlot(doc) {
   // win rate of each agent with its 95% interval, and the fair share as a dashed line
-  const w = 120 + 110 * doc.rows.length, h = 300, left = 60, bottom = 250, top = 30;
+  // the title has a band of its own above the plot: a bar's label at 100% stays clear of it
+  const w = 120 + 110 * doc.rows.length, h = 320, left = 60, bottom = 270, top = 50;
   const y = (rate) => bottom - (bottom - top) * rate;
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" ` +
     `font-family="DejaVu Sans, sans-serif" font-size="12" role="img">`];
@@ -378,7 +397,7 @@ function arenaPlot(doc) {
       `stroke="grey" stroke-dasharray="6 4"/>`, `<text x="${w - 20}" y="${y(doc.fair_share) - 5}" ` +
       `text-anchor="end" fill="grey">fair share</text>`);
   }
-  parts.push(`<text x="${left}" y="${top - 12}">win rate, 95% Wilson interval</text></svg>`);
+  parts.push(`<text x="${left}" y="16" font-weight="bold">win rate, 95% Wilson interval</text></svg>`);
   return parts.join("");
 }
 
@@ -397,6 +416,7 @@ async function init() {
     live = null;
     $("table").hidden = true;
     $("setup").hidden = false;
+    $("final-board").hidden = true;
   });
   $("watch-this").addEventListener("click", async () => {
     const name = live.record_file;
