@@ -37,6 +37,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     spec, options = game_options(args)
     if args.players is not None:
         spec.check_num_players(args.players, "--players")
+    if spec.engine_module is not None:  # the batched engine compiles before the first game, said once if it does
+        from .warmup import prepare
+
+        prepare(spec.id, (), options, engine=True, who="the demo")
     both = (spec.max_players, spec.min_players)  # by default, alternately the most and the fewest players
     t0, decisions, shown = time.perf_counter(), 0, None
     for g in range(args.games):

@@ -184,6 +184,7 @@ def _stop_signals(saving: list[bool]) -> dict[int, Any]:
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """A person plays one seat against agents; bad input is answered, never a crash, and the game is saved if play
     stops before its end."""
+    from . import warmup
     from .agents import make_agent
 
     stdin = stdin or sys.stdin
@@ -202,6 +203,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
     spec, game, seat = table.spec, table.game, table.seat
     # one agent for every other seat, told the game's options (a policy made for another map is refused here)
     choose = make_agent(args.opponents, seed=args.seed + 1, game=spec.id, options=game_options(args)[1]).act_game
+    warmup.prepare(spec.id, [args.opponents], game_options(args)[1], who="this game")  # compiles before the prompt
     saver = _Saver(table.game, table.spec)
 
     def finish(code: int) -> int:

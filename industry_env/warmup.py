@@ -13,8 +13,11 @@ and one decision of each of the game's own agents that builds without an extra.
 from __future__ import annotations
 
 import argparse
+import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -66,6 +69,57 @@ def warm_game(game: str, agents: bool = True, report: Callable[[str, float, floa
             say(f"agent {name!r}, one decision", time.perf_counter() - t, time.process_time() - cpu,
                 len(numba_cache.COMPILED) > before)  # fmt: skip
     return time.perf_counter() - t0
+
+
+def engine_kernel(game: str) -> ModuleType | None:
+    """The compiled kernel of ``game``'s batched engine (``games/<game>/kernel.py``, beside its engine), or None."""
+    spec = load_game(game)
+    if spec.engine_module is None:
+        return None
+    return importlib.import_module(spec.engine_module.rsplit(".", 1)[0] + ".kernel")
+
+
+def compile_step(game: str, who: str) -> numba_cache.CompileStep:
+    """The step that shows, as one notice, every compile of ``who``'s first moves in ``game``: when an agent's own
+    kernel compiles first, the game's engine (which such kernels build on) is added to the estimate if it is due."""
+    spec, kernel = load_game(game), engine_kernel(game)
+    expected = []
+    if kernel is not None:
+        def due(k: ModuleType = kernel) -> bool:
+            return not numba_cache.is_fresh(k.entries(), k.dispatchers(), k.sources(), k.CACHE_NAME)
+
+        expected.append((f"{spec.name}'s batched engine", float(kernel.COLD_COMPILE_SECONDS), due))
+    return numba_cache.CompileStep(f"what {who} needs", expected)
+
+
+def prepare(game: str, agents: Sequence[str] = (), options: Mapping[str, Any] | None = None, engine: bool = False,
+            who: str = "the game") -> float:  # fmt: skip
+    """Compile, before a command's first prompt or first game, everything ``game`` will need: its batched engine
+    (``engine``: the command plays on it) and whatever the ``agents`` (names) compile at their first decision (an
+    agent that plans on the batched engine compiles it then, Industry's heuristic its own kernel). Each agent, a
+    fresh one that the command does not use, decides once in an opening (a reference game, or a batch of the
+    engine when ``engine``). Every compile is one step on stderr: one notice naming what compiles with the estimate
+    of it all (:class:`.numba_cache.CompileStep`), then how long it took; nothing is said when everything loads
+    from the disk cache. Returns the seconds the compiles took (0 when loaded)."""
+    from .agents import agent_names, make_agent
+
+    spec = load_game(game)
+    options = dict(options or {})
+    kernel = engine_kernel(game)
+    known = set(agent_names(game))
+    with compile_step(game, who) as step:
+        if engine and kernel is not None:
+            warm_game(game, agents=False)
+        n = spec.default_players
+        for name in dict.fromkeys(a for a in agents if a in known):  # the suite's agents: a fresh one is cheap
+            agent = make_agent(name, seed=0, game=game, options=options)
+            if engine and kernel is not None:
+                E = spec.engine
+                state = E.init(8, num_players=n, seed=1, **options)
+                agent.act_batch(np.asarray(E.observe(state)), np.asarray(E.legal_action_mask(state)))
+            else:
+                agent.act_game(spec.reference(n, seed=0, **options))
+    return step.seconds
 
 
 def _report(what: str, seconds: float, cpu: float, compiled: bool) -> None:
