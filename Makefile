@@ -50,7 +50,7 @@ test: install-dev  ## install with the test tools, then run the suite (what CI r
 	@$(WARMUP)
 	$(BIN)/python -m pytest -m "not slow" -n 2 --dist worksteal --durations=10 --nbmake notebooks tests
 
-bench: install  ## the speed benchmark (prints figures, writes bench-results.json)
+bench: install  ## the speed benchmark (prints figures, writes bench-results-industry.json)
 	$(BIN)/industry-env bench
 
 verify: install  ## 100,000 games, batched engine against the reference engine
