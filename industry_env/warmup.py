@@ -25,6 +25,7 @@ from .core import numba_cache
 from .registry import available_games, load_game
 
 BATCHES = (1, 1024)  # the serial and the threaded kernels (each game's threshold per layer: core.runtime)
+_DONE: set = set()  # what prepare() has made ready in this process: a game's engine, (game, agent, engine) trials
 
 
 def warm_game(game: str, agents: bool = True, report: Callable[[str, float, float, bool], None] | None = None) -> float:
@@ -108,10 +109,14 @@ def prepare(game: str, agents: Sequence[str] = (), options: Mapping[str, Any] | 
     kernel = engine_kernel(game)
     known = set(agent_names(game))
     with compile_step(game, who) as step:
-        if engine and kernel is not None:
+        if engine and kernel is not None and game not in _DONE:
             warm_game(game, agents=False)
+            _DONE.add(game)
         n = spec.default_players
         for name in dict.fromkeys(a for a in agents if a in known):  # the suite's agents: a fresh one is cheap
+            if (game, name, engine) in _DONE:
+                continue
+            _DONE.add((game, name, engine))
             agent = make_agent(name, seed=0, game=game, options=options)
             if engine and kernel is not None:
                 E = spec.engine

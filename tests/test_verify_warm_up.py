@@ -62,6 +62,7 @@ def test_play_compiles_what_its_opponents_need_before_the_first_prompt(monkeypat
     batched engine at its first decision. Every compile now comes first, said once, before the first prompt."""
     from industry_env.agents.industry.heuristic import HeuristicAgent
 
+    from industry_env import warmup
     from industry_env.cli import build_parser
     from industry_env.core import numba_cache
     from industry_env.games.industry.reference import Game
@@ -78,6 +79,7 @@ def test_play_compiles_what_its_opponents_need_before_the_first_prompt(monkeypat
 
     monkeypatch.setattr(HeuristicAgent, "act_game", first_decision_compiles)
     monkeypatch.setattr(numba_cache, "COMPILED", [])
+    monkeypatch.setattr(warmup, "_DONE", set())  # as in a new process: nothing made ready yet
     seed = 3
     seat = Game(4, seed=seed).current_player  # the person moves first: the prompt comes before any opponent's move
     args = build_parser().parse_args(["play", "--record", "none", "--seed", str(seed), "--seat", str(seat),
@@ -88,11 +90,12 @@ def test_play_compiles_what_its_opponents_need_before_the_first_prompt(monkeypat
     assert err.count("industry_env: compiling") == 1 and "what this game needs (the heuristic's kernel)" in err
 
 
-def test_prepare_says_nothing_when_everything_is_in_the_cache(capsys) -> None:
+def test_prepare_says_nothing_when_everything_is_in_the_cache(monkeypatch, capsys) -> None:
     """arena said "compiling Industry's kernels (first run only ...)" on every run, also when it only loaded them."""
     from industry_env import warmup
     from industry_env.arena import Arena
 
+    monkeypatch.setattr(warmup, "_DONE", set())
     for game in ("industry", "age_of_industry"):
         warmup.warm_game(game)  # the test suite's machine compiled every game first (make test): this loads
         assert warmup.prepare(game, ["heuristic", "random"], engine=True) == 0.0
