@@ -3,7 +3,8 @@
 The first call of a compiled kernel compiles it (on the project's quiet 2-core machine Industry's in about 20 s,
 Age of Industry's in about a minute; a busy machine takes several times longer) and caches it on disk; every later
 process loads it in about a second. ``industry-env warmup`` prints, per game, each step it compiled and how long it
-took; the first command that compiles suggests it. Running it once before starting many processes at the same
+took; the first command that compiles suggests it. The games compile at the same time, one process each (``--jobs``,
+default the cores): numba compiles a game on one core. Running it once before starting many processes at the same
 time (training workers, test workers, a cluster's nodes sharing a cache folder) compiles each kernel once instead
 of once per process. It plays a few random steps of each game at
 batch 1 (the serial kernels) and at a batch large enough for the threaded ones, every verb an environment uses,
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
@@ -138,6 +140,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="only this game (repeatable; default every listed game: a game still being built, "
                         "not yet listed, compiles only when named)")  # fmt: skip
     parser.add_argument("--no-agents", action="store_true", help="the engines only, not the games' compiled agents")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="games compiled at the same time, each in a process of its own (numba compiles a "
+                             "game on one core; default: the cores, at most the games)")  # fmt: skip
+    parser.add_argument("--part", action="store_true", help=argparse.SUPPRESS)  # one game of a parallel warm-up
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,12 +151,21 @@ def run(args: argparse.Namespace) -> int:
     numba_cache.SUGGEST_WARMUP = False  # this is the warm-up: the compile notices need not suggest it
     from .core import runtime
 
-    print(runtime.describe(), flush=True)
-    warning = runtime.workqueue_warning()
-    if warning:
-        print(warning, flush=True)
+    games = list(dict.fromkeys(args.game or available_games()))  # a newcomer's first command: only what is listed
+    compiled_games = [g for g in games if load_game(g).engine_module is not None]
+    part, jobs = getattr(args, "part", False), getattr(args, "jobs", None)
+    jobs = jobs if jobs is not None else max(1, min(os.cpu_count() or 1, len(compiled_games)))
+    if jobs < 1:
+        raise ValueError(f"--jobs {jobs}: at least one game at a time")
+    if not part:
+        print(runtime.describe(), flush=True)
+        warning = runtime.workqueue_warning()
+        if warning:
+            print(warning, flush=True)
+    if jobs > 1 and len(compiled_games) > 1 and not part:
+        return _run_in_processes(games, jobs, args.no_agents)
     total, compiled = 0.0, 0
-    for game in args.game or available_games():  # a newcomer's first command compiles only what is listed
+    for game in games:
         spec = load_game(game)
         if spec.engine_module is None:
             print(f"{spec.name}: no batched engine, nothing to compile", flush=True)
@@ -160,11 +175,44 @@ def run(args: argparse.Namespace) -> int:
         total += seconds
         compiled += 1
         print(f"{spec.name}: ready ({seconds:.1f} s)", flush=True)
+    if part:
+        return 0
     if compiled:
         print(f"done in {total:.0f} s: numba's disk cache holds the compiled code, and every later process loads it "
               "(about a second)", flush=True)  # fmt: skip
     else:  # only games played by their reference engine: no compiled code, no cache to speak of
         print("done: nothing was compiled", flush=True)
+    return 0
+
+
+def _run_in_processes(games: list[str], jobs: int, no_agents: bool) -> int:
+    """Each game compiled in a process of its own, ``jobs`` at a time (numba compiles a game on one core: on two
+    cores two games take about as long as the longer one), each game's report printed when it is done."""
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    t0 = time.perf_counter()
+    print(f"{len(games)} games, {jobs} at a time, one process each (numba compiles a game on one core); each game's "
+          f"report when it is done", flush=True)  # fmt: skip
+
+    def one(game: str) -> subprocess.CompletedProcess:
+        argv = [sys.executable, "-m", "industry_env.warmup", "--part", "--jobs", "1", "--game", game]
+        return subprocess.run(argv + (["--no-agents"] if no_agents else []), capture_output=True, text=True)
+
+    failed = []
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        runs = {pool.submit(one, g): g for g in games}
+        for done in as_completed(runs):
+            result = done.result()
+            print((result.stdout + result.stderr).rstrip("\n"), flush=True)
+            if result.returncode != 0:
+                failed.append(runs[done])
+    if failed:
+        print(f"warm-up failed for {', '.join(failed)} (its output above)", flush=True)
+        return 1
+    print(f"done in {time.perf_counter() - t0:.0f} s: numba's disk cache holds the compiled code, and every later "
+          "process loads it (about a second)", flush=True)  # fmt: skip
     return 0
 
 

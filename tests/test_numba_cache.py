@@ -251,11 +251,41 @@ def test_warmup_compiles_the_listed_games_or_the_one_named(monkeypatch, capsys) 
 
     warmed: list[str] = []
     monkeypatch.setattr(warmup, "warm_game", lambda game, agents, report: warmed.append(game) or 0.0)
-    assert warmup.run(argparse.Namespace(game=None, no_agents=True)) == 0
+    assert warmup.run(argparse.Namespace(game=None, no_agents=True, jobs=1)) == 0
     assert warmed == available_games()
     warmed.clear()
     assert warmup.run(argparse.Namespace(game=["twentieth_century"], no_agents=True)) == 0
     assert warmed == ["twentieth_century"]
+
+
+def test_warmup_compiles_the_games_at_the_same_time_one_process_each(monkeypatch, capsys) -> None:
+    """`industry-env warmup` from a wheel compiled the three games one after another (about 2 minutes of CPU on one
+    core); numba compiles a game on one core, so the games now compile in processes of their own, as make does."""
+    import argparse
+    import subprocess
+    import threading
+    import time
+
+    from industry_env import warmup
+
+    running, most, lock = [0], [0], threading.Lock()
+
+    def compile_in_a_process(argv, capture_output, text):  # a stand-in for `python -m industry_env.warmup --part`
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.5)
+        with lock:
+            running[0] -= 1
+        game = argv[argv.index("--game") + 1]
+        return subprocess.CompletedProcess(argv, 0, f"{game}:\n{game}: ready (0.5 s)\n", "")
+
+    monkeypatch.setattr(subprocess, "run", compile_in_a_process)
+    games = ["industry", "age_of_industry", "twentieth_century"]
+    assert warmup.run(argparse.Namespace(game=games, no_agents=False, jobs=2)) == 0
+    out = capsys.readouterr().out
+    assert most[0] == 2  # two at a time, not one after another, nor more than asked
+    assert all(f"{g}: ready (0.5 s)" in out for g in games) and out.splitlines()[-1].startswith("done in ")
 
 
 def test_warmup_of_a_game_without_a_batched_engine_claims_no_compiled_code(monkeypatch, capsys) -> None:
