@@ -7,6 +7,8 @@ import argparse
 import io
 from typing import Any
 
+import pytest
+
 from industry_env import verify
 
 
@@ -101,3 +103,27 @@ def test_prepare_says_nothing_when_everything_is_in_the_cache(monkeypatch, capsy
         assert warmup.prepare(game, ["heuristic", "random"], engine=True) == 0.0
     Arena(["heuristic", "random", "random"], games=3, progress=True).run()
     assert "compil" not in capsys.readouterr().err
+
+
+def test_serve_compiles_each_games_agents_when_it_starts_in_one_notice(monkeypatch, tmp_path, capsys) -> None:
+    """serve's agents compiled at the first move a person asked of them, the page waiting on a compile."""
+    pytest.importorskip("starlette")
+    from industry_env.agents.industry.heuristic import HeuristicAgent
+
+    from industry_env.core import numba_cache
+    from industry_env.web.app import Server
+
+    act_game = HeuristicAgent.act_game
+    calls: list[int] = []
+
+    def first_decision_compiles(self, game):  # a stand-in for a kernel compiled at the agent's first decision
+        if not calls:
+            numba_cache.CompileNotice("the heuristic's kernel", 10).done()
+        calls.append(1)
+        return act_game(self, game)
+
+    monkeypatch.setattr(HeuristicAgent, "act_game", first_decision_compiles)
+    Server(tmp_path, agents=("random", "heuristic"))
+    err = capsys.readouterr().err
+    assert calls and err.count("industry_env: compiling") == 1
+    assert "compiling what serving Industry needs (the heuristic's kernel)" in err

@@ -95,7 +95,7 @@ class Server:
         problems = []
         for g in available_games():
             self.offered[g] = []
-            with warmup.compile_step(g, f"{load_game(g).name}'s agents"):  # one notice, only if one compiles
+            with warmup.compile_step(g, f"serving {load_game(g).name}"):  # one notice, only if one compiles
                 for name in self.agents:
                     if name not in agent_names(g) and ":" not in name:
                         continue
