@@ -308,6 +308,7 @@ def test_the_demo_compiles_before_its_first_game_and_times_it_apart_from_the_spe
     compiled in the middle of its output, after the reference games: everything compiles before the first game."""
     import time
 
+    from industry_env import warmup
     from industry_env.cli import main
     from industry_env.games.industry import engine
 
@@ -322,6 +323,7 @@ def test_the_demo_compiles_before_its_first_game_and_times_it_apart_from_the_spe
 
     monkeypatch.setattr(engine, "legal_action_mask", first_call_compiles)
     monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(warmup, "_DONE", set())  # as in a new process: nothing made ready yet
     assert main(["demo", "--games", "1"]) == 0
     text = out.getvalue()
     assert calls == [0]  # nothing of the demo shown yet: the compile came first
