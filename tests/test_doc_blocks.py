@@ -6,8 +6,6 @@ collected so: a block skipped, or a command that forgot the docs, would otherwis
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -43,18 +41,28 @@ def test_make_test_and_make_slow_run_the_docs_blocks() -> None:
         assert "--markdown-docs README.md docs" in recipe, target
 
 
-def test_the_plugin_collects_every_block_and_marks_the_slow_ones() -> None:
-    pytest.importorskip("pytest_markdown_docs")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=", "-q",
-                          "--collect-only", "--markdown-docs", "README.md", "docs", "-m", "slow"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)  # fmt: skip
-    slow = [line for line in run.stdout.splitlines() if "[CodeFence#" in line]
-    counts = re.search(r"(\d+)/(\d+) tests collected", run.stdout)
+def test_the_plugin_finds_every_block_and_conftest_marks_the_slow_ones() -> None:
+    """What pytest-markdown-docs collects (its own parser over each page), and which of those conftest.py marks
+    slow, are exactly the blocks of the pages and the fences that say ``slow`` (in process: a collection run in a
+    subprocess costs seconds of the suite's four minutes)."""
+    import importlib.util
+
+    plugin = pytest.importorskip("pytest_markdown_docs.plugin")
+    from markdown_it import MarkdownIt
+
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    found, slow = [], set()
+    for page in PAGES:
+        for fence in plugin.extract_fence_tests(MarkdownIt("commonmark"), page.read_text(encoding="utf-8"), 0, page):
+            where = (str(page.relative_to(ROOT)), fence.start_line)  # the fence's line, counted from 1
+            found.append(where)
+            if "slow" in conftest.fence_words(page, fence.start_line):
+                slow.add(where)
     blocks = _python_blocks()
-    assert counts and int(counts.group(2)) == len(blocks), run.stdout[-500:]
-    wanted_slow = {(page, line) for page, line, words in blocks if "slow" in words}
-    got_slow = {(line.split("::")[0], int(re.search(r"\[line:(\d+)\]", line).group(1))) for line in slow}
-    assert got_slow == wanted_slow and wanted_slow  # line: the block's first line, one below its fence
+    assert found == [(page, line) for page, line, _ in blocks]
+    assert slow == {(page, line) for page, line, words in blocks if "slow" in words} and slow
 
 
 @getattr(pytest.mark, "markdown-docs")  # the plugin's mark of a docs block: conftest.py moves it to an empty folder
