@@ -21,7 +21,8 @@ in every process:
 
 A cold compile is its own step for the user: :class:`CompileNotice` says on stderr what compiles, an honest
 estimate, the elapsed seconds while it runs (on a terminal) and how long it took, and suggests
-``industry-env warmup``, which compiles every game once, ahead of time.
+``industry-env warmup``, which compiles every game once, ahead of time. :class:`CompileStep` gathers the compiles a
+command needs before its first prompt (an agent's kernel and the engine it builds on) into one such notice.
 """
 
 from __future__ import annotations
