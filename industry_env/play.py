@@ -223,6 +223,7 @@ def _stop_signals(saving: list[bool]) -> dict[int, Any]:
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """A person plays one seat against agents; bad input is answered, never a crash, and the game is saved if play
     stops before its end."""
+    from . import warmup
     from .agents import make_agent
 
     stdin = stdin or sys.stdin
@@ -250,6 +251,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
     spec, game, seat = table.spec, table.game, table.seat
     options = saver.recorder.options
     # one agent for every other seat, told the game's options (a policy made for another map is refused here)
+    warmup.prepare(spec.id, [args.opponents], options, who="this game")  # compiles before the prompt
     choose = make_agent(args.opponents, seed=args.seed + 1, game=spec.id, options=options).act_game
 
     def finish(code: int) -> int:

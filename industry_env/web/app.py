@@ -44,6 +44,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import warmup
 from ..records import MAX_RECORD_BYTES, RecordError, load, opening, resume
 from ..registry import available_games, load_game
 from .guard import Guard, Hosts
@@ -159,17 +160,18 @@ class Server:
         problems = []
         for g in available_games():
             self.offered[g] = []
-            for name in self.agents:
-                if name not in agent_names(g) and ":" not in name:
-                    continue
-                try:
-                    # one move now: a compiled agent loads its code here (seconds), not at a person's first move
-                    spec = load_game(g)
-                    make_agent(name, seed=0, game=g).act_game(spec.reference(spec.min_players, seed=0))
-                except (ValueError, ImportError, AttributeError, TypeError) as exc:
-                    problems.append(f"{name} for {load_game(g).name}: {exc}")
-                    continue
-                self.offered[g].append(name)
+            with warmup.compile_step(g, f"serving {load_game(g).name}"):  # one notice, only if one compiles
+                for name in self.agents:
+                    if name not in agent_names(g) and ":" not in name:
+                        continue
+                    try:
+                        # one move now: a compiled agent loads its code here (seconds), not at a person's first move
+                        spec = load_game(g)
+                        make_agent(name, seed=0, game=g).act_game(spec.reference(spec.min_players, seed=0))
+                    except (ValueError, ImportError, AttributeError, TypeError) as exc:
+                        problems.append(f"{name} for {load_game(g).name}: {exc}")
+                        continue
+                    self.offered[g].append(name)
         unknown = [a for a in self.agents if not any(a in names for names in self.offered.values())]
         if unknown:
             known = sorted({a for g in available_games() for a in agent_names(g)})

@@ -1,11 +1,13 @@
 """A real browser: headless Chromium plays a whole game of every listed game by clicking, watches its record and
 saves screenshots (the README's among them) that are checked not to be blank; and a page of another origin, in the
 same browser, tries to start, play, close and read a game. It runs wherever the suite runs (CI installs Debian's
-chromium and chromium-driver); a machine without them skips it, saying what to install."""
+chromium and chromium-driver): a machine without them skips it, saying what to install, except under CI (the
+variable CI set), where it fails."""
 
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.request
 from pathlib import Path
@@ -19,8 +21,8 @@ from . import browser
 
 def _need_browser() -> None:
     why = browser.missing()
-    if why:
-        pytest.skip(f"the browser test needs a headless Chromium: {why}")
+    if why:  # CI installs them (.ci/run): there a missing browser is a failure, elsewhere a skip that says what
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(f"the browser test needs a headless Chromium: {why}")
 
 
 def test_chromium_plays_every_listed_game_by_clicking_and_replays_its_record(tmp_path: Path) -> None:
@@ -103,3 +105,15 @@ def test_a_page_of_another_origin_cannot_start_move_close_or_push_out_a_game(tmp
         assert browser.play_on(driver, 1) == 1
         again = driver.execute_script("return live.id")  # a new id: the old one was closed with the game
         assert _get(f"{base}/api/play/{again}")["ply"] > ply and _get(f"{base}/api/play/{again}")["seat"] == 0
+
+
+def test_without_chromium_the_browser_test_skips_naming_the_packages_but_fails_under_ci(monkeypatch) -> None:
+    """A newcomer's `make test` failed on a machine without Chromium; CI must still run it, never skip it."""
+    monkeypatch.setattr(browser, "missing", lambda: "/usr/bin/chromium missing: apt-get install -y chromium "
+                        "chromium-driver")  # fmt: skip
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="chromium chromium-driver"):
+        test_chromium_plays_every_listed_game_by_clicking_and_replays_its_record(Path("unused"))
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="chromium chromium-driver"):
+        test_chromium_plays_every_listed_game_by_clicking_and_replays_its_record(Path("unused"))

@@ -1,6 +1,6 @@
 """Industry's declaration to the suite (:data:`SPEC`): what ``industry_env.load_game("industry")`` returns.
 
-Michael Schacht's *Industry* (ABACUSSPIELE 2004; English rules by Ystari/Rio Grande): 3 or 4 players, perfect
+Michael Schacht's *Industry* (Ystari 2009, a re-edition of *Industria*, Queen Games 2003): 3 or 4 players, perfect
 information but for the bag's order, options ``balanced_draws`` (the rulebook's recommended draws of Eras 4
 and 5) and ``board`` (a board file; the shipped reconstructed board by default).
 """
@@ -40,7 +40,7 @@ class IndustrySpec(GameSpec):
     id = "industry"
     name = "Industry"
     version = 0
-    citation = "Michael Schacht, Industry (ABACUSSPIELE 2004; English rules, Ystari Games / Rio Grande Games)"
+    citation = "Michael Schacht, Industry (Ystari 2009, a re-edition of Industria, Queen Games 2003)"
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS
     hidden_information = False  # only the future is hidden (the bag's order): every seat sees the whole table
     has_pictures = True
