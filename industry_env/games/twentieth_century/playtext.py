@@ -95,8 +95,10 @@ def choice_text(game: Game, action: int) -> str:
     base = A.action_to_string(action)
     if name == "land" and ph == "lead":
         return f"{base}: put up {land_text(game, game.land_offer[i])} (opening bid at least {game.min_land_price()})"
-    if name == "bid":
-        return f"{game.action_to_string(action)}, you have {game.coins[p]}"
+    if name == "bid":  # ruling 19: 'bid +31' is 31 or more, and the bidder then says what to add
+        adding = f", adding {i} to your bid of {game.high_bid}" if game.raising_own_bid() else ""
+        more = ", then say what to add to it" if i == A.NUM_BIDS - 1 else ""
+        return f"{game.action_to_string(action)}{adding}{more}, you have {game.coins[p]}"
     if name == "pass":
         return f"{base}: pass on this tile (you stay in the auction)"
     if name == "withdraw":

@@ -205,7 +205,8 @@ class Game:
         text = A.action_to_string(action)
         name, i = A.block_of(action)
         if name == "bid" and self.phase in ("open", "bid"):
-            text += f" ({self._bid_base() + i} coins)"
+            more = " or more" if i == A.NUM_BIDS - 1 else ""
+            text += f" ({self._bid_base() + i} coins{more})"
         return text
 
     def string_to_action(self, text: str) -> int:
@@ -345,8 +346,16 @@ class Game:
     def _still_in(self) -> list[int]:
         return [p for p in range(self.n) if not self.withdrawn[p]]
 
+    def raising_own_bid(self) -> bool:
+        """The high bidder is asked again: his last bid was 'bid +31', 31 or more over the smallest (ruling 19)."""
+        return self.phase == "bid" and self.to_move == self.high_bidder
+
     def _bid_base(self) -> int:
-        return self.min_land_price() if self.phase == "open" else self.high_bid + 1
+        """What 'bid +0' offers: the minimum to open, the high bid + 1 to raise, the bid itself to add to one's own
+        bid (ruling 19)."""
+        if self.phase == "open":
+            return self.min_land_price()
+        return self.high_bid if self.raising_own_bid() else self.high_bid + 1
 
     def _next_clockwise(self, after: int, ok: Any) -> int:
         for k in range(1, self.n + 1):
@@ -365,11 +374,16 @@ class Game:
         self.auction_slot = slot
         self.phase = "open"
 
-    def bid(self, p: int, amount: int) -> None:
-        """'Offrire più monete': the bid becomes the highest; bidding goes on clockwise."""
+    def bid(self, p: int, amount: int, more: bool = False) -> None:
+        """'Offrire più monete': the bid becomes the highest; bidding goes on clockwise. With ``more`` (the
+        block's last action, 31 or more over the smallest bid) the bidder is asked again what to add to it: 'il
+        giocatore iniziale può offrire di più se lo desidera', limited only by his coins (ruling 19)."""
         self.high_bid, self.high_bidder = amount, p
         self.phase = "bid"
-        self._next_bidder(p)
+        if more:
+            self.to_move = p
+        else:
+            self._next_bidder(p)
 
     def pass_land(self, p: int) -> None:
         """'Se un giocatore passa, non può più offrire successivamente per quella tessera territorio'."""
@@ -789,8 +803,8 @@ class Game:
             out.append(A.WITHDRAW)
         elif ph in ("open", "bid"):
             base = self._bid_base()
-            out += [A.BID + k for k in range(A.NUM_BIDS) if base + k <= self.coins[p]]  # ruling 19
-            if ph == "bid":
+            out += [A.BID + k for k in range(A.NUM_BIDS) if base + k <= self.coins[p]]  # A6; ruling 19
+            if ph == "bid" and not self.raising_own_bid():
                 out += [A.PASS, A.WITHDRAW]
         elif ph == "tech":
             if self.tech_price() <= self.science[p]:
@@ -853,7 +867,7 @@ class Game:
                 self.withdraw(p)
         elif ph in ("open", "bid"):
             if name == "bid":
-                self.bid(p, self._bid_base() + i)
+                self.bid(p, self._bid_base() + i, more=i == A.NUM_BIDS - 1)
             elif name == "pass":
                 self.pass_land(p)
             else:
