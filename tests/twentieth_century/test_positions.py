@@ -260,7 +260,7 @@ def test_victory_points_in_all_beyond_the_limit_are_refused() -> None:
 def test_from_games_names_a_number_the_state_cannot_hold_instead_of_overflowing() -> None:
     g = _played(4, 1, 40)
     g.coins[2] = 40_000
-    with pytest.raises(ValueError, match=r"game 0: coins\[2\] = 40000 .*int16"):
+    with pytest.raises(GameStateError, match=r"game 0: coins\[2\] = 40000 .*int16"):
         E.from_games([g])
 
 
