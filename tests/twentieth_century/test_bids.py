@@ -4,6 +4,8 @@ again what to add; both engines agree, and so do the observation, its rebuilt po
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -107,8 +109,6 @@ def test_the_bid_names_read_back(text):
 
 
 def test_a_saved_position_of_the_high_bidder_asked_again_loads_only_after_a_bid_of_31_or_more():
-    import json
-
     from industry_env.games.twentieth_century.state import GameStateError
 
     g = _rich([45, 120, 10])
@@ -118,3 +118,25 @@ def test_a_saved_position_of_the_high_bidder_asked_again_loads_only_after_a_bid_
     doc["high_bid"] = 20  # a bid under the minimum + 31 was never asked to be added to
     with pytest.raises(GameStateError, match="to_move"):
         Game.from_json(json.dumps(doc))
+
+
+@pytest.mark.parametrize("n, seed", [(3, 0), (4, 1), (5, 2)])
+def test_random_games_of_rich_players_bidding_in_parts_agree_in_both_engines(n, seed):
+    """Every seat starts with 200 coins, so random bids of 31 or more over the smallest are common: the engines agree
+    at every decision (mask, the observation of the seat to move) and on the whole final position."""
+    g = Game(n, seed=seed)
+    for p in range(n):
+        g.coins[p] = g.ledger[p]["coins_in"] = 200
+    state = E.from_games([g])
+    rng = np.random.default_rng(seed)
+    asked_again = 0
+    while not g.is_over:
+        mask = E.legal_action_mask(state)[0]
+        assert np.flatnonzero(mask).tolist() == g.legal_actions()
+        np.testing.assert_array_equal(E.observe(state)[0], g.observe(g.to_move))
+        asked_again += g.phase == "bid" and g.to_move == g.high_bidder
+        a = int(rng.choice(np.flatnonzero(mask)))
+        g.apply(a)
+        state = E.step(state, np.array([a]))
+    assert asked_again > 0
+    assert E.position(state, 0) == json.loads(g.to_json())
