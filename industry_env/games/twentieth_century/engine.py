@@ -48,7 +48,17 @@ from . import kernel as K
 from .components import ERAS, GameData, load_data
 from .reference import Game, IllegalActionError
 from .rules import MAX_PLAYERS, MIN_PLAYERS
-from .state import CARD_CHOICES, GAME_NAME, JSON_VERSION, LEDGER, PHASES, SCORE_SOURCES, batch_schema
+from .state import (
+    CARD_CHOICES,
+    FIELDS,
+    GAME_NAME,
+    JSON_VERSION,
+    LEDGER,
+    PHASES,
+    SCORE_SOURCES,
+    GameStateError,
+    batch_schema,
+)
 
 __all__ = [
     "State", "init", "step", "reset", "finished", "legal_action_mask", "observe", "scores", "ranking", "take", "put",
@@ -448,11 +458,35 @@ def from_games(games: Sequence[Game]) -> State:
         raise ValueError("from_games: the games are played with different components")
     s = state_class(data).empty(len(games), data=data)
     for i, g in enumerate(games):
+        _check_fits(g, i)
         _write_game(s, i, g)
     _warm_up()
     t, _ = _tables(s)
     K.rebuild_rows(_games(s), t, np.arange(len(games), dtype=np.int64))
     return s
+
+
+_INT16 = np.iinfo(np.int16)
+
+
+def _check_fits(g: Game, i: int) -> None:
+    """GameStateError naming the first number of game ``i`` the State's int16 arrays cannot hold (a game read from
+    JSON never has one: ``positions.COUNT_LIMIT`` keeps room for the rest of it)."""
+
+    def walk(v: Any, where: str) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, f"{where}.{k}")
+        elif isinstance(v, (list, tuple)):
+            for k, x in enumerate(v):
+                walk(x, f"{where}[{k}]")
+        elif isinstance(v, (int, np.integer)) and not _INT16.min <= v <= _INT16.max:
+            raise GameStateError(f"from_games: game {i}: {where} = {int(v)} is beyond what the batched engine holds "
+                             f"(int16, {_INT16.min}..{_INT16.max})")  # fmt: skip
+
+    for name in FIELDS:
+        if name not in ("seed", "options", "phase", "resume"):
+            walk(getattr(g, name), name)
 
 
 def _write_game(s: State, i: int, g: Game) -> None:

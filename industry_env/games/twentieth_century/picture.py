@@ -227,7 +227,7 @@ def describe_decision(game: Game) -> str:
     """Who decides what now, in words."""
     if game.is_over:
         return "game over"
-    return f"player {game.to_move} to move: {PHASE_WORDS.get(game.phase, game.phase)}"
+    return f"player {game.to_move} to move: {_T.decision_words(game, PHASE_WORDS)}"
 
 
 def _card_name(which: int) -> str:
@@ -650,7 +650,7 @@ def _page_header(k: _Sketch, game: Game, seat: int | None) -> float:
         what = f"The game is over: {'winner' if len(win) == 1 else 'winners'} {_T.players_text(win)}"
     else:
         you = " (you)" if game.to_move == seat else ""
-        what = f"Player {game.to_move}{you} to move: {PHASE_WORDS.get(game.phase, game.phase)}"
+        what = f"Player {game.to_move}{you} to move: {_T.decision_words(game, PHASE_WORDS)}"
     y = _page_text(k, x, 30, what, PAGE_WIDTH - 2 * x, 10, weight="bold",
                    color=_CHOOSE if seat is not None and game.to_move == seat else _INK)  # fmt: skip
     y += 2

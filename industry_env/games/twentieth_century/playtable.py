@@ -65,7 +65,7 @@ class TwentiethCenturyTable(PlayTable):
 
     def decision(self) -> str:
         g, p = self.game, self.seat
-        what = self.T.DECISIONS.get(g.phase, g.phase)
+        what = self.T.decision_words(g)
         if g.phase in ("open", "bid") and g.auction_slot >= 0:
             tile = g.data.land[g.land_offer[g.auction_slot]].id
             high = f"high bid {g.high_bid} by player {g.high_bidder}" if g.high_bidder >= 0 else "no bid yet"

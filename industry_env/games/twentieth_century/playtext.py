@@ -57,6 +57,14 @@ PHASE_WORDS = {
     "target", "bridge": "maintenance: where the bridge goes", "recycle": "production: recycling", "over": "game over",
 }  # fmt: skip
 
+def decision_words(game: Game, words: dict[str, str] = DECISIONS) -> str:
+    """The decision awaited, in ``words`` (DECISIONS, said to the player; PHASE_WORDS, said of him); a bidder who
+    bid 31 or more is asked what to add (ruling 19), not to raise, pass or withdraw."""
+    if game.phase == "bid" and game.raising_own_bid():
+        return f"the land auction: say what to add to the bid of {game.high_bid} coins"
+    return words.get(game.phase, game.phase)
+
+
 # The scoring cards as the rulebook words them (Fase 6, Punteggio bonus), by round and card (a, b, c).
 CARD_TEXT = {
     2: ("1 VP for each coin and each science produced in round II",
@@ -323,8 +331,11 @@ def choice_text(game: Game, action: int) -> str:
                     f"alone in the auction; you have {game.coins[p]}); {new_tile_cubes(game, p, k)}")  # fmt: skip
         return (f"{base}: put up {land_text(game, game.land_offer[i])} (opening bid at least {game.min_land_price()} "
                 f"coins, you have {game.coins[p]}); if you win it, {new_tile_cubes(game, p, k)}")  # fmt: skip
-    if name == "bid":
-        return f"{base}: you have {game.coins[p]}; if you win, {new_tile_cubes(game, p, game.won[p] + 1)}"
+    if name == "bid":  # ruling 19: 'bid +31' is 31 or more, and the bidder then says what to add
+        adding = f", adding {i} to your bid of {game.high_bid}" if game.raising_own_bid() else ""
+        more = ", then say what to add to it" if i == A.NUM_BIDS - 1 else ""
+        return (f"{base}{adding}{more}: you have {game.coins[p]}; if you win, "
+                f"{new_tile_cubes(game, p, game.won[p] + 1)}")  # fmt: skip
     if name == "pass":
         return f"{base}: pass on this tile (you stay in the auction)"
     if name == "withdraw":
@@ -535,7 +546,7 @@ def phase_words(game: Game) -> str:
     """Where the game is, in words: 'round II of VI, the land auction: the opening bid; player 3 to move'."""
     if game.is_over:
         return "the game is over"
-    return (f"round {ROMAN[game.round]} of {ROMAN[ROUNDS]}, {PHASE_WORDS.get(game.phase, game.phase)}; player "
+    return (f"round {ROMAN[game.round]} of {ROMAN[ROUNDS]}, {decision_words(game, PHASE_WORDS)}; player "
             f"{game.to_move} to move")  # fmt: skip
 
 
