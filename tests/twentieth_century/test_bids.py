@@ -140,3 +140,16 @@ def test_random_games_of_rich_players_bidding_in_parts_agree_in_both_engines(n, 
         state = E.step(state, np.array([a]))
     assert asked_again > 0
     assert E.position(state, 0) == json.loads(g.to_json())
+
+
+def test_ruling_19_the_follow_up_decision_is_worded_as_adding_to_the_bid():
+    """After 'bid +31' the terminal and the picture asked the bidder to "raise, pass or withdraw", which he cannot."""
+    from industry_env.games.twentieth_century import playtext as T
+
+    g = _rich([45, 10, 10])
+    act(g, "land 0", "bid +31")
+    assert T.decision_words(g) == "the land auction: say what to add to the bid of 33 coins"
+    assert T.decision_words(g, T.PHASE_WORDS) == T.decision_words(g)
+    assert "adding 7 to your bid of 33" in T.choice_text(g, A.BID + 7)
+    act(g, "bid +7")
+    assert T.decision_words(g) == T.DECISIONS["bid"]
