@@ -34,3 +34,23 @@ def test_measure_refuses_bad_input_naming_it(kwargs: dict, says: str) -> None:
     args = {"agents": ["random"] * 3} | kwargs
     with pytest.raises(ValueError, match=says.replace("(", r"\(")):
         measure(make_agent, **args)
+
+
+def test_run_is_the_balance_command_for_this_game(tmp_path, capsys) -> None:
+    """What ``industry-env balance --game age_of_industry`` runs, with the options Industry's balance defines."""
+    import argparse
+    import json
+
+    from industry_env.games.age_of_industry.balance import run
+
+    out = tmp_path / "aoi.json"
+    args = argparse.Namespace(games=3, seed=1, players="3", policies="heuristic", output=str(out), board=None,
+                              map="germany", make_agent=make_agent)  # fmt: skip
+    assert run(args) == 0
+    assert "heuristic in every seat" in capsys.readouterr().out
+    tables = json.loads(out.read_text())
+    assert [(t["policy"], t["map"], t["players"], t["games"]) for t in tables] == [("heuristic", "germany", 3, 3)]
+    bad = argparse.Namespace(**{**vars(args), "players": "2,4"})
+    assert run(bad) == 2 and "3 to 5 players" in capsys.readouterr().err
+    folder = argparse.Namespace(**{**vars(args), "output": str(tmp_path)})
+    assert run(folder) == 2 and "is a folder" in capsys.readouterr().err

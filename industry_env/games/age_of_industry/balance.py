@@ -5,8 +5,10 @@
 the loans the final scoring could not repay (each worth -5 points), the loans held when the game ended, the rail
 income, the industries' points and the wins. docs/age-of-industry/balance.md quotes its figures.
 
-The game does not import its players: ``make_agent(name, seed=..., game=..., map=...)`` builds them (pass
-``industry_env.agents.make_agent``).
+The game does not import its players: ``make_agent(name, seed=..., game=..., options=...)`` builds them (pass
+``industry_env.agents.make_agent``). :func:`run` is the body of ``industry-env balance`` for this game: it reads
+the options Industry's ``balance`` defines (``--games``, ``--seed``, ``--players``, ``--policies``, ``--output``),
+each policy taking every seat, on both maps unless ``args.map`` names one.
 
     from industry_env.agents import make_agent
     from industry_env.games.age_of_industry.balance import measure
@@ -15,6 +17,9 @@ The game does not import its players: ``make_agent(name, seed=..., game=..., map
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,10 +27,13 @@ from typing import Any
 
 import numpy as np
 
+from ...core.outputs import check_output_file, write_text_atomic
 from . import engine
 from .components import MAPS
 from .rules import MAX_PLAYERS, MIN_PLAYERS, POINTS_PER_UNPAID_LOAN
 
+#: the one-line help of its subcommand (a tool of the game: ``GameSpec.tools``)
+HELP = "measure a game's balance over many games: Age of Industry's final points, loans unpaid and wins"
 GAME = "age_of_industry"
 _DEAL_PURPOSE = 0x62616C616E6365  # "balance": keeps its deals apart from any other use of the seed
 COLUMNS = ("points", "unpaid", "loans", "rail_income", "industries", "win")
@@ -166,4 +174,41 @@ def _play(players: list[Any], game_map: str, seeds: np.ndarray, rotation: np.nda
             state = engine.take(state, keep)
 
 
-__all__ = ["Measurement", "deal_seeds", "measure"]
+def run(args: argparse.Namespace) -> int:
+    """``industry-env balance --game age_of_industry``: for each policy (taking every seat), number of players and
+    map, the table of :func:`measure`; ``--output`` also writes every table's figures as JSON."""
+    maps = [args.map] if getattr(args, "map", None) else list(MAPS)
+    policies = [p.strip() for p in str(args.policies).split(",") if p.strip()]
+    try:
+        players = sorted({int(x) for x in str(args.players).split(",")})
+    except ValueError:
+        players = []
+    if not policies or not players or any(not MIN_PLAYERS <= n <= MAX_PLAYERS for n in players):
+        print(f"error: --players {args.players!r} --policies {args.policies!r}: Age of Industry is played by "
+              f"{MIN_PLAYERS} to {MAX_PLAYERS} players (e.g. --players 3,4,5), with at least one policy",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if args.output:
+        try:
+            check_output_file(args.output)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    results = []
+    for policy in policies:
+        for game_map in maps:
+            for n in players:
+                try:
+                    m = measure(args.make_agent, [policy] * n, game_map=game_map, games=args.games, seed=args.seed)
+                except ValueError as exc:
+                    print(f"error: {exc}", file=sys.stderr)
+                    return 2
+                print(f"== {policy} in every seat", m, "", sep="\n")
+                results.append({"policy": policy, "map": game_map, "players": n, "games": m.games,
+                                "seed": m.seed, "overall": m.overall(), "entries": m.summary()})  # fmt: skip
+    if args.output:
+        write_text_atomic(args.output, json.dumps(results, indent=2))
+    return 0
+
+
+__all__ = ["HELP", "Measurement", "deal_seeds", "measure", "run"]
