@@ -166,17 +166,31 @@ def test_every_subcommand_takes_game_and_no_parser_abbreviates() -> None:
     assert exc.value.code == 2
 
 
-@pytest.mark.parametrize("game", ["age_of_industry", "twentieth_century"])
-def test_balance_refuses_another_game_by_name(capsys, game: str) -> None:
+def test_balance_refuses_a_game_without_the_tool_by_name(capsys) -> None:
     """`balance --help` says every subcommand takes --game: a game without the tool is refused by name, before
     anything runs."""
     from industry_env.cli import main
     from industry_env.registry import load_game
 
-    assert "balance" not in load_game(game).tools
-    assert main(["balance", "--game", game, "--games", "1"]) == 2
+    assert "balance" not in load_game("twentieth_century").tools
+    assert main(["balance", "--game", "twentieth_century", "--games", "1"]) == 2
     err = capsys.readouterr().err
-    assert f"--game {game}: balance is a tool of Industry; {load_game(game).name} has no balance tool" in err
+    assert ("--game twentieth_century: balance is a tool of Industry, Age of Industry; 20th Century has no balance "
+            "tool") in err
+
+
+def test_balance_of_age_of_industry_gives_points_and_loans_unpaid(capsys, tmp_path) -> None:
+    """Age of Industry's players ended in debt, and the measure of it was not a command."""
+    import json
+
+    from industry_env.cli import main
+
+    out = tmp_path / "b.json"
+    assert main(["balance", "--game", "age_of_industry", "--games", "1", "--players", "3", "--policies", "random",
+                 "--output", str(out)]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "loans unpaid" in text and "new_england" in text and "germany" in text
+    assert json.loads(out.read_text())
 
 
 @pytest.mark.parametrize("game", ["industry", "age_of_industry", "twentieth_century"])

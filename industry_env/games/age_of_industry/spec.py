@@ -70,8 +70,10 @@ class AgeOfIndustrySpec(GameSpec):
         "ismcts": "industry_env.agents.age_of_industry.ismcts:ISMCTSAgent",
         "ppo": "industry_env.agents.ppo:PPOAgent",
     }
-    # its own command-line tool: `industry-env board --game age_of_industry` (components, maps, templates)
-    tools = {"board": "industry_env.games.age_of_industry.board_tool"}
+    # its own command-line tools: `industry-env board --game age_of_industry` (components, maps, templates) and
+    # `balance` (final points, loans unpaid and rail income of each policy, on both maps)
+    tools = {"board": "industry_env.games.age_of_industry.board_tool",
+             "balance": "industry_env.games.age_of_industry.balance"}
     observation_check = "industry_env.agents.age_of_industry.checks:check_game_observations"  # entry by entry
     play_table = "industry_env.games.age_of_industry.playtable:AgeOfIndustryTable"  # industry-env play
     web_view = "industry_env.games.age_of_industry.webview:AgeOfIndustryView"  # industry-env serve
