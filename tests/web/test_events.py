@@ -134,3 +134,36 @@ def test_streams_are_bounded_per_game_and_in_all(tmp_path: Path) -> None:
         while app.state.server.watchers.count() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert app.state.server.watchers.count() == 0
+
+
+def test_the_server_stops_at_once_and_saves_the_games_while_pages_are_open(tmp_path: Path) -> None:
+    """uvicorn waited, when told to stop, for every answer in progress: an open page's stream (minutes), so the
+    server hung at Ctrl-C, and a second Ctrl-C skipped saving the games. It waits 3 s now, then saves them."""
+    import threading
+
+    import uvicorn
+
+    from industry_env.web import create_app
+    from industry_env.web.guard import uvicorn_options
+
+    records = tmp_path / "records"
+    port = browser.free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(records, ["random"]), **uvicorn_options("127.0.0.1", port)))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    while not srv.started:
+        time.sleep(0.02)
+    base = f"http://127.0.0.1:{port}"
+    _, doc = post(base, "/api/play", {"game": "industry", "players": 3, "seats": ["you", "person", "random"]})
+    state = get(base, f"/api/play/{doc['id']}")
+    token = doc["id"] if state["to_move"] == 0 else doc["links"][1]["token"]
+    mine = get(base, f"/api/play/{token}")
+    post(base, f"/api/play/{token}/move", {"action": mine["groups"][0]["choices"][0]["action"], "ply": mine["ply"]})
+    page = Stream(base, doc["id"])
+    assert page.event()[0] == "version"
+    t0 = time.monotonic()
+    srv.should_exit = True
+    thread.join(30)
+    page.close()
+    assert not thread.is_alive() and time.monotonic() - t0 < 10
+    assert len(list(records.glob("*.json"))) == 1  # the game, saved as the server stopped
