@@ -419,8 +419,46 @@ def play_together(drivers: list[Any], base: str, game: str, seats: list[str], ti
     return {"tokens": tokens, "finals": finals, "hands": hands_seen}
 
 
+def table_screenshots(folder: Path) -> list[Path]:
+    """docs/serve.md's pictures of a table: the creator's page at a table of two people and an agent of Age of
+    Industry (the links it hands out, the seats with the agent's strength and thinking time, the advisor's answer),
+    and a hot-seat screen's hand-over."""
+    from selenium.webdriver.common.by import By
+
+    folder.mkdir(parents=True, exist_ok=True)
+    made = []
+    with tempfile.TemporaryDirectory() as records, server(Path(records), ("random", "heuristic")) as base:
+        with browser(1400, 1700) as driver, browser(1400, 1700) as other:
+            tokens = start_table(driver, base, "age_of_industry", ["you", "person", "heuristic"], advisor=True,
+                                 spectators=4)  # fmt: skip
+            open_link(other, base, tokens[(1,)])
+            decisions = 0  # a few decisions each, the other person's through their own page, to the creator's turn
+            while decisions < 8 or not driver.execute_script("return live.your_turn"):
+                for page in (driver, other):
+                    page.execute_script("return refresh()")
+                    if page.execute_script("return live.your_turn"):
+                        play_on(page, 1)
+                        decisions += 1
+            driver.find_element(By.ID, "ask").click()
+            wait(driver, "document.querySelector('#advice table') && document.body.dataset.busy === '0'")
+            driver.execute_script("document.querySelector('.side').scrollTop = 0; window.scrollTo(0, 0)")
+            made.append(folder / "serve-table.png")
+            driver.save_screenshot(str(made[-1]))
+        with browser(1400, 900) as driver:
+            start_table(driver, base, "age_of_industry", ["you", "you", "random"])
+            wait(driver, "document.body.dataset.handover !== ''")
+            made.append(folder / "serve-handover.png")
+            driver.save_screenshot(str(made[-1]))
+    return made
+
+
 def main(argv: list[str]) -> int:
-    """``python -m tests.web.browser OUT.png`` writes the README's screenshot; ``--round-trip`` measures moves."""
+    """``python -m tests.web.browser OUT.png`` writes the README's screenshot; ``--table FOLDER`` docs/serve.md's
+    pictures of a table; ``--round-trip`` measures moves."""
+    if argv[:1] == ["--table"]:
+        for path in table_screenshots(Path(argv[1] if len(argv) > 1 else "docs")):
+            print(f"wrote {path}: {not_blank(path)}")
+        return 0
     if argv[:1] == ["--round-trip"]:
         import numpy as np
 

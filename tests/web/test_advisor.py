@@ -68,6 +68,7 @@ def test_the_advice_is_the_same_whatever_the_seat_cannot_see(client: TestClient,
     assert visits == sorted(visits, reverse=True) and sum(visits) <= 16 and advice["moves"][0]["share"] > 0
     assert {m["action"] for m in advice["moves"]} <= legal and all(m["label"] for m in advice["moves"])
     assert all(abs(m["share"] - m["visits"] / 16) < 1e-3 for m in advice["moves"])  # of the 16 simulations asked
+    assert advice["search"]["action"] == advice["moves"][0]["action"]  # the search plays its most visited choice
 
 
 def test_the_search_says_what_its_root_holds() -> None:

@@ -273,12 +273,12 @@ function drawGame() {
   $("turn").className = "turn" + (s.your_turn ? " yours" : "");
   $("decision").textContent = s.decision;
   $("howto").hidden = !s.your_turn;
-  // the hot-seat screen's hand-over: no hand and no choice shown until the next person takes the screen
+  // the hot-seat screen's hand-over: the public view (no hand) and no choice until the next person takes the screen
   $("handover").hidden = s.table.handover === null;
-  $("board").classList.toggle("covered", s.table.handover !== null);
   if (s.table.handover !== null) {
     $("handover-text").textContent = `Player ${s.table.handover} is to move. Pass the screen to player ` +
-      `${s.table.handover}, then click below: their hand and their choices are shown.`;
+      `${s.table.handover}, then click below: their hand and their choices are shown (until then, the table as ` +
+      `everyone sees it, no hand).`;
     $("show").textContent = `I am player ${s.table.handover}: show my hand`;
   }
   const groups = s.groups.map((group) => {
