@@ -228,7 +228,9 @@ class Server(Tables):
         spec = replay.spec
         views: list[Any] = ["full"]
         if spec.hidden_information:
-            views = ["public", *range(record.num_players)] + (["full"] if replay.finished else [])
+            # an unfinished game's hands are shown to no one: whoever reaches the server may open its records, and a
+            # person at its table would see another seat's hand
+            views = ["public", *range(record.num_players), "full"] if replay.finished else ["public"]
         return {"id": replay.id, "source": source, "game": spec.id, "game_name": spec.name, "describe":
                 record.describe(), "players": record.num_players, "moves": len(record.actions),
                 "movers": replay.players, "names": replay.names, "finished": replay.finished, "views": views,
@@ -245,6 +247,7 @@ class Server(Tables):
         number = _number(view)
         if number is not None and number < replay.record.num_players:
             seat = number
+            _seat_view_allowed(replay)
         elif view == "full":
             if spec.hidden_information and not replay.finished:
                 raise RequestError(403, "the full view (every hand) is shown only for records of finished games")
@@ -270,6 +273,8 @@ class Server(Tables):
             raise RequestError(400, f"move {k_text!r}: a number from 0 to {len(replay.record.actions)}")
         seat = _number(view_text)
         seat = seat if seat is not None and seat < replay.record.num_players else None
+        if seat is not None:
+            _seat_view_allowed(replay)
         with replay.lock:
             return {"key": key, "text": self._lookup(replay.view, replay.position(k), key, seat)}
 
@@ -491,6 +496,15 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
                     lifespan=lifespan)  # fmt: skip
     app.state.server = server
     return app
+
+
+def _seat_view_allowed(replay: Any) -> None:
+    """403 for a seat's view of an unfinished game with hidden information: it would show that seat's hand to
+    whoever opens the record (another person at its table too)."""
+    if replay.spec.hidden_information and not replay.finished:
+        raise RequestError(403, "a seat's view of an unfinished game is shown to no one (it would show that seat's "
+                                "hand to whoever opens the record, another person at its table too): watch the "
+                                "public view, or play on by the seat's link")  # fmt: skip
 
 
 def _locked(live: LiveGame, call: Any) -> Any:

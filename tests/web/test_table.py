@@ -345,3 +345,18 @@ def test_every_game_offers_a_table(client: TestClient) -> None:
         doc, tokens = table(client, game, seats)
         state = play_round(client, tokens, 4)
         assert state["ply"] >= 4 and state["version"] > 0
+
+
+def test_an_unfinished_tables_record_shows_no_seats_hand(client: TestClient) -> None:
+    """The Watch tab opened an unfinished game's record in any seat's view: a person at a table (or anyone who
+    reaches the server) saw another seat's hand there. Only the public view is shown until the game is over."""
+    doc, tokens = table(client, "age_of_industry", ["you", "person", "random"])
+    play_round(client, tokens, 5)
+    name = client.post(f"/api/play/{doc['id']}/quit", json={}).json()["record_file"]
+    opened = client.post("/api/replays", json={"file": name}).json()
+    assert opened["views"] == ["public"]
+    for view in ("0", "1", "2", "full"):
+        error(client.get(f"/api/replays/{opened['id']}/3", params={"view": view}), 403)
+    error(client.get(f"/api/replays/{opened['id']}/3/lookup", params={"view": "1", "key": "Köln"}), 403, "seat")
+    public = client.get(f"/api/replays/{opened['id']}/3", params={"view": "public"}).json()
+    assert "Hand of player" not in public["picture"]
