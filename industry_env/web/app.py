@@ -5,12 +5,19 @@ it was):
 
 ==========================================  ===================================================================
 ``GET  /api/games``                         the games (``available_games()``), their options and agents offered
-``POST /api/play``                          start a game: ``{"game", "options", "players", "seat", "agents"}``
-``GET  /api/play/{id}``                     the game as the person's seat sees it
+``POST /api/play``                          start a game: ``{"game", "options", "players", "seats"}`` (or ``"seat"``
+                                            and ``"agents"``), ``"advisor"``, ``"budget"``, ``"spectators"``
+``GET  /api/play/{id}``                     the game as the link ``id`` sees it (:mod:`.playing`)
 ``POST /api/play/{id}/move``                ``{"action", "ply"}``: play a choice; the agents reply
+``POST /api/play/{id}/undo``                ``{"ply"}``: take the seat's last decision back (:mod:`.undo`)
+``POST /api/play/{id}/advice``              ``{"ply", "simulations"}``: the advisor's answer (:mod:`.advisor`)
+``POST /api/play/{id}/hand``                ``{"seat", "agent"}``: a seat handed to an agent, or taken back
+``POST /api/play/{id}/show``                ``{"seat"}``: a hot-seat screen's hand-over
+``POST /api/play/{id}/links``               the creator's: a seat's new link, or a spectators' link
+``GET  /api/play/{id}/events``              the link's live-update stream (:mod:`.events`)
 ``GET  /api/play/{id}/lookup?key=``         a field or location, as the seat knows it
 ``GET  /api/play/{id}/record``              the record of the finished game (``industry-env replay`` plays it)
-``POST /api/play/{id}/quit``                save the game and close it
+``POST /api/play/{id}/quit``                the creator's: save the game and close it
 ``POST /api/play/{id}/resume``              the game, brought back from its record if newer games pushed it out
 ``POST /api/resume``                        ``{"file": name}``: play on an unfinished game of the records folder
 ``GET  /api/records``                       the records folder's files (and those that cannot be read, with why)

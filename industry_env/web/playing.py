@@ -261,8 +261,9 @@ class Tables:
 
     def resume_listed(self, name: Any) -> tuple[LiveGame, Link, str]:
         """One person's unfinished game played on from the records list (whoever reaches the server may: its
-        records are theirs to read), its creator's link (a new one if this server holds none); a table of several
-        people is played on by each seat's link only (409)."""
+        records are theirs to read), its creator's link (a new one if this server holds none, which replaces the
+        one made before the server restarted); a table of several people is played on by each seat's link only
+        (409)."""
         with self.resuming:
             live = self.resume(name)
         if len(live.people) != 1:
@@ -270,7 +271,10 @@ class Tables:
                                     f"own link, not from the records list")  # fmt: skip
         with live.lock:
             link = next((x for x in live.links if x.creator and x.token is not None), None)
-            if link is None:
+            if link is None:  # a new link for the seat: the one made before the server restarted stops working
+                for old in [x for x in live.links if x.creator]:
+                    live.links.remove(old)
+                    self.store.drop_link(old)
                 link = Link.made(live.people, creator=True)
                 live.links.append(link)
                 self.store.add_link(live, link)
