@@ -46,8 +46,8 @@ SERVE_TABLE = {
     "files": ["serve-table.png", "serve-handover.png"],
     "source": "python -m tests.web.browser --table docs: headless Chromium, 1400 x 1700 then 1400 x 900 windows; the "
     "creator's page at a 3-player table of Age of Industry (another person, a heuristic; the advisor agreed, a "
-    "spectators' link 4 decisions behind) at its 9th decision or later, with the advisor's answer; and a hot-seat "
-    "screen of two seats at its first hand-over",
+    "spectators' link 4 decisions behind) after at least 8 decisions of its two people, with the advisor's answer; "
+    "and a hot-seat screen of two seats at its first hand-over",
 }
 
 
