@@ -20,7 +20,12 @@ final scores as a check (format version 2)::
 
 ``actions`` are integers of the game's action encoding in the order they were played, from the opening
 position ``load_game(game).reference(num_players, seed, **options)``. ``final_scores`` is present once the game
-is over (or ``null``); an unfinished game is a valid record and replays to its last position.
+is over (or ``null``); an unfinished game is a valid record and replays to its last position. A game in which a
+player took moves back (``industry-env serve``'s undo) keeps them under ``undone``, in the order they were taken
+back: ``{"at": k, "actions": [...]}``, the moves played after the first ``k`` of the line then played and taken
+back (the line before the last take-back is ``actions[:k]`` followed by its moves, and so on backwards:
+:func:`undone_lines`); a record without take-backs has no ``undone`` entry. A replay plays ``actions`` and checks
+that every line taken back was legal too.
 
 Records are written readable by their owner only (0600). The seed tells every hidden hand and every draw to
 come, so the record of an unfinished game is written without it (``"seed": null``): the seed is kept in a private
@@ -76,6 +81,14 @@ def _data_options(spec: GameSpec) -> set[str]:
     return {o.name for o in spec.options if o.data}
 
 
+class Undone(NamedTuple):
+    """Moves taken back: after the first ``at`` moves of the line then played, ``actions`` were played, then taken
+    back."""
+
+    at: int
+    actions: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class Record:
     """One game: its game, players, options, seed, data digests, actions and, once it is over, the final scores.
@@ -90,6 +103,7 @@ class Record:
     data: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # what -> {"name", "sha256"}
     final_scores: tuple[int, ...] | None = None
     source: str = field(default="record", compare=False)  # where it was read from, for messages
+    undone: tuple[Undone, ...] = ()  # moves taken back, in the order they were (module docstring)
 
     @property
     def spec(self) -> GameSpec:
@@ -130,6 +144,7 @@ class Record:
             "seed": self.seed,
             "actions": list(self.actions),
             "final_scores": None if self.final_scores is None else list(self.final_scores),
+            **({"undone": [{"at": u.at, "actions": list(u.actions)} for u in self.undone]} if self.undone else {}),
         }
 
     def to_json(self) -> str:
@@ -218,10 +233,11 @@ class Record:
         if final is not None and (not isinstance(final, list) or len(final) != n or not all(map(_is_int, final))
                                   or not all(abs(x) < 2**31 for x in final)):  # fmt: skip
             raise bad(f"final_scores is {_short(final)}, expected null or {n} whole numbers")
+        undone = _undone(doc.get("undone", []), longest, num_actions, bad)
         json_options = {k: v for k, v in spec.options_to_json(checked).items() if k not in _data_options(spec)}
         return cls(num_players=n, seed=seed, actions=tuple(actions), game=game_id, options=json_options,
                    data={k: {"name": str(v.get("name", "")), "sha256": v["sha256"]} for k, v in data.items()},
-                   final_scores=None if final is None else tuple(final), source=source)  # fmt: skip
+                   final_scores=None if final is None else tuple(final), source=source, undone=undone)  # fmt: skip
 
     @classmethod
     def from_json(cls, text: str, source: str = "record") -> Record:
@@ -268,6 +284,41 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _undone(entries: Any, longest: int, num_actions: int, bad: Any) -> tuple[Undone, ...]:
+    """The record's ``undone`` entries, checked (each an ``{"at", "actions"}`` within the game's bounds)."""
+    if not isinstance(entries, list):
+        raise bad("'undone' must be a list of {at, actions}: the moves taken back")
+    out = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or set(entry) != {"at", "actions"}:
+            raise bad(f"undone[{i}]: expected {{at, actions}} (the moves taken back after the first 'at' moves)")
+        at, actions = entry["at"], entry["actions"]
+        if not _is_int(at) or not 0 <= at <= longest:
+            raise bad(f"undone[{i}].at is {_short(at)}, expected a number of moves from 0 to {longest}")
+        if not isinstance(actions, list) or not actions or at + len(actions) > longest:
+            raise bad(f"undone[{i}].actions: expected a list of 1 to {longest - at} action numbers")
+        for j, a in enumerate(actions):
+            if not _is_int(a) or not 0 <= a < num_actions:
+                raise bad(f"undone[{i}].actions[{j}]: {_short(a)} is not an action number (0 to {num_actions - 1})")
+        out.append(Undone(at, tuple(actions)))
+    return tuple(out)
+
+
+def undone_lines(record: Record) -> list[tuple[int, ...]]:
+    """Each line of play as it stood just before a take-back, in the order of :attr:`Record.undone`: worked out
+    backwards from ``actions`` (the line after the last take-back continues its first ``at`` moves); RecordError if
+    a take-back's ``at`` is beyond the line it was taken from."""
+    lines: list[tuple[int, ...]] = []
+    line = record.actions
+    for i, u in reversed(list(enumerate(record.undone))):
+        if u.at > len(line):
+            raise RecordError(f"{record.source}: undone[{i}].at is {u.at}, but the line it was taken back from had "
+                              f"only {len(line)} moves")  # fmt: skip
+        line = line[: u.at] + u.actions
+        lines.append(line)
+    return lines[::-1]
+
+
 class Recorder:
     """Collects the actions of one game as it is played, from its opening position; ``record()`` gives the Record.
 
@@ -290,6 +341,7 @@ class Recorder:
         self.spec, self.options = spec, checked
         self._num_actions = spec.num_actions(**checked)
         self.actions: list[int] = []
+        self.undone: list[Undone] = []  # moves taken back (take_back)
 
     @classmethod
     def for_game(cls, game: ReferenceGame, spec: GameSpec | None = None) -> Recorder:
@@ -316,10 +368,20 @@ class Recorder:
             raise ValueError(f"Recorder.append: {action!r} is not an action number (0 to {self._num_actions - 1})")
         self.actions.append(a)
 
+    def take_back(self, at: int) -> tuple[int, ...]:
+        """Take back every action after the first ``at`` (kept in the record's ``undone``); the actions taken back."""
+        if not 0 <= at < len(self.actions):
+            raise ValueError(f"Recorder.take_back: at={at!r}, expected 0 to {len(self.actions) - 1} (moves kept)")
+        taken = tuple(self.actions[at:])
+        del self.actions[at:]
+        self.undone.append(Undone(at, taken))
+        return taken
+
     def record(self, final_scores: Sequence[int] | None = None) -> Record:
         """The record so far; pass the final scores once the game is over (they are checked on replay)."""
         final = None if final_scores is None else tuple(int(x) for x in final_scores)
-        return dataclasses.replace(self._record, actions=tuple(self.actions), final_scores=final)
+        return dataclasses.replace(self._record, actions=tuple(self.actions), final_scores=final,
+                                   undone=tuple(self.undone))  # fmt: skip
 
     def save(self, path: str | os.PathLike[str], final_scores: Sequence[int] | None = None,
              seats: Sequence[str | None] | None = None) -> Record:  # fmt: skip
@@ -362,20 +424,24 @@ def seed_file(path: str | os.PathLike[str]) -> Path:
 
 class SeedFile(NamedTuple):
     """An unfinished game's private part: its seed, and who plays each seat (an agent's name; None: a person; the
-    whole list None when the writer did not say)."""
+    whole list None when the writer did not say); ``table``: what a server keeps of a table of several people (the
+    SHA-256 digests of its seats' links, never the links themselves: :mod:`industry_env.web.table`), or None."""
 
     seed: int
     seats: list[str | None] | None
+    table: dict[str, Any] | None = None
 
 
-def save(record: Record, path: str | os.PathLike[str], seats: Sequence[str | None] | None = None) -> None:
+def save(record: Record, path: str | os.PathLike[str], seats: Sequence[str | None] | None = None,
+         table: Mapping[str, Any] | None = None) -> None:  # fmt: skip
     """Write ``record`` to ``path`` as JSON, atomically (a reader never sees half a record) and readable by its owner
     only (0600).
 
     The record of an unfinished game is written without its seed (``"seed": null``), which would tell whoever reads
     it every hidden hand and draw to come; the seed goes to the private file :func:`seed_file` beside it, with
-    ``seats`` (who plays each seat: an agent's name, None for a person) for :func:`resume`. A finished game's record
-    holds its seed, and its seed file is removed.
+    ``seats`` (who plays each seat: an agent's name, None for a person) for :func:`resume`, and ``table`` (a JSON
+    object: what a server keeps of a table of several people, :class:`SeedFile`). A finished game's record holds its
+    seed, and its seed file is removed.
     """
     p = Path(path)
     if seats is not None:
@@ -385,7 +451,8 @@ def save(record: Record, path: str | os.PathLike[str], seats: Sequence[str | Non
                              f"person), got {seats!r}")  # fmt: skip
     if record.final_scores is None:
         if record.seed is not None:  # the seed first: a record is never on disk without its seed file
-            doc = {"format": SEED_FORMAT, "record": p.name, "seed": record.seed, "seats": seats}
+            doc = {"format": SEED_FORMAT, "record": p.name, "seed": record.seed, "seats": seats,
+                   **({"table": dict(table)} if table is not None else {})}  # fmt: skip
             write_text_atomic(seed_file(p), json.dumps(doc) + "\n", private=True)
         write_text_atomic(p, dataclasses.replace(record, seed=None).to_json(), private=True)
     else:
@@ -410,7 +477,10 @@ def read_seed_file(path: str | os.PathLike[str]) -> SeedFile | None:
         raise RecordError(f"{where}: seed is {_short(seed)}, expected a whole number from 0 to 2**63 - 1")
     if seats is not None and (not isinstance(seats, list) or not all(s is None or isinstance(s, str) for s in seats)):
         raise RecordError(f"{where}: seats is {_short(seats)}, expected a list of agent names (null: a person)")
-    return SeedFile(seed, seats)
+    table = doc.get("table")
+    if table is not None and not isinstance(table, dict):
+        raise RecordError(f"{where}: table is {_short(table)}, expected an object")
+    return SeedFile(seed, seats, table)
 
 
 def load(path: str | os.PathLike[str]) -> Record:
@@ -525,7 +595,8 @@ def iter_replay(record: Record, board: Any = None, **data_options: Any) -> Itera
     """Replay ``record`` move by move with the reference engine, yielding each :class:`Move` after it is played.
 
     Raises :class:`RecordError` (file, move number, reason) for other data, an illegal move, or final scores
-    that differ from the recorded ones.
+    that differ from the recorded ones, or, once the line is played, a line taken back (``undone``) that was not
+    legal.
     """
     spec = record.spec
     game = opening(record, board, **data_options)
@@ -551,6 +622,13 @@ def iter_replay(record: Record, board: Any = None, **data_options: Any) -> Itera
         if tuple(game.scores()) != record.final_scores:
             raise RecordError(f"{record.source}: after move {len(record.actions)} the final scores are "
                               f"{game.scores()}, the record says {list(record.final_scores)}")  # fmt: skip
+    for i, line in enumerate(undone_lines(record)):  # every line taken back was played by the rules too
+        other = opening(record, board, **data_options)
+        for number, action in enumerate(line, start=1):
+            if other.is_over or not other.legal_action_mask()[action]:
+                raise RecordError(f"{record.source}: undone[{i}]: move {number} (action {action}) of the line taken "
+                                  f"back is not legal in its position")  # fmt: skip
+            other.apply(action)
 
 
 def replay(record: Record, board: Any = None, **data_options: Any) -> Any:
@@ -561,6 +639,6 @@ def replay(record: Record, board: Any = None, **data_options: Any) -> Any:
     return game
 
 
-__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "Recorder", "Move", "SeedFile", "board_digest",
+__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "Recorder", "Move", "SeedFile", "Undone", "board_digest",
            "record_from_game", "save", "load", "seed_file", "read_seed_file", "resume", "default_folder",
-           "private_folder", "opening", "iter_replay", "replay"]  # fmt: skip
+           "private_folder", "opening", "iter_replay", "replay", "undone_lines"]  # fmt: skip

@@ -1,5 +1,5 @@
-"""``industry-env serve``: play the suite's games and watch their records in a browser (the ``web`` extra:
-Starlette and uvicorn).
+"""``industry-env serve``: play the suite's games, against agents or with other people at one table (each seat
+reached by its own link), and watch their records in a browser (the ``web`` extra: Starlette and uvicorn).
 
 :func:`create_app` makes the application (:mod:`.app`); :func:`configure` and :func:`run` are the subcommand's
 options and body. The server binds the loopback address unless told otherwise, answers only to its own names and

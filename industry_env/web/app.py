@@ -5,12 +5,19 @@ it was):
 
 ==========================================  ===================================================================
 ``GET  /api/games``                         the games (``available_games()``), their options and agents offered
-``POST /api/play``                          start a game: ``{"game", "options", "players", "seat", "agents"}``
-``GET  /api/play/{id}``                     the game as the person's seat sees it
+``POST /api/play``                          start a game: ``{"game", "options", "players", "seats"}`` (or ``"seat"``
+                                            and ``"agents"``), ``"advisor"``, ``"budget"``, ``"spectators"``
+``GET  /api/play/{id}``                     the game as the link ``id`` sees it (:mod:`.playing`)
 ``POST /api/play/{id}/move``                ``{"action", "ply"}``: play a choice; the agents reply
+``POST /api/play/{id}/undo``                ``{"ply"}``: take the seat's last decision back (:mod:`.undo`)
+``POST /api/play/{id}/advice``              ``{"ply", "simulations"}``: the advisor's answer (:mod:`.advisor`)
+``POST /api/play/{id}/hand``                ``{"seat", "agent"}``: a seat handed to an agent, or taken back
+``POST /api/play/{id}/show``                ``{"seat"}``: a hot-seat screen's hand-over
+``POST /api/play/{id}/links``               the creator's: a seat's new link, or a spectators' link
+``GET  /api/play/{id}/events``              the link's live-update stream (:mod:`.events`)
 ``GET  /api/play/{id}/lookup?key=``         a field or location, as the seat knows it
 ``GET  /api/play/{id}/record``              the record of the finished game (``industry-env replay`` plays it)
-``POST /api/play/{id}/quit``                save the game and close it
+``POST /api/play/{id}/quit``                the creator's: save the game and close it
 ``POST /api/play/{id}/resume``              the game, brought back from its record if newer games pushed it out
 ``POST /api/resume``                        ``{"file": name}``: play on an unfinished game of the records folder
 ``GET  /api/records``                       the records folder's files (and those that cannot be read, with why)
@@ -30,7 +37,6 @@ import asyncio
 import contextlib
 import json
 import math
-import secrets
 import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -40,15 +46,20 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import warmup
-from ..records import MAX_RECORD_BYTES, RecordError, load, opening, resume
+from ..records import MAX_RECORD_BYTES, RecordError, load
 from ..registry import available_games, load_game
+from .advisor import search_name
+from .events import STREAM_S, Watchers
+from .events import stream as live_stream
 from .guard import Guard, Hosts
+from .playing import ADVISORS_AT_ONCE, Tables, strength_lines
 from .sessions import KEEP_S, LiveGame, RequestError, Store, read_record
+from .table import Link
 
 STATIC = Path(__file__).parent / "static"
 REQUEST_LIMIT = 64 << 10  # a move or a new game is a few hundred bytes
@@ -141,8 +152,8 @@ async def _body(request: Request, limit: int, timeout: float = BODY_TIMEOUT) -> 
     return doc
 
 
-class Server:
-    """The routes' state: the store of games and records, and the agents offered per game."""
+class Server(Tables):
+    """The routes' state: the store of games and records, the agents offered per game, the live-update streams."""
 
     def __init__(self, records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32,
                  game: str | None = None, keep_s: float = KEEP_S) -> None:  # fmt: skip
@@ -153,6 +164,9 @@ class Server:
         self.default_game = game or available_games()[0]
         self.store = Store(records, max_games=max_games, keep_s=keep_s)
         self.resuming = threading.Lock()  # one game brought back from its record at a time
+        self.watchers = Watchers()
+        self.strength = strength_lines()
+        self.advising = threading.BoundedSemaphore(ADVISORS_AT_ONCE)
         self.agents = list(dict.fromkeys(agents))
         # per game, the agents of --agents that play it: each is built once now, so that a name that cannot be
         # (a typing slip, a module:attr that does not import, another game's agent) is known before any request
@@ -199,183 +213,11 @@ class Server:
                         "max_players": spec.max_players, "default_players": spec.default_players,
                         "hidden_information": spec.hidden_information,
                         "private_information": spec.hidden_information and spec.private_information, "options": options,
-                        "agents": self.offered[g]})  # fmt: skip
+                        "agents": self.offered[g], "advisor": search_name(spec) or ("heuristic" if "heuristic" in
+                        spec.agents else None), "searches": [a for a in self.offered[g] if self._searches(g, a)],
+                        "strength": {a: line["line"] for a, line in self.strength.get(g, {}).items()
+                                     if a in self.offered[g]}})  # fmt: skip
         return {"games": out, "default": self.default_game}
-
-    def start(self, doc: dict[str, Any]) -> LiveGame:
-        """A new game from a request, every field checked before anything is made."""
-        from ..agents import make_agent
-
-        game_id = doc.get("game")
-        if game_id not in available_games():
-            games = ", ".join(available_games())
-            raise RequestError(400, f"game={game_id!r}: not a game offered here (games: {games})")
-        spec = load_game(game_id)
-        options = doc.get("options", {})
-        if not isinstance(options, dict):
-            raise RequestError(400, "options: must be an object {name: value}")
-        data = [o.name for o in spec.options if o.data and o.name in options]
-        if data:
-            raise RequestError(400, f"options.{data[0]}: a data file of {spec.name} is not chosen from the browser "
-                                    f"(the shipped one is played)")  # fmt: skip
-        try:
-            checked = spec.check_options(options, where="options.")
-        except ValueError as exc:
-            raise RequestError(400, str(exc)) from None
-        players = doc.get("players", spec.default_players)
-        try:
-            n = spec.check_num_players(players, "players")
-        except ValueError as exc:
-            raise RequestError(400, str(exc)) from None
-        seat = doc.get("seat", 0)
-        if not _is_int(seat) or not 0 <= seat < n:
-            raise RequestError(400, f"seat={seat!r}: your seat is a number from 0 to {n - 1}")
-        agents = doc.get("agents", [self.offered[game_id][0]] * (n - 1))
-        if isinstance(agents, str):
-            agents = [agents] * (n - 1)
-        if not isinstance(agents, list) or len(agents) != n - 1:
-            raise RequestError(400, f"agents: a list of {n - 1} agent names, one for each other seat in order")
-        for name in agents:
-            if name not in self.offered[game_id]:
-                raise RequestError(400, f"agents: {name!r} is not an agent offered for {spec.name} here (offered: "
-                                        f"{', '.join(self.offered[game_id])})")  # fmt: skip
-        self.store.check_room()  # before the agents play: a full server refuses at once
-        seed = secrets.randbelow(2**31)
-        game = spec.reference(n, seed=seed, **checked)
-        names: list[str | None] = list(agents)
-        names.insert(seat, None)
-        choosers = [None if name is None else
-                    make_agent(name, seed=seed + 1 + p, game=game_id, options=checked).act_game
-                    for p, name in enumerate(names)]  # fmt: skip
-        live = LiveGame(spec, checked, game, seat, names, choosers)
-        with live.lock:
-            live.play_agents()
-            if live.game.is_over:
-                self.store.save(live)
-        self.store.add_game(live)
-        return live
-
-    def live(self, game_id: str) -> LiveGame:
-        """The live game ``game_id``; one pushed out by newer games is brought back from its record (404 if there
-        is no such game)."""
-        try:
-            return self.store.game(game_id)
-        except RequestError:
-            if self.store.pushed(game_id) is None:
-                raise
-        with self.resuming:
-            try:
-                return self.store.game(game_id)  # brought back by another request meanwhile
-            except RequestError:
-                name = self.store.pushed(game_id)
-                if name is None:
-                    raise
-            return self.resume(name, game_id)
-
-    def resume(self, name: str, game_id: str | None = None) -> LiveGame:
-        """The unfinished game of the records folder's file ``name`` made live again: replayed from its seed (kept
-        in its private seed file) at the person's seat, against the agents it was played against; if that game is
-        live already, the live game (one game a record)."""
-        path = self.store.record_path(name)
-        playing = self.store.playing(path.name)
-        if playing is not None:
-            return self.store.game(playing.id)
-        try:
-            record, seats = resume(path)
-            game = opening(record)
-        except RecordError as exc:
-            raise RequestError(409, str(exc)) from None
-        spec = record.spec
-        if seats is None or seats.count(None) != 1:
-            raise RequestError(409, f"{name}: its seed file does not say which seat was the person's (it was not "
-                                    f"written by this server): play it on with industry-env play --resume "
-                                    f"{name} --seat N")  # fmt: skip
-        gone = [a for a in seats if a is not None and a not in self.offered[spec.id]]
-        if gone:
-            raise RequestError(409, f"{name}: it was played against {gone[0]!r}, which this server does not offer "
-                                    f"for {spec.name} (offered: {', '.join(self.offered[spec.id])}); start it with "
-                                    f"--agents naming it")  # fmt: skip
-        from ..agents import make_agent
-
-        options = spec.check_options(spec.options_from_json(record.options))
-        seat = seats.index(None)
-        assert record.seed is not None  # resume() gives the seed back, or refuses
-        choosers = [None if who is None else
-                    make_agent(who, seed=record.seed + 1 + p, game=spec.id, options=options).act_game
-                    for p, who in enumerate(seats)]  # fmt: skip
-        live = LiveGame(spec, options, game, seat, seats, choosers, game_id=game_id)
-        with live.lock:
-            for number, action in enumerate(record.actions, start=1):
-                if live.game.is_over or not live.game.legal_action_mask()[action]:
-                    raise RequestError(409, f"{name}: move {number} (action {action}) is not legal in its position: "
-                                            f"the record does not replay")  # fmt: skip
-                live.apply(action)
-            live.saved_as, live.saved_ply = path.name, live.ply
-            live.play_agents()
-            if live.game.is_over:
-                self.store.save(live)
-        self.store.add_game(live)
-        return live
-
-    def state(self, live: LiveGame) -> dict[str, Any]:
-        """The game as the person's seat sees it (nothing another seat holds, no seed, no deck order)."""
-        g, seat, view = live.game, live.seat, live.view
-        over = g.is_over
-        picture = view.picture(g, seat)
-        out = {
-            "id": live.id, "game": live.spec.id, "game_name": live.spec.name, "players": g.num_players,
-            "seat": seat, "agents": ["you" if a is None else a for a in live.agents], "ply": live.ply,
-            "over": over, "to_move": -1 if over else int(g.current_player),
-            "your_turn": (not over) and g.current_player == seat, "decision": view.decision(g),
-            "groups": view.choices(g) if not over and g.current_player == seat else [],
-            "history": live.history, "scores": [int(v) for v in g.scores()], "picture": picture,
-            "text": None if picture is not None else view.text(g, seat), "places": view.places(g),
-            "final": None, "record_file": live.saved_as,
-        }  # fmt: skip
-        if over:
-            out["final"] = {"table": view.final(g), "winners": [int(w) for w in g.winners()]}
-        return out
-
-    def move(self, live: LiveGame, doc: dict[str, Any]) -> dict[str, Any]:
-        """Play the person's choice (checked against the game as it is now), then the agents' replies."""
-        action, ply = doc.get("action"), doc.get("ply")
-        with live.lock:
-            if live.game.is_over:
-                raise RequestError(409, "the game is over: no more moves (start a new game, or watch its record)")
-            if not _is_int(ply):
-                raise RequestError(400, f"ply={ply!r}: give the number of decisions played so far, as the game "
-                                        f"showed it, so that a move meant for another position is refused")  # fmt: skip
-            if ply != live.ply:
-                raise RequestError(409, f"ply={ply}: the game is at decision {live.ply}: this move was chosen in an "
-                                        f"earlier position (reload the game)")  # fmt: skip
-            if live.game.current_player != live.seat:
-                raise RequestError(409, f"it is player {live.game.current_player}'s turn, not yours")
-            legal = live.game.legal_actions()
-            if not _is_int(action) or action not in legal:
-                raise RequestError(
-                    400,
-                    f"action={action!r}: not one of your choices now ({len(legal)} choices: "
-                    f"{', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})",
-                )
-            live.apply(action)
-            live.play_agents()
-            if live.game.is_over and live.saved_as is None:
-                self.store.save(live)
-            return self.state(live)
-
-    def lookup(self, live: LiveGame, key: str) -> dict[str, Any]:
-        with live.lock:
-            return {"key": key, "text": self._lookup(live.view, live.game, key, live.seat)}
-
-    @staticmethod
-    def _lookup(view: Any, game: Any, key: str, seat: int | None) -> str:
-        if not key or len(key) > 80:
-            raise RequestError(400, "key: name a field or location (at most 80 characters)")
-        found = view.find(game, key) or key
-        try:
-            return view.lookup(game, found, seat)
-        except ValueError as exc:
-            raise RequestError(404, str(exc)) from None
 
     # ------------------------------------------------------------------------------------------ watching
     def open_record(self, doc: dict[str, Any]) -> dict[str, Any]:
@@ -395,7 +237,9 @@ class Server:
         spec = replay.spec
         views: list[Any] = ["full"]
         if spec.hidden_information:
-            views = ["public", *range(record.num_players)] + (["full"] if replay.finished else [])
+            # an unfinished game's hands are shown to no one: whoever reaches the server may open its records, and a
+            # person at its table would see another seat's hand
+            views = ["public", *range(record.num_players), "full"] if replay.finished else ["public"]
         return {"id": replay.id, "source": source, "game": spec.id, "game_name": spec.name, "describe":
                 record.describe(), "players": record.num_players, "moves": len(record.actions),
                 "movers": replay.players, "names": replay.names, "finished": replay.finished, "views": views,
@@ -412,6 +256,7 @@ class Server:
         number = _number(view)
         if number is not None and number < replay.record.num_players:
             seat = number
+            _seat_view_allowed(replay)
         elif view == "full":
             if spec.hidden_information and not replay.finished:
                 raise RequestError(403, "the full view (every hand) is shown only for records of finished games")
@@ -437,6 +282,8 @@ class Server:
             raise RequestError(400, f"move {k_text!r}: a number from 0 to {len(replay.record.actions)}")
         seat = _number(view_text)
         seat = seat if seat is not None and seat < replay.record.num_players else None
+        if seat is not None:
+            _seat_view_allowed(replay)
         with replay.lock:
             return {"key": key, "text": self._lookup(replay.view, replay.position(k), key, seat)}
 
@@ -480,19 +327,22 @@ class Server:
 
 def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games: int = 32,
                game: str | None = None, host: str = "127.0.0.1", allow_hosts: Sequence[str] = (),
-               keep_s: float = KEEP_S, body_timeout: float = BODY_TIMEOUT) -> Starlette:  # fmt: skip
+               keep_s: float = KEEP_S, body_timeout: float = BODY_TIMEOUT,
+               stream_s: float = STREAM_S) -> Starlette:  # fmt: skip
     """The application: the page and its routes, games kept in memory, records read from and written to
     ``records``; ``agents``: the agents a request may name (``module:attr`` ones loaded here, never from a
     request); ``host`` (the address it listens on) and ``allow_hosts``: the names it answers to besides the
     loopback ones (:mod:`.guard`); ``keep_s``: a game used within that many seconds is never closed for a new one;
-    ``body_timeout``: seconds for a request's body to arrive."""
+    ``body_timeout``: seconds for a request's body to arrive; ``stream_s``: seconds a live-update stream stays open
+    (the browser opens a new one)."""
     server = Server(records, agents, max_games, game, keep_s)
     uploads = [0]  # large bodies being received now (the event loop's thread only)
 
     def answer(call: Any) -> Any:
         async def endpoint(request: Request) -> Response:
             try:
-                return JSONResponse(await call(request))
+                result = await call(request)
+                return result if isinstance(result, Response) else JSONResponse(result)
             except RequestError as exc:
                 return JSONResponse({"error": str(exc)}, status_code=exc.status)
             except RecordError as exc:
@@ -523,30 +373,56 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
         finally:
             uploads[0] -= 1
 
-    async def live_game(request: Request) -> LiveGame:
-        return await run_in_threadpool(server.live, request.path_params["game_id"])  # may replay a record
+    async def entry(request: Request) -> tuple[LiveGame, Link, str]:
+        token = request.path_params["game_id"]
+        live, link = await run_in_threadpool(server.entry, token)  # may replay a record
+        return live, link, token
 
     async def start(request: Request) -> Any:
         doc = await body(request)
-        return await run_in_threadpool(lambda: server.state(server.start(doc)))
+
+        def made() -> dict[str, Any]:
+            live = server.start(doc)
+            return _locked(live, lambda g: server.state(g, g.links[0], g.id))
+
+        return await run_in_threadpool(made)
 
     async def resume_game(request: Request) -> Any:
         doc = await body(request)
-        name = doc.get("file")
-        return await run_in_threadpool(lambda: _locked(server.resume(name), server.state))
+
+        def resumed() -> dict[str, Any]:
+            live, link, token = server.resume_listed(doc.get("file"))
+            return _locked(live, lambda g: server.state(g, link, token))
+
+        return await run_in_threadpool(resumed)
 
     async def state(request: Request) -> Any:
-        live = await live_game(request)
-        return await run_in_threadpool(lambda: _locked(live, server.state))
+        live, link, token = await entry(request)
+        return await run_in_threadpool(lambda: _locked(live, lambda g: server.state(g, link, token)))
 
-    async def move(request: Request) -> Any:
-        live = await live_game(request)
+    def change(method: Any) -> Any:
+        async def call(request: Request) -> Any:
+            live, link, token = await entry(request)
+            doc = await body(request)
+            return await run_in_threadpool(method, live, link, token, doc)
+
+        return call
+
+    async def advice(request: Request) -> Any:
+        live, link, _ = await entry(request)
         doc = await body(request)
-        return await run_in_threadpool(server.move, live, doc)
+        return await run_in_threadpool(server.advice, live, link, doc)
 
     async def lookup(request: Request) -> Any:
-        live = await live_game(request)
-        return await run_in_threadpool(server.lookup, live, request.query_params.get("key", ""))
+        live, link, _ = await entry(request)
+        return await run_in_threadpool(server.lookup, live, link, request.query_params.get("key", ""))
+
+    async def events(request: Request) -> Any:
+        live, _, _ = await entry(request)
+        server.watchers.check(live.id)
+        stream = live_stream(server.watchers, live.id, lambda: live.version, lambda: live.closed, stream_s)
+        return StreamingResponse(stream, media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})  # fmt: skip
 
     def finished_record(live: LiveGame) -> Any:
         with live.lock:
@@ -556,11 +432,16 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
             return json.loads(live.record().to_json())
 
     async def record(request: Request) -> Any:
-        live = await live_game(request)
+        live, _, _ = await entry(request)
         return await run_in_threadpool(finished_record, live)  # the lock may be held by a move in progress
 
     async def quit_game(request: Request) -> Any:
+        live = None
+        with contextlib.suppress(RequestError):
+            live = server.store.game(request.path_params["game_id"])
         name = await run_in_threadpool(server.store.close_game, request.path_params["game_id"])
+        if live is not None:
+            server.watchers.notify(live.id)  # its pages' streams end: the table is closed
         return {"closed": True, "record_file": name}
 
     async def records(request: Request) -> Any:
@@ -589,7 +470,13 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
         Route("/api/games", answer(games)),
         Route("/api/play", answer(start), methods=["POST"]),
         Route("/api/play/{game_id}", answer(state)),
-        Route("/api/play/{game_id}/move", answer(move), methods=["POST"]),
+        Route("/api/play/{game_id}/move", answer(change(server.move)), methods=["POST"]),
+        Route("/api/play/{game_id}/undo", answer(change(server.undo)), methods=["POST"]),
+        Route("/api/play/{game_id}/hand", answer(change(server.hand)), methods=["POST"]),
+        Route("/api/play/{game_id}/show", answer(change(server.show)), methods=["POST"]),
+        Route("/api/play/{game_id}/links", answer(change(server.new_link)), methods=["POST"]),
+        Route("/api/play/{game_id}/advice", answer(advice), methods=["POST"]),
+        Route("/api/play/{game_id}/events", answer(events)),
         Route("/api/play/{game_id}/lookup", answer(lookup)),
         Route("/api/play/{game_id}/record", answer(record)),
         Route("/api/play/{game_id}/quit", answer(quit_game), methods=["POST"]),
@@ -618,6 +505,15 @@ def create_app(records: Path, agents: Sequence[str] = DEFAULT_AGENTS, max_games:
                     lifespan=lifespan)  # fmt: skip
     app.state.server = server
     return app
+
+
+def _seat_view_allowed(replay: Any) -> None:
+    """403 for a seat's view of an unfinished game with hidden information: it would show that seat's hand to
+    whoever opens the record (another person at its table too)."""
+    if replay.spec.hidden_information and not replay.finished:
+        raise RequestError(403, "a seat's view of an unfinished game is shown to no one (it would show that seat's "
+                                "hand to whoever opens the record, another person at its table too): watch the "
+                                "public view, or play on by the seat's link")  # fmt: skip
 
 
 def _locked(live: LiveGame, call: Any) -> Any:

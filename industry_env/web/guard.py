@@ -30,6 +30,9 @@ WILDCARDS = ("0.0.0.0", "::", "")
 HEAD_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive, from the connection or the last answer
 MAX_CONNECTIONS = 100  # open connections and requests in progress, past which uvicorn answers 503
 KEEP_ALIVE = 5  # seconds an idle connection is kept between requests
+# seconds the server waits, when told to stop, for the answers in progress (a page's live-update stream lasts minutes:
+# without a bound uvicorn waited for every open page, and a second Ctrl-C skipped saving the games)
+GRACEFUL_S = 3.0
 # sent with every answer: no other origin may embed or sniff one
 HEADERS = [(b"x-content-type-options", b"nosniff"), (b"cross-origin-resource-policy", b"same-origin")]
 
@@ -216,4 +219,4 @@ def uvicorn_options(host: str, port: int, head_timeout: float = HEAD_TIMEOUT) ->
     """The options ``industry-env serve`` runs uvicorn with (``uvicorn.run(app, **options)``)."""
     return {"host": host, "port": port, "log_level": "warning", "http": protocol(head_timeout), "proxy_headers": False,
             "server_header": False, "limit_concurrency": MAX_CONNECTIONS, "timeout_keep_alive": KEEP_ALIVE,
-            "lifespan": "on"}  # fmt: skip
+            "timeout_graceful_shutdown": GRACEFUL_S, "lifespan": "on"}  # fmt: skip

@@ -321,8 +321,144 @@ def most_players(game: str) -> int:
     return load_game(game).max_players
 
 
+# ---------------------------------------------------------------------------------------------- several people
+def start_table(driver: Any, base: str, game: str, seats: list[str], **choices: Any) -> dict[tuple[int, ...], str]:
+    """Open the page and start a table by its form: ``seats[p]`` is ``"you"``, ``"person"`` (another person, with
+    a link of their own) or an agent's name; ``choices``: ``advisor`` (bool), ``spectators`` (a delay). The
+    links' tokens by the seats they play (``()``: the spectators'); the creator's is the page's own."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(base + "/")
+    wait(driver, "document.body.dataset.ready === '1'")
+    Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    Select(driver.find_element(By.ID, "players")).select_by_value(str(len(seats)))
+    Select(driver.find_element(By.ID, "seat")).select_by_value(str(seats.index("you")))
+    for select in driver.find_elements(By.CSS_SELECTOR, "select.opponent"):
+        Select(select).select_by_value(seats[int(select.get_attribute("data-seat"))])
+    if "advisor" in choices and driver.find_element(By.ID, "advisor").is_selected() != choices["advisor"]:
+        driver.find_element(By.ID, "advisor").click()
+    if "spectators" in choices:
+        driver.find_element(By.ID, "spectate").click()
+        delay = driver.find_element(By.ID, "delay")
+        delay.clear()
+        delay.send_keys(str(choices["spectators"]))
+    driver.find_element(By.ID, "start").click()
+    wait(driver, "document.body.dataset.ply !== undefined && live !== null")
+    idle(driver)
+    links = driver.execute_script("return live.links")
+    return {tuple(link["seats"]): link["token"] for link in links}
+
+
+def open_link(driver: Any, base: str, token: str) -> None:
+    """Open a seat's (or the spectators') link, as its person would: the page at ``/#t=TOKEN``."""
+    driver.get("about:blank")  # a new page, not the same page at another fragment
+    driver.get(f"{base}/#t={token}")
+    wait(driver, "document.body.dataset.ready === '1' && !document.getElementById('table').hidden")
+    idle(driver)
+
+
+# In the page: whenever it is its seat's turn (after the live-update stream brought the others' moves), click the
+# last choice listed, as a person would (it is most often a pass: the game's shortest way to its end); on a hot-seat
+# screen, take the screen first. Runs until the game is over.
+AUTOPLAY = """
+if (!window.autoplaying) {
+  window.autoplaying = setInterval(() => {
+    if (document.body.dataset.busy === "1" || !live || live.over) return;
+    if (live.table.handover !== null) { document.getElementById("show").click(); return; }
+    const all = document.querySelectorAll("#choices button.choice");
+    if (all.length && live.your_turn) all[all.length - 1].click();
+  }, 10);
+}
+"""
+
+# What a page shows and holds: its seat, the hands its picture draws, and every token found in the page and its
+# state (its own link's, and, for the creator, the links it hands out)
+SEEN = """
+const text = document.getElementById('picture').textContent;
+const hands = [...text.matchAll(/Hand of player (\\d)/g)].map((m) => Number(m[1]));
+const html = document.documentElement.outerHTML + JSON.stringify(live);
+return [live.seat, live.your_seats, hands, html, document.body.dataset.over === '1', live.ply,
+        document.getElementById('error').textContent];
+"""
+
+
+def play_together(drivers: list[Any], base: str, game: str, seats: list[str], timeout: float = 600.0,
+                  **choices: Any) -> dict[str, Any]:  # fmt: skip
+    """A whole game of several people, each in their own browser (``drivers``: the first starts the table, each
+    next one opens the next person's link), each page clicking its choices when its seat is to move; what each page
+    showed meanwhile is checked: its own hand only, and no other seat's link. The pages' final states."""
+    people = [p for p, who in enumerate(seats) if who in ("you", "person")]
+    tokens = start_table(drivers[0], base, game, seats, **choices)
+    mine = {0: tokens[(people[0],)]}
+    for i, p in enumerate(people[1:], start=1):
+        mine[i] = tokens[(p,)]
+        open_link(drivers[i], base, mine[i])
+    used = drivers[: len(people)]
+    for driver in used:
+        driver.execute_script(AUTOPLAY)
+    hands_seen: dict[int, set[int]] = {p: set() for p in people}
+    deadline = time.monotonic() + timeout
+    while True:
+        over = True
+        for i, driver in enumerate(used):
+            seat, seats_of, hands, html, done, ply, error = driver.execute_script(SEEN)
+            assert seats_of == [people[i]] and seat == people[i], (game, i, seat, seats_of)
+            assert set(hands) <= {seat}, f"{game}: player {seat}'s page drew the hand of {hands}"
+            hands_seen[seat].update(hands)
+            for j, token in mine.items():
+                if j != i and i != 0:  # the creator's page lists the links it hands out; no other page holds one
+                    assert token not in html, f"{game}: player {seat}'s page holds player {people[j]}'s link"
+            over &= done
+        if over:
+            break
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{game}: the game did not end within {timeout} s (at decision {ply}; {error!r})")
+        time.sleep(0.2)
+    finals = [driver.execute_script("return live") for driver in used]
+    return {"tokens": tokens, "finals": finals, "hands": hands_seen}
+
+
+def table_screenshots(folder: Path) -> list[Path]:
+    """docs/serve.md's pictures of a table: the creator's page at a table of two people and an agent of Age of
+    Industry (the links it hands out, the seats with the agent's strength and thinking time, the advisor's answer),
+    and a hot-seat screen's hand-over."""
+    from selenium.webdriver.common.by import By
+
+    folder.mkdir(parents=True, exist_ok=True)
+    made = []
+    with tempfile.TemporaryDirectory() as records, server(Path(records), ("random", "heuristic")) as base:
+        with browser(1400, 1700) as driver, browser(1400, 1700) as other:
+            tokens = start_table(driver, base, "age_of_industry", ["you", "person", "heuristic"], advisor=True,
+                                 spectators=4)  # fmt: skip
+            open_link(other, base, tokens[(1,)])
+            decisions = 0  # a few decisions each, the other person's through their own page, to the creator's turn
+            while decisions < 8 or not driver.execute_script("return live.your_turn"):
+                for page in (driver, other):
+                    page.execute_script("return refresh()")
+                    if page.execute_script("return live.your_turn"):
+                        play_on(page, 1)
+                        decisions += 1
+            driver.find_element(By.ID, "ask").click()
+            wait(driver, "document.querySelector('#advice table') && document.body.dataset.busy === '0'")
+            driver.execute_script("document.querySelector('.side').scrollTop = 0; window.scrollTo(0, 0)")
+            made.append(folder / "serve-table.png")
+            driver.save_screenshot(str(made[-1]))
+        with browser(1400, 900) as driver:
+            start_table(driver, base, "age_of_industry", ["you", "you", "random"])
+            wait(driver, "document.body.dataset.handover !== ''")
+            made.append(folder / "serve-handover.png")
+            driver.save_screenshot(str(made[-1]))
+    return made
+
+
 def main(argv: list[str]) -> int:
-    """``python -m tests.web.browser OUT.png`` writes the README's screenshot; ``--round-trip`` measures moves."""
+    """``python -m tests.web.browser OUT.png`` writes the README's screenshot; ``--table FOLDER`` docs/serve.md's
+    pictures of a table; ``--round-trip`` measures moves."""
+    if argv[:1] == ["--table"]:
+        for path in table_screenshots(Path(argv[1] if len(argv) > 1 else "docs")):
+            print(f"wrote {path}: {not_blank(path)}")
+        return 0
     if argv[:1] == ["--round-trip"]:
         import numpy as np
 
