@@ -121,30 +121,92 @@ class HiddenInformationGame(ReferenceGame, Protocol):
 
 
 class BatchedEngine(Protocol):
-    """The verbs of a game's batched engine (a module): B games as one State of arrays [B, ...].
+    """Every verb of a game's batched engine that the suite's tools call (a module: ``spec.engine``): B games as
+    one State of arrays [B, ...]. :func:`engine_problems` checks an engine against it (each verb present, each
+    parameter accepted by name and position, defaults where these have them), over every registered game
+    (``tests/contract/test_engine_front.py``). :class:`industry_env.core.batched.Engine` answers all of them over
+    a game's few hooks.
 
     ``state.num_players``, ``state.seed``, ``state.terminated`` (bool[B]), ``state.rewards`` (float32[B,
     max_players], the last step's), ``state.current_player`` (int8[B], -1 once over) and ``state.batch_size``
     are read by the generic code, and ``state.put(rows, games)`` writes games back in place (a
     :class:`industry_env.core.state.BatchState`); the rest of a State is the game's own.
+
+    Optional verbs (the tools look for them): ``ranking(state)`` int64[B, max_players], the rules' final order
+    with every tie-break as a key per seat (higher better, equal = tied on everything, -1 absent seats; without
+    it the arena ranks by final reward, then points); ``rollout(state, max_steps, weights=None, key=0,
+    inplace=False, stop_at=None)``, whole random games in one call (``bench``, the vector env's random
+    opponents); ``resample(state, seat, seeds)``, what ``seat`` cannot see redealt (search agents of a game with
+    hidden information); ``use_backend(name)``/``backend()``, an engine with two backends (Industry's numpy and
+    numba: ``bench`` and ``verify`` measure and check each).
     """
 
+    State: type  # the State class of the engine's batches (an agent asks isinstance(state, engine.State))
+    IllegalActionError: type  # what ``step(on_illegal="raise")`` raises, naming each offending game
+
     def init(self, batch_size: int, num_players: Any = ..., seed: Any = ..., **options: Any) -> Any: ...
-    def reset(self, state: Any, done: Any, seeds: Any = None, inplace: bool = False) -> Any: ...
+    def reset(self, state: Any, done: Any, seeds: Any = None, inplace: bool = False,
+              next_mask: Any = None) -> Any: ...  # fmt: skip
     def step(self, state: Any, actions: Any, on_illegal: str = "raise", penalty: float = -1.0,
              inplace: bool = False, mask: Any = None, next_mask: Any = None) -> Any: ...  # fmt: skip
     def legal_action_mask(self, state: Any) -> np.ndarray: ...
     def observe(self, state: Any, player: Any = None) -> np.ndarray: ...
     def scores(self, state: Any) -> np.ndarray: ...
     def finished(self, state: Any) -> np.ndarray: ...  # bool[B]: ended by the rules (not by a penalty)
-    # Optional: ``ranking(state)`` int64[B, max_players], the rules' final order with every tie-break as a key
-    # per seat (higher better, equal = tied on everything, -1 absent seats). Without it the arena ranks by
-    # final reward, then points.
+    def sample_legal(self, mask: Any, rng: Any) -> np.ndarray: ...  # int64[B]: uniform among each row's legal
+    def random_step(self, state: Any, rng: Any, inplace: bool = False) -> tuple[Any, np.ndarray]: ...
     def take(self, state: Any, rows: Any) -> Any: ...
+    def put(self, state: Any, rows: Any, games: Any) -> Any: ...
     def copy(self, state: Any) -> Any: ...
     def concat(self, states: Sequence[Any]) -> Any: ...
     def to_game(self, state: Any, i: int) -> ReferenceGame: ...
     def from_games(self, games: Sequence[ReferenceGame]) -> Any: ...
+
+
+#: The verbs of :class:`BatchedEngine`, each a function of the engine (the tools call every one of them).
+ENGINE_VERBS = tuple(n for n, v in vars(BatchedEngine).items() if callable(v) and not n.startswith("_")
+                     and n not in ("State", "IllegalActionError"))  # fmt: skip
+#: The classes an engine names (``engine.State``, ``engine.IllegalActionError``).
+ENGINE_CLASSES = ("State", "IllegalActionError")
+
+
+def engine_problems(engine: Any) -> list[str]:
+    """What ``engine`` lacks of :class:`BatchedEngine`, or takes otherwise: each verb must exist and accept the
+    protocol's parameters under the same names, the positional ones in the same places, with a default wherever
+    the protocol has one (it may take more, each with a default). Empty: a complete engine."""
+    import inspect
+
+    problems = [f"{name} is missing (a class)" for name in ENGINE_CLASSES if not isinstance(getattr(engine, name,
+                                                                                              None), type)]  # fmt: skip
+    for verb in ENGINE_VERBS:
+        have = getattr(engine, verb, None)
+        if not callable(have):
+            problems.append(f"{verb}() is missing")
+            continue
+        want = [p for p in inspect.signature(getattr(BatchedEngine, verb)).parameters.values() if p.name != "self"]
+        try:
+            got = inspect.signature(have).parameters
+        except (TypeError, ValueError):
+            continue  # a builtin without a signature: nothing to check
+        kw = inspect.Parameter.VAR_KEYWORD
+        names = [p.name for p in got.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for k, p in enumerate(want):
+            if p.kind == kw:
+                continue
+            q = got.get(p.name)
+            if q is None:
+                if not any(x.kind == kw for x in got.values()):
+                    problems.append(f"{verb}() takes no parameter {p.name!r}")
+                continue
+            if p.kind == p.POSITIONAL_OR_KEYWORD and (k >= len(names) or names[k] != p.name):
+                problems.append(f"{verb}(): {p.name!r} is not its parameter {k + 1} (it takes {names})")
+            if p.default is not p.empty and q.default is q.empty and q.kind != q.VAR_KEYWORD:
+                problems.append(f"{verb}(): {p.name!r} has no default (the tools leave it out)")
+        wanted = {p.name for p in want}
+        for q in got.values():
+            if q.name not in wanted and q.default is q.empty and q.kind in (q.POSITIONAL_OR_KEYWORD, q.KEYWORD_ONLY):
+                problems.append(f"{verb}(): its own parameter {q.name!r} has no default (the tools never pass it)")
+    return problems
 
 
 def import_path(path: str) -> Any:

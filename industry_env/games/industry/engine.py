@@ -1157,29 +1157,18 @@ def copy(state: State) -> State:
     return out
 
 
-def take(state: State, i: int | np.ndarray | Sequence[int]) -> State:
-    """The game(s) ``i`` as a new State (an int gives a batch of 1)."""
-    idx = state.check_rows(i, "take")
+def take(state: State, rows: int | np.ndarray | Sequence[int]) -> State:
+    """The games ``rows`` as a new State (an int gives a batch of 1)."""
+    idx = state.check_rows(rows, "take")
     out = _empty(idx.size, state.board)
     for k, v in state.arrays().items():
         getattr(out, k)[...] = v[idx]
     return out
 
 
-def put(state: State, i: int, single: State) -> State:
-    """A new State equal to ``state`` with game ``i`` replaced by the one game of ``single``."""
-    if single.batch_size != 1:
-        raise ValueError(f"put needs a batch of 1, got {single.batch_size}")
-    if single.board is not state.board:
-        raise ValueError("put: the two states use different boards")
-    rows = state.check_rows(i, "put")
-    if rows.size != 1:
-        raise ValueError(f"put: one row for the one game given, got {rows.size} rows ({i!r})")
-    row = int(rows[0])
-    out = copy(state)
-    for k, v in single.arrays().items():
-        getattr(out, k)[row] = v[0]
-    return out
+def put(state: State, rows: int | np.ndarray | Sequence[int], games: State) -> State:
+    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (the same board)."""
+    return batched.put(state, rows, games, "boards")
 
 
 def concat(states: Sequence[State]) -> State:
