@@ -4,7 +4,8 @@ Used by ``industry-env bench`` (section "environments"): the AEC ``env()`` in mo
 ``last()`` and ``step()``, as a self-play loop does) next to PettingZoo's classic connect four ``env()`` on the
 same machine; the Gymnasium env; the native vector env at N games with random and (where the game has one) with
 heuristic opponents, as learner steps and all steps (the learner's and the opponents') per second, next to the raw
-engine's random play at the same batch size. Every game with a batched engine, through the registry (``game=``, ``options``).
+engine's random play at the same batch size. Every game with a batched engine, through the registry (``game=``,
+``options``).
 """
 
 from __future__ import annotations
