@@ -369,8 +369,9 @@ class Engine:
              next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
         """Check each game's action (against ``mask`` where given); unless some are illegal and ``raise_``, step
         every running game (an illegal action penalized), writing the new masks into ``next_mask`` where given.
-        Returns the rows refused (nothing applied), or None. ``actions``: C-contiguous int64."""
+        Returns the rows refused (nothing applied), or None. ``actions``: integers, one a game (checked)."""
         K, B = self.kernel, s.batch_size
+        actions = int64_actions(actions)
         A = self.num_actions_of(s)
         args = self.kernel_args(s)
         legal = np.empty(B, bool)
@@ -490,7 +491,7 @@ class Engine:
         if not self._ready:
             self.warm_up()
         s = self.writable(state, inplace)
-        bad = self.play(s, int64_actions(a_all), mask, on_illegal == "raise", penalty, next_mask)
+        bad = self.play(s, a_all, mask, on_illegal == "raise", penalty, next_mask)
         if bad is not None:
             raise self.IllegalActionError(self.illegal_message(state, bad, a_all))
         return s

@@ -167,6 +167,7 @@ class Engine(batched.Engine):
              next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
         """The kernel's ``step_serial`` (check, then apply unless refused), or its parallel entry's check and apply."""
         B, t, g = s.batch_size, _tables(s), _games(s)
+        actions = batched.int64_actions(actions)
         legal = np.empty(B, bool)
         m = np.zeros((0, int(t[K.X_NA])), bool) if mask is None else np.ascontiguousarray(mask)
         nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask

@@ -293,7 +293,7 @@ def _writable(state: State, inplace: bool) -> State:
     """The State a step or reset writes: a copy, or (``inplace``) ``state`` itself, its arrays that the rules
     write through :func:`_flat` made C-contiguous (they always are, unless replaced by a strided view)."""
     if not inplace:
-        return copy(state)
+        return state.copy()
     for name in _FLAT_WRITTEN:
         a = getattr(state, name)
         if not a.flags.c_contiguous:
@@ -337,56 +337,18 @@ def _new_games(
     s.bag[rows] = chance.bag_order(seeds, 0)
     _begin_round(s, rows)
     if next_mask is not None and rows.size:
-        next_mask[rows] = legal_action_mask(take(s, rows))
+        next_mask[rows] = legal_action_mask(s.take(rows))
 
 
-def init(
-    batch_size: int,
-    num_players: int | np.ndarray = 4,
-    seed: int | np.ndarray | Sequence[int] = 0,
-    board: Board | None = None,
-    balanced_draws: bool | np.ndarray = True,
-) -> State:
-    """B new games; game i equals ``reference.Game(num_players, seed + i, board, balanced_draws)``."""
-    batch_size = batched.batch_size_of(batch_size)
-    n = batched.per_game(num_players, batch_size, (MIN_PLAYERS, MAX_PLAYERS), "num_players",
-                         f"Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")  # fmt: skip
+def _new_state(batch_size: int, board: Board | None = None,
+               balanced_draws: bool | np.ndarray = True) -> tuple[State, tuple[np.ndarray]]:  # fmt: skip
+    """``init``'s options checked: an empty State on ``board`` and each game's draw variant."""
     raw_b = np.asarray(balanced_draws)
     zero_one = np.issubdtype(raw_b.dtype, np.integer) and np.isin(raw_b, (0, 1)).all()  # 0/1 flags per game
     if (raw_b.dtype != bool and not zero_one) or raw_b.ndim > 1 or (raw_b.ndim == 1 and raw_b.size != batch_size):
         raise ValueError(f"balanced_draws={balanced_draws!r}: must be True or False (or one bool per game)")
     bal = np.broadcast_to(raw_b.astype(bool), (batch_size,)).copy()
-    board = board if board is not None else load_board()
-    s = _empty(batch_size, board)
-    _new_games(s, np.arange(batch_size), _seeds(batch_size, seed), n, bal)
-    return s
-
-
-def reset(
-    state: State,
-    done: np.ndarray,
-    seeds: np.ndarray | None = None,
-    inplace: bool = False,
-    next_mask: np.ndarray | None = None,
-) -> State:
-    """A new State where the games in rows ``done`` start afresh; the others are copied unchanged.
-
-    ``done`` is a bool mask of length B or an array of integer row indices; anything else (a mask of another
-    length, floats, indices out of range) raises ValueError before any change.
-
-    ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``. Number of players and
-    draw variant are kept per row. Rewards of the reset rows are zero. ``inplace=True`` resets the rows of
-    ``state`` itself and returns it (no copy of the batch). ``next_mask`` (as in :func:`step`): its rows of
-    the reset games receive their legal-action masks, the other rows are left as they are.
-    """
-    rows = batched.rows_of(done, state.batch_size)
-    new = batched.reset_seeds(state.seed, rows, seeds)  # checked before anything is written
-    _check_next_mask(next_mask, state.batch_size)
-    s = _writable(state, inplace)
-    if rows.size:
-        new = s.seed[rows] + s.batch_size if new is None else new[rows]  # the reset rows' only (no [B] temporary)
-        _new_games(s, rows, new, s.num_players[rows].copy(), s.balanced_draws[rows].copy(), next_mask)
-    return s
+    return _empty(batch_size, board if board is not None else load_board()), (bal,)
 
 
 # ---------------------------------------------------------------------------------------------- Phases 1, 2, 5
@@ -949,7 +911,7 @@ def _chosen_legal(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, c
 
 def _illegal_message(s: State, rows: np.ndarray, a: np.ndarray) -> str:
     """'game 3: action 'bid 9' is not legal for player 1 at this bid decision; legal: ...' for each game."""
-    mask = legal_action_mask(take(s, rows))
+    mask = legal_action_mask(s.take(rows))
     lines = []
     for j, (i, act) in enumerate(zip(rows.tolist(), a.tolist(), strict=True)):
         legal = np.flatnonzero(mask[j]).tolist()
@@ -968,72 +930,32 @@ def _illegal_message(s: State, rows: np.ndarray, a: np.ndarray) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- step
-def step(
-    state: State,
-    actions: np.ndarray | Sequence[int],
-    on_illegal: str = "raise",
-    penalty: float = -1.0,
-    inplace: bool = False,
-    mask: np.ndarray | None = None,
-    next_mask: np.ndarray | None = None,
-) -> State:
-    """Play one action in every game (ignored in finished games) and return the new State.
-
-    ``on_illegal``: ``"raise"`` refuses the whole step with :class:`IllegalActionError` (state unchanged);
-    ``"penalize"`` ends each offending game with ``penalty`` for the player at fault (the Pgx convention, see
-    the module docstring). The input state is not modified, unless ``inplace=True``: then ``state`` itself is
-    updated and returned (no copy of the batch; a refused step still leaves it unchanged).
-
-    ``mask``: ``legal_action_mask(state)`` if the caller already has it (to sample the actions): the actions
-    are then checked against it instead of being re-derived from the rules. It must be the mask of this very
-    state; a stale or edited mask lets illegal actions through, with undefined results.
-
-    ``next_mask``: a C-contiguous bool[B, 314] array that receives ``legal_action_mask`` of the new State (it may
-    be ``mask`` itself); the compiled backend writes it in the same pass as the step, saving a second call.
-    """
-    # The checks cost about a microsecond: at batch 1 (the AEC env, search players) they are most of a step.
-    B = state.phase.shape[0]
-    a_all = batched.step_actions(on_illegal, actions, B, A.NUM_ACTIONS, mask, IllegalActionError)
-    if next_mask is not None:
-        batched.check_next_mask(next_mask, B, A.NUM_ACTIONS)  # (one call: the batch-1 path)
+def _play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, penalty: float,
+          next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
+    """``step`` on the State it writes, its arguments checked (``ENGINE.play``): the rows refused, or None."""
     if _backend == "numba":
-        s, bad = _kernel().step(_to_write(state, inplace), a_all, on_illegal == "raise", penalty, inplace, mask,
-                                next_mask)  # fmt: skip
-        if bad is not None:
-            raise IllegalActionError(_illegal_message(state, bad, a_all[bad].astype(np.int64)))
-        return s
-    s = _numpy_step(state, a_all, on_illegal, penalty, inplace, mask)
-    if next_mask is not None:
-        next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
-        _numpy_mask(s, next_mask)
-    return s
+        return _kernel().step(s, a_all, raise_, penalty, True, mask, next_mask)[1]
+    return _numpy_play(s, a_all, mask, raise_, penalty, next_mask)
 
 
-def _check_next_mask(next_mask: np.ndarray | None, batch_size: int) -> None:
-    """``step``'s ``next_mask`` must be a writable C-contiguous bool[B, 314] array (it is written in place)."""
-    batched.check_next_mask(next_mask, batch_size, A.NUM_ACTIONS)
-
-
-def _numpy_step(
-    state: State, a_all: np.ndarray, on_illegal: str, penalty: float, inplace: bool, mask: np.ndarray | None
-) -> State:
-    """``step`` by the numpy rules, its arguments checked."""
-    live = (~state.terminated).nonzero()[0]
+def _numpy_play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, penalty: float,
+                next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
+    """``step`` by the numpy rules on the State it writes: the rows refused (nothing written), or None."""
+    live = (~s.terminated).nonzero()[0]
     a = a_all[live].astype(np.int64)
-    kind = _kinds(state, live, a)
-    cur = state.current_player.astype(np.int64)  # once a step: each kind's players, the one at fault
+    kind = _kinds(s, live, a)
+    cur = s.current_player.astype(np.int64)  # once a step: each kind's players, the one at fault
     if mask is None:
-        legal = _chosen_legal(state, live, a, kind, cur)
+        legal = _chosen_legal(s, live, a, kind, cur)
     else:  # one entry of the given mask per game (wrapped into range: out-of-range actions are of no kind)
         legal = _flat(mask)[live * A.NUM_ACTIONS + a % A.NUM_ACTIONS]
         legal &= kind < _NUM_KINDS
     all_legal = bool(legal.all())
     if not all_legal:
         bad = live[~legal]
-        if on_illegal == "raise":
-            raise IllegalActionError(_illegal_message(state, bad, a[~legal]))
+        if raise_:
+            return bad
         live, a, kind = live[legal], a[legal], kind[legal]
-    s = _writable(state, inplace)
     s.rewards[:] = 0.0
     if not all_legal:
         # Pgx: "Taking illegal action leads to immediate game terminal with negative reward".
@@ -1043,7 +965,10 @@ def _numpy_step(
         s.rewards[bad, fault] = penalty
         s.terminated[bad] = True
     _apply(s, _decisions(s, live, a, kind, cur))
-    return s
+    if next_mask is not None:
+        next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
+        _numpy_mask(s, next_mask)
+    return None
 
 
 def _apply(s: State, groups: list[_Group]) -> None:
@@ -1146,44 +1071,7 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
     return out
 
 
-# ---------------------------------------------------------------------------------------------- batch surgery
-def copy(state: State) -> State:
-    """An independent copy of the batch (every array copied; the board shared)."""
-    if state._buf is not None:
-        return _from_buffer(state._buf.copy(), state.batch_size, state.board)
-    out = _empty(state.batch_size, state.board)
-    for k, v in state.arrays().items():
-        getattr(out, k)[...] = v
-    return out
-
-
-def take(state: State, rows: int | np.ndarray | Sequence[int]) -> State:
-    """The games ``rows`` as a new State (an int gives a batch of 1)."""
-    idx = state.check_rows(rows, "take")
-    out = _empty(idx.size, state.board)
-    for k, v in state.arrays().items():
-        getattr(out, k)[...] = v[idx]
-    return out
-
-
-def put(state: State, rows: int | np.ndarray | Sequence[int], games: State) -> State:
-    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (the same board)."""
-    return batched.put(state, rows, games, "boards")
-
-
-def concat(states: Sequence[State]) -> State:
-    """One State holding all the games of ``states`` in order (they must share the board)."""
-    if not states:
-        raise ValueError("concat needs at least one State")
-    board = states[0].board
-    if any(s.board is not board for s in states):
-        raise ValueError("concat: the states use different boards")
-    out = _empty(sum(s.batch_size for s in states), board)
-    for k in _ARRAY_FIELDS:
-        np.concatenate([getattr(s, k) for s in states], out=getattr(out, k))
-    return out
-
-
+# ---------------------------------------------------------------------------------------------- the reference
 def to_game(state: State, i: int) -> Game:
     """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
     i = state.check_row(i, "to_game")
@@ -1268,29 +1156,30 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return pick_uniform(mask, rng.random(mask.shape[0]))
 
 
-def random_step(
-    state: State, rng: np.random.Generator, inplace: bool = False, next_mask: np.ndarray | None = None
-) -> tuple[State, np.ndarray]:
+def _random_step(state: State, rng: np.random.Generator, inplace: bool = False, mask: np.ndarray | None = None,
+                 next_mask: np.ndarray | None = None) -> tuple[State, np.ndarray]:  # fmt: skip
     """Every live game plays one legal action drawn uniformly at random: ``(new State, int64[B] actions)``.
 
     The same draws and the same games as ``step(state, sample_legal(legal_action_mask(state), rng))``, in one
     pass: the compiled backend lists, draws and plays each game's action in one call (no mask is written unless
-    ``next_mask`` asks for it, as in :func:`step`). For random opponents, benchmarks and balance studies at full
-    speed. ``actions`` holds 0 for finished games; ``inplace`` as in :func:`step`.
+    ``next_mask`` asks for it, as in ``step``). For random opponents, benchmarks and balance studies at full
+    speed. ``actions`` holds 0 for finished games; ``inplace`` as in ``step``; ``mask``: this state's legal masks,
+    if the caller has them (then the draws pick among them and ``step`` plays them).
     """
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}")
+    if mask is not None:
+        a = sample_legal(mask, rng)
+        return ENGINE.step(state, a, inplace=inplace, mask=mask, next_mask=next_mask), a
     if next_mask is not None:
         batched.check_next_mask(next_mask, state.batch_size, A.NUM_ACTIONS)
     if _backend == "numba":
         return _kernel().random_step(_to_write(state, inplace), rng, inplace, next_mask)
     u = rng.random(state.batch_size)
-    mask = legal_action_mask(state)
-    a = pick_uniform(mask, u)
-    s = _numpy_step(state, a, "raise", -1.0, inplace, mask)
-    if next_mask is not None:
-        next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
-        _numpy_mask(s, next_mask)
+    m = legal_action_mask(state)
+    a = pick_uniform(m, u)
+    s = _writable(state, inplace)
+    _numpy_play(s, a, m, True, -1.0, next_mask)
     return s, a
 
 
@@ -1355,7 +1244,7 @@ def rollout(
             a = np.argmax(cs > (u * cs[:, -1])[:, None], axis=1)
         held = s.terminated.copy()  # the games that stop here are set aside for this step
         s.terminated |= ~live
-        _numpy_step(s, a, "raise", -1.0, True, mask)
+        _numpy_play(s, a, mask, True, -1.0, None)
         s.terminated &= live | held
         s.terminated |= held
         steps += live
@@ -1363,6 +1252,65 @@ def rollout(
         final[ended] = s.rewards[ended]
     s.rewards[...] = final
     return s, steps
+
+
+# ---------------------------------------------------------------------------------------------- the engine
+class Engine(batched.Engine):
+    """Industry on the shared front (:class:`industry_env.core.batched.Engine`), with two backends behind it: the
+    compiled kernel (:mod:`.kernel`, imported and warmed up by the first call that runs it) and this module's
+    numpy rules (where nothing compiles; ``INDUSTRY_ENV_BACKEND=numpy``). The verbs that differ by backend are
+    this module's functions; ``init``, ``reset``, ``step``'s checks and the batch surgery are the front's."""
+
+    name, State, IllegalActionError = "Industry", State, IllegalActionError
+    num_actions, players, default_players = A.NUM_ACTIONS, (MIN_PLAYERS, MAX_PLAYERS), 4
+    players_rule = f"Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}"
+    kept, shared = ("balanced_draws",), "boards"
+
+    def new_state(self, batch_size: int, board: Board | None = None,  # type: ignore[override]
+                  balanced_draws: bool | np.ndarray = True) -> tuple[State, tuple[np.ndarray]]:  # fmt: skip
+        return _new_state(batch_size, board, balanced_draws)
+
+    def new_games(self, s: State, rows: np.ndarray, seeds: np.ndarray, num_players: np.ndarray,
+                  kept: tuple[np.ndarray, ...], next_mask: np.ndarray | None) -> None:  # fmt: skip
+        _new_games(s, rows, seeds, num_players, kept[0], next_mask)
+
+    def writable(self, state: State, inplace: bool) -> State:
+        return _to_write(state, inplace) if _backend == "numba" else _writable(state, inplace)
+
+    play = staticmethod(_play)  # (no frame of its own: at batch 1 each call is a tenth of a step)
+
+    def illegal_message(self, state: State, bad: np.ndarray, actions: np.ndarray) -> str:
+        return _illegal_message(state, bad, actions[bad].astype(np.int64))
+
+    def legal_action_mask(self, state: State) -> np.ndarray:
+        return legal_action_mask(state)
+
+    def observe(self, state: State, player: int | np.ndarray | None = None) -> np.ndarray:
+        return observe(state, player)
+
+    def sample_legal(self, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return sample_legal(mask, rng)
+
+    def random_step(self, state: State, rng: np.random.Generator, inplace: bool = False,
+                    mask: np.ndarray | None = None, next_mask: np.ndarray | None = None) -> tuple[State, np.ndarray]:
+        return _random_step(state, rng, inplace, mask, next_mask)
+
+    def finished(self, state: State) -> np.ndarray:
+        return finished(state)
+
+    def scores(self, state: State) -> np.ndarray:
+        return scores(state)
+
+    def to_game(self, state: State, i: int) -> Game:
+        return to_game(state, i)
+
+    def from_games(self, games: Sequence[Game]) -> State:
+        return from_games(games)
+
+
+ENGINE = Engine()
+init, reset, step, random_step = ENGINE.init, ENGINE.reset, ENGINE.step, ENGINE.random_step
+copy, take, put, concat = ENGINE.copy, ENGINE.take, ENGINE.put, ENGINE.concat
 
 
 # ---------------------------------------------------------------------------------------------- from observations
