@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from . import numba_cache, runtime, uncompiled
+from . import numba_cache, runtime, sampling, uncompiled
 
 MAX_SEED = 2**63 - 1
 ON_ILLEGAL = ("raise", "penalize")
@@ -270,6 +270,22 @@ def observers(state: Any, player: Any) -> np.ndarray:
     return seats
 
 
+def kernel_view(state: Any, make: Callable[[Any], Any]) -> Any:
+    """``make(state)``, the batch as a kernel reads it (views of the State's one buffer), made once and kept on the
+    State while its buffer stays the same: a call at batch 1 does not rebuild it."""
+    buf = state.backed()
+    hit = state.__dict__.get("_kernel_view")
+    if hit is None or hit[0] is not buf:
+        hit = state.__dict__["_kernel_view"] = (buf, make(state))
+    return hit[1]
+
+
+def fields_of(state: Any, games: Callable[..., Any]) -> Any:
+    """The State's arrays as the named tuple class ``games`` (whose names are the State's fields), the batch as a
+    kernel that reads fields by name takes it (:func:`kernel_view`: made once per buffer)."""
+    return kernel_view(state, lambda s: games(*(getattr(s, name) for name in games._fields)))
+
+
 def int64_actions(actions: np.ndarray) -> np.ndarray:
     """``step``'s checked actions as C-contiguous int64 (itself when it is one); uint64 values beyond 2**62, which
     int64 would wrap to small numbers, become -1 (not an action)."""
@@ -418,6 +434,28 @@ class Engine:
             finally:
                 self._forced_chunks = 0
 
+    def verb(self, name: str) -> Any:
+        """The verb ``name`` of this engine (one of :class:`industry_env.core.spec.BatchedEngine`'s, or an optional
+        one it has), or AttributeError."""
+        from .spec import ENGINE_VERBS
+
+        if name in ENGINE_VERBS or (name in OPTIONAL_VERBS and callable(getattr(self, name, None))):
+            return getattr(self, name)
+        raise AttributeError(f"the batched engine of {self.name} has no {name!r}")
+
+    def module_getattr(self, module: str) -> Callable[[str], Any]:
+        """The ``__getattr__`` (PEP 562) of a game's ``engine.py`` that gives this engine's verbs as the module's
+        functions (``engine.init``, ``engine.step``, ...), each set on the module at its first use:
+        ``__getattr__ = ENGINE.module_getattr(__name__)``."""
+        import sys
+
+        def __getattr__(name: str) -> Any:
+            verb = self.verb(name)
+            setattr(sys.modules[module], name, verb)
+            return verb
+
+        return __getattr__
+
     # ------------------------------------------------------------------------------------------ the kernel
     def chunks(self, batch_size: int) -> int:
         """Chunks of a call on numba's threads (0: this thread): :func:`.runtime.chunks` from the kernel's
@@ -532,17 +570,9 @@ class Engine:
     def sample_legal(self, mask: Any, rng: np.random.Generator) -> np.ndarray:
         """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row): the
         ``floor(u * count)``-th legal action for ``u`` of ``rng.random(B)`` (the kernel's ``sample_rows`` where it
-        has one, else the same pick in numpy)."""
-        sample_rows = getattr(self.kernel, "sample_rows", None)
-        if sample_rows is not None:
-            self.warm_up()
-            return sample_legal(mask, rng, sample_rows)
-        from .sampling import pick_uniform
-
-        m = np.asarray(mask, bool)
-        if m.ndim != 2:
-            raise ValueError(f"mask must be bool[B, num_actions], got shape {list(m.shape)}")
-        return pick_uniform(m, rng.random(m.shape[0]))
+        has one, else :func:`.sampling.sample_rows`)."""
+        self.warm_up()
+        return sample_legal(mask, rng, getattr(self.kernel, "sample_rows", None) or sampling.sample_rows)
 
     def random_step(self, state: Any, rng: np.random.Generator, inplace: bool = False, mask: np.ndarray | None = None,
                     next_mask: np.ndarray | None = None) -> tuple[Any, np.ndarray]:  # fmt: skip
@@ -587,6 +617,9 @@ class Engine:
         return {"batch_size": batch_size, "steps_per_second": steps / dt, "steps_per_cpu_second": steps / cpu,
                 "bytes_per_game": state.state_bytes_per_game}  # fmt: skip
 
+
+#: The verbs an engine may have besides those of :class:`industry_env.core.spec.BatchedEngine` (tools look for them).
+OPTIONAL_VERBS = ("ranking", "rollout", "resample", "bench")
 
 #: The kernel entries the default hooks of :class:`Engine` call (a kernel of another shape overrides the hooks).
 STANDARD_ENTRIES: dict[str, str] = {

@@ -113,6 +113,33 @@ class ReferenceGame(Protocol):
     def to_json(self) -> str: ...
 
 
+class ReferenceDefaults:
+    """What a reference game's other members give, written once: a game subclasses it and writes ``num_players``,
+    ``current_player``, ``is_over``, ``legal_actions()``, ``apply``, ``scores()``, ``observe``, ``to_json`` and
+    ``from_json``. ``winners()`` defaults to the highest scores once over; a game with tie-breaks overrides it."""
+
+    num_actions: int  # the size of the action space (the mask's length)
+
+    def legal_action_mask(self) -> np.ndarray:
+        mask = np.zeros(self.num_actions, bool)
+        mask[self.legal_actions()] = True  # type: ignore[attr-defined]
+        return mask
+
+    def winners(self) -> list[int]:
+        if not self.is_over:  # type: ignore[attr-defined]
+            return []
+        scores = self.scores()  # type: ignore[attr-defined]
+        return [p for p, x in enumerate(scores) if x == max(scores)]
+
+    def returns(self) -> list[float]:
+        """+1 each winner, -1 the others, 0 to all while the game runs or when everyone wins."""
+        n, won = self.num_players, set(self.winners())  # type: ignore[attr-defined]
+        return [0.0] * n if len(won) in (0, n) else [1.0 if p in won else -1.0 for p in range(n)]
+
+    def clone(self) -> Any:
+        return type(self).from_json(self.to_json())  # type: ignore[attr-defined]
+
+
 @runtime_checkable
 class HiddenInformationGame(ReferenceGame, Protocol):
     """The reference game of a game with hidden information answers ``resample`` too."""
@@ -244,10 +271,6 @@ class GameDeclaration(Protocol):
 
     def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
         """An action's readable name (in ``game``'s position if given)."""
-        ...
-
-    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
-        """The action a readable name stands for; ValueError if none."""
         ...
 
     def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
@@ -411,6 +434,15 @@ class GameSpec:
         """float64[num_actions]: weights of a random player that reaches every phase of the rules often (Industry:
         develop often, bid low), which ``verify`` plays in half its games beside uniform play; None: uniform only."""
         return None
+
+    # ---------------------------------------------------------------------------------------- actions
+    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
+        """The action a readable name stands for (in ``game``'s position if given); ValueError if none. Without
+        its own: the action whose ``action_to_string`` is ``text``."""
+        names = {self.action_to_string(a, game, **options): a for a in range(self.num_actions(**options))}
+        if text not in names:
+            raise ValueError(f"{text!r} is not an action of {self.name} (e.g. {', '.join(list(names)[:4])})")
+        return names[text]
 
     # ---------------------------------------------------------------------------------------- sizes
     def observation_size(self, **options: Any) -> int:
