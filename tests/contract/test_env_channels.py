@@ -175,7 +175,7 @@ class SB3(Driver):
     kind = "sb3"
 
     def make(self) -> Any:
-        sb3 = pytest.importorskip("industry_env.sb3")
+        sb3 = pytest.importorskip("industry_env.sb3", exc_type=ImportError)  # its ImportError names the extra
         return sb3.make_vec_env(3, game=self.game, opponents=self.opponents)  # in its VecMonitor, as by default
 
     def reset(self, seed: int) -> list[dict]:
