@@ -19,7 +19,7 @@ import numpy as np
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
-from industry_env.games.industry.board import Board
+from industry_env.games.industry.components import Board
 from industry_env.games.industry.from_observation import from_observation
 from industry_env.games.industry.reference import Game
 from industry_env.games.industry.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY

@@ -311,7 +311,7 @@ def test_the_old_top_level_names_still_import() -> None:
 
     import industry_env
 
-    assert industry_env.Board.__module__ == "industry_env.games.industry.board"
+    assert industry_env.Board.__module__ == "industry_env.games.industry.components"
     assert AGENTS["heuristic"] is HeuristicAgent
     assert list(agents_of("age_of_industry")) == ["random", *load_game("age_of_industry").agents]
 

@@ -9,7 +9,7 @@ from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
 from industry_env.games.industry import from_observation as FO
 from industry_env.games.industry import observation as O
-from industry_env.games.industry.board import load_board
+from industry_env.games.industry.components import load_board
 
 
 def _positions(batch: int = 48, every: int = 9, seed: int = 0) -> engine.State:

@@ -463,7 +463,7 @@ def test_board_tables_are_bounded_shared_by_content_and_free_their_boards() -> N
     import gc
     import weakref
 
-    from industry_env.games.industry.board import load_board
+    from industry_env.games.industry.components import load_board
     from industry_env.games.industry.rules import FACTORY
 
     shipped = load_board()

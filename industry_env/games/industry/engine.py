@@ -71,7 +71,7 @@ from ...core.state import BatchState
 from . import actions as A
 from . import chance
 from . import observation as O
-from .board import Board, load_board
+from .components import Board, load_board
 from .positions import JSON_VERSION, PHASES
 from .reference import Game, IllegalActionError
 from .rules import (

@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import observation as O
-from .board import Board, load_board
+from .components import Board, load_board
 from .engine import AUCTION, BID, DEVELOP, OVER, PAY, SELL_OR_KEEP, P, State, board_tables, rows_players
 from .rules import (
     MAX_BID,

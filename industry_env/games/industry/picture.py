@@ -39,7 +39,7 @@ from ...core import gif as _gif
 from ...core.figure import check_colours, pixel_page, png_bytes, svg_document
 from ...core.outputs import write_bytes_atomic
 from ...core.window import Window, in_notebook
-from .board import Board, field_id, network_kind
+from .components import Board, field_id, network_kind
 from .rules import BONUS, COIN_COLUMN, COLUMN_LETTERS, FACTORY, JOKER, NUM_COLUMNS, NUM_ERAS, TECHNOLOGY
 
 if TYPE_CHECKING:

@@ -334,7 +334,7 @@ def components_markdown(components: Components | None = None) -> str:
     """The components and both shipped maps as markdown tables, each value with its provenance."""
     c = components or load_components()
     lines = ["# Age of Industry: the components as implemented", "",
-             "Generated from the data files by `industry_env.games.age_of_industry.tools.components_markdown()`;",
+             "Generated from the data files by `industry_env.games.age_of_industry.texts.components_markdown()`;",
              "do not edit.",
              "The printed components are not public: every value is marked with how it is known (`rulebook`, with",
              "the sentence; `public`, with the source; `inferred`, with the reasoning; `reconstructed`, with the",
