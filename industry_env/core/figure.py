@@ -87,6 +87,18 @@ class DocFigure:
     compared: tuple[str, ...] = ("source", "drawing_sha256")
 
 
+
+def example_figure(key: str, path: str, source: dict[str, Any], sketch: dict[str, Any], png: bytes) -> DocFigure:
+    """A game's example picture in its docs: ``png`` written at ``path`` (under ``docs/``), its entry recording
+    ``source`` (what it was drawn from), the digest of its drawing primitives ``sketch`` (what it shows, compared
+    with the committed one) and of its bytes."""
+    import hashlib
+
+    entry = {"file": path.rsplit("/", 1)[-1], "path": path, "source": source,
+             "drawing_sha256": hashlib.sha256(repr(sorted(sketch.items())).encode("utf-8")).hexdigest(),
+             "sha256": hashlib.sha256(png).hexdigest()}  # fmt: skip
+    return DocFigure(key, entry, {path: png})
+
 class Pictures:
     """A game's pictures, written once over its two drawings: ``rgb(game, seat)`` (uint8[H, W, 3]: the position,
     ``seat`` None for the public view) and ``svg(game, seat, text_as_paths)`` (the same as an SVG document). What a
