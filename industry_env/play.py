@@ -51,7 +51,7 @@ def _game_help(game_id: str) -> str:
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``industry-env play``, and the commands of each game in its help."""
     games = available_games(include_hidden=True)
-    agents = "; ".join(f"{g}: {', '.join(load_game(g).agents)}" for g in games)
+    agents = "; ".join(f"{g}: {', '.join(load_game(g).agents) or 'none'}" for g in games)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = "Play one seat in the terminal; the other seats are played by an agent."
     parser.epilog = "\n\n".join(f"during a game of {load_game(g).name} (--game {g}), type:\n{_game_help(g)}"

@@ -16,7 +16,7 @@ from industry_env import records as R
 from industry_env.cli import build_parser, cmd_play, main
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
-from industry_env.games.industry.board import load_board
+from industry_env.games.industry.components import load_board
 from industry_env.games.industry.reference import Game
 
 
@@ -343,7 +343,7 @@ def test_a_record_too_big_or_too_long_is_refused_without_reading_it_whole(tmp_pa
 
 
 def test_a_giant_number_in_a_board_file_is_refused_naming_the_file(tmp_path) -> None:
-    from industry_env.games.industry.board import BoardError
+    from industry_env.games.industry.components import BoardError
 
     path = tmp_path / "giant.toml"
     path.write_text("[meta]\nversion = " + "9" * 5000 + "\n")

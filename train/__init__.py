@@ -1,4 +1,5 @@
-"""Training agents of the suite's games (the config's ``game``: ``ppo_industry``, ``ppo_age_of_industry``), installed
+"""Training agents of the suite's games (the config's ``game``; the shipped configs: :func:`.config.shipped_configs`,
+``ppo_industry``, ``ppo_age_of_industry``, ``ppo_twentieth_century``), installed
 as ``industry_env.train`` (needs the ``train`` extra for the run itself).
 
 ``industry-env train --config FILE [--set key=value ...]`` or, in Python::

@@ -168,12 +168,12 @@ class AgeOfIndustrySpec(GameSpec):
         return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)  # the players' colours kept
 
     def rules_text(self) -> str:
-        from .tools import rules_text
+        from .texts import rules_text
 
         return rules_text()
 
     def components_text(self) -> str:
-        from .tools import components_markdown
+        from .texts import components_markdown
 
         return components_markdown()
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from . import actions as A
-from .board import Board, field_id, load_board
+from .components import Board, field_id, load_board
 from .reference import Game
 from .rules import JOKER, NUM_ERAS, NUM_FIELDS
 

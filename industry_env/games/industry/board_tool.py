@@ -10,8 +10,8 @@ import warnings
 from pathlib import Path
 
 from ...core.outputs import template_problem, write_text_atomic
-from .board import BoardWarning, board_template, load_board
-from .boarddoc import board_markdown, board_text
+from .components import BoardWarning, board_template, load_board
+from .texts import board_markdown, board_text
 
 
 def run(args: argparse.Namespace) -> int:

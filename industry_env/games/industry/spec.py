@@ -15,7 +15,7 @@ import numpy as np
 from ...core.spec import GameSpec, Option, Piece, ReferenceGame, layout
 from . import actions as A
 from . import observation as O
-from .board import Board, load_board
+from .components import Board, load_board
 from .rules import MAX_BID, MAX_DEVELOPMENTS, MAX_PLAYERS, MIN_PLAYERS, NUM_RESOURCES
 
 
@@ -152,7 +152,7 @@ class IndustrySpec(GameSpec):
         return resources.files("industry_env.games.industry.data").joinpath("rules.md").read_text(encoding="utf-8")
 
     def components_text(self) -> str:
-        from .boarddoc import board_markdown
+        from .texts import board_markdown
 
         return board_markdown(load_board())
 

@@ -177,12 +177,12 @@ class TwentiethCenturySpec(GameSpec):
         return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)
 
     def rules_text(self) -> str:
-        from .tools import rules_text
+        from .texts import rules_text
 
         return rules_text()
 
     def components_text(self) -> str:
-        from .tools import components_markdown
+        from .texts import components_markdown
 
         return components_markdown()
 

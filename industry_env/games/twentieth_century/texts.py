@@ -13,7 +13,7 @@ from .components import SIDES, GameData, Tile, load_data
 HEADER = """# 20th Century: the components as implemented
 
 Generated from `industry_env/games/twentieth_century/data/*.toml` by
-`industry_env.games.twentieth_century.tools.components_markdown()`; do not edit.
+`industry_env.games.twentieth_century.texts.components_markdown()`; do not edit.
 No public source lists the printed tiles, tracks or catastrophe cards, so most numbers are **reconstructed**: each
 entry says how it is known (`rulebook`, with the sentence; `public`, with the source; `inferred`, with the
 reasoning; `reconstructed`, with the constraint it meets). An owner of the game can type the printed ones in:
