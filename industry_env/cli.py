@@ -248,6 +248,23 @@ def _game_tool(name: str) -> Any:
     return run
 
 
+class _SharedOptions:
+    """The parser of a subcommand that several games' tools configure: an option an earlier game defined is kept
+    as that game defined it, so that each game's ``configure`` names every option its ``run`` reads."""
+
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser, self.names = parser, set()
+
+    def add_argument(self, *names: str, **kwargs: Any) -> argparse.Action | None:
+        if self.names.intersection(names):
+            return None
+        self.names.update(names)
+        return self.parser.add_argument(*names, **kwargs)
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.parser, attr)
+
+
 def _tool_games(name: str) -> list[str]:
     """The games (listed ones first, then those still being built) that have the command-line tool ``name``."""
     from .registry import available_games
@@ -384,9 +401,11 @@ def build_parser() -> argparse.ArgumentParser:
     # the games' own tools that the command line does not define itself (Industry's balance), from their specs
     for name in sorted({t for g in available_games(include_hidden=True) for t in load_game(g).tools} - {"board"}):
         owners = _tool_games(name)
-        tool = import_path(load_game(owners[0]).tools[name])
-        p = _sub(sub, name, tool.HELP)
-        tool.configure(p)
+        tools = [import_path(load_game(g).tools[name]) for g in owners]
+        p = _sub(sub, name, tools[0].HELP)
+        shared = _SharedOptions(p)
+        for tool in tools:  # each game's options; one that an earlier game defines keeps that game's help
+            tool.configure(shared)
         _game_option(p, default=owners[0], help_text=f"the game (one with this tool: {', '.join(owners)}; another "
                                                      f"is refused by name)")  # fmt: skip
         p.set_defaults(func=_game_tool(name), make_agent=_make_agent)  # a game's tool plays agents it does not import

@@ -303,3 +303,16 @@ def test_verify_and_bench_take_the_game_options_the_readme_shows(capsys, tmp_pat
         == {False}  # fmt: skip
     assert main(["bench", "-o", "balanced_draws=maybe", "--output", str(tmp_path / "b.json")]) == 2
     assert "balanced_draws='maybe': must be True or False" in capsys.readouterr().err
+
+
+def test_balance_options_belong_to_their_game(capsys) -> None:
+    """Age of Industry's balance read options it had no parser for (its tool had no configure): each game's tool
+    defines every option it reads, and the other game's option is refused by name."""
+    from industry_env.cli import main
+
+    assert main(["balance", "--game", "age_of_industry", "--board", "b.toml", "--games", "1"]) == 2
+    assert "--board b.toml: Industry's board file; Age of Industry chooses its map with --map" in capsys.readouterr().err
+    assert main(["balance", "--game", "industry", "--map", "germany", "--games", "1"]) == 2
+    assert "--map germany: Industry has one board" in capsys.readouterr().err
+    assert main(["balance", "--game", "age_of_industry", "--games", "0"]) == 2
+    assert "--games 0: give at least 1 game" in capsys.readouterr().err

@@ -6,9 +6,9 @@ the loans the final scoring could not repay (each worth -5 points), the loans he
 income, the industries' points and the wins. docs/age-of-industry/balance.md quotes its figures.
 
 The game does not import its players: ``make_agent(name, seed=..., game=..., options=...)`` builds them (pass
-``industry_env.agents.make_agent``). :func:`run` is the body of ``industry-env balance`` for this game: it reads
-the options Industry's ``balance`` defines (``--games``, ``--seed``, ``--players``, ``--policies``, ``--output``),
-each policy taking every seat, on both maps unless ``args.map`` names one.
+``industry_env.agents.make_agent``). :func:`configure` and :func:`run` are ``industry-env balance`` for this game
+(``--games``, ``--seed``, ``--players``, ``--policies``, ``--map``, ``--output``): each policy taking every seat,
+on both maps unless ``--map`` names one.
 
     from industry_env.agents import make_agent
     from industry_env.games.age_of_industry.balance import measure
@@ -174,9 +174,28 @@ def _play(players: list[Any], game_map: str, seeds: np.ndarray, rotation: np.nda
             state = engine.take(state, keep)
 
 
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of ``industry-env balance --game age_of_industry`` (those Industry's balance also has keep its help)."""
+    parser.add_argument("--games", type=int, default=200, help="games per policy, map and player count (default 200)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--players", default="3,4", help="comma-separated player counts (default 3,4)")
+    parser.add_argument("--policies", default="random,heuristic",
+                        help="comma-separated agents, each taking every seat (default random,heuristic)")
+    parser.add_argument("--map", default=None, choices=sorted(MAPS),
+                        help="Age of Industry: only this map (default: every map)")
+    parser.add_argument("--output", default=None, metavar="JSON", help="also write the figures to this file")
+
+
 def run(args: argparse.Namespace) -> int:
     """``industry-env balance --game age_of_industry``: for each policy (taking every seat), number of players and
     map, the table of :func:`measure`; ``--output`` also writes every table's figures as JSON."""
+    if getattr(args, "board", None):
+        print(f"error: --board {args.board}: Industry's board file; Age of Industry chooses its map with --map "
+              f"({', '.join(sorted(MAPS))})", file=sys.stderr)  # fmt: skip
+        return 2
+    if args.games < 1:
+        print(f"error: --games {args.games}: give at least 1 game", file=sys.stderr)
+        return 2
     maps = [args.map] if getattr(args, "map", None) else list(MAPS)
     policies = [p.strip() for p in str(args.policies).split(",") if p.strip()]
     try:
@@ -211,4 +230,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["HELP", "Measurement", "deal_seeds", "measure", "run"]
+__all__ = ["HELP", "Measurement", "configure", "deal_seeds", "measure", "run"]
