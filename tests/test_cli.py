@@ -311,7 +311,8 @@ def test_balance_options_belong_to_their_game(capsys) -> None:
     from industry_env.cli import main
 
     assert main(["balance", "--game", "age_of_industry", "--board", "b.toml", "--games", "1"]) == 2
-    assert "--board b.toml: Industry's board file; Age of Industry chooses its map with --map" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--board b.toml: Industry's board file; Age of Industry chooses its map with --map" in err
     assert main(["balance", "--game", "industry", "--map", "germany", "--games", "1"]) == 2
     assert "--map germany: Industry has one board" in capsys.readouterr().err
     assert main(["balance", "--game", "age_of_industry", "--games", "0"]) == 2
