@@ -385,8 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _sub(sub, "arena", "a tournament between agents of a game: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)
 
-    p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (SB3: the train extra; Ray "
-                           "RLlib: the rllib extra)")  # fmt: skip
+    p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (the native trainer or SB3: "
+                           "the train extra; Ray RLlib: the rllib extra)")  # fmt: skip
     _delegate("train.command")(p)
     _game_option(p, default=None, help_text="the game to train (the same as --set game=ID; default: the config's)")
     p.add_argument(
@@ -398,7 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--bench", action="store_true",
                    help="train the config with the native and the SB3 trainer for --seconds each, in this process, "
-                        "and print both one's learner decisions a second, their ratio and where the time went")
+                        "and print each one's learner decisions a second, their ratio and where the time went")
     p.add_argument("--seconds", type=float, default=120.0, metavar="S",
                    help="--bench: seconds of training for each trainer (default 120)")  # fmt: skip
     p.add_argument("--num-env-runners", type=int, default=None, metavar="N",
