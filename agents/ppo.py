@@ -861,14 +861,23 @@ class PPOAgent(NetworkAgent):
     def from_policy(cls, policy: Any, name: str = "ppo", seed: int | None = None, deterministic: bool = True,
                     game: str = GAME) -> PPOAgent:  # fmt: skip
         """A frozen snapshot of a live MaskablePPO policy (e.g. ``model.policy`` during training) of ``game``."""
+        _torch("PPOAgent.from_policy (a live MaskablePPO policy)")
+        return cls.from_actor(actor_from_policy(policy), name=name, seed=seed, deterministic=deterministic, game=game)
+
+    @classmethod
+    def from_actor(cls, actor: Any, name: str = "ppo", seed: int | None = None, deterministic: bool = True,
+                   game: str = GAME) -> PPOAgent:  # fmt: skip
+        """An agent playing ``actor``: a frozen torch nn.Sequential of the policy files' layout ([cell encoder,]
+        Linear, activation, ..., Linear; the native trainer's ``ActorCritic.actor()``) or a :class:`NumpyActor`;
+        checked against ``game``'s sizes. ``save`` writes it as a policy file."""
         agent = cls.__new__(cls)
         agent.game = load_game(game).id
         agent.rng = np.random.default_rng(check_seed(seed))
         agent.deterministic = bool(deterministic)
         agent.threads = 1
-        agent.torch = _torch("PPOAgent.from_policy (a live MaskablePPO policy)")
-        agent.actor = actor_from_policy(policy)
-        _check_actor(agent.actor, "PPOAgent.from_policy", agent.game)
+        agent.torch = None if isinstance(actor, NumpyActor) else _torch("PPOAgent.from_actor (a torch actor)")
+        agent.actor = actor
+        _check_actor(agent.actor, "PPOAgent.from_actor", agent.game)
         agent.options = options_of_actor(agent.actor, agent.game)
         agent.path = None
         agent.name = name

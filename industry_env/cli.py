@@ -275,7 +275,8 @@ def _tool_games(name: str) -> list[str]:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    """``train``: the SB3 trainer (industry_env.train.ppo) or the RLlib one (industry_env.rllib.train).
+    """``train``: the native trainer (industry_env.train.native, the default), the SB3 one (industry_env.train.ppo)
+    or the RLlib one (industry_env.rllib.train); ``--bench`` the first two side by side.
 
     ``--game ID`` is ``--set game=ID`` (the config's other keys keep their values); with a ``--set game=`` of
     another game it is refused, naming both."""
@@ -284,13 +285,15 @@ def cmd_train(args: argparse.Namespace) -> int:
         if any(g != args.game for g in named):
             raise ValueError(f"--game {args.game} and --set game={named[-1]}: two games; give one")
         args.set = [f"game={args.game}", *args.set]
-    if args.framework == "sb3":
+    if args.framework in ("native", "sb3"):
         given = [flag for flag, v in (("--num-env-runners", args.num_env_runners), ("--address", args.address))
                  if v is not None]  # fmt: skip
         if given:
-            raise ValueError(f"{' and '.join(given)}: options of --framework rllib (the SB3 trainer runs on one "
-                             f"machine)")  # fmt: skip
-        return importlib.import_module("industry_env.train.ppo").run(args)
+            raise ValueError(f"{' and '.join(given)}: options of --framework rllib (the {args.framework} trainer "
+                             f"runs on one machine)")  # fmt: skip
+        return importlib.import_module("industry_env.train.command").run(args)
+    if args.bench:
+        raise ValueError("--bench runs the native and the SB3 trainers side by side: leave out --framework rllib")
     try:
         trainer = importlib.import_module("industry_env.rllib.train")
     except ImportError as exc:
@@ -413,16 +416,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = _sub(sub, "arena", "a tournament between agents of a game: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)
 
-    p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (SB3: the train extra; Ray "
-                           "RLlib: the rllib extra)")  # fmt: skip
-    _delegate("train.ppo")(p)
+    p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (the native trainer or SB3: "
+                           "the train extra; Ray RLlib: the rllib extra)")  # fmt: skip
+    _delegate("train.command")(p)
     _game_option(p, default=None, help_text="the game to train (the same as --set game=ID; default: the config's)")
     p.add_argument(
         "--framework",
-        choices=("sb3", "rllib"),
-        default="sb3",
-        help="sb3: MaskablePPO on one machine (default); rllib: Ray RLlib, on many processes or machines",
-    )
+        choices=("native", "sb3", "rllib"),
+        default="native",
+        help="native: the suite's own batched trainer, CUDA where present (default); sb3: sb3-contrib's MaskablePPO "
+             "on one machine; rllib: Ray RLlib, on many processes or machines",
+    )  # fmt: skip
+    p.add_argument("--bench", action="store_true",
+                   help="train the config with the native and the SB3 trainer for --seconds each, in this process, "
+                        "and print each one's learner decisions a second, their ratio and where the time went")
+    p.add_argument("--seconds", type=float, default=120.0, metavar="S",
+                   help="--bench: seconds of training for each trainer (default 120)")  # fmt: skip
     p.add_argument("--num-env-runners", type=int, default=None, metavar="N",
                    help="rllib: processes playing games (default 1; 0 plays them in the driver)")  # fmt: skip
     p.add_argument(

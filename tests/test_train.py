@@ -1,5 +1,5 @@
-"""Training: a tiny MaskablePPO run saves, reloads as a PPOAgent and plays; configs are checked; runs resume and
-repeat; the shipped policy plays in every environment and in the terminal game."""
+"""Training with the SB3 trainer: a tiny MaskablePPO run saves, reloads as a PPOAgent and plays; configs are
+checked; runs resume and repeat; the shipped policy plays in every environment and in the terminal game."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
 
 from industry_env.agents import AGENTS, AgentInputError, PPOAgent, make_agent  # noqa: E402
-from industry_env.train import ConfigError, TrainConfig, load_config, to_toml, train  # noqa: E402
+from industry_env.train import ConfigError, TrainConfig, load_config, to_toml  # noqa: E402
+from industry_env.train import train as train_with  # noqa: E402
 
 import industry_env  # noqa: E402
 from industry_env.arena import Arena  # noqa: E402
@@ -24,6 +25,11 @@ from industry_env.games.industry import engine as E  # noqa: E402
 TINY = ["total_timesteps=1024", "num_envs=8", "n_steps=64", "batch_size=256", "n_epochs=1", "net_arch=32,32",
         "eval_every=512", "eval_games=8", "eval_opponent=random", "checkpoint_every=256", "keep_checkpoints=3",
         "progress=false", "max_snapshots=1"]  # fmt: skip
+
+
+def train(cfg: TrainConfig, overwrite: bool = False):
+    """The SB3 trainer, which this file tests (the native one: tests/test_train_native.py)."""
+    return train_with(cfg, overwrite=overwrite, framework="sb3")
 
 
 def tiny(run_dir, *more: str) -> TrainConfig:

@@ -1,14 +1,16 @@
 """Training agents of the suite's games (the config's ``game``; the shipped configs: :func:`.config.shipped_configs`,
-``ppo_industry``, ``ppo_age_of_industry``, ``ppo_twentieth_century``), installed
-as ``industry_env.train`` (needs the ``train`` extra for the run itself).
+``native_industry``, ``ppo_industry``, ``ppo_age_of_industry``, ...), installed as ``industry_env.train`` (needs the
+``train`` extra for the run itself).
 
 ``industry-env train --config FILE [--set key=value ...]`` or, in Python::
 
     from industry_env.train import load_config, train
     result = train(load_config("ppo_industry", ["total_timesteps=200000", "run_dir=runs/mine"]))
 
-:mod:`.config` holds the configuration (every key, its default and its meaning); :mod:`.ppo` the MaskablePPO
-self-play loop. The configuration module imports without torch.
+:mod:`.config` holds the configuration (every key, its default and its meaning); :mod:`.native` the suite's own
+self-play trainer (the default; :mod:`.selfplay` its batched games, :mod:`.credit` its seat-by-seat advantages,
+:mod:`.nets` its networks), :mod:`.ppo` the MaskablePPO one (``framework="sb3"``), :mod:`.bench` the two side by
+side. The configuration module imports without torch.
 """
 
 from __future__ import annotations
@@ -18,14 +20,22 @@ from typing import Any
 from .config import ConfigError, TrainConfig, load_config, shipped_configs, to_toml
 
 
-def train(cfg: TrainConfig, overwrite: bool = False) -> Any:
-    """Run a training (see :func:`industry_env.train.ppo.train`); returns its ``TrainResult``.
+def train(cfg: TrainConfig, overwrite: bool = False, framework: str = "native") -> Any:
+    """Run a training with the native trainer (:func:`industry_env.train.native.train`) or, with
+    ``framework="sb3"``, sb3-contrib's MaskablePPO (:func:`industry_env.train.ppo.train`); returns its
+    ``TrainResult``.
 
     A ``run_dir`` that holds another run is refused unless ``cfg.resume`` continues it or ``overwrite`` is True.
     """
-    from .ppo import train as _train
+    if framework == "native":
+        from .native import train as _native
 
-    return _train(cfg, overwrite=overwrite)
+        return _native(cfg, overwrite=overwrite)
+    if framework == "sb3":
+        from .ppo import train as _sb3
+
+        return _sb3(cfg, overwrite=overwrite)
+    raise ValueError(f"framework={framework!r}: 'native' or 'sb3' (RLlib trains through industry_env.rllib.train)")
 
 
 __all__ = ["ConfigError", "TrainConfig", "load_config", "shipped_configs", "to_toml", "train"]

@@ -1,4 +1,6 @@
-"""The training configuration: one dataclass, every key with a default and a docstring (CleanRL-style).
+"""The training configuration: one dataclass, every key with a default and a docstring (CleanRL-style), read by
+every trainer (the native one, the SB3 one, the RLlib one); the native trainer's own keys come last
+(:data:`NATIVE_KEYS`), and the SB3 trainer refuses them by name where they would mean nothing.
 
 A run is described by a TOML file of ``key = value`` lines (any subset of the fields below, no sections) and
 ``--set key=value`` overrides on the command line; :func:`load_config` merges them over the defaults and refuses
@@ -14,6 +16,7 @@ import contextlib
 import dataclasses
 import math
 import os
+import re
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
@@ -35,9 +38,10 @@ class TrainConfig:
     """Everything a training run needs; see the module docstring."""
 
     total_timesteps: int = 4_000_000
-    """Learner decisions to train for (steps of the VecEnv summed over its games; opponents' moves not counted)."""
+    """Learner decisions to train for (opponents' moves not counted); runs train whole rollouts, so they end at the
+    first rollout that reaches it."""
     num_envs: int = 64
-    """Games played at once by the batched engine (the VecEnv's sub-envs)."""
+    """Games played at once by the batched engine (the native trainer's batch; the SB3 VecEnv's sub-envs)."""
     game: str = "industry"
     """The game of the suite to train on (``industry_env.available_games()``: one with a batched engine)."""
     num_players: int = 4
@@ -55,7 +59,8 @@ class TrainConfig:
     learning_rate: float = 3e-4
     """Adam step size (constant)."""
     n_steps: int = 128
-    """Decisions per game between two updates: a rollout holds ``n_steps * num_envs`` transitions."""
+    """Decisions per game between two updates: a rollout holds ``n_steps * num_envs`` of the learner's transitions
+    (the native trainer: at least that many, the games then played on until the learner is to move in each)."""
     batch_size: int = 2048
     """Minibatch size of the updates (must divide ``n_steps * num_envs``)."""
     n_epochs: int = 4
@@ -117,8 +122,28 @@ class TrainConfig:
     progress: bool = True
     """Show a progress bar."""
 
+    # ------------------------------------------------------------------ the native trainer only
+    device: str = "auto"
+    """native: where the networks run: 'auto' (CUDA where present, else the CPU), 'cpu', 'cuda' or 'cuda:N'."""
+    precision: str = "auto"
+    """native: the networks' arithmetic: 'auto' (bfloat16 autocast on CUDA, float32 on the CPU), 'float32' or
+    'bfloat16'."""
+    value_norm: bool = True
+    """native: normalise the value targets by the returns' running mean and deviation (PopArt-style)."""
+    imitation_steps: int = 0
+    """native: decisions of ``imitation_agent`` (in the learner's seat) to imitate before PPO starts (0: none);
+    the policy learns its moves, the value network the outcomes."""
+    imitation_agent: str = "heuristic"
+    """native: the agent whose moves the imitation stage learns."""
+    imitation_epochs: int = 2
+    """native: passes over each rollout of the imitation stage."""
+
 
 _FIELDS = {f.name: f for f in fields(TrainConfig)}
+#: keys only the native trainer reads; the SB3 trainer refuses them by name unless they keep their defaults
+NATIVE_KEYS = ("device", "precision", "value_norm", "imitation_steps", "imitation_agent", "imitation_epochs")
+FRAMEWORKS = ("native", "sb3", "rllib")  # industry-env train --framework; native is the default
+PRECISIONS = ("auto", "float32", "bfloat16")
 
 
 def field_docs() -> dict[str, str]:
@@ -280,6 +305,11 @@ def validate(cfg: TrainConfig) -> TrainConfig:
          "weights >= 0, not all 0")  # fmt: skip
     need(cfg.snapshot_weight >= 0, "snapshot_weight", "must be 0 or more")
     need(cfg.time_limit_minutes >= 0, "time_limit_minutes", "must be 0 (no limit) or more")
+    need(re.fullmatch(r"auto|cpu|cuda(:[0-9]{1,3})?", cfg.device) is not None, "device",
+         "'auto', 'cpu', 'cuda' or 'cuda:N'")  # fmt: skip
+    need(cfg.precision in PRECISIONS, "precision", f"one of {', '.join(map(repr, PRECISIONS))}")
+    need(cfg.imitation_steps >= 0, "imitation_steps", "must be 0 (no imitation) or more")
+    need(cfg.imitation_epochs >= 1, "imitation_epochs", "must be at least 1")
     check_agents(cfg)
     from .runfolder import check_resume, check_run_dir
 
@@ -311,6 +341,20 @@ def without_absent_heuristic(cfg: TrainConfig) -> TrainConfig:
     return dataclasses.replace(cfg, **changes)
 
 
+def check_framework(cfg: TrainConfig, framework: str) -> None:
+    """ConfigError naming the first key of the native trainer (:data:`NATIVE_KEYS`) set, in a run of another
+    ``framework``, to a value that trainer cannot honour (a GPU, bfloat16, an imitation stage): the other trainers
+    train in float32 on the CPU, without imitation, and do not normalise values."""
+    if framework == "native":
+        return
+    default = TrainConfig()
+    same = {"device": ("auto", "cpu"), "precision": ("auto", "float32"), "value_norm": (True, False)}  # what they do
+    for key in NATIVE_KEYS:
+        if getattr(cfg, key) not in same.get(key, (getattr(default, key),)):
+            raise ConfigError(f"{key} = {getattr(cfg, key)!r}: a key of the native trainer, which the {framework} "
+                              f"trainer does not read; remove it, or train with --framework native")  # fmt: skip
+
+
 def game_options(cfg: TrainConfig) -> dict[str, Any]:
     """The game's options ``game_options`` names (NAME=VALUE, values as the command line's ``-o`` reads them),
     checked by the game's spec: only those named, the others keep the game's defaults; ValueError if wrong."""
@@ -338,7 +382,10 @@ def check_agents(cfg: TrainConfig) -> None:
     from industry_env.agents import as_agent
 
     options = game_options(cfg)
-    for key, names in (("opponents", cfg.opponents), ("eval_opponent", [cfg.eval_opponent])):
+    named = [("opponents", cfg.opponents), ("eval_opponent", [cfg.eval_opponent])]
+    if cfg.imitation_steps:
+        named.append(("imitation_agent", [cfg.imitation_agent]))
+    for key, names in named:
         for name in dict.fromkeys(names):
             try:
                 as_agent(name, seed=0, game=cfg.game, options=options)

@@ -34,6 +34,7 @@ from . import runfolder as R
 from .config import (
     ConfigError,
     TrainConfig,
+    check_framework,
     check_same_run,
     field_docs,
     game_options,
@@ -189,7 +190,10 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> TrainResult:
     """
     _require_train_extra()
     cfg = validate(cfg)
+    check_framework(cfg, "sb3")
     run = Path(cfg.run_dir)
+    if cfg.resume:
+        R.check_checkpoint_framework(R.check_resume(run, cfg.resume), "sb3")
     R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)  # read only: nothing written yet
     lock = R.RunLock(R.make_run_dir(run)).acquire()
     try:

@@ -37,8 +37,8 @@ LOCK = ".lock"
 STEP_ZIP = re.compile(r"^step_(\d+)\.zip$")
 STEP_DIR = re.compile(r"^step_(\d+)$")  # the RLlib trainer's checkpoints are folders
 # What a run writes into its folder (both trainers); a folder holding any of them holds a run.
-RUN_ENTRIES = ("config.toml", "final.zip", "final.league.json", "final", "best.zip", "best.league.json", "evals.json",
-               "result.json", "checkpoints", "snapshots", "tb", "superseded")  # fmt: skip
+RUN_ENTRIES = ("config.toml", "final.zip", "final.league.json", "final.npz", "final", "best.zip", "best.league.json",
+               "evals.json", "result.json", "checkpoints", "snapshots", "tb", "superseded")  # fmt: skip
 MAX_LEAGUE_BYTES = 50_000_000
 
 
@@ -214,6 +214,29 @@ def zip_timesteps(path: str | Path) -> int | None:
     except (zipfile.BadZipFile, OSError, KeyError, ValueError, AttributeError):
         return None
     return steps if isinstance(steps, int) and not isinstance(steps, bool) else None
+
+
+def zip_framework(path: str | Path) -> str | None:
+    """Which trainer wrote a checkpoint zip: ``"native"`` (its JSON ``data`` says so), ``"sb3"`` (a MaskablePPO save,
+    which does not), or None for a file that is no checkpoint (nothing unpickled)."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            data = json.loads(z.read("data").decode("utf-8"))
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError, AttributeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return "native" if data.get("framework") == "native" else "sb3"
+
+
+def check_checkpoint_framework(path: str | Path, framework: str) -> None:
+    """ConfigError (before anything is written) if the checkpoint ``path`` to resume was written by the other
+    trainer than ``framework`` (``"native"`` or ``"sb3"``): its weights and optimizer are another program's."""
+    wrote = zip_framework(path)
+    if wrote is not None and wrote != framework:
+        names = {"native": "the native trainer", "sb3": "the SB3 trainer (MaskablePPO)"}
+        raise ConfigError(f"resume = {str(path)!r}: a checkpoint of {names[wrote]}; resume it with --framework "
+                          f"{wrote}, or start a new run")  # fmt: skip
 
 
 def checkpoints(folder: str | Path) -> list[tuple[int, Path]]:

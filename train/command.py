@@ -1,0 +1,35 @@
+"""``industry-env train``: its options, and which trainer runs (``--framework native``, the default, ``sb3``, or
+``--bench`` for both side by side); the RLlib trainer has its own (:mod:`industry_env.rllib.train`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import ppo
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of ``industry-env train`` (the configuration's; ``--framework`` and ``--bench`` are the command
+    line's own)."""
+    ppo.configure(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List or show the configuration, or train it with the framework asked for (or bench both); print the
+    throughput and where the model is."""
+    framework = getattr(args, "framework", "native")
+    bench = getattr(args, "bench", False)
+    if args.list_configs or args.show_config or (framework == "sb3" and not bench):
+        return ppo.run(args)
+    from .config import load_config
+
+    cfg = load_config(args.config, args.set)
+    if bench:
+        from .bench import bench as run_bench
+
+        print(run_bench(cfg, seconds=args.seconds).report())
+        return 0
+    from .native import train
+
+    print(train(cfg, overwrite=args.overwrite).summary())
+    return 0
