@@ -289,6 +289,19 @@ class SearchAgent(Agent):
         self.last_root: Node | None = None  # the tree of the last game searched by the last call (for inspection)
         self.simulated = 0  # simulations run so far (for measuring the speed)
 
+    def root_statistics(self) -> list[tuple[int, int, float]]:
+        """What the last searched decision's root holds (the last game's of the last call, as ``last_root``): each
+        candidate action with its visits and mean value for the searching seat, most visited first (ties: the higher
+        mean); empty when the last call searched nothing (one candidate, or a decision the game does not search)."""
+        root = self.last_root
+        if root is None or root.actions is None:
+            return []
+        out = []
+        for a in root.actions.tolist():
+            child = root.children.get(a)
+            out.append((int(a), child.visits, child.mean(root.player)) if child is not None else (int(a), 0, 0.0))
+        return sorted(out, key=lambda row: (-row[1], -row[2]))
+
     # ------------------------------------------------------------------------------------------ one call
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         g = self.search_game

@@ -17,8 +17,15 @@ from .core import aliases as _aliases
 # name imports the very module object, so monkeypatching through it still reaches the rules.
 _aliases.install({
     **{f"industry_env.{m}": f"industry_env.games.industry.{m}" for m in (
-        "rules", "board", "actions", "chance", "observation", "reference", "positions", "engine", "kernel",
-        "observe_kernel", "render", "picture", "boarddoc", "balance")},
+        "rules", "actions", "chance", "observation", "reference", "positions", "engine", "kernel",
+        "observe_kernel", "render", "picture", "balance")},
+    # the games' modules renamed alike: each game's components as data, and its texts for people
+    "industry_env.board": "industry_env.games.industry.components",
+    "industry_env.games.industry.board": "industry_env.games.industry.components",
+    "industry_env.boarddoc": "industry_env.games.industry.texts",
+    "industry_env.games.industry.boarddoc": "industry_env.games.industry.texts",
+    "industry_env.games.age_of_industry.tools": "industry_env.games.age_of_industry.texts",
+    "industry_env.games.twentieth_century.tools": "industry_env.games.twentieth_century.texts",
     "industry_env.numba_cache": "industry_env.core.numba_cache",
     "industry_env.outputs": "industry_env.core.outputs",
     "industry_env.data": "industry_env.games.industry.data",  # Industry's board, rules text and shipped policy
@@ -40,8 +47,8 @@ _register()
 
 # Names of one game kept at the top for the scripts that import them from here (Industry's board, before the
 # suite had several games): resolved on first use, so that importing the package loads no game.
-_LAZY = {name: "industry_env.games.industry.board" for name in ("Board", "BoardError", "field_id", "field_index",
-                                                                  "load_board")}  # fmt: skip
+_LAZY = {name: "industry_env.games.industry.components" for name in ("Board", "BoardError", "field_id",
+                                                                       "field_index", "load_board")}  # fmt: skip
 
 
 def __getattr__(name: str) -> Any:

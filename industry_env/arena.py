@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from . import warmup
 from .core.outputs import check_output_file, write_text_atomic
 from .core.spec import GameSpec
 from .gameargs import add_game_arguments, game_options
@@ -417,7 +418,15 @@ def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME,
         spec = CallableAgent(spec)  # a plain function (observation, action_mask) -> action
     if not (callable(getattr(spec, "act_batch", None)) or callable(getattr(spec, "act", None))):
         raise ArenaError(f"agent {slot}: {spec!r} is neither a name nor an agent (no act_batch or act method)")
-    return spec, str(getattr(spec, "name", None) or type(spec).__name__)
+    label = str(getattr(spec, "name", None) or type(spec).__name__)
+    from .agents import Agent, as_agent
+
+    if isinstance(spec, Agent):  # an object made for another game or map is refused now, naming both
+        try:
+            spec = as_agent(spec, game=game, options=options)
+        except ValueError as exc:
+            raise ArenaError(f"agent {slot} {label!r}: {exc}") from exc
+    return spec, label
 
 
 class Arena:
@@ -492,6 +501,7 @@ class Arena:
         data = {o.name for o in spec.options if o.data}
         self.options_json = {k: v for k, v in spec.options_to_json(self.options).items() if k not in data}
         resolved = [_resolve(a, j, self.seed, spec.id, self.options) for j, a in enumerate(agents)]
+        self._names = [a for a in agents if isinstance(a, str)]  # what warmup.prepare tries once before the games
         self.agents = [a for a, _ in resolved]
         self.labels = _unique_labels([lab for _, lab in resolved])
         # entries sharing one object are asked together (one act_batch call per object and step)
@@ -526,7 +536,9 @@ class Arena:
         start = np.zeros(G, np.int64)
         self._moves = np.zeros(n, np.int64)
         self._think = np.zeros(n, np.float64)
-        bar = _Progress.start(G, self.spec, self.progress)  # compiles the engine first, as a step of its own
+        # the engine's and the agents' compiles first, as a step of their own (said only when something compiles)
+        warmup.prepare(self.spec.id, self._names, self.options, engine=True, who="the arena")
+        bar = _Progress.start(G, self.spec, self.progress)
         t0 = time.perf_counter()
         try:
             for lo in range(0, G, self.batch_size):
@@ -607,7 +619,7 @@ class Arena:
     def _ask(self, agent, group: np.ndarray, entry: np.ndarray, obs: np.ndarray, mask: np.ndarray,
              ids: np.ndarray, seeds: np.ndarray) -> np.ndarray:  # fmt: skip
         """The actions of one agent object in the games ``ids``, checked legal; its time shared by the entries."""
-        from .agents.base import AgentActionError, check_actions  # the one check of every agent's answer
+        from .agents.base import AgentActionError, AgentInputError, check_actions  # every answer checked here
 
         t0 = time.perf_counter()
         try:
@@ -622,6 +634,11 @@ class Arena:
             k = int(entry[i])
             raise ArenaError(f"agent {k} ({self.labels[k]}) chose illegal action {exc.answer!r} in the game with "
                              f"engine seed {int(seeds[ids[i]])}: {exc.reason}") from exc  # fmt: skip
+        except AgentInputError as exc:  # the agent refused what it was given: an agent of other sizes, say whose
+            k = int(entry[0])
+            played = self.spec.name + "".join(f", {key} {v}" for key, v in self.options_json.items())
+            raise ArenaError(f"agent {k} ({self.labels[k]}) cannot read the games of this arena ({played}, "
+                             f"observations of {obs.shape[-1]} floats): {exc}") from exc  # fmt: skip
         counts = np.bincount(entry, minlength=self.num_players)
         self._moves += counts
         self._think += dt * counts / max(len(obs), 1)
@@ -643,33 +660,40 @@ class _Progress:
     """The arena's progress bar over games (tqdm), whose estimate is honest: the engine's compile is a step of its
     own before it, and the games of a batch end together, so the bar counts the games finished plus the running
     games' share played so far (their decisions over the mean length of the finished games, at most 95%); before
-    the first game ends it shows the decisions played and no estimate (tqdm's rate is then unknown)."""
+    the first game ends it shows the decisions played and no estimate (tqdm's rate is then unknown). Where stderr
+    is not a terminal (a log file, a pipe), a bar redrawn with ``\r`` would run into one long line: whole lines are
+    written instead, one at each quarter of the games finished."""
 
-    def __init__(self, bar: Any) -> None:
+    QUARTERS = 4  # the whole lines written where stderr is not a terminal
+
+    def __init__(self, bar: Any, total: int = 0, desc: str = "") -> None:
         self.bar = bar
+        self.total, self.desc, self.t0 = total, desc, time.perf_counter()
         self.games = 0  # games finished in earlier batches
         self.decisions = 0  # their decisions
         self.shown = 0.0  # when the bar was last drawn
+        self.lines = 0  # the quarters written as whole lines (no bar)
 
     @classmethod
     def start(cls, total: int, spec: GameSpec, enabled: bool) -> _Progress | None:
-        """The bar, after compiling ``spec``'s engine (a message on stderr says so), or None (disabled, or tqdm
-        not installed)."""
+        """The bar (its engine compiled before: :func:`.warmup.prepare`), or None (disabled, or tqdm not
+        installed)."""
         if not enabled:
             return None
+        import sys
+
+        desc = f"arena ({spec.name})"
+        try:
+            terminal = sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            terminal = False
+        if not terminal:
+            return cls(None, total, desc)
         try:
             from tqdm.auto import tqdm
         except ImportError:
             return None
-        import sys
-
-        from .warmup import warm_game
-
-        print(f"compiling {spec.name}'s kernels (first run only; later runs load them from the cache)...",
-              end="", file=sys.stderr, flush=True)  # fmt: skip
-        seconds = warm_game(spec.id, agents=False)
-        print(f" ready ({seconds:.1f} s)", file=sys.stderr, flush=True)
-        bar = tqdm(total=total, unit="game", desc=f"arena ({spec.name})", dynamic_ncols=True,
+        bar = tqdm(total=total, unit="game", desc=desc, dynamic_ncols=True,
                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total_fmt} games "
                               "[{elapsed}<{remaining}{postfix}]")  # fmt: skip
         return cls(bar)
@@ -684,6 +708,9 @@ class _Progress:
             share = float(np.minimum(running / (decisions / games), 0.95).sum())
         if not running.size:  # the batch is over: its games count as finished from now on
             self.games, self.decisions = games, decisions
+        if self.bar is None:
+            self._line(games, decisions)
+            return
         now = time.perf_counter()
         if running.size and now - self.shown < 0.2:  # a terminal redraw five times a second at most
             return
@@ -692,8 +719,18 @@ class _Progress:
         self.bar.set_postfix_str(f"{decisions + int(running.sum()):,} decisions", refresh=False)
         self.bar.refresh()
 
+    def _line(self, games: int, decisions: int) -> None:
+        """A whole line for each quarter of the games now finished."""
+        import sys
+
+        while self.lines < self.QUARTERS and games >= self.total * (self.lines + 1) / self.QUARTERS:
+            self.lines += 1
+            print(f"{self.desc}: {games:,}/{self.total:,} games, {decisions:,} decisions, "
+                  f"{time.perf_counter() - self.t0:.0f} s", file=sys.stderr, flush=True)  # fmt: skip
+
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()
 
 
 # ---------------------------------------------------------------------------------------------- command line

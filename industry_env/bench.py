@@ -10,7 +10,7 @@ finish in waves, so counting those that end in a few seconds measures the window
 (whole random games played inside one call) at batch 1024 and 4096 where the engine has it; bytes of state per game;
 peak memory; the per-call overhead (microseconds a call at batch 1); and the start-up from the disk cache to the
 first step (a fresh process) and, with ``--cold``, the cold compile. Figures go to a JSON file
-(``bench-results.json`` unless ``--output``). ``--quick`` runs a short smoke version.
+(``bench-results-GAME.json`` unless ``--output``). ``--quick`` runs a short smoke version.
 
 Threads: the run prints numba's threading layer and thread count (:mod:`industry_env.core.runtime`), warns on a
 machine with more than 2 cores left with the workqueue layer, and measures the compiled loops at batch 1024 and up
@@ -398,13 +398,20 @@ def _runtime_line() -> tuple[dict[str, Any], list[str]]:
             "numba": numba.__version__}, lines  # fmt: skip
 
 
+def default_output(game: str) -> str:
+    """Where ``industry-env bench --game GAME`` writes its figures unless told: ``bench-results-GAME.json``."""
+    return f"bench-results-{game}.json"
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``industry-env bench``."""
     add_game_arguments(parser)
     parser.add_argument("--quick", action="store_true", help="short smoke run (batch sizes 1 and 64, 0.3 s each)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of play per batch size (default 3)")
     parser.add_argument("--players", type=int, default=None, help="players per game (default: the game's default)")
-    parser.add_argument("--output", default="bench-results.json", help="JSON file for the figures")
+    parser.add_argument("--output", default=None,
+                        help="JSON file for the figures (default bench-results-GAME.json, e.g. "
+                             "bench-results-industry.json: each game's figures in a file of their own)")  # fmt: skip
     parser.add_argument("--backend", choices=("numpy", "numba"), action="append", default=None,
                         help="measure only this backend (repeatable; default: every installed)")  # fmt: skip
     parser.add_argument("--batch", default=None, metavar="N[,N...]",
@@ -430,10 +437,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark of a game's engine, print the table and write the JSON file."""
+    spec, options = given_options(args)
+    if args.output is None:  # one file a game: a run of another game never overwrites this one's figures
+        args.output = default_output(spec.id)
     check_output_file(args.output)  # before the run, not after it: the figures must not be lost
     if not args.seconds > 0:
         raise ValueError(f"--seconds {args.seconds}: must be more than 0")
-    spec, options = given_options(args)
     spec, E = _engine(spec.id)
     game = spec.id
     n = spec.default_players if args.players is None else spec.check_num_players(args.players, "--players")

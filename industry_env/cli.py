@@ -20,7 +20,10 @@ from typing import Any
 
 from .core.spec import import_path
 from .gameargs import add_game_arguments
-from .play import cmd_play  # noqa: F401  (industry_env.cli.cmd_play, as before play had its module)
+from .play import (
+    cmd_play,  # noqa: F401  (industry_env.cli.cmd_play, as before play had its module)
+    table_class,
+)
 from .play import configure as configure_play
 from .registry import DEFAULT_GAME, load_game
 
@@ -37,6 +40,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     spec, options = game_options(args)
     if args.players is not None:
         spec.check_num_players(args.players, "--players")
+    compile_seconds = 0.0
+    if spec.engine_module is not None:  # the batched engine compiles before the first game, said once if it does
+        from .warmup import prepare
+
+        compile_seconds = prepare(spec.id, (), options, engine=True, who="the demo")
     both = (spec.max_players, spec.min_players)  # by default, alternately the most and the fewest players
     t0, decisions, shown = time.perf_counter(), 0, None
     for g in range(args.games):
@@ -51,9 +59,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     dt = time.perf_counter() - t0
     print(spec.render_text(shown))
     print()
-    for p in range(shown.num_players):
-        breakdown = getattr(shown, "score_breakdown", None)
-        print(f"player {p}: {breakdown(p) if breakdown else shown.scores()[p]}")
+    print(table_class(spec)(spec, shown, 0).final())  # the points by source, as the game's table ends a game
     print()
     who = (f"{args.players} players" if args.players is not None else f"{both[0]} players" if args.games == 1
            else f"{both[0]} and {both[1]} players")  # fmt: skip
@@ -75,8 +81,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for _ in range(2):
         mask = engine.legal_action_mask(first)
         first = engine.step(first, np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1))
-    dt = time.perf_counter() - t0
-    how = "compiled" if len(numba_cache.COMPILED) > before else "loaded from numba's disk cache"
+    dt = time.perf_counter() - t0 + compile_seconds
+    how = "compiled" if compile_seconds or len(numba_cache.COMPILED) > before else "loaded from numba's disk cache"
     print(f"the batched engine: {how} in {dt:.1f} s (not counted in its speed below)")
     rng = np.random.default_rng(args.seed)
     state = engine.init(256, num_players=n, seed=args.seed, **options)
@@ -211,13 +217,14 @@ def _game_option(p: argparse.ArgumentParser, default: str | None = DEFAULT_GAME,
 
 
 def cmd_board(args: argparse.Namespace) -> int:
-    """``board``: the game's own board tool where it has one (Industry: check and print a board file, or write a
-    blank one; Age of Industry: its components and maps, or their templates), else its components as tables."""
+    """``board``: the game's own board tool (every listed game has one: its components or board as tables, an
+    owner's data file checked and printed, a template to type the printed components into), else its components as
+    tables."""
     spec = _game(args)
     if "board" in spec.tools:
         return import_path(spec.tools["board"]).run(args)
-    given = [flag for flag, value in (("--board", args.board), ("--map", args.map), ("--template", args.template))
-             if value is not None]  # fmt: skip
+    given = [flag for flag, value in (("--board", args.board), ("--map", args.map), ("--template", args.template),
+                                      ("--part", args.part)) if value is not None]  # fmt: skip
     if given:
         print(f"error: {' and '.join(given)}: {spec.name} has no data files to check or type in yet",
               file=sys.stderr)  # fmt: skip
@@ -239,6 +246,23 @@ def _game_tool(name: str) -> Any:
         return import_path(spec.tools[name]).run(args)
 
     return run
+
+
+class _SharedOptions:
+    """The parser of a subcommand that several games' tools configure: an option an earlier game defined is kept
+    as that game defined it, so that each game's ``configure`` names every option its ``run`` reads."""
+
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser, self.names = parser, set()
+
+    def add_argument(self, *names: str, **kwargs: Any) -> argparse.Action | None:
+        if self.names.intersection(names):
+            return None
+        self.names.update(names)
+        return self.parser.add_argument(*names, **kwargs)
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.parser, attr)
 
 
 def _tool_games(name: str) -> list[str]:
@@ -354,7 +378,11 @@ def build_parser() -> argparse.ArgumentParser:
                            "one to fill in")  # fmt: skip
     _game_option(p)
     p.add_argument("--board", metavar="PATH", default=None,
-                   help="Industry: a board file to check and print (default: the shipped board)")  # fmt: skip
+                   help="a data file of yours to check and print (Industry: a board file; 20th Century: a tiles "
+                        "file, or with --part components a components file; default: the shipped data)")  # fmt: skip
+    p.add_argument("--part", metavar="NAME", default=None,
+                   help="20th Century: which data file --board and --template mean, tiles (default) or "
+                        "components")  # fmt: skip
     p.add_argument(
         "--map",
         metavar="NAME",
@@ -369,15 +397,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     shown.add_argument("--template", metavar="PATH", default=None,
                        help="write a blank, commented data file to fill in from the printed one (Industry: a "
-                            "board; Age of Industry: the components, or --map's map)")  # fmt: skip
+                            "board; Age of Industry: the components, or --map's map; 20th Century: the tiles, or "
+                            "with --part components the tracks and catastrophes)")  # fmt: skip
     p.set_defaults(func=cmd_board)
 
     # the games' own tools that the command line does not define itself (Industry's balance), from their specs
     for name in sorted({t for g in available_games(include_hidden=True) for t in load_game(g).tools} - {"board"}):
         owners = _tool_games(name)
-        tool = import_path(load_game(owners[0]).tools[name])
-        p = _sub(sub, name, tool.HELP)
-        tool.configure(p)
+        tools = [import_path(load_game(g).tools[name]) for g in owners]
+        p = _sub(sub, name, tools[0].HELP)
+        shared = _SharedOptions(p)
+        for tool in tools:  # each game's options; one that an earlier game defines keeps that game's help
+            tool.configure(shared)
         _game_option(p, default=owners[0], help_text=f"the game (one with this tool: {', '.join(owners)}; another "
                                                      f"is refused by name)")  # fmt: skip
         p.set_defaults(func=_game_tool(name), make_agent=_make_agent)  # a game's tool plays agents it does not import
@@ -385,8 +416,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _sub(sub, "arena", "a tournament between agents of a game: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)
 
-    p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (SB3: the train extra; Ray "
-                           "RLlib: the rllib extra)")  # fmt: skip
+    p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (the native trainer or SB3: "
+                           "the train extra; Ray RLlib: the rllib extra)")  # fmt: skip
     _delegate("train.command")(p)
     _game_option(p, default=None, help_text="the game to train (the same as --set game=ID; default: the config's)")
     p.add_argument(
@@ -398,7 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--bench", action="store_true",
                    help="train the config with the native and the SB3 trainer for --seconds each, in this process, "
-                        "and print both one's learner decisions a second, their ratio and where the time went")
+                        "and print each one's learner decisions a second, their ratio and where the time went")
     p.add_argument("--seconds", type=float, default=120.0, metavar="S",
                    help="--bench: seconds of training for each trainer (default 120)")  # fmt: skip
     p.add_argument("--num-env-runners", type=int, default=None, metavar="N",

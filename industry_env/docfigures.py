@@ -41,6 +41,15 @@ SERVE_SCREENSHOT = {
     "12 clicks into a 5-player game of Age of Industry against random players; the browser test takes it too",
 }
 
+# docs/serve.md's pictures of a table of several people, made by the same browser code (fresh deals: no bytes kept)
+SERVE_TABLE = {
+    "files": ["serve-table.png", "serve-handover.png"],
+    "source": "python -m tests.web.browser --table docs: headless Chromium, 1400 x 1700 then 1400 x 900 windows; the "
+    "creator's page at a 3-player table of Age of Industry (another person, a heuristic; the advisor agreed, a "
+    "spectators' link 4 decisions behind) after at least 8 decisions of its two people, with the advisor's answer; "
+    "and a hot-seat screen of two seats at its first hand-over",
+}
+
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -63,6 +72,7 @@ def build() -> tuple[dict[str, Any], dict[str, bytes]]:
         **{f.key: f.entry for f in made},
         "training-curves": {**TRAINING_CURVES, "sha256": _sha(curves.read_bytes()) if curves.exists() else ""},
         "serve-screenshot": SERVE_SCREENSHOT,
+        "serve-table": SERVE_TABLE,
     }
     return sidecar, {path: data for f in made for path, data in f.files.items()}
 

@@ -8,7 +8,8 @@ is printed on them, what each choice costs, a field lookup (``info 1E``); Age of
 choice's price, what each move did, a place lookup (``info Boston``) and the links. Every table echoes every move,
 takes back a move not yet complete (``back``), plays a decision with one option, and ends with the scoring as a
 table. A game without its own table shows its spec's text picture, a hidden-information game only what the
-person's seat may see.
+person's seat may see. ``--resume FILE`` plays on an unfinished game from its record (and the private seed file
+beside it), at the same seat against the same agents; it is saved back to that record.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from .core.outputs import write_text_atomic
 from .core.playtable import PlayTable
 from .core.spec import import_path
 from .gameargs import add_game_arguments, game_options
@@ -51,7 +51,7 @@ def _game_help(game_id: str) -> str:
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``industry-env play``, and the commands of each game in its help."""
     games = available_games(include_hidden=True)
-    agents = "; ".join(f"{g}: {', '.join(load_game(g).agents)}" for g in games)
+    agents = "; ".join(f"{g}: {', '.join(load_game(g).agents) or 'none'}" for g in games)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = "Play one seat in the terminal; the other seats are played by an agent."
     parser.epilog = "\n\n".join(f"during a game of {load_game(g).name} (--game {g}), type:\n{_game_help(g)}"
@@ -66,14 +66,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seat", type=int, default=None, help="your seat: you are player SEAT, 0 to players-1 "
                         "(default 0)")  # fmt: skip
-    parser.add_argument("--opponents", metavar="AGENT", default="random",
+    parser.add_argument("--opponents", metavar="AGENT", default=None,
                         help=f"who plays the other seats: any agent make_agent builds: 'random', one of the "
                              f"game's own ({agents}), 'rllib:PATH', or 'module:attr' for your own (default "
-                             f"random)")  # fmt: skip
+                             f"random; with --resume, the agent the game was played against)")  # fmt: skip
     parser.add_argument("--record", metavar="PATH", default=None,
                         help="where the game record is saved ('none': not saved; default: a new "
                              "<game>-game-<date>-<time>.json in the current folder; an existing file is never "
                              "overwritten); 'industry-env replay' reads it")  # fmt: skip
+    parser.add_argument("--resume", metavar="FILE", default=None,
+                        help="play on an unfinished game from its record (written by play or serve; its seed is in "
+                             "the private FILE.seed beside it): the same game, seat and opponents (--seat for a "
+                             "record that does not say); it is saved back to FILE (or to --record PATH)")  # fmt: skip
     parser.set_defaults(func=cmd_play)
 
 
@@ -85,16 +89,20 @@ def _table_class(spec: Any) -> type[PlayTable]:
     return import_path(spec.play_table)
 
 
+table_class = _table_class  # public: `demo` ends with the game's own score table, as play does
+
+
 # ---------------------------------------------------------------------------------------------- saving
 class _Saver:
-    """The game record, which ``industry-env replay`` reads, written atomically."""
+    """The game record, which ``industry-env replay`` reads, written atomically and privately (an unfinished game's
+    seed, and who plays each seat, in its seed file beside it: ``records.save``)."""
 
     what = "record"
 
-    def __init__(self, game: Any, spec: Any) -> None:
+    def __init__(self, game: Any, spec: Any, seats: list[str | None] | None = None) -> None:
         from .records import Recorder
 
-        self.game = game
+        self.game, self.seats = game, seats
         self.recorder = Recorder.for_game(game, spec)
 
     def saved(self, path: str) -> str:
@@ -111,8 +119,9 @@ class _Saver:
 
     def save(self, path: str) -> None:
         """Write the record so far to ``path`` (whole or not at all)."""
-        record = self.recorder.record(self.game.scores() if self.game.is_over else None)
-        write_text_atomic(path, record.to_json())
+        from .records import save
+
+        save(self.recorder.record(self.game.scores() if self.game.is_over else None), path, self.seats)
 
 
 # ---------------------------------------------------------------------------------------------- the game
@@ -133,12 +142,42 @@ def _make_table(args: argparse.Namespace) -> PlayTable:
     return _table_class(spec)(spec, game, seat)
 
 
+def _resumed_table(args: argparse.Namespace) -> tuple[PlayTable, _Saver]:
+    """The game of ``--resume FILE`` at its last position, at the person's seat, and its saver holding the moves so
+    far (``args`` takes the record's game, seed and opponents); ValueError (a RecordError) naming what is wrong."""
+    from .records import opening, replay, resume
+
+    record, seats = resume(args.resume)
+    numbers = (("--players", args.players), ("--seed", args.seed), ("--seat", args.seat if seats else None))
+    fixed = [flag for flag, value in numbers if value is not None]
+    fixed += [flag for flag, value in (("--option", args.option), ("--plain-draws", args.plain_draws)) if value]
+    if fixed or args.game not in (DEFAULT_GAME, record.game):
+        given = ", ".join(fixed) or f"--game {args.game}"
+        raise ValueError(f"--resume {args.resume}: the record fixes the game ({record.spec.name}), the players, the "
+                         f"seat, the options and the seed; {given} cannot change them")  # fmt: skip
+    spec = record.spec
+    data = {"board": args.board} if args.board is not None else {}
+    replay(record, **data)  # every move checked legal from the seed's opening before anything is shown
+    game = opening(record, **data)
+    people = [p for p, who in enumerate(seats or []) if who is None]
+    seat = people[0] if people else args.seat or 0  # a record that does not say: --seat
+    opponents = args.opponents or next((who for who in seats or [] if who is not None), None) or "random"
+    saver = _Saver(game, spec, [None if p == seat else opponents for p in range(record.num_players)])
+    for action in record.actions:
+        game.apply(action)
+        saver.append(action)
+    args.game, args.seed, args.opponents = spec.id, record.seed, opponents
+    return _table_class(spec)(spec, game, seat), saver
+
+
 def _record_path(args: argparse.Namespace, stamp: str) -> str | None:
-    """Where ``play`` saves the game: --record PATH, none for --record none, else a new
-    ``<game>-game-<stamp>.json``; never a file that exists (a number is added to the name)."""
+    """Where ``play`` saves the game: --record PATH, none for --record none, the resumed record (--resume), else a
+    new ``<game>-game-<stamp>.json``; never another file that exists (a number is added to the name)."""
     chosen = getattr(args, "record", None)
     if chosen is not None and chosen.lower() in ("none", "-"):
         return None
+    if chosen is None and getattr(args, "resume", None):
+        return str(args.resume)  # the same game, played on: its record is brought up to date
     base = Path(chosen) if chosen is not None else Path(f"{getattr(args, 'game', DEFAULT_GAME)}-game-{stamp}.json")
     path, k = base, 2
     while path.exists():  # never overwrite an earlier game's record
@@ -184,6 +223,7 @@ def _stop_signals(saving: list[bool]) -> dict[int, Any]:
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """A person plays one seat against agents; bad input is answered, never a crash, and the game is saved if play
     stops before its end."""
+    from . import warmup
     from .agents import make_agent
 
     stdin = stdin or sys.stdin
@@ -195,14 +235,24 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
         except OSError:  # the terminal is gone (closed window, broken pipe): nobody reads, the game is still saved
             pass
 
-    if args.seed is None:  # a fresh deal each game: the record keeps the seed, the screen never shows it
-        args.seed = secrets.randbelow(2**31)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    table = _make_table(args)
+    resumed = getattr(args, "resume", None)
+    if resumed:
+        if getattr(args, "record", None) not in (None, "none", "-") and Path(args.record).exists():
+            raise ValueError(f"--record {args.record}: the file exists and is never overwritten; name a new file")
+        table, saver = _resumed_table(args)
+    else:
+        if args.seed is None:  # a fresh deal each game: the record keeps the seed, the screen never shows it
+            args.seed = secrets.randbelow(2**31)
+        args.opponents = args.opponents or "random"
+        table = _make_table(args)
+        saver = _Saver(table.game, table.spec, [None if p == table.seat else args.opponents
+                                                for p in range(table.game.num_players)])  # fmt: skip
     spec, game, seat = table.spec, table.game, table.seat
+    options = saver.recorder.options
     # one agent for every other seat, told the game's options (a policy made for another map is refused here)
-    choose = make_agent(args.opponents, seed=args.seed + 1, game=spec.id, options=game_options(args)[1]).act_game
-    saver = _Saver(table.game, table.spec)
+    warmup.prepare(spec.id, [args.opponents], options, who="this game")  # compiles before the prompt
+    choose = make_agent(args.opponents, seed=args.seed + 1, game=spec.id, options=options).act_game
 
     def finish(code: int) -> int:
         """Save the game played so far (--record), saying where; a failed write is reported only."""
@@ -255,6 +305,8 @@ def _play_loop(args: argparse.Namespace, stdin: TextIO, out: TextIO, say: Any, t
         notes.clear()
 
     say(f"You are player {seat} of {game.num_players} in {spec.name}; the others play {args.opponents}.")
+    if getattr(args, "resume", None):
+        say(f"Resumed from {args.resume}: {len(saver.recorder.actions)} decisions played so far.")
     say(table.intro)
     say(table.board())
     try:

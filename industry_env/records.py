@@ -20,7 +20,18 @@ final scores as a check (format version 2)::
 
 ``actions`` are integers of the game's action encoding in the order they were played, from the opening
 position ``load_game(game).reference(num_players, seed, **options)``. ``final_scores`` is present once the game
-is over (or ``null``); an unfinished game is a valid record and replays to its last position. An option that
+is over (or ``null``); an unfinished game is a valid record and replays to its last position. A game in which a
+player took moves back (``industry-env serve``'s undo) keeps them under ``undone``, in the order they were taken
+back: ``{"at": k, "actions": [...]}``, the moves played after the first ``k`` of the line then played and taken
+back (the line before the last take-back is ``actions[:k]`` followed by its moves, and so on backwards:
+:func:`undone_lines`); a record without take-backs has no ``undone`` entry. A replay plays ``actions`` and checks
+that every line taken back was legal too.
+
+Records are written readable by their owner only (0600). The seed tells every hidden hand and every draw to
+come, so the record of an unfinished game is written without it (``"seed": null``): the seed is kept in a private
+file beside it (``<record>.seed``, :func:`seed_file`), with who plays each seat, so that the game can be resumed
+(:func:`resume`) and replayed by its owner (:func:`load` reads it back); once the game is over its record holds the
+seed and the seed file is removed. An option that
 names a data file (Industry's ``board``) is not stored: the record holds its digest, and whoever replays the
 record passes the file again. Version 1 records (Industry only, written before the suite) are still read.
 
@@ -33,9 +44,12 @@ with a :class:`Recorder`.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from .core.outputs import write_text_atomic
@@ -47,6 +61,9 @@ FORMAT = "industry_env game record"
 VERSION = 2
 READS = (1, 2)  # the format versions this industry_env reads
 MAX_RECORD_BYTES = 8 << 20  # a whole game of Industry is about 2 kB of JSON; 8 MiB is far beyond any real record
+SEED_SUFFIX = ".seed"  # the private file beside an unfinished game's record: its seed, and who plays each seat
+SEED_FORMAT = "industry_env game seed"
+MAX_SEED_FILE_BYTES = 64 << 10
 
 
 class RecordError(ValueError):
@@ -64,18 +81,29 @@ def _data_options(spec: GameSpec) -> set[str]:
     return {o.name for o in spec.options if o.data}
 
 
+class Undone(NamedTuple):
+    """Moves taken back: after the first ``at`` moves of the line then played, ``actions`` were played, then taken
+    back."""
+
+    at: int
+    actions: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class Record:
-    """One game: its game, players, options, seed, data digests, actions and, once it is over, the final scores."""
+    """One game: its game, players, options, seed, data digests, actions and, once it is over, the final scores.
+
+    ``seed`` is None for the record of an unfinished game read without its seed file (module docstring)."""
 
     num_players: int
-    seed: int
+    seed: int | None
     actions: tuple[int, ...]
     game: str = DEFAULT_GAME
     options: Mapping[str, Any] = field(default_factory=dict)  # JSON values of the game's non-data options
     data: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # what -> {"name", "sha256"}
     final_scores: tuple[int, ...] | None = None
     source: str = field(default="record", compare=False)  # where it was read from, for messages
+    undone: tuple[Undone, ...] = ()  # moves taken back, in the order they were (module docstring)
 
     @property
     def spec(self) -> GameSpec:
@@ -96,10 +124,12 @@ class Record:
         return str(self.data.get("board", {}).get("name", ""))
 
     def describe(self) -> str:
-        """One line for people: game, players, seed, options, data files, moves."""
+        """One line for people: game, players, seed (once the game is over: it tells what is hidden), options, data
+        files, moves."""
         opts = ", ".join(f"{k} {v}" for k, v in self.options.items())
         data = ", ".join(f"{what} {d.get('name', '?')}" for what, d in self.data.items())
-        return (f"{self.spec.name}, {self.num_players} players, seed {self.seed}" + (f", {opts}" if opts else "")
+        seed = f", seed {self.seed}" if self.final_scores is not None else ""
+        return (f"{self.spec.name}, {self.num_players} players{seed}" + (f", {opts}" if opts else "")
                 + (f", {data}" if data else "") + f", {len(self.actions)} moves")  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,12 +144,11 @@ class Record:
             "seed": self.seed,
             "actions": list(self.actions),
             "final_scores": None if self.final_scores is None else list(self.final_scores),
+            **({"undone": [{"at": u.at, "actions": list(u.actions)} for u in self.undone]} if self.undone else {}),
         }
 
     def to_json(self) -> str:
         """The record as compact JSON text on one line (about 2 kB for a whole game of Industry)."""
-        import json
-
         return json.dumps(self.to_dict(), separators=(",", ":")) + "\n"
 
     @classmethod
@@ -164,8 +193,12 @@ class Record:
         except ValueError as exc:
             raise bad(str(exc)) from None
         seed = doc["seed"]
-        if not _is_int(seed) or not 0 <= seed < 2**63:
-            raise bad(f"seed is {_short(seed)}, expected a whole number from 0 to 2**63 - 1")
+        if seed is None and doc.get("final_scores") is not None:
+            raise bad("seed is null but the game is over: only the record of an unfinished game keeps its seed out "
+                      "(in its private seed file); a finished game's record holds it")  # fmt: skip
+        if seed is not None and (not _is_int(seed) or not 0 <= seed < 2**63):
+            raise bad(f"seed is {_short(seed)}, expected a whole number from 0 to 2**63 - 1 (null: an unfinished "
+                      f"game's record, its seed kept apart)")  # fmt: skip
         data = doc["data"]
         if not isinstance(data, dict):
             raise bad("'data' must be an object {what: {name, sha256}} of the data files the game was played on")
@@ -200,10 +233,11 @@ class Record:
         if final is not None and (not isinstance(final, list) or len(final) != n or not all(map(_is_int, final))
                                   or not all(abs(x) < 2**31 for x in final)):  # fmt: skip
             raise bad(f"final_scores is {_short(final)}, expected null or {n} whole numbers")
+        undone = _undone(doc.get("undone", []), longest, num_actions, bad)
         json_options = {k: v for k, v in spec.options_to_json(checked).items() if k not in _data_options(spec)}
         return cls(num_players=n, seed=seed, actions=tuple(actions), game=game_id, options=json_options,
                    data={k: {"name": str(v.get("name", "")), "sha256": v["sha256"]} for k, v in data.items()},
-                   final_scores=None if final is None else tuple(final), source=source)  # fmt: skip
+                   final_scores=None if final is None else tuple(final), source=source, undone=undone)  # fmt: skip
 
     @classmethod
     def from_json(cls, text: str, source: str = "record") -> Record:
@@ -214,9 +248,10 @@ class Record:
             raise RecordError(f"{source}: {exc}") from None
         return cls.from_dict(doc, source)
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the record to ``path``, atomically (an OSError says why if it cannot be written)."""
-        save(self, path)
+    def save(self, path: str | os.PathLike[str], seats: Sequence[str | None] | None = None) -> None:
+        """Write the record to ``path``, atomically and privately (:func:`save`; an OSError says why if it cannot
+        be written)."""
+        save(self, path, seats)
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -249,6 +284,41 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _undone(entries: Any, longest: int, num_actions: int, bad: Any) -> tuple[Undone, ...]:
+    """The record's ``undone`` entries, checked (each an ``{"at", "actions"}`` within the game's bounds)."""
+    if not isinstance(entries, list):
+        raise bad("'undone' must be a list of {at, actions}: the moves taken back")
+    out = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or set(entry) != {"at", "actions"}:
+            raise bad(f"undone[{i}]: expected {{at, actions}} (the moves taken back after the first 'at' moves)")
+        at, actions = entry["at"], entry["actions"]
+        if not _is_int(at) or not 0 <= at <= longest:
+            raise bad(f"undone[{i}].at is {_short(at)}, expected a number of moves from 0 to {longest}")
+        if not isinstance(actions, list) or not actions or at + len(actions) > longest:
+            raise bad(f"undone[{i}].actions: expected a list of 1 to {longest - at} action numbers")
+        for j, a in enumerate(actions):
+            if not _is_int(a) or not 0 <= a < num_actions:
+                raise bad(f"undone[{i}].actions[{j}]: {_short(a)} is not an action number (0 to {num_actions - 1})")
+        out.append(Undone(at, tuple(actions)))
+    return tuple(out)
+
+
+def undone_lines(record: Record) -> list[tuple[int, ...]]:
+    """Each line of play as it stood just before a take-back, in the order of :attr:`Record.undone`: worked out
+    backwards from ``actions`` (the line after the last take-back continues its first ``at`` moves); RecordError if
+    a take-back's ``at`` is beyond the line it was taken from."""
+    lines: list[tuple[int, ...]] = []
+    line = record.actions
+    for i, u in reversed(list(enumerate(record.undone))):
+        if u.at > len(line):
+            raise RecordError(f"{record.source}: undone[{i}].at is {u.at}, but the line it was taken back from had "
+                              f"only {len(line)} moves")  # fmt: skip
+        line = line[: u.at] + u.actions
+        lines.append(line)
+    return lines[::-1]
+
+
 class Recorder:
     """Collects the actions of one game as it is played, from its opening position; ``record()`` gives the Record.
 
@@ -271,6 +341,7 @@ class Recorder:
         self.spec, self.options = spec, checked
         self._num_actions = spec.num_actions(**checked)
         self.actions: list[int] = []
+        self.undone: list[Undone] = []  # moves taken back (take_back)
 
     @classmethod
     def for_game(cls, game: ReferenceGame, spec: GameSpec | None = None) -> Recorder:
@@ -297,15 +368,26 @@ class Recorder:
             raise ValueError(f"Recorder.append: {action!r} is not an action number (0 to {self._num_actions - 1})")
         self.actions.append(a)
 
+    def take_back(self, at: int) -> tuple[int, ...]:
+        """Take back every action after the first ``at`` (kept in the record's ``undone``); the actions taken back."""
+        if not 0 <= at < len(self.actions):
+            raise ValueError(f"Recorder.take_back: at={at!r}, expected 0 to {len(self.actions) - 1} (moves kept)")
+        taken = tuple(self.actions[at:])
+        del self.actions[at:]
+        self.undone.append(Undone(at, taken))
+        return taken
+
     def record(self, final_scores: Sequence[int] | None = None) -> Record:
         """The record so far; pass the final scores once the game is over (they are checked on replay)."""
         final = None if final_scores is None else tuple(int(x) for x in final_scores)
-        return dataclasses.replace(self._record, actions=tuple(self.actions), final_scores=final)
+        return dataclasses.replace(self._record, actions=tuple(self.actions), final_scores=final,
+                                   undone=tuple(self.undone))  # fmt: skip
 
-    def save(self, path: str | os.PathLike[str], final_scores: Sequence[int] | None = None) -> Record:
-        """Write the record so far to ``path`` (atomically) and return it."""
+    def save(self, path: str | os.PathLike[str], final_scores: Sequence[int] | None = None,
+             seats: Sequence[str | None] | None = None) -> Record:  # fmt: skip
+        """Write the record so far to ``path`` (atomically and privately: :func:`save`) and return it."""
         rec = self.record(final_scores)
-        save(rec, path)
+        save(rec, path, seats)
         return rec
 
 
@@ -334,19 +416,141 @@ def record_from_game(game: ReferenceGame, actions: Sequence[int], spec: GameSpec
     return dataclasses.replace(rec, final_scores=tuple(game.scores()) if game.is_over else None, source="record")
 
 
-def save(record: Record, path: str | os.PathLike[str]) -> None:
-    """Write ``record`` to ``path`` as JSON, atomically (a reader never sees half a record)."""
-    write_text_atomic(path, record.to_json())
+def seed_file(path: str | os.PathLike[str]) -> Path:
+    """Where the seed of the unfinished game recorded at ``path`` is kept: ``<path>.seed``, beside it."""
+    p = Path(path)
+    return p.with_name(p.name + SEED_SUFFIX)
+
+
+class SeedFile(NamedTuple):
+    """An unfinished game's private part: its seed, and who plays each seat (an agent's name; None: a person; the
+    whole list None when the writer did not say); ``table``: what a server keeps of a table of several people (the
+    SHA-256 digests of its seats' links, never the links themselves: :mod:`industry_env.web.table`), or None."""
+
+    seed: int
+    seats: list[str | None] | None
+    table: dict[str, Any] | None = None
+
+
+def save(record: Record, path: str | os.PathLike[str], seats: Sequence[str | None] | None = None,
+         table: Mapping[str, Any] | None = None) -> None:  # fmt: skip
+    """Write ``record`` to ``path`` as JSON, atomically (a reader never sees half a record) and readable by its owner
+    only (0600).
+
+    The record of an unfinished game is written without its seed (``"seed": null``), which would tell whoever reads
+    it every hidden hand and draw to come; the seed goes to the private file :func:`seed_file` beside it, with
+    ``seats`` (who plays each seat: an agent's name, None for a person) for :func:`resume`, and ``table`` (a JSON
+    object: what a server keeps of a table of several people, :class:`SeedFile`). A finished game's record holds its
+    seed, and its seed file is removed.
+    """
+    p = Path(path)
+    if seats is not None:
+        seats = list(seats)
+        if len(seats) != record.num_players or not all(s is None or isinstance(s, str) for s in seats):
+            raise ValueError(f"seats: who plays each of the {record.num_players} seats (a name, or None for a "
+                             f"person), got {seats!r}")  # fmt: skip
+    if record.final_scores is None:
+        if record.seed is not None:  # the seed first: a record is never on disk without its seed file
+            doc = {"format": SEED_FORMAT, "record": p.name, "seed": record.seed, "seats": seats,
+                   **({"table": dict(table)} if table is not None else {})}  # fmt: skip
+            write_text_atomic(seed_file(p), json.dumps(doc) + "\n", private=True)
+        write_text_atomic(p, dataclasses.replace(record, seed=None).to_json(), private=True)
+    else:
+        write_text_atomic(p, record.to_json(), private=True)
+        seed_file(p).unlink(missing_ok=True)
+
+
+def read_seed_file(path: str | os.PathLike[str]) -> SeedFile | None:
+    """The seed file of the record at ``path`` (None if there is none); RecordError naming it if it cannot be read
+    or is not one."""
+    where = seed_file(path)
+    if not where.exists() and not where.is_symlink():
+        return None
+    try:
+        doc = parse_json(read_text(where, MAX_SEED_FILE_BYTES, "seed file"))
+    except TextDataError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != SEED_FORMAT:
+        raise RecordError(f"{where}: not a seed file ('format' must be {SEED_FORMAT!r})")
+    seed, seats = doc.get("seed"), doc.get("seats")
+    if not _is_int(seed) or not 0 <= seed < 2**63:
+        raise RecordError(f"{where}: seed is {_short(seed)}, expected a whole number from 0 to 2**63 - 1")
+    if seats is not None and (not isinstance(seats, list) or not all(s is None or isinstance(s, str) for s in seats)):
+        raise RecordError(f"{where}: seats is {_short(seats)}, expected a list of agent names (null: a person)")
+    table = doc.get("table")
+    if table is not None and not isinstance(table, dict):
+        raise RecordError(f"{where}: table is {_short(table)}, expected an object")
+    return SeedFile(seed, seats, table)
 
 
 def load(path: str | os.PathLike[str]) -> Record:
-    """Read and check a record file; :class:`RecordError` names the file and the problem."""
+    """Read and check a record file; :class:`RecordError` names the file and the problem. An unfinished game's
+    record gets its seed back from its seed file when there is one (module docstring); without it, ``seed`` is
+    None and the record cannot be replayed."""
     source = os.fspath(path)
     try:
         text = read_text(path, MAX_RECORD_BYTES, "game record")
     except TextDataError as exc:
         raise RecordError(f"{source}: {exc}") from None
-    return Record.from_json(text, source)
+    record = Record.from_json(text, source)
+    if record.seed is None:
+        kept = read_seed_file(path)
+        if kept is not None:
+            record = dataclasses.replace(record, seed=kept.seed)
+    return record
+
+
+def resume(path: str | os.PathLike[str]) -> tuple[Record, list[str | None] | None]:
+    """The unfinished game recorded at ``path``, its seed read back, to be played on; and who played each seat
+    (None if the writer did not say). RecordError if the game is over or its seed file is missing."""
+    record = load(path)
+    if record.final_scores is not None:
+        raise RecordError(f"{os.fspath(path)}: the game is over: there is nothing to resume (replay it: "
+                          f"industry-env replay {os.fspath(path)})")  # fmt: skip
+    if record.seed is None:
+        raise RecordError(_no_seed(record.source))
+    kept = read_seed_file(path)
+    seats = kept.seats if kept is not None else None
+    if seats is not None and len(seats) != record.num_players:
+        raise RecordError(f"{seed_file(path)}: seats names {len(seats)} players, the record has "
+                          f"{record.num_players}")  # fmt: skip
+    return record, seats
+
+
+def _no_seed(source: str) -> str:
+    beside = Path(source).name if source.endswith(".json") else "<record file>"
+    return (f"{source}: the record of an unfinished game holds no seed (it is kept private, in the seed file "
+            f"{beside}{SEED_SUFFIX} beside the file where it was saved, readable by its owner only): without it "
+            f"the game can be neither replayed nor resumed")  # fmt: skip
+
+
+def default_folder() -> Path:
+    """The user's records folder: ``industry_env/records`` in the user's data folder ($XDG_DATA_HOME, else
+    ~/.local/share, on Linux and other Unix systems; ~/Library/Application Support on macOS; %LOCALAPPDATA% on
+    Windows), never a folder shared with other users."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "industry_env" / "records"
+
+
+def private_folder(path: str | os.PathLike[str]) -> Path:
+    """``path`` made if missing, with the folders above it that are missing, each readable by its owner only
+    (0700); an existing folder is left as it is. The folder, absolute."""
+    p = Path(path).absolute()
+    missing = []
+    q = p
+    while not q.exists() and q != q.parent:
+        missing.append(q)
+        q = q.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(folder, 0o700)  # whatever the umask
+    return p
 
 
 class Move(NamedTuple):
@@ -363,6 +567,8 @@ def opening(record: Record, board: Any = None, **data_options: Any) -> Reference
     """The opening position of ``record``'s game, on the data it was played on (``board=`` or the game's other
     data options for files that are not shipped); RecordError if the given data's digests differ."""
     spec = record.spec
+    if record.seed is None:
+        raise RecordError(_no_seed(record.source))
     if board is not None:
         data_options["board"] = board
     unknown = sorted(set(data_options) - _data_options(spec))
@@ -389,7 +595,8 @@ def iter_replay(record: Record, board: Any = None, **data_options: Any) -> Itera
     """Replay ``record`` move by move with the reference engine, yielding each :class:`Move` after it is played.
 
     Raises :class:`RecordError` (file, move number, reason) for other data, an illegal move, or final scores
-    that differ from the recorded ones.
+    that differ from the recorded ones, or, once the line is played, a line taken back (``undone``) that was not
+    legal.
     """
     spec = record.spec
     game = opening(record, board, **data_options)
@@ -415,6 +622,13 @@ def iter_replay(record: Record, board: Any = None, **data_options: Any) -> Itera
         if tuple(game.scores()) != record.final_scores:
             raise RecordError(f"{record.source}: after move {len(record.actions)} the final scores are "
                               f"{game.scores()}, the record says {list(record.final_scores)}")  # fmt: skip
+    for i, line in enumerate(undone_lines(record)):  # every line taken back was played by the rules too
+        other = opening(record, board, **data_options)
+        for number, action in enumerate(line, start=1):
+            if other.is_over or not other.legal_action_mask()[action]:
+                raise RecordError(f"{record.source}: undone[{i}]: move {number} (action {action}) of the line taken "
+                                  f"back is not legal in its position")  # fmt: skip
+            other.apply(action)
 
 
 def replay(record: Record, board: Any = None, **data_options: Any) -> Any:
@@ -425,5 +639,6 @@ def replay(record: Record, board: Any = None, **data_options: Any) -> Any:
     return game
 
 
-__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "Recorder", "Move", "board_digest", "record_from_game",
-           "save", "load", "opening", "iter_replay", "replay"]  # fmt: skip
+__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "Recorder", "Move", "SeedFile", "Undone", "board_digest",
+           "record_from_game", "save", "load", "seed_file", "read_seed_file", "resume", "default_folder",
+           "private_folder", "opening", "iter_replay", "replay", "undone_lines"]  # fmt: skip

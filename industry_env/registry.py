@@ -35,6 +35,8 @@ _GAMES: dict[str, Declaration] = {
     "industry": Declaration("industry_env.games.industry.spec:SPEC", version=0, batched=True),
     "age_of_industry": Declaration("industry_env.games.age_of_industry.spec:SPEC", version=0, batched=True),
     "twentieth_century": Declaration("industry_env.games.twentieth_century.spec:SPEC", version=0, batched=True),
+    # the template game of docs/adding-a-game.md, hidden: the contract tests run over it, no tool lists it
+    "nim": Declaration("industry_env.games.nim.spec:SPEC", version=0, batched=True, hidden=True),
 }
 _LOADED: dict[str, GameSpec] = {}
 

@@ -363,6 +363,7 @@ def test_the_plot_shows_a_sweep_without_negative_error_bars(tmp_path) -> None:
 
 
 def test_the_progress_bar_is_optional(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a terminal: tqdm's bar
     r = Arena([FirstLegal(), LastLegal(), LastLegal()], num_players=3, games=3, progress=True).run()
     assert "3/3" in capsys.readouterr().err  # tqdm counted every game
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # as if tqdm were not installed
@@ -414,12 +415,42 @@ def test_each_game_writes_to_its_own_default_folder_and_its_plot_names_it(tmp_pa
     assert title.startswith("Age of Industry (map new_england): 3 games"), title
 
 
-def test_the_progress_shows_the_compile_as_a_step_and_no_estimate_before_a_game_ends(capsys) -> None:
-    """The arena sat at 0% with an ETA of 33:05:17 while it compiled and while the first batch played."""
+def test_the_progress_shows_no_estimate_before_a_game_ends(capsys, monkeypatch) -> None:
+    """The arena sat at 0% with an ETA of 33:05:17 while it compiled and while the first batch played (the compile
+    is now a step before the bar, said only when something compiles: tests/test_verify_warm_up.py)."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a terminal: tqdm's bar
     Arena([FirstLegal(), LastLegal(), LastLegal()], num_players=3, games=6, batch_size=3, progress=True).run()
     err = capsys.readouterr().err.replace("\r", "\n")
-    assert "compiling Industry's kernels (first run only" in err and "ready (" in err
     frames = [line for line in err.splitlines() if "arena (Industry)" in line]
     before = [f for f in frames if " 0/6 games" in f]
     assert before and all("<?" in f for f in before)  # no estimate until a game has ended
     assert "6/6 games" in frames[-1]
+
+
+def test_an_agent_object_of_another_map_is_refused_naming_the_agent_and_both_maps() -> None:
+    """An arena on New England with an agent object made for Germany stopped at the first move with
+    'observations must have shape [B, 2262], got [1, 2108]', naming neither the agent nor the maps."""
+    from industry_env.agents import Agent, make_agent
+
+    germany = make_agent("heuristic", game="age_of_industry", map="germany")
+    with pytest.raises(ArenaError, match="agent 1 'heuristic'.*map = 'germany'.*not map = 'new_england'"):
+        Arena(["random", germany, "random"], games=3, game="age_of_industry", map="new_england")
+
+    class Fixed(Agent):  # says nothing of its map, reads Germany's observation size all the same
+        name, game = "fixed", "age_of_industry"
+        observation_size = 2262
+
+        def _choose(self, observations, masks):
+            return masks.argmax(axis=1)
+
+    with pytest.raises(ArenaError, match=r"agent 2 \(fixed\).*map new_england.*2108 floats.*\[B, 2262\]"):
+        Arena(["random", "random", Fixed()], games=3, game="age_of_industry", map="new_england").run()
+
+
+def test_where_stderr_is_not_a_terminal_the_progress_is_whole_lines(capsys) -> None:
+    """Piped into a log, tqdm's bar redrawn with \\r ran into one long line."""
+    Arena([FirstLegal(), LastLegal(), LastLegal()], num_players=3, games=12, batch_size=3, progress=True).run()
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    lines = [line for line in err.splitlines() if line.startswith("arena (Industry): ")]
+    assert [line.split(",")[0] for line in lines] == [f"arena (Industry): {k}/12 games" for k in (3, 6, 9, 12)]

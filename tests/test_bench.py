@@ -150,3 +150,29 @@ def test_a_steady_batch_holds_games_at_every_stage_and_plays_on() -> None:
         E.step(batch, E.sample_legal(E.legal_action_mask(batch), rng), inplace=True)
     assert np.array_equal(np.asarray(batch.terminated), np.asarray(E.finished(batch)))
     assert (np.asarray(batch.round) > before).any()
+
+
+
+
+class _Stop(Exception):
+    """Raised where the run would start measuring: the test needs only where it would write."""
+
+
+def test_each_game_writes_its_figures_to_a_file_of_its_own(monkeypatch) -> None:
+    """bench wrote bench-results.json into the current folder, each game overwriting the last game's figures."""
+    from industry_env import bench
+
+    chosen = []
+
+    def stop(path):  # checked before the run: the file the figures would go to
+        chosen.append(str(path))
+        raise _Stop
+
+    monkeypatch.setattr(bench, "check_output_file", stop)
+    games = ("industry", "age_of_industry", "twentieth_century")
+    for game in games:
+        with pytest.raises(_Stop):
+            main(["bench", "--game", game, "--quick"])
+    with pytest.raises(_Stop):
+        main(["bench", "--quick", "--output", "mine.json"])
+    assert chosen == [f"bench-results-{g}.json" for g in games] + ["mine.json"]

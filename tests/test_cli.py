@@ -166,12 +166,84 @@ def test_every_subcommand_takes_game_and_no_parser_abbreviates() -> None:
     assert exc.value.code == 2
 
 
-def test_balance_refuses_another_game_by_name(capsys) -> None:
+def test_balance_refuses_a_game_without_the_tool_by_name(capsys) -> None:
+    """`balance --help` says every subcommand takes --game: a game without the tool is refused by name, before
+    anything runs."""
+    from industry_env.cli import main
+    from industry_env.registry import load_game
+
+    assert "balance" not in load_game("twentieth_century").tools
+    assert main(["balance", "--game", "twentieth_century", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert ("--game twentieth_century: balance is a tool of Industry, Age of Industry; 20th Century has no balance "
+            "tool") in err
+
+
+def test_balance_of_age_of_industry_gives_points_and_loans_unpaid(capsys, tmp_path) -> None:
+    """Age of Industry's players ended in debt, and the measure of it was not a command."""
+    import json
+
     from industry_env.cli import main
 
-    assert main(["balance", "--game", "age_of_industry", "--games", "1"]) == 2
+    out = tmp_path / "b.json"
+    assert main(["balance", "--game", "age_of_industry", "--games", "1", "--players", "3", "--policies", "random",
+                 "--output", str(out)]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "loans unpaid" in text and "new_england" in text and "germany" in text
+    assert json.loads(out.read_text())
+
+
+@pytest.mark.parametrize("game", ["industry", "age_of_industry", "twentieth_century"])
+def test_demo_prints_each_games_points_by_source(capsys, monkeypatch, game: str) -> None:
+    """`demo --game twentieth_century` printed only totals where the others printed points by source."""
+    from industry_env.cli import main
+    from industry_env.registry import load_game
+
+    spec = load_game(game)
+    monkeypatch.setattr(spec, "engine_module", None)  # the reference games only: no compile in a test
+    assert main(["demo", "--game", game, "--games", "1", "--players", str(spec.min_players)]) == 0
+    out = capsys.readouterr().out
+    final = out[out.index("final scores:") :]
+    assert "total" in final and "wins" in final
+    sources = {"industry": ("development", "roads", "tech links"), "age_of_industry": ("money", "industries"),
+               "twentieth_century": ("production", "land tiles", "pollution track", "coins ranking",
+                                     "round II card")}[game]  # fmt: skip
+    for source in sources:
+        assert source in final, (game, source)
+
+
+def test_board_checks_prints_and_templates_20th_century_data_as_for_every_game(capsys, tmp_path) -> None:
+    """`board --game twentieth_century --board FILE` said '20th Century has no data files to check or type in
+    yet' while its docs told owners to type their tiles in: it writes both files' templates, checks them, names
+    every problem, and plays on the tiles file."""
+    from industry_env.cli import main
+
+    tiles, components = tmp_path / "my-tiles.toml", tmp_path / "my-components.toml"
+    assert main(["board", "--game", "twentieth_century", "--template", str(tiles)]) == 0
+    assert f"--board {tiles}" in capsys.readouterr().out and "printed" in tiles.read_text(encoding="utf-8")
+    assert main(["board", "--game", "twentieth_century", "--part", "components", "--template", str(components)]) == 0
+    assert f"--board {components} --part components" in capsys.readouterr().out
+    assert main(["board", "--game", "twentieth_century", "--template", str(tiles)]) == 2
+    assert "the file exists" in capsys.readouterr().err
+    for path, part in ((tiles, []), (components, ["--part", "components"])):
+        assert main(["board", "--game", "twentieth_century", "--board", str(path), *part]) == 0
+        out, err = capsys.readouterr()
+        assert "## Land tiles" in out and "| L01 |" in out and f"checked {path}: no problem found" in err
+    assert main(["board", "--game", "twentieth_century", "--board", str(components)]) == 2
+    assert "looks like a components file: add --part components" in capsys.readouterr().err
+    tiles.write_text(tiles.read_text(encoding="utf-8").replace('id = "L07"', 'id = "L07"\nstack2 = 1', 1))
+    assert main(["board", "--game", "twentieth_century", "--board", str(tiles)]) == 2
     err = capsys.readouterr().err
-    assert "--game age_of_industry: balance is a tool of Industry; Age of Industry has no balance tool" in err
+    assert tiles.name in err and "L07" in err and "stack2" in err
+    assert main(["board", "--game", "twentieth_century"]) == 0
+    assert "# 20th Century: the components as implemented" in capsys.readouterr().out
+    for bad, says in ((["--map", "germany"], "--map: 20th Century has no maps"), (["--part", "maps"],
+                      "--part 'maps'")):  # fmt: skip
+        assert main(["board", "--game", "twentieth_century", *bad]) == 2
+        assert says in capsys.readouterr().err
+    for game in ("industry", "age_of_industry"):
+        assert main(["board", "--game", game, "--part", "components"]) == 2
+        assert "--part:" in capsys.readouterr().err
 
 
 def test_train_game_option_is_set_game(capsys) -> None:
@@ -231,3 +303,17 @@ def test_verify_and_bench_take_the_game_options_the_readme_shows(capsys, tmp_pat
         == {False}  # fmt: skip
     assert main(["bench", "-o", "balanced_draws=maybe", "--output", str(tmp_path / "b.json")]) == 2
     assert "balanced_draws='maybe': must be True or False" in capsys.readouterr().err
+
+
+def test_balance_options_belong_to_their_game(capsys) -> None:
+    """Age of Industry's balance read options it had no parser for (its tool had no configure): each game's tool
+    defines every option it reads, and the other game's option is refused by name."""
+    from industry_env.cli import main
+
+    assert main(["balance", "--game", "age_of_industry", "--board", "b.toml", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--board b.toml: Industry's board file; Age of Industry chooses its map with --map" in err
+    assert main(["balance", "--game", "industry", "--map", "germany", "--games", "1"]) == 2
+    assert "--map germany: Industry has one board" in capsys.readouterr().err
+    assert main(["balance", "--game", "age_of_industry", "--games", "0"]) == 2
+    assert "--games 0: give at least 1 game" in capsys.readouterr().err

@@ -178,3 +178,45 @@ def test_the_environments_page_gives_each_games_sizes_as_its_spec_says() -> None
             assert cells[2] == f"{spec.observation_size(**options):,}", row
             assert cells[3] == f"{spec.num_actions(**options):,}", row
             assert cells[4] == f"`{spec.gym_id}`", row
+
+
+def test_the_readme_lists_every_notebook_and_says_how_to_open_them() -> None:
+    """The README's list of notebooks left out 06_twentieth_century, and nothing installed Jupyter."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text()
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        assert f"(notebooks/{path.name})" in readme, f"README.md does not list notebooks/{path.name}"
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    notebooks = " ".join(extras["notebooks"])
+    assert "jupyterlab" in notebooks and "pip install -e '.[notebooks]'" in readme
+    # what the notebooks import beyond the core: training (torch, tensorboard), pictures and plots, the arena
+    wanted = {"train": ("torch", "stable-baselines3"), "render": ("matplotlib",), "arena": ("openskill",)}
+    for extra, packages in wanted.items():
+        assert extra in notebooks.split("[")[1].split("]")[0].split(","), extra
+        assert all(any(d.startswith(p) for d in extras[extra]) for p in packages), extra
+
+
+def _publisher_year(citation: str) -> str:
+    """"Treefrog Games 2010" from "Martin Wallace, Age of Industry (Treefrog Games 2010, second edition)"."""
+    return re.search(r"\(([^;,)]*\d{4})", citation).group(1)
+
+
+def test_each_games_publisher_and_year_are_the_specs_wherever_the_readme_and_notebooks_name_them() -> None:
+    """The README, the web page (spec.citation) and notebook 06 gave different publishers and years for a game."""
+    from industry_env.registry import available_games, load_game
+
+    texts = {"README.md": (ROOT / "README.md").read_text()}
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        texts[path.name] = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    checked = 0
+    for game in available_games():
+        spec = load_game(game)
+        given = _publisher_year(spec.citation)
+        for where, text in texts.items():
+            for m in re.finditer(rf"\*{{1,2}}{re.escape(spec.name)}\*{{1,2}} \(([^)]*)\)", text):
+                assert m.group(1).startswith(given), f"{where}: {m.group(0)} (the game's spec: {spec.citation})"
+                checked += 1
+    assert checked >= 5
+    assert _publisher_year(load_game("industry").citation) == "Ystari 2009"  # the English rulebook's publisher

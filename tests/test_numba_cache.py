@@ -5,6 +5,7 @@ temporary NUMBA_CACHE_DIR, so that the suite never empties the real cache."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -250,11 +251,41 @@ def test_warmup_compiles_the_listed_games_or_the_one_named(monkeypatch, capsys) 
 
     warmed: list[str] = []
     monkeypatch.setattr(warmup, "warm_game", lambda game, agents, report: warmed.append(game) or 0.0)
-    assert warmup.run(argparse.Namespace(game=None, no_agents=True)) == 0
+    assert warmup.run(argparse.Namespace(game=None, no_agents=True, jobs=1)) == 0
     assert warmed == available_games()
     warmed.clear()
     assert warmup.run(argparse.Namespace(game=["twentieth_century"], no_agents=True)) == 0
     assert warmed == ["twentieth_century"]
+
+
+def test_warmup_compiles_the_games_at_the_same_time_one_process_each(monkeypatch, capsys) -> None:
+    """`industry-env warmup` from a wheel compiled the three games one after another (about 2 minutes of CPU on one
+    core); numba compiles a game on one core, so the games now compile in processes of their own, as make does."""
+    import argparse
+    import subprocess
+    import threading
+    import time
+
+    from industry_env import warmup
+
+    running, most, lock = [0], [0], threading.Lock()
+
+    def compile_in_a_process(argv, capture_output, text):  # a stand-in for `python -m industry_env.warmup --part`
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.5)
+        with lock:
+            running[0] -= 1
+        game = argv[argv.index("--game") + 1]
+        return subprocess.CompletedProcess(argv, 0, f"{game}:\n{game}: ready (0.5 s)\n", "")
+
+    monkeypatch.setattr(subprocess, "run", compile_in_a_process)
+    games = ["industry", "age_of_industry", "twentieth_century"]
+    assert warmup.run(argparse.Namespace(game=games, no_agents=False, jobs=2)) == 0
+    out = capsys.readouterr().out
+    assert most[0] == 2  # two at a time, not one after another, nor more than asked
+    assert all(f"{g}: ready (0.5 s)" in out for g in games) and out.splitlines()[-1].startswith("done in ")
 
 
 def test_warmup_of_a_game_without_a_batched_engine_claims_no_compiled_code(monkeypatch, capsys) -> None:
@@ -271,25 +302,69 @@ def test_warmup_of_a_game_without_a_batched_engine_claims_no_compiled_code(monke
     assert lines[-2:] == ["Toy: no batched engine, nothing to compile", "done: nothing was compiled"]
 
 
-def test_the_demo_times_the_compile_apart_from_the_speed_of_play(monkeypatch, capsys) -> None:
-    """The first demo reported 8,043 steps/s against 78,812 once compiled: the compile was counted as play."""
+def test_the_demo_compiles_before_its_first_game_and_times_it_apart_from_the_speed_of_play(monkeypatch,
+                                                                                         capsys) -> None:
+    """The first demo reported 8,043 steps/s against 78,812 once compiled: the compile was counted as play. And it
+    compiled in the middle of its output, after the reference games: everything compiles before the first game."""
     import time
 
+    from industry_env import warmup
     from industry_env.cli import main
     from industry_env.games.industry import engine
 
     mask, calls = engine.legal_action_mask, []
+    out = io.StringIO()
 
     def first_call_compiles(state):  # a stand-in for the first call's compile: 3 s, once
         if not calls:
+            calls.append(out.tell())  # how much of the demo was printed before the compile
             time.sleep(3.0)
-        calls.append(1)
         return mask(state)
 
     monkeypatch.setattr(engine, "legal_action_mask", first_call_compiles)
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(warmup, "_DONE", set())  # as in a new process: nothing made ready yet
     assert main(["demo", "--games", "1"]) == 0
-    out = capsys.readouterr().out
-    ready = re.search(r"the batched engine: .* in (\d+\.\d) s \(not counted in its speed below\)", out)
-    speed = re.search(r"with the batched engine: \d+ steps in (\d+\.\d+) s", out)
-    assert ready and speed and out.index(ready.group(0)) < out.index(speed.group(0))
-    assert float(ready.group(1)) >= 3.0 and float(speed.group(1)) < 3.0
+    text = out.getvalue()
+    assert calls == [0]  # nothing of the demo shown yet: the compile came first
+    ready = re.search(r"the batched engine: .* in (\d+\.\d) s \(not counted in its speed below\)", text)
+    speed = re.search(r"with the batched engine: \d+ steps in (\d+\.\d+) s", text)
+    assert ready and speed and text.index(ready.group(0)) < text.index(speed.group(0))
+    assert float(speed.group(1)) < 3.0
+
+
+def test_a_compile_step_is_one_notice_with_the_estimate_of_all_it_compiles(monkeypatch) -> None:
+    """play compiled Industry's strong heuristic (10 s, it said) and, inside it, the engine (30 s more, said in a
+    second notice in the middle of the first); one step now says both, with the sum, once."""
+    monkeypatch.setattr(numba_cache, "SUGGEST_WARMUP", False)
+    monkeypatch.setattr(numba_cache, "COMPILED", [])
+    log = _Terminal(tty=False)
+    due = {"the test engine": True, "a kernel never used": False}
+    expected = [(what, seconds, lambda what=what: due[what]) for what, seconds in
+                (("the test engine", 30), ("a kernel never used", 99))]  # fmt: skip
+    with numba_cache.CompileStep("what the test needs", expected, stream=log):
+        with numba_cache.CompileNotice("the test heuristic", 10, stream=log):
+            with numba_cache.CompileNotice("the test engine", 30, stream=log):
+                pass
+    lines = log.text.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("industry_env: compiling what the test needs (the test heuristic and the test engine)")
+    assert "about 40 s on a quiet 2-core machine" in lines[0]  # the heuristic's 10 s and the engine's 30 s
+    assert lines[1].startswith("industry_env: compiled what the test needs (")
+    assert "\r" not in log.text
+    assert [what for what, _ in numba_cache.COMPILED][:2] == ["the test engine", "the test heuristic"]
+
+
+def test_a_compile_step_says_nothing_when_everything_loads_from_the_cache(monkeypatch) -> None:
+    """The arena said "compiling Industry's kernels" on every run, also when it only loaded them."""
+    monkeypatch.setattr(numba_cache, "COMPILED", [])
+    log = _Terminal(tty=True)
+    with numba_cache.CompileStep("what the test needs", stream=log) as step:
+        pass
+    assert log.text == "" and step.seconds == 0.0 and numba_cache.COMPILED == []
+    with numba_cache.CompileStep("what the test needs", stream=log):
+        numba_cache.CompileNotice("the test engine", 5, stream=log).done()
+    assert log.text.count("compiling what the test needs (the test engine)") == 1
+    after = _Terminal(tty=False)  # outside a step, a notice speaks for itself again
+    numba_cache.CompileNotice("the test engine", 5, stream=after).done()
+    assert "compiling the test engine, once" in after.text

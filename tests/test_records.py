@@ -6,6 +6,7 @@ import dataclasses
 import io
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ from industry_env import records as R
 from industry_env.cli import build_parser, cmd_play, main
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
-from industry_env.games.industry.board import load_board
+from industry_env.games.industry.components import load_board
 from industry_env.games.industry.reference import Game
 
 
@@ -258,7 +259,7 @@ def test_play_saves_a_left_game_under_a_new_default_name(tmp_path, monkeypatch) 
     monkeypatch.chdir(tmp_path)
     play(tmp_path, ["0", "quit"], "--seed", "9")
     play(tmp_path, ["quit"], "--seed", "9")
-    names = sorted(p.name for p in tmp_path.iterdir())
+    names = sorted(p.name for p in tmp_path.glob("*.json"))  # each beside its private seed file (unfinished)
     assert len(names) == 2 and all(re.fullmatch(r"industry-game-\d{8}-\d{6}(-\d+)?\.json", n) for n in names)
     assert len({len(R.load(tmp_path / n).actions) for n in names}) == 2  # neither game overwrote the other
     assert play(tmp_path, ["quit"], "--seed", "9", "--record", "none").count("saved") == 0
@@ -342,7 +343,7 @@ def test_a_record_too_big_or_too_long_is_refused_without_reading_it_whole(tmp_pa
 
 
 def test_a_giant_number_in_a_board_file_is_refused_naming_the_file(tmp_path) -> None:
-    from industry_env.games.industry.board import BoardError
+    from industry_env.games.industry.components import BoardError
 
     path = tmp_path / "giant.toml"
     path.write_text("[meta]\nversion = " + "9" * 5000 + "\n")
@@ -373,3 +374,99 @@ def test_a_record_without_the_digests_of_its_data_is_refused(game: str, tmp_path
     path = tmp_path / "empty-data.json"
     path.write_text(json.dumps({**doc, "data": {}}))
     assert main(["replay", str(path)]) == 2
+
+
+# ------------------------------------------------------------------ private records, the seed kept apart, resuming
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_an_unfinished_record_is_private_and_keeps_its_seed_in_a_private_file_beside_it(tmp_path) -> None:
+    """Records were written readable by every user of the machine, and an unfinished one held its seed, which tells
+    every hidden hand and draw to come: both files are 0600 now, and the record holds no seed until the end."""
+    game, rec = random_game(3, seed=123_456_789, moves=30)
+    path = tmp_path / "g.json"
+    rec.save(path, seats=[None, "random", "random"])
+    assert _mode(path) == 0o600 and _mode(R.seed_file(path)) == 0o600
+    doc = json.loads(path.read_text())
+    assert doc["seed"] is None and "123456789" not in path.read_text()
+    assert R.read_seed_file(path) == R.SeedFile(123_456_789, [None, "random", "random"])
+    loaded = R.load(path)  # its owner reads the seed back
+    assert loaded == rec.record() and R.replay(loaded).to_json() == game.to_json()
+    assert "seed" not in loaded.describe()
+    # the record alone (shared, copied): nothing hidden in it, and it says why it cannot be replayed
+    alone = tmp_path / "shared" / "g.json"
+    alone.parent.mkdir()
+    alone.write_text(path.read_text())
+    with pytest.raises(R.RecordError, match=r"g\.json: the record of an unfinished game holds no seed .*g\.json\.seed"):
+        R.replay(R.load(alone))
+    # the game ends: the record holds its seed and the seed file is gone
+    while not game.is_over:
+        a = game.legal_actions()[0]
+        game.apply(a)
+        rec.append(a)
+    rec.save(path, game.scores())
+    assert json.loads(path.read_text())["seed"] == 123_456_789 and not R.seed_file(path).exists()
+    assert _mode(path) == 0o600 and "seed 123456789" in R.load(path).describe()
+
+
+def test_a_finished_record_without_its_seed_and_a_bad_seed_file_are_refused(tmp_path, finished) -> None:
+    _, record = finished
+    with pytest.raises(R.RecordError, match="seed is null but the game is over"):
+        R.Record.from_dict({**record.to_dict(), "seed": None})
+    game, rec = random_game(3, seed=4, moves=5)
+    path = tmp_path / "g.json"
+    rec.save(path)
+    R.seed_file(path).write_text('{"format": "industry_env game seed", "seed": -1}')
+    with pytest.raises(R.RecordError, match=r"g\.json\.seed: seed is -1"):
+        R.load(path)
+
+
+def test_resume_gives_an_unfinished_game_back_with_its_seed_and_seats(tmp_path, finished) -> None:
+    game, rec = random_game(4, seed=8, moves=12)
+    path = tmp_path / "g.json"
+    rec.save(path, seats=["heuristic", None, "heuristic", "heuristic"])
+    record, seats = R.resume(path)
+    assert record.seed == 8 and record.actions == tuple(rec.actions) and seats[1] is None
+    finished[1].save(tmp_path / "done.json")
+    with pytest.raises(R.RecordError, match="the game is over: there is nothing to resume"):
+        R.resume(tmp_path / "done.json")
+    R.seed_file(path).unlink()
+    with pytest.raises(R.RecordError, match="holds no seed"):
+        R.resume(path)
+
+
+def test_the_default_records_folder_is_the_users_data_folder_made_private(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    if sys.platform not in ("win32", "darwin"):
+        assert R.default_folder() == tmp_path / "data" / "industry_env" / "records"
+    made = R.private_folder(tmp_path / "data" / "industry_env" / "records")
+    assert made.is_dir() and _mode(made) == 0o700 and _mode(made.parent) == 0o700 and _mode(made.parent.parent) == 0o700
+    (tmp_path / "open").mkdir()
+    (tmp_path / "open").chmod(0o755)
+    R.private_folder(tmp_path / "open")  # a folder that exists is the user's: left as it is
+    assert _mode(tmp_path / "open") == 0o755
+
+
+def test_play_resumes_an_unfinished_game_at_its_seat_against_its_agents(tmp_path, capsys) -> None:
+    """An unfinished record could only be replayed: `play --resume FILE` plays on, at the same seat against the
+    same agents, and saves the game back to FILE (the seed still apart until the end)."""
+    path = tmp_path / "p.json"
+    play(tmp_path, ["0", "0", "quit"], "--players", "3", "--seat", "1", "--opponents", "heuristic", "--record",
+         str(path))  # fmt: skip
+    before = R.load(path)
+    assert R.read_seed_file(path).seats == ["heuristic", None, "heuristic"]
+    for argv, words in ((["--seat", "0"], "--seat cannot change them"), (["--players", "4"], "--players"),
+                        (["--game", "age_of_industry"], "--game age_of_industry")):  # fmt: skip
+        assert main(["play", "--resume", str(path), *argv]) == 2
+        assert words in capsys.readouterr().err
+    text = play(tmp_path, ["0", "quit"], "--resume", str(path))
+    assert "You are player 1 of 3 in Industry; the others play heuristic." in text
+    assert f"Resumed from {path}: {len(before.actions)} decisions played so far." in text
+    after = R.load(path)
+    assert after.seed == before.seed and after.actions[: len(before.actions)] == before.actions
+    assert len(after.actions) > len(before.actions) and json.loads(path.read_text())["seed"] is None
+    play(tmp_path, ["0"] * 3000, "--resume", str(path))  # to the end: the record holds its seed now
+    assert R.load(path).final_scores is not None and not R.seed_file(path).exists()
+    assert main(["play", "--resume", str(path)]) == 2  # over: nothing to resume
+    assert "the game is over: there is nothing to resume" in capsys.readouterr().err

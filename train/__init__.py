@@ -1,5 +1,6 @@
-"""Training agents of the suite's games (the config's ``game``: ``native_industry``, ``ppo_age_of_industry``, ...),
-installed as ``industry_env.train`` (needs the ``train`` extra for the run itself).
+"""Training agents of the suite's games (the config's ``game``; the shipped configs: :func:`.config.shipped_configs`,
+``native_industry``, ``ppo_industry``, ``ppo_age_of_industry``, ...), installed as ``industry_env.train`` (needs the
+``train`` extra for the run itself).
 
 ``industry-env train --config FILE [--set key=value ...]`` or, in Python::
 

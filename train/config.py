@@ -277,6 +277,7 @@ def validate(cfg: TrainConfig) -> TrainConfig:
         game_options(cfg)
     except ValueError as exc:
         raise ConfigError(f"game_options = {cfg.game_options!r}: {exc}") from None
+    cfg = without_absent_heuristic(cfg)
     need(cfg.reward in ("win", "score"), "reward", "'win' or 'score'")
     need(cfg.learning_rate > 0, "learning_rate", "must be above 0")
     need(0 < cfg.gamma <= 1, "gamma", "must be in (0, 1]")
@@ -321,6 +322,23 @@ def validate(cfg: TrainConfig) -> TrainConfig:
             raise
         raise ConfigError(f"run_dir = {cfg.run_dir!r} / resume = {cfg.resume!r}: {exc}") from None
     return cfg
+
+
+def without_absent_heuristic(cfg: TrainConfig) -> TrainConfig:
+    """The default opponents (``opponents``, ``opponent_weights``, ``eval_opponent`` at their default values) with
+    ``random`` in place of ``heuristic`` for a game that has no heuristic of its own: the defaults train every game.
+    Other opponents are left as they are, and checked."""
+    from industry_env.registry import load_game
+
+    default = TrainConfig()
+    if "heuristic" in load_game(cfg.game).agents:
+        return cfg
+    changes: dict[str, Any] = {}
+    if cfg.opponents == default.opponents and cfg.opponent_weights == default.opponent_weights:
+        changes.update(opponents=["random"], opponent_weights=[1.0])
+    if cfg.eval_opponent == default.eval_opponent:
+        changes["eval_opponent"] = "random"
+    return dataclasses.replace(cfg, **changes)
 
 
 def check_framework(cfg: TrainConfig, framework: str) -> None:

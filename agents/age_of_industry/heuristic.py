@@ -4,26 +4,33 @@ pieces decoded by name through the game's observation layout) and the legal mask
 Every action of the flat space gets a score in dollars (a point is $5), illegal ones are masked out, and the best
 is played (ties broken by a tiny seeded noise). What it values:
 
-- **Builds** (a card, then the space and industry): the counter's level ($5 a point at the end), its income
-  (a cotton mill or factory counts its sale, surer when a free port or market is reachable now over completed
-  links; a mine or iron works its flip and the demand track it may fill; a port the sales it will take), minus its
-  printed cost and the coal and iron it needs (free when cubes lie on the map, else the demand track's price), minus
-  the interest of the loans the payment would force (a loan costs $1 a round and $1 more to repay). Which spaces a
-  card opens is not guessed: the card is tried on a position rebuilt from the observation
+- **Builds** (a card, then the space and industry): the counter's level (a point at $5) and its income (a
+  cotton mill or factory counts its sale, surer when a free port or market is reachable now over completed links
+  and shared with the goods already waiting for the buyers left; a mine or iron works a third of its flip and the
+  demand track it may fill; a port its sale, which nearly always comes), minus its price: the printed cost and the
+  coal and iron it needs (about free where cubes can come over completed links, else the demand track's price).
+  Which spaces a card opens is not guessed: the card is tried on a position rebuilt from the observation
   (:func:`industry_env.games.age_of_industry.from_observation.from_observation`) and the engine's next mask lists
   them; only public information and the agent's own hand enter, so the others' hidden cards never matter.
+- **Money** (the rules of thumb that keep it out of debt): a payment that forces a loan costs that loan's interest
+  to the end of the game and the $1 more repaid, and money spent while loans are held costs the interest of the
+  loans it would have repaid; when the final scoring would find the agent in debt (its money, rail income and part
+  of what its counters will earn, less its loans, their interest and their repayment), a point is worth only the
+  $11 / 5 that repays a loan's 5 points, not $5. It repays a loan whenever its money covers the repayment and what
+  the best action of the turn costs (``reserve`` more before the turn's first action), and, in the turn's last
+  action, whenever its money covers the repayment once nothing more is to be paid.
 - **Sales**: always, first (a sale is pure income); to a free market or an own port before an opponent's port.
 - **Rails**: when a rail joins the agent's unsold mills and factories to a buyer they cannot reach, or when the
-  spaces at its ends promise more end-of-game rail income than it costs.
-- **Loans** come by themselves when a payment is short (rules.md, ruling 4); it repays one when its money exceeds
-  the repayment plus ``reserve``.
-- **Drawing** when the hand is short; **developing** away the level-0 factories while the game is young;
-  **passing** only as a last resort, discarding the card it can use least.
+  spaces at its ends promise more end-of-game rail income than it costs (its price being money, as for builds).
+- **Drawing** when the hand is short; **developing** away the level-0 factories while the game is young, and,
+  with nothing better to do, its lowest counters (higher ones score more points); **passing** only as a last
+  resort, discarding the card it can use least.
 
-Parameters (documented in docs/age-of-industry/agents.md): ``reserve`` (dollars kept when repaying a loan, 8),
-``draw_below`` (hand size under which drawing is urgent, 3), ``sell_hope`` (the share of a sale counted for a mill
-or factory with no buyer reachable yet, 0.4), ``combine_cost`` (dollars a combined build must gain over one action
-to be worth its second action, 8), ``noise`` (scale of the tie-breaking noise, 0.01).
+Parameters (documented in docs/age-of-industry/agents.md): ``reserve`` (dollars kept for the turn's second action
+when repaying a loan before its first, 8), ``draw_below`` (hand size under which drawing is urgent, 3),
+``sell_hope`` (the share of a sale counted for a mill or factory with no buyer reachable yet, 0.4),
+``combine_cost`` (dollars a combined build must gain over one action to be worth its second action, 8), ``noise``
+(scale of the tie-breaking noise, 0.01).
 """
 
 from __future__ import annotations
@@ -48,7 +55,10 @@ from industry_env.games.age_of_industry.rules import (
     HAND_LIMIT,
     IRON_WORKS,
     NUM_INDUSTRIES,
+    POINTS_PER_UNPAID_LOAN,
     PORT,
+    RAIL_COST,
+    RAIL_INCOME,
     RAILS_PER_PLAYER,
     SHIP,
 )
@@ -68,7 +78,11 @@ from ..base import Agent, AgentInputError, check_seed
 from .checks import check_observations, map_of
 
 BAD = -1e9  # the score of an illegal action
-CARDS_PER_ROUND = 6.0  # cards a 4-player table draws from the deck in a round, roughly (for the rounds left)
+# rounds left, the current one included: 1, plus 1 + deck / players while the deck lasts, plus HAND_ROUNDS a card
+# of the smallest hand (fitted to heuristic games of 3-5 players on both maps: docs/age-of-industry/agents.md)
+HAND_ROUNDS = 0.75
+PORT_SALE = 1.0  # share of its income a new port is counted for (ports sell: 95% of them flipped in heuristic games)
+MINE_FLIP = 0.3  # share of its income a new coal mine or iron works is counted for (a third to half of them flip)
 
 
 @dataclass(frozen=True)
@@ -196,9 +210,15 @@ class Features:
         self.hand = hand
         self.hand_size = hand.sum(axis=1)
         deck_left = v["deck_size"][:, 0] * float(sum(c.CARD_COUNT))
-        sizes = v["hand_size"] * HAND_LIMIT  # [B, P]
-        # rounds left, roughly: the deck drawn down at a few cards a round, then the hands played out
-        self.rounds_left = deck_left / CARDS_PER_ROUND + sizes.max(axis=1) / 2.0
+        sizes = np.rint(v["hand_size"] * HAND_LIMIT)  # [B, P]
+        present = v["seat_present"] > 0.5
+        self.num_players = present.sum(axis=1)
+        self.actions_left = np.rint(v["actions_left"][:, 0] * 2)
+        # rounds left, the current one included (each pays interest): the deck is drawn down at about a card per
+        # player a round, then the game ends in the round a hand runs out
+        smallest = np.where(present, sizes, HAND_LIMIT).min(axis=1)
+        per_player = deck_left / np.maximum(self.num_players, 1)
+        self.rounds_left = 1.0 + np.where(deck_left > 0.5, 1.0 + per_player, 0.0) + HAND_ROUNDS * smallest
         # the agent's next counter of each industry: its lowest slot with counters left (-1: none)
         disp = np.rint(v["display"][:, 0])  # [B, D]
         D = disp.shape[1]
@@ -226,13 +246,10 @@ class Features:
         self.space_cubes = np.rint(v["space_cubes"])
         tile = v["space_tile"]
         self.tile = np.where(tile.max(axis=2) > 0.5, tile.argmax(axis=2), -1)
-        # cube prices: free when cubes of the kind lie on the map, else the demand track's cheapest cube
+        # the demand track's cheapest coal and iron ($4 when empty)
         demand = np.rint(v["demand"]).astype(np.int64)  # [B, 2]
-        on_map = np.stack([((self.industry == COAL_MINE) | (self.industry < 0)) * self.space_cubes,
-                           (self.industry == IRON_WORKS) * self.space_cubes], axis=1).sum(axis=2)  # fmt: skip
         track = np.where(demand > 0, t.demand_prices[np.arange(2)[None, :], np.maximum(demand - 1, 0)],
                          float(EMPTY_DEMAND_PRICE))  # fmt: skip
-        self.cube_price = np.where(on_map > 0, 0.5, track)  # [B, 2]
         # reachability between locations over completed links (rails of anyone, open sea lanes)
         N = t.num_locations
         comp = v["link_completed"] > 0.5  # [B, L]
@@ -246,6 +263,13 @@ class Features:
         for _ in range(int(math.ceil(math.log2(max(N, 2)))) + 1):
             reach = np.minimum(reach @ reach, 1.0)
         self.reach = reach > 0.5  # [B, N, N]
+        # a cube is about free where one of its kind can come over completed links, else bought from the track
+        coal_at = ((self.industry == COAL_MINE) | (self.industry < 0)) * self.space_cubes
+        iron_at = (self.industry == IRON_WORKS) * self.space_cubes
+        loc_cubes = np.zeros((B, N, 2), np.float32)
+        np.add.at(loc_cubes, (slice(None), t.space_loc), np.stack([coal_at, iron_at], axis=2).astype(np.float32))
+        near = np.einsum("bnm,bmk->bnk", reach, loc_cubes) > 0
+        self.cube_price = np.where(near, 0.5, track[:, None, :])  # [B, N, 2]
         # buyers per location: an unused port counter (cotton; goods from level 2) or an unused market tile
         port = (self.industry == PORT) & ~self.flipped
         market = (t.space_symbol[None, :] == MARKET_SPACE) & (self.tile >= 0) & ~self.flipped
@@ -277,6 +301,23 @@ class Features:
         port_loc += t.distant_port[None, :]
         self.reach_port = np.einsum("bnm,bm->bn", self.reach.astype(np.float32), port_loc) > 0  # [B, N]
         self.demand = demand
+        # buyers left against goods waiting, per kind (over the whole map: sales go wherever the rails run)
+        free = buys.sum(axis=1)  # [B, 2]
+        waiting = np.stack([((goods_kind == k) & (self.owner >= 0) & ~self.flipped).sum(axis=1) for k in (0, 1)], 1)
+        self.sale_odds = np.minimum(1.0, free / (waiting + 1.0))  # [B, 2]: a new mill's or factory's share
+        # the money the end should bring: rail income as the map stands, and part of what the agent's unflipped
+        # counters will earn
+        L = t.space.num_rail_links
+        own_rail = v["link_owner"][:, :L, 0] > 0.5
+        ends = RAIL_INCOME + loc_occ[:, t.link_a[:L]] + loc_occ[:, t.link_b[:L]]
+        self.rail_income = (own_rail * ends).sum(axis=1)
+        waits = mine & ~self.flipped & (self.industry != SHIP)
+        late = np.clip((self.rounds_left - 1.0) / 2.0, 0.0, 1.0)  # income needs a round or two to come in
+        self.pending = 0.5 * np.where(waits, inc, 0.0).sum(axis=1) * late
+        # what the final scoring would find: money less the loans, their interest to come (this round's too) and
+        # their repayment
+        self.surplus = (self.money + self.rail_income + self.pending
+                        - self.loans * (t.loan_repay + self.rounds_left))  # fmt: skip
 
     def take(self, rows: np.ndarray) -> Features:
         """The features of the games ``rows`` only."""
@@ -289,12 +330,34 @@ class Features:
         out.B = int(np.asarray(rows).size)
         return out
 
-    def loan_penalty(self, rows: np.ndarray, price: np.ndarray, t: Tables) -> np.ndarray:
-        """Dollars the loans forced by paying ``price`` in game ``rows`` cost by the end (interest and the $1 more
-        repaid)."""
-        short = np.maximum(price - self.money[rows], 0.0)
-        loans = np.ceil(short / t.loan_value)
-        return loans * (self.rounds_left[rows] + (t.loan_repay - t.loan_value))
+    def money_cost(self, rows: np.ndarray, price: np.ndarray, t: Tables) -> np.ndarray:
+        """Dollars by the end that paying ``price`` now in game ``rows`` costs: the price, plus, for every loan it
+        forces, its interest to the end and the $1 more repaid, and, while loans are held, the interest of the
+        loans its money would have repaid (money is worth its interest while a loan is out)."""
+        money, loans, hold = self.money[rows], self.loans[rows], self.rounds_left[rows]
+        forced = np.ceil(np.maximum(price - money, 0.0) / t.loan_value)
+        diverted = np.where(loans > 0, np.minimum(price, money), 0.0) / t.loan_repay
+        return price + forced * (hold + (t.loan_repay - t.loan_value)) + diverted * hold
+
+
+def build_prices(f: Features, t: Tables, rows: np.ndarray) -> np.ndarray:
+    """float64[N, S * 6]: the price of each build (space, industry) in game ``rows[j]``: the printed cost of the
+    next counter and its coal and iron, free where cubes can come, else at the demand track's price."""
+    S = t.space_loc.size
+    ind = np.tile(np.arange(NUM_INDUSTRIES), S)[None, :]
+    loc = t.space_loc[np.repeat(np.arange(S), NUM_INDUSTRIES)][None, :]
+    r = rows[:, None]
+    return f.cost[r, ind] + f.coal[r, ind] * f.cube_price[r, loc, 0] + f.iron[r, ind] * f.cube_price[r, loc, 1]
+
+
+def rail_prices(f: Features, t: Tables) -> np.ndarray:
+    """float64[B, L_rail]: the price of each rail link: $1, and from the second rail a coal and an iron brought to
+    either end (free where cubes can come, else at the demand track's price)."""
+    L = t.space.num_rail_links
+    a, b = t.link_a[:L], t.link_b[:L]
+    cubes = np.minimum(f.cube_price[:, a], f.cube_price[:, b]).sum(axis=2)  # [B, L]
+    rails_done = RAILS_PER_PLAYER - np.rint(f.v["rails_left"][:, 0] * RAILS_PER_PLAYER)
+    return RAIL_COST + np.where(rails_done[:, None] > 0, cubes, 0.0)
 
 
 def build_values(f: Features, t: Tables, rows: np.ndarray, at_mask: np.ndarray, prm: HeuristicParams) -> np.ndarray:
@@ -305,57 +368,69 @@ def build_values(f: Features, t: Tables, rows: np.ndarray, at_mask: np.ndarray, 
     sp = np.repeat(np.arange(S), NUM_INDUSTRIES)[None, :]
     r = rows[:, None]
     lvl = f.level[r, ind]
-    price = f.cost[r, ind] + f.coal[r, ind] * f.cube_price[r, 0] + f.iron[r, ind] * f.cube_price[r, 1]
+    price = build_prices(f, t, rows)
     inc = f.next_income[r, ind].astype(np.float64)
     loc = t.space_loc[sp]
-    late = np.clip(f.rounds_left[r] / 3.0, 0.0, 1.0)  # income needs a few rounds to come in
+    late = np.clip((f.rounds_left[r] - 1.0) / 2.0, 0.0, 1.0)  # income needs a round or two to come in
     kind = np.where(ind == FACTORY, 1, 0)
     sellable = f.reach_buys[r, loc, kind]
-    value = DOLLARS_PER_POINT * lvl - price
+    # a point is worth $5 in the black; when the final scoring would find the agent in debt after this price,
+    # a point is worth what repays a loan's 5 points: $11 / 5
+    red = f.surplus[r] - price < 0
+    pv = np.where(red, t.loan_repay / POINTS_PER_UNPAID_LOAN, DOLLARS_PER_POINT)
+    # the income it should bring: a mill's or factory's sale (surer with a buyer in reach now, and shared with the
+    # goods already waiting for the buyers left), a mine's flip and the demand track it fills, a port's sale
     goods = (ind == COTTON_MILL) | (ind == FACTORY)
-    value = value + np.where(goods, inc * np.where(sellable, 0.9, prm.sell_hope) * late, 0.0)
+    earn = np.where(goods, inc * np.where(sellable, 0.9, prm.sell_hope) * f.sale_odds[r, kind] * late, 0.0)
     mine = (ind == COAL_MINE) | (ind == IRON_WORKS)
     res = np.where(ind == IRON_WORKS, 1, 0)
     empty = np.maximum(t.demand_prices.shape[1] - 1 - f.demand[r, res], 0)
     to_track = np.minimum(f.cubes[r, ind], empty) * f.reach_port[r, loc]
-    value = value + np.where(mine, 0.5 * inc * late + 1.5 * to_track, 0.0)
+    earn = earn + np.where(mine, MINE_FLIP * inc * late + 1.5 * to_track, 0.0)
     my_goods = f.loc_goods[r, loc, 0] + f.loc_goods[r, loc, 1]
-    value = value + np.where(ind == PORT, (0.4 * inc + 0.5 * (my_goods > 0) * inc) * late, 0.0)
-    value = value + np.where(ind == SHIP, 0.5 * inc * late + 2.0, 0.0)
+    earn = earn + np.where(ind == PORT, (PORT_SALE + 0.5 * (my_goods > 0)) * inc * late, 0.0)
+    earn = earn + np.where(ind == SHIP, 0.5 * inc * late + 2.0, 0.0)
+    value = pv * lvl + earn - f.money_cost(r, price, t)
     # overbuilding: an own counter's level is lost; an opponent's is taken from him
     own = f.owner[r, sp] == 0
     other = f.owner[r, sp] > 0
-    value = value - own * DOLLARS_PER_POINT * f.space_level[r, sp] + other * 2.0
-    value = value - f.loan_penalty(r, price, t)
+    value = value - own * pv * f.space_level[r, sp] + other * 2.0
     return np.where(at_mask, value, BAD)
 
 
 def _expand_cards(obs: np.ndarray, mask: np.ndarray, f: Features, t: Tables, map_key: str, block: str,
-                  prm: HeuristicParams, state: engine.State | None = None) -> np.ndarray:  # fmt: skip
-    """float64[B, K]: for each legal action of ``block`` (BUILD or BUILD_ANY), the value of the best build the card
-    opens, found by trying it on the position rebuilt from the observation (or on ``state``, a position the
-    caller already holds that agrees with it, as a search's determinization does)."""
+                  prm: HeuristicParams, state: engine.State | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """(float64[B, K], float64[B, K]): for each legal action of ``block`` (BUILD or BUILD_ANY), the value of the
+    best build the card opens and its price, found by trying it on the position rebuilt from the observation (or
+    on ``state``, a position the caller already holds that agrees with it, as a search's determinization does)."""
     sp = t.space
     K = sp.num_card_kinds
     lo = sp.offsets[block]
     out = np.full((f.B, K), BAD)
+    price = np.zeros((f.B, K))
     legal = mask[:, lo : lo + K]
     if block == "BUILD_ANY":  # every card opens the same builds: try one per game
         first = legal.argmax(axis=1)
         legal = legal & (np.arange(K)[None, :] == first[:, None])
     rows, cards = np.nonzero(legal)
     if rows.size == 0:
-        return out
+        return out, price
     base = from_observation(obs[rows], map_key) if state is None else engine.take(state, rows)
     m = engine.legal_action_mask(engine.step(base, lo + cards, inplace=True))
     at = m[:, sp.BUILD_AT : sp.BUILD_AT + sp.sizes["BUILD_AT"]]
-    best = build_values(f, t, rows, at, prm).max(axis=1)
+    values = build_values(f, t, rows, at, prm)
+    which = values.argmax(axis=1)
+    best = values[np.arange(rows.size), which]
+    cost = build_prices(f, t, rows)[np.arange(rows.size), which]
     out[rows, cards] = best
+    price[rows, cards] = cost
     if block == "BUILD_ANY":
-        full = np.full(f.B, BAD)
-        full[rows] = best
+        full, full_price = np.full(f.B, BAD), np.zeros(f.B)
+        full[rows], full_price[rows] = best, cost
         out = np.where(mask[:, lo : lo + K], full[:, None], BAD)
-    return out
+        price = np.where(mask[:, lo : lo + K], full_price[:, None], 0.0)
+    return out, price
 
 
 def rail_values(f: Features, t: Tables) -> np.ndarray:
@@ -427,8 +502,9 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
         o, m = obs[rows], mask[rows]
         fr = f if rows.size == B else f.take(rows)
         sub = None if state is None else (state if rows.size == B else engine.take(state, rows))
-        build = _expand_cards(o, m, fr, t, map_key, "BUILD", prm, sub)  # [n, K]
-        combined = _expand_cards(o, m, fr, t, map_key, "BUILD_ANY", prm, sub) - prm.combine_cost
+        build, build_price = _expand_cards(o, m, fr, t, map_key, "BUILD", prm, sub)  # [n, K]
+        combined, combined_price = _expand_cards(o, m, fr, t, map_key, "BUILD_ANY", prm, sub)
+        combined = combined - prm.combine_cost
         # how much each card is worth keeping: what it builds now (0 if nothing)
         keep = np.maximum(np.where(build > BAD / 2, build, 0.0), 0.0)
         sc = np.full((rows.size, A), BAD)
@@ -436,9 +512,8 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
         # a combined build: the card that is least worth keeping
         sc[:, sp.BUILD_ANY : sp.BUILD_ANY + K] = np.where(combined > BAD / 2, combined - 0.1 * keep, BAD)
         L = sp.num_rail_links
-        rails_done = RAILS_PER_PLAYER - np.rint(fr.v["rails_left"][:, 0] * RAILS_PER_PLAYER)
-        rail_price = np.where(rails_done > 0, 1.0 + fr.cube_price.sum(axis=1), 1.0)  # [n]
-        rv = rail_values(fr, t) - rail_price[:, None] - fr.loan_penalty(np.arange(rows.size), rail_price, t)[:, None]
+        rail_price = rail_prices(fr, t)  # [n, L]
+        rv = rail_values(fr, t) - fr.money_cost(np.arange(rows.size)[:, None], rail_price, t)
         sc[:, sp.RAIL : sp.RAIL + L] = rv - 2.0
         S = sp.num_spaces
         space_inc = t.income[np.maximum(fr.industry, 0), np.clip(fr.space_level, 0, t.income.shape[1] - 1)]
@@ -457,7 +532,15 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
         sc[:, sp.DEVELOP : sp.DEVELOP + K] = dev[:, None] - 0.1 * keep
         sc[:, sp.PASS : sp.PASS + K] = -20.0 - 0.1 * keep
         sc[:, sp.PASS_FREE] = -20.0
-        repay = fr.money >= t.loan_repay + prm.reserve
+        # repaying: a loan costs $1 a round, so money the turn will not spend repays one; the money the best
+        # action needs (and, before the turn's first action, ``reserve`` for the second) is kept
+        price = np.zeros((rows.size, A))
+        price[:, sp.BUILD : sp.BUILD + K] = build_price
+        price[:, sp.BUILD_ANY : sp.BUILD_ANY + K] = combined_price
+        price[:, sp.RAIL : sp.RAIL + L] = rail_price
+        best = np.where(m, sc, -np.inf).argmax(axis=1)
+        needed = price[np.arange(rows.size), best] + np.where(fr.actions_left > 1, prm.reserve, 0.0)
+        repay = fr.money >= t.loan_repay + needed
         sc[:, sp.REPAY] = np.where(repay, 200.0, BAD)
         score[rows] = sc
     # ------------------------------------------------------------------ the steps of an action
@@ -485,17 +568,20 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, map_key: str, prm: Heuri
         score[rows, sp.DONE] = 0.0
     rows = np.flatnonzero(ph == DEVELOP_WHICH)
     if rows.size:
-        D = sp.num_slots
         zero = (t.slot_level == 0).astype(np.float64)
         factory = (t.slot_industry == FACTORY).astype(np.float64)
-        score[rows, sp.REMOVE : sp.REMOVE + D] = 5.0 * zero * factory + 2.0 * zero - 0.1 * t.slot_level
+        score[rows, sp.REMOVE : sp.REMOVE + sp.num_slots] = 5.0 * zero * factory + 2.0 * zero - 0.1 * t.slot_level
     rows = np.flatnonzero(ph == DRAW_SECOND)
     if rows.size:
         fu = f.v["face_up"][rows]
         industry_card = (t.card_industry >= 0).astype(np.float64)
         score[rows, sp.DRAW] = 0.0
         score[rows, sp.DRAW + 1 : sp.DRAW + 3] = 0.3 * (fu * industry_card).sum(axis=2) - 0.05
-    # a loan is repaid at the action decision only (above); elsewhere it is left for later
+    # in the turn's last action, once nothing more is to be paid (after a sale, while drawing or developing),
+    # money that would sit through the interest repays a loan
+    rows = np.flatnonzero(np.isin(ph, (SELL_TO, SELL_MORE, DEVELOP_WHICH, DRAW_SECOND)) & (f.actions_left <= 1)
+                          & (f.money >= t.loan_repay))  # fmt: skip
+    score[rows, sp.REPAY] = 200.0
     return score
 
 

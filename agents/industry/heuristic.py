@@ -4,8 +4,8 @@
 that the readable twin :class:`industry_env.agents.industry.heuristic_v0.ReferenceHeuristicV0` chooses on the same
 position (the rules of thumb are listed there and in ``docs/agents.md``). The vector environments call it on their
 State directly; :class:`HeuristicV0Agent` is the same player acting from observations: it rebuilds the
-positions with :func:`industry_env.games.industry.engine.from_observation` (the bag order, which it never reads, dealt
-at random) and acts on them. :class:`HeuristicAgent` ("heuristic") is the strong heuristic of
+positions with :func:`industry_env.games.industry.from_observation.from_observation` (the bag order, which it
+never reads, dealt at random) and acts on them. :class:`HeuristicAgent` ("heuristic") is the strong heuristic of
 :mod:`industry_env.agents.industry.strong_heuristic`, acting the same way.
 """
 
@@ -19,7 +19,8 @@ import numpy as np
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
-from industry_env.games.industry.board import Board
+from industry_env.games.industry.components import Board
+from industry_env.games.industry.from_observation import from_observation
 from industry_env.games.industry.reference import Game
 from industry_env.games.industry.rules import BONUS, FACTORY, JOKER, LINK_POINTS, NUM_FIELDS, TECHNOLOGY
 
@@ -173,8 +174,8 @@ def heuristic_actions(
 
 class _StateAgent(Agent, metaclass=ABCMeta):
     """An agent whose batched rule reads an engine State (``_actions(state, mask)``): from observations it first
-    rebuilds the position (:func:`engine.from_observation`, its own rng dealing the unseen bag, which the rule
-    never reads), and ``act_state`` runs the rule on the State itself, the same actions without the round trip."""
+    rebuilds the position (:func:`from_observation`, its own rng dealing the unseen bag, which the rule never reads),
+    and ``act_state`` runs the rule on the State itself, the same actions without the round trip."""
 
     game = "industry"
     seed: int
@@ -186,7 +187,7 @@ class _StateAgent(Agent, metaclass=ABCMeta):
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         refuse_finished_or_other_seat(observations)
-        return self._actions(engine.from_observation(observations, self.rng), masks)
+        return self._actions(from_observation(observations, self.rng), masks)
 
     def act_state(self, state: engine.State, mask: np.ndarray | None = None) -> np.ndarray:
         """int64[B]: the rule on the State itself (no observation round trip; the same actions)."""

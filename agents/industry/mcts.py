@@ -3,7 +3,7 @@ hooks, the other seats modelled as the strong heuristic (or searched too, max-n:
 
 The hooks (:class:`IndustrySearch`):
 
-- positions: :func:`industry_env.games.industry.engine.from_observation`, the visible table as observed; each
+- positions: :func:`industry_env.games.industry.from_observation.from_observation`, the visible table as observed; each
   determinization deals the column tokens still in the bag in a fresh order and fresh seeds for the later eras'
   bags from the agent's generator (the order of the bag is unknown to every seat: the search never sees it);
 - candidates (the action space has 314 actions, 112 of them bids), the strong heuristic's action first:
@@ -28,6 +28,7 @@ import numpy as np
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
+from industry_env.games.industry.from_observation import from_observation
 from industry_env.games.industry.rules import MAX_PLAYERS, TALERS_PER_POINT
 
 from ..search import SearchAgent, SearchGame, real
@@ -91,10 +92,10 @@ class IndustrySearch(SearchGame):
         self.params = params or StrongParams()
 
     def rebuild(self, observations: np.ndarray) -> engine.State:
-        return engine.from_observation(observations, np.random.default_rng(_REBUILD_SEED))
+        return from_observation(observations, np.random.default_rng(_REBUILD_SEED))
 
     def determinize(self, positions: engine.State, rng: np.random.Generator) -> engine.State:
-        return engine.from_observation(engine.observe(positions, 0), rng)
+        return from_observation(engine.observe(positions, 0), rng)
 
     def searched(self, state: engine.State) -> np.ndarray:
         return state.phase != engine.PAY

@@ -2,7 +2,7 @@
 
 Array code over an :class:`industry_env.games.industry.engine.State`, no Python loop over games. It reads only what the
 seat to move observes: the table (owners, developments, money, jokers, points, the fields still to come), never the
-bag order or the seed, so acting on ``engine.from_observation`` of the observation gives the same action as
+bag order or the seed, so acting on ``from_observation`` of the observation gives the same action as
 acting on the true State. The rules of thumb and the parameters are listed in ``docs/agents.md``; in short:
 
 - **value** ``V[p, f]`` (points) of field ``f`` to player ``p``: what owning and developing it adds by the end:

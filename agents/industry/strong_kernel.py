@@ -31,7 +31,7 @@ from industry_env.core.numba_cache import njit  # numba's, falling back to no di
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
 from industry_env.games.industry import kernel as K
-from industry_env.games.industry.board import Board
+from industry_env.games.industry.components import Board
 from industry_env.games.industry.rules import (
     JOKER_POINTS,
     MIN_PLAYERS,

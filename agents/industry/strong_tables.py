@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from industry_env.games.industry.board import Board
+from industry_env.games.industry.components import Board
 from industry_env.games.industry.rules import (
     BONUS,
     FACTORY,

@@ -120,6 +120,7 @@ class Features:
         n_land = self.land.shape[1]
         self.auction_slot = np.where(auc[:, :n_land].any(axis=1), auc[:, :n_land].argmax(axis=1), -1)
         self.high_bid = auc[:, n_land] * 10
+        self.my_high_bid = auc[:, n_land + 1] > 0.5  # the observer holds the high bid (asked again: ruling 19)
         P = view("seat_present").shape[1]
         self.won = auc[:, n_land + 1 + 5 * P] * 5  # my tiles won this round
         self.cat = view("catastrophe")
@@ -222,7 +223,9 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, prm: HeuristicParams) ->
     bids = np.arange(A.NUM_BIDS, dtype=np.float64)
     opening = ph == PH["open"]
     score[opening, A.BID : A.BID + A.NUM_BIDS] = -bids  # open at the minimum
-    bidding = ph == PH["bid"]
+    adding = (ph == PH["bid"]) & f.my_high_bid  # asked what to add to his own bid of 31 or more: nothing
+    score[adding, A.BID : A.BID + A.NUM_BIDS] = -bids
+    bidding = (ph == PH["bid"]) & ~f.my_high_bid
     if bidding.any():
         slot = np.maximum(f.auction_slot, 0)
         tile_value = np.where(f.auction_slot >= 0, value[rows, slot], -np.inf)

@@ -1,11 +1,13 @@
 """What every game's matplotlib pictures share: a figure with a position's artists drawn on it, saved as SVG or
-PNG."""
+PNG, and (:class:`Pictures`) the front over a game's two drawings: PNG bytes and files, SVG files, the GIF writer and
+``show``."""
 
 from __future__ import annotations
 
 import dataclasses
 import io
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -83,3 +85,75 @@ class DocFigure:
     entry: dict[str, Any]
     files: dict[str, bytes]
     compared: tuple[str, ...] = ("source", "drawing_sha256")
+
+
+
+def example_figure(key: str, path: str, source: dict[str, Any], sketch: dict[str, Any], png: bytes) -> DocFigure:
+    """A game's example picture in its docs: ``png`` written at ``path`` (under ``docs/``), its entry recording
+    ``source`` (what it was drawn from), the digest of its drawing primitives ``sketch`` (what it shows, compared
+    with the committed one) and of its bytes."""
+    import hashlib
+
+    entry = {"file": path.rsplit("/", 1)[-1], "path": path, "source": source,
+             "drawing_sha256": hashlib.sha256(repr(sorted(sketch.items())).encode("utf-8")).hexdigest(),
+             "sha256": hashlib.sha256(png).hexdigest()}  # fmt: skip
+    return DocFigure(key, entry, {path: png})
+
+class Pictures:
+    """A game's pictures, written once over its two drawings: ``rgb(game, seat)`` (uint8[H, W, 3]: the position,
+    ``seat`` None for the public view) and ``svg(game, seat, text_as_paths)`` (the same as an SVG document). What a
+    game declares beside them: its ``name`` (the window's title), ``swatch`` (the colours a GIF's palette keeps: its
+    players'), ``width`` (pixels a notebook shows), ``dpi`` and ``requires`` (imports what drawing needs, or raises
+    the ImportError naming the extra). A game's ``picture.py`` exports the bound methods (``to_png =
+    PICTURES.to_png``, ...) and ``GifWriter = PICTURES.gif_writer``."""
+
+    def __init__(self, name: str, rgb: Callable[..., Any], svg: Callable[..., str], *, swatch: Sequence[str] = (),
+                 width: int, dpi: int, requires: Callable[[], Any], where: str = "") -> None:  # fmt: skip
+        from .window import Window
+
+        self.name, self.rgb, self.svg, self.swatch, self.width = name, rgb, svg, tuple(swatch), width
+        self.requires, self.where = requires, where
+        self.window = Window(name, dpi)  # render_mode="human" outside a notebook
+
+    def to_png(self, game: Any, seat: int | None = None, colours: int = 0) -> bytes:
+        """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, far smaller."""
+        from .gif import pillow
+
+        pillow()  # the render extra named before anything is drawn
+        check_colours(colours)
+        return png_bytes(self.rgb(game, seat), colours)
+
+    def save_png(self, game: Any, path: str | os.PathLike[str], seat: int | None = None, colours: int = 0) -> None:
+        """Write the picture of ``game``'s position to ``path`` as a PNG, atomically."""
+        from .outputs import write_bytes_atomic
+
+        write_bytes_atomic(path, self.to_png(game, seat, colours))
+
+    def save_svg(self, game: Any, path: str | os.PathLike[str], seat: int | None = None,
+                 text_as_paths: bool = False) -> None:  # fmt: skip
+        """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers), atomically."""
+        from .outputs import write_bytes_atomic
+
+        write_bytes_atomic(path, self.svg(game, seat, text_as_paths).encode("utf-8"))
+
+    def gif_writer(self, path: str | os.PathLike[str], frame_ms: int = 400, last_ms: int = 3000,
+                   scale: float = 1.0) -> Any:  # fmt: skip
+        """An animated GIF of the game's pictures written frame by frame (:class:`.gif.GifWriter`): frames are
+        pictures or games to draw (the public view); the palette keeps ``swatch``. Use as a context manager."""
+        from .gif import GifWriter
+
+        self.requires()
+        return GifWriter(path, frame_ms, last_ms, scale, swatch=self.swatch, draw=self.rgb)
+
+    def show(self, game: Any, seat: int | None = None) -> bool:
+        """Show the position: an inline PNG (128 colours) in a Jupyter notebook, else in one matplotlib window
+        updated in place. True when shown; without a display it warns, saying what is missing, and returns False (a
+        missing matplotlib still raises the ImportError naming the extra)."""
+        from .window import in_notebook
+
+        if in_notebook():
+            from IPython.display import Image, display
+
+            display(Image(self.to_png(game, seat, colours=128), width=self.width))
+            return True
+        return self.window.show(self.rgb(game, seat), self.where)

@@ -7,7 +7,7 @@ without it and :class:`GifWriter` raises :class:`ImportError` naming the extra w
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,8 +41,10 @@ class GifWriter:
     _CLEAR = 255  # palette index of "unchanged": transparent in every frame but the first
 
     def __init__(self, path: str | os.PathLike[str], frame_ms: int = 400, last_ms: int = 3000,
-                 scale: float = 1.0, swatch: Sequence[str] = ()) -> None:  # fmt: skip
+                 scale: float = 1.0, swatch: Sequence[str] = (), draw: Callable[[Any], np.ndarray] | None = None,
+                 ) -> None:  # fmt: skip
         pillow()
+        self.draw = draw  # a game's picture, for a frame given as a game
         if not 0.1 <= scale <= 1.0:
             raise ValueError(f"scale={scale!r}: must be from 0.1 to 1.0")
         if frame_ms < 10 or last_ms < 10:
@@ -69,8 +71,10 @@ class GifWriter:
             index = self._lut[packed]
         return index.astype(np.uint8)
 
-    def add(self, rgb: np.ndarray) -> None:
-        """Append one frame: uint8[H, W, 3], of the first frame's shape."""
+    def add(self, rgb: Any) -> None:
+        """Append one frame: uint8[H, W, 3], of the first frame's shape (or a game, drawn by ``draw``)."""
+        if self.draw is not None and not isinstance(rgb, np.ndarray):
+            rgb = self.draw(rgb)
         Image = pillow()
         from PIL import ImageColor
 

@@ -21,7 +21,8 @@ in every process:
 
 A cold compile is its own step for the user: :class:`CompileNotice` says on stderr what compiles, an honest
 estimate, the elapsed seconds while it runs (on a terminal) and how long it took, and suggests
-``industry-env warmup``, which compiles every game once, ahead of time.
+``industry-env warmup``, which compiles every game once, ahead of time. :class:`CompileStep` gathers the compiles a
+command needs before its first prompt (an agent's kernel and the engine it builds on) into one such notice.
 """
 
 from __future__ import annotations
@@ -181,6 +182,8 @@ def njit(*args: Any, **options: Any) -> Any:
 COMPILED: list[tuple[str, float]] = []
 # The first notice suggests ``industry-env warmup``; the warm-up command itself turns this off.
 SUGGEST_WARMUP = True
+# The step that speaks for every compile inside it (:class:`CompileStep`), while one runs.
+_STEP: CompileStep | None = None
 
 
 class CompileNotice:
@@ -197,6 +200,12 @@ class CompileNotice:
         global SUGGEST_WARMUP
         self.what, self.stream = what, stream if stream is not None else sys.stderr
         self.t0 = time.perf_counter()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self._silent = _STEP is not None
+        if self._silent:  # a CompileStep speaks for this compile: its one notice names it
+            _STEP.starting(what, quiet_seconds, note)
+            return
         hint = ""
         if SUGGEST_WARMUP:
             SUGGEST_WARMUP = False
@@ -204,9 +213,7 @@ class CompileNotice:
         self._write(f"industry_env: compiling {what}, once (numba's disk cache keeps it for every later process): "
                     f"about {quiet_seconds:.0f} s on a quiet 2-core machine, several times longer on a busy one"
                     f"{'; ' + note if note else ''}{hint}\n")  # fmt: skip
-        self._stop = threading.Event()
-        self._ticker = None
-        if _is_terminal(self.stream):
+        if _is_terminal(self.stream):  # elsewhere (a log, a pipe) only whole lines: no line redrawn with \r
             self._ticker = threading.Thread(target=self._tick, name="industry_env compile notice", daemon=True)
             self._ticker.start()
 
@@ -229,10 +236,67 @@ class CompileNotice:
             self._ticker.join()
             self._write("\r" + " " * (len(self.what) + 40) + "\r")
         COMPILED.append((self.what, seconds))
-        self._write(f"industry_env: compiled {self.what} in {seconds:.0f} s\n")
+        if not self._silent:
+            self._write(f"industry_env: compiled {self.what} in {seconds:.0f} s\n")
         return seconds
 
     def __enter__(self) -> CompileNotice:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done()
+
+
+class CompileStep:
+    """Every cold compile a command needs before its first prompt, shown as one step: the compiles inside it say
+    nothing of their own; the first of them prints this step's one notice (what compiles, with the estimate of
+    all of it), and :meth:`done` says how long it all took. Nothing is printed when everything loads from the disk
+    cache.
+
+    ``what`` names the step (``"what the game needs"``); ``expected`` lists the other compiles known to be due
+    besides the first, as (what, quiet seconds, still due): a kernel the first one builds on (an agent's kernel on
+    the game's engine) is added to the estimate when it is due, so that the estimate is the step's, not its first
+    part's. Use it as a context manager.
+    """
+
+    def __init__(self, what: str, expected: Sequence[tuple[str, float, Callable[[], bool]]] = (),
+                 stream: Any = None) -> None:  # fmt: skip
+        self.what, self.expected, self.stream = what, list(expected), stream
+        self.notice: CompileNotice | None = None
+        self.parts: list[str] = []
+        self.seconds: float | None = None  # what the compiles took, once the step is done
+
+    def starting(self, what: str, quiet_seconds: float, note: str = "") -> None:
+        """A compile inside the step begins: the first prints the step's notice."""
+        self.parts.append(what)
+        if self.notice is not None:
+            return
+        parts, seconds = [what], quiet_seconds
+        for other, other_seconds, due in self.expected:
+            if other != what and due():
+                parts.append(other)
+                seconds += other_seconds
+        names = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        global _STEP
+        outer, _STEP = _STEP, None  # the step's own notice speaks
+        try:
+            self.notice = CompileNotice(f"{self.what} ({names})", seconds, note, self.stream)
+        finally:
+            _STEP = outer
+
+    def done(self) -> float:
+        """End the step; the seconds its compiles took (0 when everything loaded from the cache)."""
+        global _STEP
+        if _STEP is self:
+            _STEP = None
+        if self.seconds is None:
+            self.seconds = self.notice.done() if self.notice is not None else 0.0
+        return self.seconds
+
+    def __enter__(self) -> CompileStep:
+        global _STEP
+        if _STEP is None:  # a step inside another is part of it
+            _STEP = self
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -14,16 +14,18 @@ PARTIAL = ".partial"  # suffix of a file being written (a crash may leave one; i
 
 
 @contextlib.contextmanager
-def atomic_file(path: str | os.PathLike) -> Iterator[BinaryIO]:
+def atomic_file(path: str | os.PathLike, private: bool = False) -> Iterator[BinaryIO]:
     """A binary file object whose content appears at ``path`` only once it is complete (temporary name, fsync,
-    rename); on an error the temporary file is removed and ``path`` keeps what it held before."""
+    rename); on an error the temporary file is removed and ``path`` keeps what it held before. ``private``: the
+    file is readable and writable by its owner only (0600), from its first byte."""
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=PARTIAL, dir=folder)
     umask = os.umask(0)
     os.umask(umask)
     try:
-        os.chmod(tmp, 0o666 & ~umask)  # as open() would make it (mkstemp makes 0600)
+        if not private:
+            os.chmod(tmp, 0o666 & ~umask)  # as open() would make it (mkstemp makes 0600)
         with os.fdopen(fd, "wb") as f:
             yield f
             f.flush()
@@ -34,15 +36,15 @@ def atomic_file(path: str | os.PathLike) -> Iterator[BinaryIO]:
         raise
 
 
-def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """``data`` written to ``path`` whole or not at all."""
-    with atomic_file(path) as f:
+def write_bytes_atomic(path: str | os.PathLike, data: bytes, private: bool = False) -> None:
+    """``data`` written to ``path`` whole or not at all (``private``: readable by its owner only, 0600)."""
+    with atomic_file(path, private) as f:
         f.write(data)
 
 
-def write_text_atomic(path: str | os.PathLike, text: str) -> None:
-    """``text`` (UTF-8) written to ``path`` whole or not at all."""
-    write_bytes_atomic(path, text.encode("utf-8"))
+def write_text_atomic(path: str | os.PathLike, text: str, private: bool = False) -> None:
+    """``text`` (UTF-8) written to ``path`` whole or not at all (``private``: readable by its owner only, 0600)."""
+    write_bytes_atomic(path, text.encode("utf-8"), private)
 
 
 def check_output_file(path: str | os.PathLike, option: str = "--output") -> Path:

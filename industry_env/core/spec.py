@@ -113,6 +113,33 @@ class ReferenceGame(Protocol):
     def to_json(self) -> str: ...
 
 
+class ReferenceDefaults:
+    """What a reference game's other members give, written once: a game subclasses it and writes ``num_players``,
+    ``current_player``, ``is_over``, ``legal_actions()``, ``apply``, ``scores()``, ``observe``, ``to_json`` and
+    ``from_json``. ``winners()`` defaults to the highest scores once over; a game with tie-breaks overrides it."""
+
+    num_actions: int  # the size of the action space (the mask's length)
+
+    def legal_action_mask(self) -> np.ndarray:
+        mask = np.zeros(self.num_actions, bool)
+        mask[self.legal_actions()] = True  # type: ignore[attr-defined]
+        return mask
+
+    def winners(self) -> list[int]:
+        if not self.is_over:  # type: ignore[attr-defined]
+            return []
+        scores = self.scores()  # type: ignore[attr-defined]
+        return [p for p, x in enumerate(scores) if x == max(scores)]
+
+    def returns(self) -> list[float]:
+        """+1 each winner, -1 the others, 0 to all while the game runs or when everyone wins."""
+        n, won = self.num_players, set(self.winners())  # type: ignore[attr-defined]
+        return [0.0] * n if len(won) in (0, n) else [1.0 if p in won else -1.0 for p in range(n)]
+
+    def clone(self) -> Any:
+        return type(self).from_json(self.to_json())  # type: ignore[attr-defined]
+
+
 @runtime_checkable
 class HiddenInformationGame(ReferenceGame, Protocol):
     """The reference game of a game with hidden information answers ``resample`` too."""
@@ -121,30 +148,93 @@ class HiddenInformationGame(ReferenceGame, Protocol):
 
 
 class BatchedEngine(Protocol):
-    """The verbs of a game's batched engine (a module): B games as one State of arrays [B, ...].
+    """Every verb of a game's batched engine that the suite's tools call (a module: ``spec.engine``): B games as
+    one State of arrays [B, ...]. :func:`engine_problems` checks an engine against it (each verb present, each
+    parameter accepted by name and position, defaults where these have them), over every registered game
+    (``tests/contract/test_engine_front.py``). :class:`industry_env.core.batched.Engine` answers all of them over
+    a game's few hooks.
 
     ``state.num_players``, ``state.seed``, ``state.terminated`` (bool[B]), ``state.rewards`` (float32[B,
     max_players], the last step's), ``state.current_player`` (int8[B], -1 once over) and ``state.batch_size``
     are read by the generic code, and ``state.put(rows, games)`` writes games back in place (a
     :class:`industry_env.core.state.BatchState`); the rest of a State is the game's own.
+
+    Optional verbs (the tools look for them): ``ranking(state)`` int64[B, max_players], the rules' final order
+    with every tie-break as a key per seat (higher better, equal = tied on everything, -1 absent seats; without
+    it the arena ranks by final reward, then points); ``rollout(state, max_steps, weights=None, key=0,
+    inplace=False, stop_at=None)``, whole random games in one call (``bench``, the vector env's random
+    opponents); ``resample(state, seat, seeds)``, what ``seat`` cannot see redealt (search agents of a game with
+    hidden information); ``use_backend(name)``/``backend()``, an engine with two backends (Industry's numpy and
+    numba: ``bench`` and ``verify`` measure and check each).
     """
 
+    State: type  # the State class of the engine's batches (an agent asks isinstance(state, engine.State))
+    IllegalActionError: type  # what ``step(on_illegal="raise")`` raises, naming each offending game
+
     def init(self, batch_size: int, num_players: Any = ..., seed: Any = ..., **options: Any) -> Any: ...
-    def reset(self, state: Any, done: Any, seeds: Any = None, inplace: bool = False) -> Any: ...
+    def reset(self, state: Any, done: Any, seeds: Any = None, inplace: bool = False,
+              next_mask: Any = None) -> Any: ...  # fmt: skip
     def step(self, state: Any, actions: Any, on_illegal: str = "raise", penalty: float = -1.0,
              inplace: bool = False, mask: Any = None, next_mask: Any = None) -> Any: ...  # fmt: skip
     def legal_action_mask(self, state: Any) -> np.ndarray: ...
     def observe(self, state: Any, player: Any = None) -> np.ndarray: ...
     def scores(self, state: Any) -> np.ndarray: ...
     def finished(self, state: Any) -> np.ndarray: ...  # bool[B]: ended by the rules (not by a penalty)
-    # Optional: ``ranking(state)`` int64[B, max_players], the rules' final order with every tie-break as a key
-    # per seat (higher better, equal = tied on everything, -1 absent seats). Without it the arena ranks by
-    # final reward, then points.
+    def sample_legal(self, mask: Any, rng: Any) -> np.ndarray: ...  # int64[B]: uniform among each row's legal
+    def random_step(self, state: Any, rng: Any, inplace: bool = False, mask: Any = None,
+                    next_mask: Any = None) -> tuple[Any, np.ndarray]: ...  # fmt: skip
     def take(self, state: Any, rows: Any) -> Any: ...
+    def put(self, state: Any, rows: Any, games: Any) -> Any: ...
     def copy(self, state: Any) -> Any: ...
     def concat(self, states: Sequence[Any]) -> Any: ...
     def to_game(self, state: Any, i: int) -> ReferenceGame: ...
     def from_games(self, games: Sequence[ReferenceGame]) -> Any: ...
+
+
+#: The verbs of :class:`BatchedEngine`, each a function of the engine (the tools call every one of them).
+ENGINE_VERBS = tuple(n for n, v in vars(BatchedEngine).items() if callable(v) and not n.startswith("_")
+                     and n not in ("State", "IllegalActionError"))  # fmt: skip
+#: The classes an engine names (``engine.State``, ``engine.IllegalActionError``).
+ENGINE_CLASSES = ("State", "IllegalActionError")
+
+
+def engine_problems(engine: Any) -> list[str]:
+    """What ``engine`` lacks of :class:`BatchedEngine`, or takes otherwise: each verb must exist and accept the
+    protocol's parameters under the same names, the positional ones in the same places, with a default wherever
+    the protocol has one (it may take more, each with a default). Empty: a complete engine."""
+    import inspect
+
+    problems = [f"{name} is missing (a class)" for name in ENGINE_CLASSES if not isinstance(getattr(engine, name,
+                                                                                              None), type)]  # fmt: skip
+    for verb in ENGINE_VERBS:
+        have = getattr(engine, verb, None)
+        if not callable(have):
+            problems.append(f"{verb}() is missing")
+            continue
+        want = [p for p in inspect.signature(getattr(BatchedEngine, verb)).parameters.values() if p.name != "self"]
+        try:
+            got = inspect.signature(have).parameters
+        except (TypeError, ValueError):
+            continue  # a builtin without a signature: nothing to check
+        kw = inspect.Parameter.VAR_KEYWORD
+        names = [p.name for p in got.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for k, p in enumerate(want):
+            if p.kind == kw:
+                continue
+            q = got.get(p.name)
+            if q is None:
+                if not any(x.kind == kw for x in got.values()):
+                    problems.append(f"{verb}() takes no parameter {p.name!r}")
+                continue
+            if p.kind == p.POSITIONAL_OR_KEYWORD and (k >= len(names) or names[k] != p.name):
+                problems.append(f"{verb}(): {p.name!r} is not its parameter {k + 1} (it takes {names})")
+            if p.default is not p.empty and q.default is q.empty and q.kind != q.VAR_KEYWORD:
+                problems.append(f"{verb}(): {p.name!r} has no default (the tools leave it out)")
+        wanted = {p.name for p in want}
+        for q in got.values():
+            if q.name not in wanted and q.default is q.empty and q.kind in (q.POSITIONAL_OR_KEYWORD, q.KEYWORD_ONLY):
+                problems.append(f"{verb}(): its own parameter {q.name!r} has no default (the tools never pass it)")
+    return problems
 
 
 def import_path(path: str) -> Any:
@@ -181,10 +271,6 @@ class GameDeclaration(Protocol):
 
     def action_to_string(self, action: int, game: ReferenceGame | None = None, **options: Any) -> str:
         """An action's readable name (in ``game``'s position if given)."""
-        ...
-
-    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
-        """The action a readable name stands for; ValueError if none."""
         ...
 
     def setup_of(self, game: ReferenceGame) -> tuple[int, int, dict[str, Any]]:
@@ -348,6 +434,15 @@ class GameSpec:
         """float64[num_actions]: weights of a random player that reaches every phase of the rules often (Industry:
         develop often, bid low), which ``verify`` plays in half its games beside uniform play; None: uniform only."""
         return None
+
+    # ---------------------------------------------------------------------------------------- actions
+    def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
+        """The action a readable name stands for (in ``game``'s position if given); ValueError if none. Without
+        its own: the action whose ``action_to_string`` is ``text``."""
+        names = {self.action_to_string(a, game, **options): a for a in range(self.num_actions(**options))}
+        if text not in names:
+            raise ValueError(f"{text!r} is not an action of {self.name} (e.g. {', '.join(list(names)[:4])})")
+        return names[text]
 
     # ---------------------------------------------------------------------------------------- sizes
     def observation_size(self, **options: Any) -> int:

@@ -74,4 +74,63 @@ def read_text(path: str | os.PathLike[str], max_bytes: int, what: str = "file") 
         raise TextDataError(f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
-__all__ = ["TextDataError", "parse_json", "parse_toml", "read_text"]
+class Checker:
+    """Checks one data file a person typed in (a board, a map, components), collecting every problem as a ``(where,
+    problem)`` pair instead of stopping at the first, so that the game's error names them all at once and its owner
+    fixes them in one pass. ``PROVENANCE_KINDS``: the words the game lets a provenance start with."""
+
+    PROVENANCE_KINDS: tuple[str, ...] = ("printed", "rulebook", "public", "inferred", "reconstructed")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.problems: list[tuple[str, str]] = []
+
+    def fail(self, where: str, problem: str) -> None:
+        self.problems.append((where, problem))
+
+    def keys(self, where: str, spec: dict, known: set[str]) -> None:
+        """Each key of ``spec`` not in ``known`` named."""
+        for key in sorted(set(spec) - known):
+            self.fail(where, f"unknown key {key!r} (known: {sorted(known)})")
+
+    def integer(self, where: str, spec: dict, key: str, lo: int, hi: int, default: int = 0) -> int:
+        """``spec[key]`` (``default`` where absent), a whole number from ``lo`` to ``hi``; ``lo`` where it is not."""
+        value = spec.get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            self.fail(where, f"{key} = {value!r} must be a whole number from {lo} to {hi}")
+            return lo
+        return value
+
+    def flag(self, where: str, spec: dict, key: str) -> bool:
+        """``spec[key]`` (False where absent), true or false."""
+        value = spec.get(key, False)
+        if not isinstance(value, bool):
+            self.fail(where, f"{key} = {value!r} must be true or false")
+            return False
+        return value
+
+    def provenance(self, where: str, value: object, default: str) -> str:
+        """Where a number comes from (``printed ...``, ``reconstructed ...``), or ``default`` where not given."""
+        if value is None:
+            return default
+        if not isinstance(value, str) or not value.startswith(self.PROVENANCE_KINDS):
+            self.fail(where, f"provenance {value!r} must start with one of {list(self.PROVENANCE_KINDS)}")
+            return default
+        return value
+
+    def provenance_table(self, where: str, spec: dict, attributes: set[str], default: str) -> dict[str, str]:
+        """The provenance of each of ``attributes``: ``spec["provenance"]`` one string for them all, or a table of
+        attribute = provenance (``default`` for those it leaves out)."""
+        prov = spec.get("provenance", {})
+        if isinstance(prov, str):  # one provenance for the whole entry
+            return {key: self.provenance(where, prov, default) for key in attributes}
+        if not isinstance(prov, dict):
+            self.fail(where, "provenance must be a string or a table of attribute = provenance")
+            prov = {}
+        for key in prov:
+            if key not in attributes:
+                self.fail(where, f"provenance names unknown attribute {key!r} (known: {sorted(attributes)})")
+        return {key: self.provenance(where, prov.get(key), default) for key in sorted(attributes)}
+
+
+__all__ = ["Checker", "TextDataError", "parse_json", "parse_toml", "read_text"]

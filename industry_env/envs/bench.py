@@ -2,9 +2,10 @@
 
 Used by ``industry-env bench`` (section "environments"): the AEC ``env()`` in moves per second (every agent's
 ``last()`` and ``step()``, as a self-play loop does) next to PettingZoo's classic connect four ``env()`` on the
-same machine; the Gymnasium env; the native vector env at N games with random and with heuristic opponents, as
-learner steps and all steps (the learner's and the opponents') per second, next to the raw engine's random play
-at the same batch size. Every game with a batched engine, through the registry (``game=``, ``options``).
+same machine; the Gymnasium env; the native vector env at N games with random and (where the game has one) with
+heuristic opponents, as learner steps and all steps (the learner's and the opponents') per second, next to the raw
+engine's random play at the same batch size. Every game with a batched engine, through the registry (``game=``,
+``options``).
 """
 
 from __future__ import annotations
@@ -134,7 +135,8 @@ def bench_envs(
     out["gym_steps_per_second_random"] = gym_steps_per_second(seconds, "random", game, options)
     out["engine_steps_per_second"] = engine_steps_per_second(num_envs, seconds, game, options)
     out["vector_random"] = vector_steps_per_second(num_envs, seconds, "random", game, options)
-    out["vector_heuristic"] = vector_steps_per_second(num_envs, seconds, "heuristic", game, options)
+    if "heuristic" in load_game(game).agents:  # a game without a heuristic of its own is measured with random only
+        out["vector_heuristic"] = vector_steps_per_second(num_envs, seconds, "heuristic", game, options)
     return out
 
 
@@ -148,7 +150,10 @@ def print_envs(r: dict[str, Any]) -> None:
     print(f"  Gymnasium env, random opponents: {r['gym_steps_per_second_random']:,.0f} learner steps/s")
     eng = r["engine_steps_per_second"]
     for name in ("random", "heuristic"):
-        v = r[f"vector_{name}"]
+        v = r.get(f"vector_{name}")
+        if v is None:
+            print(f"  vector env N={r['num_envs']}, {name} opponents: not measured (the game has no {name} agent)")
+            continue
         print(f"  vector env N={r['num_envs']}, {name} opponents: {v['learner_steps_per_second']:,.0f} learner "
               f"steps/s, {v['all_steps_per_second']:,.0f} steps/s in all ({v['all_steps_per_second'] / eng:.2f}x "
               f"the raw engine's {eng:,.0f} at the same batch)")  # fmt: skip

@@ -22,7 +22,7 @@ from industry_env.games.age_of_industry.components import (
     parse_map,
 )
 from industry_env.games.age_of_industry.rules import INDUSTRIES
-from industry_env.games.age_of_industry.tools import components_markdown, components_template, map_template
+from industry_env.games.age_of_industry.texts import components_markdown, components_template, map_template
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = resources.files("industry_env.games.age_of_industry.data")
@@ -127,13 +127,13 @@ def test_templates_keep_the_structure_and_blank_the_printed_numbers():
 
 def test_components_doc_is_generated_from_the_data_files():
     assert (ROOT / "docs" / "age-of-industry" / "components.md").read_text("utf-8") == components_markdown(), (
-        "regenerate: python -c 'from industry_env.games.age_of_industry.tools import components_markdown as f; "
+        "regenerate: python -c 'from industry_env.games.age_of_industry.texts import components_markdown as f; "
         "print(f(), end=\"\")' > docs/age-of-industry/components.md"
     )
 
 
 def test_write_template_is_atomic_and_never_replaces_a_file(tmp_path):
-    from industry_env.games.age_of_industry.tools import write_template
+    from industry_env.games.age_of_industry.texts import write_template
 
     target = write_template(tmp_path / "mine.toml")
     assert tomllib.loads(target.read_text("utf-8"))["meta"]["provenance"] == "printed"

@@ -8,7 +8,7 @@ from pathlib import Path
 from industry_env.games.age_of_industry import Game, load_components, load_map
 from industry_env.games.age_of_industry.actions import action_space, ranges_markdown
 from industry_env.games.age_of_industry.observation import layout_markdown
-from industry_env.games.age_of_industry.tools import rules_text
+from industry_env.games.age_of_industry.texts import rules_text
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "age-of-industry"
 

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from industry_env.games.age_of_industry import Game, load_components, load_map
+from industry_env.games.age_of_industry.measuring import random_player
 from industry_env.games.age_of_industry.observation import layout, observation_size, views
-from industry_env.games.age_of_industry.tools import random_player
 
 
 def midgame(n: int, seed: int, game_map: str = "germany", steps: int = 60) -> Game:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from industry_env.games.age_of_industry import Game, GameStateError
-from industry_env.games.age_of_industry.tools import random_player
+from industry_env.games.age_of_industry.measuring import random_player
 
 
 def saved(n: int = 4, seed: int = 5, steps: int = 50) -> dict:

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from industry_env.games.age_of_industry import Game
+from industry_env.games.age_of_industry.measuring import RuleBasedPlayer, random_player
 from industry_env.games.age_of_industry.rules import COAL_MINE, HAND_LIMIT, IRON_WORKS
-from industry_env.games.age_of_industry.tools import RuleBasedPlayer, random_player
 
 MAX_DECISIONS = 5_000  # a random game takes about 200 decisions; none may run on
 

@@ -1,6 +1,7 @@
-"""The batched engines' shared front (``industry_env.core.batched``): every game's kernel provides exactly the
-documented entries, every engine refuses bad input with the front's one message, and a batch run on the threads
-plays what the calling thread plays."""
+"""The batched engines' shared front (``industry_env.core.batched``): every engine answers every verb the tools call
+(``industry_env.core.spec.BatchedEngine``) and runs ``bench``, every game's kernel provides exactly the documented
+entries, every engine refuses bad input with the front's one message, and a batch run on the threads plays what the
+calling thread plays."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from industry_env.core import batched, runtime
+from industry_env.core.spec import ENGINE_VERBS, engine_problems
 from industry_env.registry import available_games, load_game
 
 pytest.importorskip("numba")
@@ -19,6 +21,55 @@ GAMES = [g for g in available_games(include_hidden=True) if load_game(g).engine_
 
 def _kernel(game: str):
     return importlib.import_module(load_game(game).engine_module.rsplit(".", 1)[0] + ".kernel")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_engine_answers_every_verb_the_tools_call(game: str) -> None:
+    """A game written by the guide lacked ``sample_legal`` and ``random_step``, which no contract test asked for:
+    ``industry-env bench`` crashed on it with an AttributeError."""
+    assert engine_problems(load_game(game).engine) == []
+
+
+def test_an_engine_lacking_a_verb_or_taking_it_otherwise_is_told_each() -> None:
+    import types
+
+    E = load_game(GAMES[0]).engine
+    bare = types.SimpleNamespace(**{name: getattr(E, name) for name in (*ENGINE_VERBS, "State", "IllegalActionError")})
+    assert engine_problems(bare) == []
+    del bare.random_step, bare.IllegalActionError
+    bare.sample_legal = lambda mask: mask.argmax(axis=1)
+    bare.take = lambda state, i: state
+    bare.reset = lambda state, done, seeds=None, inplace=False: state
+    bare.observe = lambda state, player, extra: state
+    assert sorted(engine_problems(bare)) == sorted([
+        "IllegalActionError is missing (a class)",
+        "random_step() is missing",
+        "sample_legal() takes no parameter 'rng'",
+        "take() takes no parameter 'rows'",
+        "take(): its own parameter 'i' has no default (the tools never pass it)",
+        "reset() takes no parameter 'next_mask'",
+        "observe(): 'player' has no default (the tools leave it out)",
+        "observe(): its own parameter 'extra' has no default (the tools never pass it)",
+    ])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bench_runs_every_loop_of_every_engine(game: str) -> None:
+    """``industry-env bench``'s measurements, each for a moment: the api loop and random_step on every backend,
+    from games at every stage and from new ones, rollout where the engine has it, and the plain loop."""
+    from industry_env import bench
+
+    spec, E = load_game(game), load_game(game).engine
+    n = spec.default_players
+    for backend in bench.engine_backends(E):
+        for fused in (False, True):
+            for pool in (8, 0):
+                r = bench.bench_engine(4, 0.01, n, backend=backend, random_step=fused, game=game, steady_pool=pool)
+                assert r["steps_per_second"] > 0 and r["state_bytes_per_game"] == E.init(1).state_bytes_per_game
+        assert bench.peak_step_memory(4, backend, game, n) > 0
+        if hasattr(E, "rollout"):
+            assert bench.bench_rollout(4, 0.01, backend, n, game)["steps_per_second"] > 0
+    assert bench.bench_game_engine(game, 4, 0.01)["steps_per_second"] > 0
 
 
 @pytest.mark.parametrize("game", GAMES)

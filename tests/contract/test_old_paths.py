@@ -14,6 +14,11 @@ MOVED = {
     "industry_env.numba_cache": "industry_env.core.numba_cache",
     "industry_env.agents.heuristic": "industry_env.agents.industry.heuristic",
     "industry_env.data": "industry_env.games.industry.data",
+    "industry_env.board": "industry_env.games.industry.components",
+    "industry_env.games.industry.board": "industry_env.games.industry.components",
+    "industry_env.games.industry.boarddoc": "industry_env.games.industry.texts",
+    "industry_env.games.age_of_industry.tools": "industry_env.games.age_of_industry.texts",
+    "industry_env.games.twentieth_century.tools": "industry_env.games.twentieth_century.texts",
 }
 
 
@@ -61,7 +66,7 @@ def test_a_path_into_the_old_data_folder_still_loads_the_board_and_the_policy_it
 
     from industry_env.agents import make_agent
 
-    from industry_env.games.industry.board import load_board
+    from industry_env.games.industry.components import load_board
 
     old = Path(__file__).resolve().parents[2] / "industry_env" / "data"
     assert not old.exists()

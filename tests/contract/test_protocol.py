@@ -92,7 +92,7 @@ class NimGame:
 class NimSpec(GameSpec):
     """Only the required members."""
 
-    id = "nim"
+    id = "toy_nim"
     name = "Nim"
     version = 0
     citation = "a folk game"
@@ -184,7 +184,7 @@ def test_registering_an_incomplete_spec_names_what_is_missing(scratch_registry) 
 
 
 def test_a_registered_spec_must_match_its_id(scratch_registry) -> None:
-    with pytest.raises(TypeError, match="declares id = 'nim'"):
+    with pytest.raises(TypeError, match="declares id = 'toy_nim'"):
         register_game("not_nim", NimSpec())
 
 
@@ -218,9 +218,9 @@ def scratch_registry(monkeypatch):
 def test_a_game_registered_at_run_time_is_played_by_the_generic_tools(tmp_path, scratch_registry) -> None:
     from industry_env import records
 
-    register_game("nim", NimSpec(), hidden=True)
-    assert "nim" in available_games(include_hidden=True) and "nim" not in available_games()
-    spec = load_game("nim")
+    register_game("toy_nim", NimSpec(), hidden=True)
+    assert "toy_nim" in available_games(include_hidden=True) and "toy_nim" not in available_games()
+    spec = load_game("toy_nim")
     game = spec.reference(seed=3)
     recorder = records.Recorder.for_game(game, spec)
     while not game.is_over:
@@ -311,7 +311,7 @@ def test_the_old_top_level_names_still_import() -> None:
 
     import industry_env
 
-    assert industry_env.Board.__module__ == "industry_env.games.industry.board"
+    assert industry_env.Board.__module__ == "industry_env.games.industry.components"
     assert AGENTS["heuristic"] is HeuristicAgent
     assert list(agents_of("age_of_industry")) == ["random", *load_game("age_of_industry").agents]
 
@@ -333,11 +333,17 @@ def test_an_environments_opponents_receive_the_games_options() -> None:
         Opponents(germany, 3, 0, 2, game="age_of_industry", options=options)
 
 
-def test_board_of_a_game_without_its_own_tool_prints_its_components(capsys) -> None:
+def test_board_of_a_game_without_its_own_tool_prints_its_components(capsys, monkeypatch) -> None:
+    """Every listed game has its own board tool now: a copy of 20th Century's spec without it stands for a game
+    that has none."""
+    import copy
+
+    import industry_env.registry as registry
     from industry_env.cli import main
 
-    spec = load_game("twentieth_century")
-    assert "board" not in spec.tools
+    spec = copy.copy(load_game("twentieth_century"))
+    spec.tools = {k: v for k, v in spec.tools.items() if k != "board"}
+    monkeypatch.setattr(registry, "load_game", lambda game, *a, **k: spec if game == spec.id else load_game(game))
     assert main(["board", "--game", "twentieth_century"]) == 0
     assert capsys.readouterr().out == spec.components_text()
     assert main(["board", "--game", "twentieth_century", "--template", "x.toml"]) == 2

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hypothesis import settings
 
-from industry_env.games.industry.board import field_index, load_board, parse_board
+from industry_env.games.industry.components import field_index, load_board, parse_board
 from industry_env.games.industry.reference import Game
 from industry_env.games.industry.rules import JOKER, NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, WILD_JOKER
 

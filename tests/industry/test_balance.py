@@ -17,7 +17,7 @@ from industry_env.games.industry.balance import (
     play,
     study,
 )
-from industry_env.games.industry.board import field_id, field_index
+from industry_env.games.industry.components import field_id, field_index
 from industry_env.games.industry.rules import JOKER, NUM_FIELDS
 
 BOARD = load_board()

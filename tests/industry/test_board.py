@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from industry_env.games.industry.board import (
+from industry_env.games.industry.components import (
     BONUS_NAMES,
     PROVENANCE_KINDS,
     BoardError,
@@ -27,7 +27,7 @@ from .helpers import BOARD_TEXT, SHIPPED_BOARD
 
 B = SHIPPED_BOARD
 # The copies of the board loaded below keep the shipped board's four long links; the warnings are tested apart.
-pytestmark = pytest.mark.filterwarnings("ignore::industry_env.games.industry.board.BoardWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::industry_env.games.industry.components.BoardWarning")
 
 
 def _named(name: str) -> list[int]:
@@ -486,7 +486,7 @@ def test_template_is_blank_and_commented_and_loads_once_filled_with_the_shipped_
 
 
 def test_schema_in_the_shipped_file_is_the_loader_schema():
-    from industry_env.games.industry.board import SCHEMA
+    from industry_env.games.industry.components import SCHEMA
 
     assert SCHEMA in SHIPPED_TEXT
 
@@ -517,7 +517,7 @@ DOCS = ROOT / "docs" / "industry"
 
 
 def test_markdown_describes_the_file_given(tmp_path):
-    from industry_env.games.industry.boarddoc import board_markdown
+    from industry_env.games.industry.texts import board_markdown
 
     shipped = board_markdown(B)
     assert "**reconstructs the rest**" in shipped and "(board-sources.md)" in shipped
@@ -559,7 +559,7 @@ def test_board_command_template_and_markdown_of_a_given_file(tmp_path, capsys):
 def test_board_docs_stand_alone():
     for path in (DOCS / "board.md", DOCS / "board-sources.md", DOCS / "balance.md"):
         assert "shared/" not in path.read_text(), path
-    for module in ("board", "boarddoc", "balance"):
+    for module in ("components", "texts", "balance"):
         source = (ROOT / "industry_env" / "games" / "industry" / f"{module}.py").read_text()
         assert "shared/" not in source, module
     sources = (DOCS / "board-sources.md").read_text()
@@ -596,7 +596,7 @@ def _with_version(line: str) -> str:
 
 
 def test_the_board_version_is_read_and_shown():
-    from industry_env.games.industry.boarddoc import board_markdown, board_text
+    from industry_env.games.industry.texts import board_markdown, board_text
 
     shipped = board_markdown(B)
     assert B.version == 2 and "This is board version 2" in shipped and "## Board versions" in shipped

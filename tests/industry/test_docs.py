@@ -8,7 +8,7 @@ from pathlib import Path
 
 from industry_env import load_board
 from industry_env.games.industry.actions import action_to_string, string_to_action
-from industry_env.games.industry.boarddoc import board_markdown
+from industry_env.games.industry.texts import board_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "industry"

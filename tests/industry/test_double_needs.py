@@ -19,10 +19,10 @@ import pytest
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine as E
-from industry_env.games.industry.board import Board, parse_board
-from industry_env.games.industry.boarddoc import board_markdown
+from industry_env.games.industry.components import Board, parse_board
 from industry_env.games.industry.observation import observe_game
 from industry_env.games.industry.reference import Game, IllegalActionError
+from industry_env.games.industry.texts import board_markdown
 
 from .helpers import BOARD, BOARD_TEXT, F, R, hand, legal_names, play, position
 

@@ -1,4 +1,4 @@
-"""engine.from_observation rebuilds, from what one seat observes, a State that observes and plays the same."""
+"""from_observation rebuilds, from what one seat observes, a State that observes and plays the same."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import pytest
 
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
+from industry_env.games.industry import from_observation as FO
 from industry_env.games.industry import observation as O
-from industry_env.games.industry.board import load_board
+from industry_env.games.industry.components import load_board
 
 
 def _positions(batch: int = 48, every: int = 9, seed: int = 0) -> engine.State:
@@ -41,17 +42,17 @@ def _observers(s: engine.State, seed: int) -> np.ndarray:
 def test_observing_the_rebuilt_state_gives_back_the_observation(positions: engine.State) -> None:
     p = _observers(positions, 1)
     obs = engine.observe(positions, p)
-    rebuilt = engine.from_observation(obs, np.random.default_rng(0))
+    rebuilt = FO.from_observation(obs, np.random.default_rng(0))
     np.testing.assert_array_equal(engine.observe(rebuilt, 0), obs)
     # ... and from the observer's real seat
-    rebuilt = engine.from_observation(obs, np.random.default_rng(0), player=p)
+    rebuilt = FO.from_observation(obs, np.random.default_rng(0), player=p)
     np.testing.assert_array_equal(engine.observe(rebuilt, p), obs)
 
 
 def test_rebuilt_state_is_the_position_but_for_the_hidden_bag_order(positions: engine.State) -> None:
     s = positions
     p = _observers(s, 2)
-    r = engine.from_observation(engine.observe(s, p), np.random.default_rng(3), board=s.board, player=p)
+    r = FO.from_observation(engine.observe(s, p), np.random.default_rng(3), board=s.board, player=p)
     for name in engine._ARRAY_FIELDS:
         if name in ("seed", "bag", "rewards"):
             continue
@@ -69,10 +70,10 @@ def test_legal_actions_of_the_rebuilt_state_are_the_original_ones(positions: eng
     obs = engine.observe(s, mover)
     mask = engine.legal_action_mask(s)
     # from the mover's real seat: the very same mask
-    r = engine.from_observation(obs, np.random.default_rng(4), player=mover)
+    r = FO.from_observation(obs, np.random.default_rng(4), player=mover)
     np.testing.assert_array_equal(engine.legal_action_mask(r), mask)
     # the mover as player 0 (the default): the same mask once pay-to-player actions are renumbered
-    r0 = engine.from_observation(obs, np.random.default_rng(4))
+    r0 = FO.from_observation(obs, np.random.default_rng(4))
     mask0 = engine.legal_action_mask(r0)
     pay = A.PAY + np.arange(11)[:, None] * A.NUM_PAY_WAYS
     expect = mask.copy()
@@ -91,11 +92,11 @@ def test_legal_actions_of_the_rebuilt_state_are_the_original_ones(positions: eng
 def test_rebuilt_games_play_on_to_the_end_and_the_bag_is_dealt_from_the_rng(positions: engine.State) -> None:
     s = engine.take(positions, np.arange(0, positions.batch_size, 37))
     obs = engine.observe(s)
-    a = engine.from_observation(obs, np.random.default_rng(5))
-    b = engine.from_observation(obs, np.random.default_rng(5))
+    a = FO.from_observation(obs, np.random.default_rng(5))
+    b = FO.from_observation(obs, np.random.default_rng(5))
     for name in engine._ARRAY_FIELDS:
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
-    c = engine.from_observation(obs, np.random.default_rng(6))
+    c = FO.from_observation(obs, np.random.default_rng(6))
     assert (c.seed != a.seed).any()
     rng = np.random.default_rng(0)
     while not a.terminated.all():
@@ -124,7 +125,7 @@ def test_malformed_observations_are_refused(change, message: str) -> None:
     s = engine.init(2, num_players=4, seed=0)  # auction phase, nobody owns anything
     obs = engine.observe(s)
     with pytest.raises(ValueError, match=message):
-        engine.from_observation(change(obs), np.random.default_rng(0))
+        FO.from_observation(change(obs), np.random.default_rng(0))
 
 
 def _set(obs: np.ndarray, name: str, index: object, value: float) -> np.ndarray:
@@ -136,10 +137,10 @@ def _set(obs: np.ndarray, name: str, index: object, value: float) -> np.ndarray:
 def test_player_out_of_range_is_refused() -> None:
     obs = engine.observe(engine.init(1, num_players=3, seed=0))
     with pytest.raises(ValueError, match="player=3"):
-        engine.from_observation(obs, np.random.default_rng(0), player=3)
-    assert engine.from_observation(obs, np.random.default_rng(0), board=load_board()).batch_size == 1
+        FO.from_observation(obs, np.random.default_rng(0), player=3)
+    assert FO.from_observation(obs, np.random.default_rng(0), board=load_board()).batch_size == 1
 
 
 def test_every_entry_of_the_layout_is_checked_as_a_flag_or_a_count() -> None:
-    flags, counts = set(engine._BINARY_PARTS), set(engine._COUNT_PARTS)
+    flags, counts = set(FO._BINARY_PARTS), set(FO._COUNT_PARTS)
     assert flags | counts == set(O.INDEX) and not flags & counts

@@ -20,6 +20,7 @@ from industry_env.games.industry import actions as A  # noqa: E402
 from industry_env.games.industry import engine as E  # noqa: E402
 from industry_env.games.industry import kernel as K  # noqa: E402
 from industry_env.games.industry import reference  # noqa: E402
+from industry_env.games.industry.from_observation import _producer_table  # noqa: E402
 from industry_env.games.industry.reference import Game, IllegalActionError  # noqa: E402
 from industry_env.verify import differential  # noqa: E402
 
@@ -462,7 +463,7 @@ def test_board_tables_are_bounded_shared_by_content_and_free_their_boards() -> N
     import gc
     import weakref
 
-    from industry_env.games.industry.board import load_board
+    from industry_env.games.industry.components import load_board
     from industry_env.games.industry.rules import FACTORY
 
     shipped = load_board()
@@ -492,8 +493,8 @@ def test_board_tables_are_bounded_shared_by_content_and_free_their_boards() -> N
     assert K._table(copies[0]) is K._table(copies[1])  # one table for boards with the same content
     refs += [weakref.ref(c) for c in copies]
     del boards, board, got, want, copies
-    E._tables.cache_clear()  # the numpy rules' own memo (8 boards at most) is not the kernel's
-    E._producer_table.cache_clear()
+    E.board_tables.cache_clear()  # the numpy rules' own memo (8 boards at most) is not the kernel's
+    _producer_table.cache_clear()
     gc.collect()
     assert sum(r() is not None for r in refs) == 0  # no board kept alive by the kernel's tables
     assert len(K._tables_by_board) <= known + 1  # their entries went with them (other tests' boards may live on)

@@ -158,7 +158,7 @@ def _ids(svg: str) -> set[str]:
 
 def test_svg_draws_every_road_link_and_network_of_the_board() -> None:
     """End scoring counts roads, technology links and the factories on each bonus field's network: all drawn."""
-    from industry_env.games.industry.board import field_id
+    from industry_env.games.industry.components import field_id
 
     game = played(5, 80)
     board, ids = game.board, _ids(picture.to_svg(game))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 from industry_env.games.industry import actions as A
-from industry_env.games.industry.board import parse_board
+from industry_env.games.industry.components import parse_board
 from industry_env.games.industry.reference import Game, IllegalActionError
 from industry_env.games.industry.rules import (
     MAX_BID,

@@ -96,7 +96,7 @@ def test_the_loader_names_the_file_of_unreadable_toml(tmp_path):
 
 
 def test_an_owners_template_loads_marks_reconstructed_entries_printed_and_is_never_written_over(tmp_path):
-    from industry_env.games.twentieth_century.tools import components_template, write_template
+    from industry_env.games.twentieth_century.texts import components_template, write_template
 
     tiles = write_template(tmp_path / "tiles.toml", "tiles")
     comps = write_template(tmp_path / "components.toml", "components")
@@ -111,7 +111,7 @@ def test_an_owners_template_loads_marks_reconstructed_entries_printed_and_is_nev
 
 def test_the_data_option_plays_an_owners_files_and_refuses_a_broken_one(tmp_path):
     from industry_env import load_game
-    from industry_env.games.twentieth_century.tools import write_template
+    from industry_env.games.twentieth_century.texts import write_template
 
     spec = load_game("twentieth_century")
     tiles = write_template(tmp_path / "tiles.toml", "tiles")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from industry_env import load_game
 from industry_env.games.twentieth_century.actions import BLOCKS, OFFSET
-from industry_env.games.twentieth_century.tools import components_markdown, rules_text
+from industry_env.games.twentieth_century.texts import components_markdown, rules_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "twentieth-century"

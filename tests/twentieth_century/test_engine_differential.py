@@ -67,5 +67,5 @@ def test_a_bridge_rebuilds_the_nations_rail_network() -> None:
 def test_the_game_is_listed_now_that_its_hundred_thousand_games_agree() -> None:
     """Registered hidden while it was built; listed once 100,000 games agreed with the reference (engine.md)."""
     assert "twentieth_century" in available_games()
-    assert available_games() == available_games(include_hidden=True)
+    assert set(available_games(include_hidden=True)) - set(available_games()) == {"nim"}  # the template alone
     assert load_game("twentieth_century").engine is E

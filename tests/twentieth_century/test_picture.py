@@ -11,7 +11,9 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from industry_env import load_game  # noqa: E402
+from industry_env.games.twentieth_century import actions as A  # noqa: E402
 from industry_env.games.twentieth_century import picture as P  # noqa: E402
+from industry_env.games.twentieth_century import playtext as T  # noqa: E402
 from industry_env.games.twentieth_century.components import load_data  # noqa: E402
 from industry_env.games.twentieth_century.reference import Game  # noqa: E402
 
@@ -126,7 +128,8 @@ def test_the_browser_view_writes_every_primitive_and_looks_up_what_is_clicked() 
                 assert kind in svg.KNOWN_KEYWORDS and set(dict(kw)) <= svg.KNOWN_KEYWORDS[kind], kind
         g.apply(rng.choice(g.legal_actions()))
     root = ET.fromstring(view.picture(g, 1))
-    assert root.get("viewBox") == f"0 0 {P.WIDTH} {P.HEIGHT}"
+    _, width, height = P.sketch_page(g, 1)  # the browser's page, as wide as the page gives it at 1280 pixels
+    assert root.get("viewBox") == f"0 0 {width} {height}" and width == P.PAGE_WIDTH
     ids = {e.get("id") for e in root.iter() if e.get("id")}
     tile = next(i for i in ids if i.startswith("tile-2-"))
     key = view.find(g, tile)
@@ -149,8 +152,105 @@ def test_a_tile_bought_and_not_attached_stays_drawn_in_its_offer_slot_and_its_ce
         p, code = g.to_move, g.sel[0]
         texts = [item[1][2] for items in P.sketch_position(g).values() for item in items if item[0] == "text"]
         tile = g.data.land[code].id
-        assert f"{tile} seat {p}" in texts  # under the faded tile in its offer slot
+        assert f"{tile} player {p}" in texts  # under the faded tile in its offer slot
         assert any(t.startswith(f"{tile}\nhere") for t in texts)  # in the outlined cell
-        assert any(f"{tile} (seat {p}'s, to attach)" in t for t in texts)
+        assert any(f"{tile} (player {p}'s, to attach)" in t for t in texts)
+        page = [item[1][2] for item in P.sketch_page(g)[0] if item[0] == "text"]  # the browser's page alike
+        assert f"{tile}: player {p}'s" in page and any(t.startswith(f"{tile}\nhere") for t in page)
         return
     raise AssertionError("no position attaching a land tile")
+
+
+# ---------------------------------------------------------------------------------------------- issue 46: readable
+def _tile_sizes(primitives: list[tuple]) -> dict[int, set[float]]:
+    """The side of every nation's tile, by player (from the tiles' element ids, ``tile-P-X-Y``)."""
+    out: dict[int, set[float]] = {}
+    for kind, args, kw in primitives:
+        gid = dict(kw).get("gid", "")
+        if kind == "Rectangle" and gid.startswith("tile-"):
+            out.setdefault(int(gid.split("-")[1]), set()).add(round(float(args[1]), 6))
+    return out
+
+
+def _unequal_nations(n: int) -> Game:
+    """A game whose nations differ in size (one nation at least two cells wider than another)."""
+    for seed in range(40):
+        g = P.example_game(n, seed, 4)
+        widths = []
+        for p in range(n):
+            xs = [c % 9 for c, code in enumerate(g.grid_tile[p]) if code >= 0]
+            widths.append(max(xs) - min(xs))
+        if max(widths) - min(widths) >= 2:
+            return g
+    raise AssertionError("no game with nations of different sizes")
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_every_nation_is_drawn_at_one_scale(n: int) -> None:
+    """The nations were drawn at different scales: a small nation's tiles twice a large one's."""
+    g = _unequal_nations(n)
+    for primitives in ([p for items in P.sketch_position(g, 0).values() for p in items], P.sketch_page(g, 0)[0]):
+        sizes = _tile_sizes(primitives)
+        assert len(sizes) == n and len(set().union(*sizes.values())) == 1, sizes
+
+
+def test_the_browsers_page_is_one_column_of_text_never_under_8_points() -> None:
+    """At 1280 x 720 the page gives the picture about 800 pixels beside the choices: the page is drawn 780 wide, so
+    8 points (11.1 pixels) read at 11 pixels or more (the browser test measures it)."""
+    for g in (played(5, 1), played(4, 3), played(3, 9)):
+        primitives, width, height = P.sketch_page(g, 0)
+        assert width == P.PAGE_WIDTH <= 800 and height > width
+        sizes = [dict(kw)["fontsize"] for kind, _, kw in primitives if kind == "text"]
+        assert min(sizes) >= 8
+        for kind, args, _ in primitives:  # everything inside the page
+            if kind == "text":
+                assert 0 <= args[0] <= width and 0 <= args[1] <= height, args
+
+
+def test_the_page_names_the_cells_and_marks_the_cities_of_the_decision_at_hand() -> None:
+    """A choice 'cell 5,3' is found on the picture: every cell of the decision is outlined and named."""
+    seen = set()
+    for seed in range(10):
+        g, rng = Game(3, seed=seed), random.Random(seed)
+        while not g.is_over and len(seen) < 3:
+            if g.phase in ("attach_cell", "garbage", "citizen"):
+                primitives = P.sketch_page(g, g.to_move)[0]
+                texts = [args[2] for kind, args, _ in primitives if kind == "text"]
+                for a in g.legal_actions():
+                    name, i = A.block_of(a)
+                    if name == "cell":
+                        x, y = A.cell_xy(i)
+                        assert f"{x},{y}" in texts, (g.phase, x, y)
+                rings = [args for kind, args, kw in primitives if kind == "Circle" and dict(kw).get("edgecolor")
+                         == "#c0112b"]  # fmt: skip
+                if g.phase == "citizen":
+                    assert len(rings) == len(g.legal_actions())
+                seen.add(g.phase)
+            g.apply(rng.choice(g.legal_actions()))
+    assert seen == {"attach_cell", "garbage", "citizen"}
+
+
+def test_the_page_says_the_scoring_cards_and_each_technology_in_words() -> None:
+    g = Game(4, seed=3, r2="c", r4="b")
+    texts = " ".join(args[2] for kind, args, _ in P.sketch_page(g, 0)[0] if kind == "text")
+    assert "Round II card c: 6 VP for each land tile without cubes" in texts
+    assert "Round IV card b: the pollution track's number if it is positive" in texts
+    for t in g.tech_offer:
+        clause = T.ability_text(g.data.technologies[t].abilities[0])
+        assert clause.split(":")[0] in texts and " ".join(clause.split()[:6]) in texts.replace("\n", " ")
+
+
+def test_the_page_shows_the_tile_being_attached_turned_each_way() -> None:
+    """'rotate 90' named a turn the picture did not show: the tile is drawn four times, each named as its choice."""
+    for seed in range(10):
+        g, rng = Game(3, seed=seed), random.Random(seed)
+        while not g.is_over and g.phase != "attach_rotate":
+            g.apply(rng.choice(g.legal_actions()))
+        if g.is_over:
+            continue
+        primitives = P.sketch_page(g, g.to_move)[0]
+        texts = [args[2] for kind, args, _ in primitives if kind == "text"]
+        assert all(T.choice_text(g, a).split(":")[0] in texts for a in g.legal_actions())  # 'rotate 0' ... 'rotate 270'
+        assert f"{T.tile_name(g, g.sel[0])} turned each way:" in texts
+        return
+    raise AssertionError("no tile turned")

@@ -149,7 +149,7 @@ def test_W5_C4_to_C7_C9_the_catastrophe_bidding_four_players():
     assert all(c != 1 for c, _ in g.catastrophe_bid_options(red))  # the five-player column is not used
     act(g, "catastrophe column 4 bid 2")  # Red above Yellow
     act(g, "catastrophe column 4 bid 3")  # Blue above both
-    assert g.to_move == yellow and g._on_top(blue)  # Yellow, outbid, must bid again; Blue, on top, would be skipped
+    assert g.to_move == yellow and g.on_top(blue)  # Yellow, outbid, must bid again; Blue, on top, would be skipped
     options = set(g.catastrophe_bid_options(yellow))
     assert (2, 0) not in options and (2, 1) in options and (4, 3) not in options and (4, 4) in options
     assert (0, 0) in options and (3, 0) in options and not any(c == 1 for c, _ in options)

@@ -44,15 +44,30 @@ def missing() -> str | None:
 @contextlib.contextmanager
 def server(records: Path, agents: tuple[str, ...] = ("random", "heuristic")) -> Iterator[str]:
     """``industry-env serve``'s application run by uvicorn on a free loopback port in a thread; its address."""
+    with served(records, agents) as (base, _):
+        yield base
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback address now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served(records: Path, agents: tuple[str, ...] = ("random", "heuristic"),
+           **options: Any) -> Iterator[tuple[str, Any]]:  # fmt: skip
+    """:func:`server` with uvicorn's options of ``industry-env serve``, and ``create_app``'s ``options``
+    (``max_games`` ...); its address and the application (whose ``state.server`` holds the games)."""
     import uvicorn
 
     from industry_env.web import create_app
+    from industry_env.web.guard import uvicorn_options
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app(records, agents)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    port = free_port()
+    app = create_app(records, agents, **options)
+    srv = uvicorn.Server(uvicorn.Config(app, **uvicorn_options("127.0.0.1", port)))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -61,10 +76,88 @@ def server(records: Path, agents: tuple[str, ...] = ("random", "heuristic")) -> 
             raise RuntimeError("the server did not start within 30 s")
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", app
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+@contextlib.contextmanager
+def other_origin(page: str) -> Iterator[int]:
+    """A second web server on another loopback port serving ``page`` (HTML) at ``/``: another origin than the
+    game server's, as a site a person visits would be; its port."""
+    import http.server
+
+    body = page.encode("utf-8")
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+# A page of another site that tries to start, play, close and read a game of the server at TARGET: fetches with
+# JSON and text/plain bodies (no-cors too, which a browser sends without asking), more new games than the
+# server keeps (to push the person's game out), then a text/plain form post; document.title is "done" once every
+# try is answered, and window.results holds what each fetch saw.
+ATTACK = """<!doctype html><html><head><title>elsewhere</title></head><body>
+<p id="error"></p>
+<form id="form" method="post" enctype="text/plain" target="sink"><input name='{"game": "industry", "x": "'
+ value='"}'></form><iframe name="sink" id="sink"></iframe>
+<script>
+const target = __TARGET__, id = __GAME_ID__, ply = __PLY__, action = __ACTION__, floods = __FLOODS__;
+const start = JSON.stringify({game: "industry", players: 3, seat: 0, agents: ["random", "random"]});
+const move = JSON.stringify({action: action, ply: ply});
+const tries = [];
+function attempt(label, path, init) {
+  tries.push(fetch(target + path, init).then((r) => r.text().then((t) => `${label}: ${r.type} ${r.status} ${t}`),
+                                             (e) => `${label}: refused (${e})`));
+}
+const plain = {"Content-Type": "text/plain"}, json = {"Content-Type": "application/json"};
+for (let i = 0; i < floods; i++)
+  attempt("start no-cors", "/api/play", {method: "POST", mode: "no-cors", headers: plain, body: start});
+attempt("start cors", "/api/play", {method: "POST", mode: "cors", headers: json, body: start});
+attempt("start no-cors bare", "/api/play", {method: "POST", mode: "no-cors", body: start});
+attempt("move no-cors", `/api/play/${id}/move`, {method: "POST", mode: "no-cors", headers: plain, body: move});
+attempt("move cors", `/api/play/${id}/move`, {method: "POST", mode: "cors", headers: json, body: move});
+attempt("quit no-cors", `/api/play/${id}/quit`, {method: "POST", mode: "no-cors", headers: plain, body: "{}"});
+attempt("read cors", `/api/play/${id}`, {mode: "cors"});
+attempt("records cors", "/api/records", {mode: "cors"});
+Promise.all(tries).then((results) => {
+  window.results = results;
+  const form = document.getElementById("form");
+  form.action = target + "/api/play";
+  document.getElementById("sink").onload = () => { document.title = "done"; };
+  form.submit();
+});
+</script></body></html>"""
+
+
+def attack_page(target: str, game_id: str, ply: int, action: int, floods: int) -> str:
+    """:data:`ATTACK` aimed at the game server ``target`` and at the person's game ``game_id`` (as if its id had
+    leaked: the worst case), with ``floods`` new games."""
+    import json
+
+    page = ATTACK
+    for key, value in (("TARGET", target), ("GAME_ID", game_id), ("PLY", ply), ("ACTION", action),
+                       ("FLOODS", floods)):  # fmt: skip
+        page = page.replace(f"__{key}__", json.dumps(value))
+    return page
 
 
 @contextlib.contextmanager
@@ -228,8 +321,144 @@ def most_players(game: str) -> int:
     return load_game(game).max_players
 
 
+# ---------------------------------------------------------------------------------------------- several people
+def start_table(driver: Any, base: str, game: str, seats: list[str], **choices: Any) -> dict[tuple[int, ...], str]:
+    """Open the page and start a table by its form: ``seats[p]`` is ``"you"``, ``"person"`` (another person, with
+    a link of their own) or an agent's name; ``choices``: ``advisor`` (bool), ``spectators`` (a delay). The
+    links' tokens by the seats they play (``()``: the spectators'); the creator's is the page's own."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(base + "/")
+    wait(driver, "document.body.dataset.ready === '1'")
+    Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    Select(driver.find_element(By.ID, "players")).select_by_value(str(len(seats)))
+    Select(driver.find_element(By.ID, "seat")).select_by_value(str(seats.index("you")))
+    for select in driver.find_elements(By.CSS_SELECTOR, "select.opponent"):
+        Select(select).select_by_value(seats[int(select.get_attribute("data-seat"))])
+    if "advisor" in choices and driver.find_element(By.ID, "advisor").is_selected() != choices["advisor"]:
+        driver.find_element(By.ID, "advisor").click()
+    if "spectators" in choices:
+        driver.find_element(By.ID, "spectate").click()
+        delay = driver.find_element(By.ID, "delay")
+        delay.clear()
+        delay.send_keys(str(choices["spectators"]))
+    driver.find_element(By.ID, "start").click()
+    wait(driver, "document.body.dataset.ply !== undefined && live !== null")
+    idle(driver)
+    links = driver.execute_script("return live.links")
+    return {tuple(link["seats"]): link["token"] for link in links}
+
+
+def open_link(driver: Any, base: str, token: str) -> None:
+    """Open a seat's (or the spectators') link, as its person would: the page at ``/#t=TOKEN``."""
+    driver.get("about:blank")  # a new page, not the same page at another fragment
+    driver.get(f"{base}/#t={token}")
+    wait(driver, "document.body.dataset.ready === '1' && !document.getElementById('table').hidden")
+    idle(driver)
+
+
+# In the page: whenever it is its seat's turn (after the live-update stream brought the others' moves), click the
+# last choice listed, as a person would (it is most often a pass: the game's shortest way to its end); on a hot-seat
+# screen, take the screen first. Runs until the game is over.
+AUTOPLAY = """
+if (!window.autoplaying) {
+  window.autoplaying = setInterval(() => {
+    if (document.body.dataset.busy === "1" || !live || live.over) return;
+    if (live.table.handover !== null) { document.getElementById("show").click(); return; }
+    const all = document.querySelectorAll("#choices button.choice");
+    if (all.length && live.your_turn) all[all.length - 1].click();
+  }, 10);
+}
+"""
+
+# What a page shows and holds: its seat, the hands its picture draws, and every token found in the page and its
+# state (its own link's, and, for the creator, the links it hands out)
+SEEN = """
+const text = document.getElementById('picture').textContent;
+const hands = [...text.matchAll(/Hand of player (\\d)/g)].map((m) => Number(m[1]));
+const html = document.documentElement.outerHTML + JSON.stringify(live);
+return [live.seat, live.your_seats, hands, html, document.body.dataset.over === '1', live.ply,
+        document.getElementById('error').textContent];
+"""
+
+
+def play_together(drivers: list[Any], base: str, game: str, seats: list[str], timeout: float = 600.0,
+                  **choices: Any) -> dict[str, Any]:  # fmt: skip
+    """A whole game of several people, each in their own browser (``drivers``: the first starts the table, each
+    next one opens the next person's link), each page clicking its choices when its seat is to move; what each page
+    showed meanwhile is checked: its own hand only, and no other seat's link. The pages' final states."""
+    people = [p for p, who in enumerate(seats) if who in ("you", "person")]
+    tokens = start_table(drivers[0], base, game, seats, **choices)
+    mine = {0: tokens[(people[0],)]}
+    for i, p in enumerate(people[1:], start=1):
+        mine[i] = tokens[(p,)]
+        open_link(drivers[i], base, mine[i])
+    used = drivers[: len(people)]
+    for driver in used:
+        driver.execute_script(AUTOPLAY)
+    hands_seen: dict[int, set[int]] = {p: set() for p in people}
+    deadline = time.monotonic() + timeout
+    while True:
+        over = True
+        for i, driver in enumerate(used):
+            seat, seats_of, hands, html, done, ply, error = driver.execute_script(SEEN)
+            assert seats_of == [people[i]] and seat == people[i], (game, i, seat, seats_of)
+            assert set(hands) <= {seat}, f"{game}: player {seat}'s page drew the hand of {hands}"
+            hands_seen[seat].update(hands)
+            for j, token in mine.items():
+                if j != i and i != 0:  # the creator's page lists the links it hands out; no other page holds one
+                    assert token not in html, f"{game}: player {seat}'s page holds player {people[j]}'s link"
+            over &= done
+        if over:
+            break
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{game}: the game did not end within {timeout} s (at decision {ply}; {error!r})")
+        time.sleep(0.2)
+    finals = [driver.execute_script("return live") for driver in used]
+    return {"tokens": tokens, "finals": finals, "hands": hands_seen}
+
+
+def table_screenshots(folder: Path) -> list[Path]:
+    """docs/serve.md's pictures of a table: the creator's page at a table of two people and an agent of Age of
+    Industry (the links it hands out, the seats with the agent's strength and thinking time, the advisor's answer),
+    and a hot-seat screen's hand-over."""
+    from selenium.webdriver.common.by import By
+
+    folder.mkdir(parents=True, exist_ok=True)
+    made = []
+    with tempfile.TemporaryDirectory() as records, server(Path(records), ("random", "heuristic")) as base:
+        with browser(1400, 1700) as driver, browser(1400, 1700) as other:
+            tokens = start_table(driver, base, "age_of_industry", ["you", "person", "heuristic"], advisor=True,
+                                 spectators=4)  # fmt: skip
+            open_link(other, base, tokens[(1,)])
+            decisions = 0  # a few decisions each, the other person's through their own page, to the creator's turn
+            while decisions < 8 or not driver.execute_script("return live.your_turn"):
+                for page in (driver, other):
+                    page.execute_script("return refresh()")
+                    if page.execute_script("return live.your_turn"):
+                        play_on(page, 1)
+                        decisions += 1
+            driver.find_element(By.ID, "ask").click()
+            wait(driver, "document.querySelector('#advice table') && document.body.dataset.busy === '0'")
+            driver.execute_script("document.querySelector('.side').scrollTop = 0; window.scrollTo(0, 0)")
+            made.append(folder / "serve-table.png")
+            driver.save_screenshot(str(made[-1]))
+        with browser(1400, 900) as driver:
+            start_table(driver, base, "age_of_industry", ["you", "you", "random"])
+            wait(driver, "document.body.dataset.handover !== ''")
+            made.append(folder / "serve-handover.png")
+            driver.save_screenshot(str(made[-1]))
+    return made
+
+
 def main(argv: list[str]) -> int:
-    """``python -m tests.web.browser OUT.png`` writes the README's screenshot; ``--round-trip`` measures moves."""
+    """``python -m tests.web.browser OUT.png`` writes the README's screenshot; ``--table FOLDER`` docs/serve.md's
+    pictures of a table; ``--round-trip`` measures moves."""
+    if argv[:1] == ["--table"]:
+        for path in table_screenshots(Path(argv[1] if len(argv) > 1 else "docs")):
+            print(f"wrote {path}: {not_blank(path)}")
+        return 0
     if argv[:1] == ["--round-trip"]:
         import numpy as np
 

@@ -17,10 +17,17 @@ pytest.importorskip("starlette", reason="the web extra: pip install -e '.[web]'"
 from starlette.testclient import TestClient  # noqa: E402
 
 from industry_env import available_games, load_game  # noqa: E402
-from industry_env.records import MAX_RECORD_BYTES, Record, Recorder, replay  # noqa: E402
+from industry_env.records import MAX_RECORD_BYTES, Record, Recorder, default_folder, load, replay, seed_file  # noqa: E402
 from industry_env.web import create_app  # noqa: E402
 
 HIDDEN = [g for g in available_games() if load_game(g).hidden_information]
+BASE = "http://127.0.0.1:8765"  # the server's own address: it answers to no other name (Starlette's "testserver")
+JSON = {"Content-Type": "application/json"}
+
+
+def local(app: Any, base_url: str = BASE) -> TestClient:
+    """A client of ``app`` at its own address."""
+    return TestClient(app, base_url=base_url)
 
 
 @pytest.fixture
@@ -30,7 +37,7 @@ def records(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(records: Path) -> TestClient:
-    return TestClient(create_app(records, ["random"]))
+    return local(create_app(records, ["random"]))
 
 
 def start(client: TestClient, game: str, players: int | None = None, **extra: Any) -> dict[str, Any]:
@@ -125,29 +132,66 @@ def test_many_games_at_once_stay_separate(client: TestClient) -> None:
     assert client.get(f"/api/play/{b['id']}").content == before
 
 
-def test_the_least_recently_used_game_is_saved_and_closed_past_the_limit(records: Path) -> None:
-    client = TestClient(create_app(records, ["random"], max_games=2))
-    first = play(client, start(client, "industry", seat=2), moves=2)
-    second = start(client, "industry", seat=2)  # the person never moves in it (the agents may have)
-    client.get(f"/api/play/{second['id']}")
+def test_a_new_game_takes_the_place_of_the_idlest_game_never_one_in_use(records: Path) -> None:
+    """`--max-games` posts from a stranger pushed a person's live game out (saved unfinished, then 404): a game
+    used in the last keep_s seconds is never pushed out (the new game is refused, 503); an idle one is, the idlest
+    first, and it comes back from its record when its id is named again."""
+    client = local(create_app(records, ["random"], max_games=2, keep_s=600))
+    mine = play(client, start(client, "industry", seat=2), moves=2)
+    other = start(client, "industry", seat=2)  # the person never moves in it
+    for _ in range(40):  # a stranger's flood: each refused, nothing pushed out
+        error(client.post("/api/play", json={"game": "industry", "players": 3}), 503, "--max-games", "minutes")
+    assert client.get(f"/api/play/{mine['id']}").json()["ply"] == mine["ply"]
+    assert not records.exists() or not list(records.iterdir())  # nothing was closed, so nothing saved
+    store = client.app.state.server.store
+    store.games[mine["id"]].used -= 3600  # an hour idle: its place may be taken
+    store.games[other["id"]].used -= 1800
     third = start(client, "industry")
-    error(client.get(f"/api/play/{first['id']}"), 404, "no such game")
-    assert client.get(f"/api/play/{third['id']}").status_code == 200
+    assert set(store.games) == {other["id"], third["id"]}  # the idlest went, the other idle one stayed
+    (saved,) = records.glob("*.json")
+    assert len(load(saved).actions) == mine["ply"] and load(saved).final_scores is None
+    store.games[other["id"]].used -= 3600
+    back = client.post(f"/api/play/{mine['id']}/resume", json={})  # named again: back from its record, as it was
+    assert back.status_code == 200, back.text
+    assert {k: back.json()[k] for k in ("ply", "history", "groups", "seat", "agents")} == \
+        {k: mine[k] for k in ("ply", "history", "groups", "seat", "agents")}  # fmt: skip
+    # the other game, where the person never moved, was closed with no file: it is gone
+    error(client.get(f"/api/play/{other['id']}"), 404, "no such game")
+    moved = play(client, back.json(), moves=1)
+    assert moved["ply"] > mine["ply"] and moved["record_file"] == saved.name
+    for g in store.games.values():  # all idle again: a new game pushes the idlest out, and a GET brings it back
+        g.used -= 7200
+    store.games[third["id"]].used += 3600
     start(client, "industry")
-    error(client.get(f"/api/play/{second['id']}"), 404, "no such game")
-    saved = [Record.from_json(p.read_text()) for p in records.glob("*.json")]
-    # the first game, kept as far as it went; the second, where the person never moved, left no file
-    assert [len(r.actions) for r in saved] == [first["ply"]]
+    assert mine["id"] not in store.games and len(load(saved).actions) == moved["ply"]
+    again = client.get(f"/api/play/{mine['id']}")
+    assert again.status_code == 200 and again.json()["ply"] == moved["ply"] and mine["id"] in store.games
 
 
-def test_leaving_a_game_saves_it_and_the_record_replays(client: TestClient, records: Path) -> None:
+def test_leaving_a_game_saves_it_privately_and_it_is_resumed_from_the_records(client: TestClient,
+                                                                               records: Path) -> None:  # fmt: skip
     state = play(client, start(client, "age_of_industry"), moves=4)
     r = client.post(f"/api/play/{state['id']}/quit", json={})
     name = r.json()["record_file"]
-    record = Record.from_json((records / name).read_text())
+    record = load(records / name)
     assert len(record.actions) == state["ply"] and record.final_scores is None
     replay(record)
     error(client.get(f"/api/play/{state['id']}"), 404)
+    assert (records.stat().st_mode & 0o777) == 0o700 and ((records / name).stat().st_mode & 0o777) == 0o600
+    assert json.loads((records / name).read_text())["seed"] is None  # the seed is kept apart until the end
+    assert (seed_file(records / name).stat().st_mode & 0o777) == 0o600
+    (listed,) = client.get("/api/records").json()["files"]
+    assert listed["name"] == name and listed["resumable"] and not listed["finished"]
+    resumed = client.post("/api/resume", json={"file": name})
+    assert resumed.status_code == 200, resumed.text
+    doc = resumed.json()
+    assert doc["ply"] == state["ply"] and doc["history"] == state["history"] and doc["groups"] == state["groups"]
+    assert client.post("/api/resume", json={"file": name}).json()["id"] == doc["id"]  # one live game a record
+    after = play(client, doc, moves=2)
+    client.post(f"/api/play/{after['id']}/quit", json={})
+    assert len(load(records / name).actions) == after["ply"]  # the same record, brought up to date
+    error(client.post("/api/resume", json={"file": "../x.json"}), 400, "not a file name")
+    error(client.post("/api/resume", json={"file": "none.json"}), 404, "none.json")
 
 
 # ---------------------------------------------------------------------------------------------- bad input
@@ -164,9 +208,9 @@ def test_bad_new_games_are_refused_naming_what_is_wrong(client: TestClient) -> N
     error(post({"game": "industry", "players": 3, "agents": ["random"]}), 400, "agents", "2")
     error(post({"game": "industry", "players": 3, "agents": ["os:system", "random"]}), 400, "os:system", "offered")
     error(post({"game": "industry", "players": 3, "agents": ["heuristic", "random"]}), 400, "heuristic")
-    error(client.post("/api/play", content=b"{not json"), 400, "not JSON")
+    error(client.post("/api/play", content=b"{not json", headers=JSON), 400, "not JSON")
     error(client.post("/api/play", json=[1, 2]), 400, "object")
-    error(client.post("/api/play", content=b" " * (70 << 10)), 413, "limit")
+    error(client.post("/api/play", content=b" " * (70 << 10), headers=JSON), 413, "limit")
 
 
 def test_bad_moves_are_refused_and_leave_the_game_unchanged(client: TestClient) -> None:
@@ -183,8 +227,8 @@ def test_bad_moves_are_refused_and_leave_the_game_unchanged(client: TestClient) 
     error(client.post(url + "/move", json={**good, "action": -1}), 400, "action=-1")
     error(client.post(url + "/move", json={"action": legal[0]}), 400, "ply=None")
     error(client.post(url + "/move", json={**good, "ply": state["ply"] + 1}), 409, "earlier position")
-    error(client.post(url + "/move", content=b"\xff\xfe"), 400, "not JSON")
-    error(client.post(url + "/move", content=b"[" * (1 << 17)), 413, "limit")
+    error(client.post(url + "/move", content=b"\xff\xfe", headers=JSON), 400, "not JSON")
+    error(client.post(url + "/move", content=b"[" * (1 << 17), headers=JSON), 413, "limit")
     error(client.post("/api/play/forged-id/move", json=good), 404, "no such game")
     assert client.get(url).content == before
     moved = client.post(url + "/move", json=good)
@@ -343,7 +387,7 @@ def test_no_response_holds_the_seed(client: TestClient, game: str) -> None:
 
 
 def test_an_agents_error_is_answered_in_json_and_the_server_goes_on(records: Path, monkeypatch) -> None:
-    client = TestClient(create_app(records, ["random"]))
+    client = local(create_app(records, ["random"]))
     state = start(client, "industry", seat=2)  # seats 0 and 1 move before the person: their agents are asked
     live = client.app.state.server.store.game(state["id"])
 
@@ -371,7 +415,7 @@ def test_a_game_without_pictures_is_played_from_its_text_view(records: Path, mon
     import industry_env.web.views as web_views
 
     monkeypatch.setattr(web_views, "_made", {})  # views are made once a process: not the one another test made
-    client = TestClient(create_app(records, ["random"]))
+    client = local(create_app(records, ["random"]))
     state = start(client, "twentieth_century")
     assert state["picture"] is None and state["text"] and state["groups"]
     spec = load_game("twentieth_century")
@@ -395,15 +439,145 @@ def test_hostile_numbers_and_nesting_are_refused_not_failed_on(client: TestClien
         r = client.get(f"/api/replays/{opened['id']}/{k}/lookup", params={"view": view, "key": "Köln"})
         assert r.status_code in (200, 400), (k, view, r.text)
     for url in ("/api/play", "/api/replays", "/api/arena"):
-        error(client.post(url, content=b"[" * 60_000), 400, "nested")
+        error(client.post(url, content=b"[" * 60_000, headers=JSON), 400, "nested")
     error(client.post("/api/replays", json={"record": "[" * 100_000}), 400, "nested")
     error(client.post("/api/arena", json={"text": "[" * 100_000}), 400, "nested")
 
 
 def test_stopping_the_server_saves_every_game_the_person_moved_in(records: Path) -> None:
-    with TestClient(create_app(records, ["random"])) as client:  # the context runs the app's start and stop
+    with local(create_app(records, ["random"])) as client:  # the context runs the app's start and stop
         moved = play(client, start(client, "age_of_industry"), moves=3)
         start(client, "industry")
         assert not records.exists() or not list(records.iterdir())
     (saved,) = records.glob("*.json")
     assert len(Record.from_json(saved.read_text()).actions) == moved["ply"]
+
+
+# ---------------------------------------------------------------------------------------------- who may ask
+def test_a_request_for_another_host_is_refused_so_no_other_site_can_rebind_to_the_server(records: Path) -> None:
+    """Any Host header was answered: a page of another site could point its own name at 127.0.0.1 (DNS
+    rebinding) and read every answer, the records folder's path and every record, and play. Only the server's own
+    names are answered now; every other is a 400 that names it, and nothing is started."""
+    client = local(create_app(records, ["random"]))
+    rebind = {"Host": "rebind.example"}
+    for r in (client.get("/api/games", headers=rebind), client.get("/api/records", headers=rebind),
+              client.get("/", headers=rebind), client.get("/static/app.js", headers=rebind),
+              client.post("/api/play", json={"game": "industry"}, headers=rebind),
+              client.get("/api/games", headers={"Host": "rebind.example:8765"}),
+              client.get("/api/games", headers={"Host": "127.0.0.1.rebind.example"}),
+              client.get("/api/games", headers={"Host": "localhost@rebind.example"})):  # fmt: skip
+        error(r, 400, "Host", "rebind.example", "--allow-host")
+    assert client.app.state.server.store.games == {}
+    for host in ("localhost", "localhost:8765", "LOCALHOST:1", "127.0.0.1", "127.0.0.1:9", "[::1]:8765", "[::1]"):
+        assert client.get("/api/games", headers={"Host": host}).status_code == 200, host
+    assert client.get("/api/games", headers={"Host": "192.168.1.20:8765"}).status_code == 400  # not bound there
+    # listening on every address: any address in numbers (no name to rebind), the names given, nothing else
+    wide = local(create_app(records, ["random"], host="0.0.0.0", allow_hosts=["mybox.lan"]))
+    for host, status in (("192.168.1.20:8765", 200), ("[fe80::1]:8765", 200), ("mybox.lan:8765", 200),
+                         ("MYBOX.LAN", 200), ("rebind.example", 400)):  # fmt: skip
+        assert wide.get("/api/games", headers={"Host": host}).status_code == status, host
+    named = local(create_app(records, ["random"], host="mybox.lan"), base_url="http://mybox.lan:8765")
+    assert named.get("/api/games").status_code == 200
+
+
+def test_a_page_of_another_origin_can_neither_start_move_nor_close_a_game(client: TestClient) -> None:
+    """A text/plain form post from another origin started a game: every request that changes something must come
+    from the server's own page (403) and carry JSON (415); the game is as it was."""
+    state = start(client, "age_of_industry")
+    url = f"/api/play/{state['id']}"
+    before = client.get(url).content
+    action = state["groups"][0]["choices"][0]["action"]
+    body = json.dumps({"game": "industry", "action": action, "ply": state["ply"], "file": "x.json", "text": "{}"})
+    attacker, plain = {"Origin": "http://attacker.example"}, {"Content-Type": "text/plain"}
+    for path in ("/api/play", url + "/move", url + "/quit", "/api/resume", "/api/replays", "/api/arena"):
+        error(client.post(path, content=body, headers={**attacker, **plain}), 403, "attacker.example", "own page")
+        error(client.post(path, content=body, headers={**attacker, **JSON}), 403, "attacker.example")
+        error(client.post(path, content=body, headers={"Origin": "null", **JSON}), 403, "null")
+        error(client.post(path, content=body, headers={"Origin": "http://127.0.0.1:9999", **JSON}), 403)
+        error(client.post(path, content=body, headers={"Sec-Fetch-Site": "cross-site", **JSON}), 403, "another site")
+        error(client.post(path, content=body, headers={"Sec-Fetch-Site": "same-site", **JSON}), 403, "another site")
+        error(client.post(path, content=body, headers=plain), 415, "text/plain", "application/json")
+        error(client.post(path, content=body), 415, "missing")
+        error(client.post(path, content=body, headers={"Content-Type": "application/x-www-form-urlencoded"}), 415)
+    assert client.get(url).content == before and len(client.app.state.server.store.games) == 1
+    own = {"Origin": BASE, "Sec-Fetch-Site": "same-origin", **JSON}  # the server's own page, as a browser sends it
+    moved = client.post(url + "/move", content=json.dumps({"action": action, "ply": state["ply"]}), headers=own)
+    assert moved.status_code == 200 and moved.json()["ply"] > state["ply"]
+    page = client.get("/")  # nothing the server answers may be embedded or sniffed by another origin
+    assert page.headers["cross-origin-resource-policy"] == "same-origin"
+    assert page.headers["x-content-type-options"] == "nosniff"
+
+
+# ---------------------------------------------------------------------------------------------- what may be read
+def test_records_that_cannot_be_read_are_named_and_the_others_listed(client: TestClient, records: Path,
+                                                                     tmp_path: Path) -> None:  # fmt: skip
+    """One dangling symbolic link in the records folder made /api/records answer 500 (FileNotFoundError), so the
+    Watch tab showed nothing."""
+    state = play(client, start(client, "industry"), moves=1)
+    name = client.post(f"/api/play/{state['id']}/quit", json={}).json()["record_file"]
+    (records / "dangling.json").symlink_to(tmp_path / "gone.json")
+    (records / "outside.json").symlink_to(client.app.state.server.store.records / name)
+    (records / "folder.json").mkdir()
+    r = client.get("/api/records")
+    assert r.status_code == 200, r.text
+    assert [f["name"] for f in r.json()["files"]] == [name]
+    why = {s["name"]: s["why"] for s in r.json()["skipped"]}
+    assert set(why) == {"dangling.json", "outside.json", "folder.json"}
+    assert "symbolic link" in why["dangling.json"] and "plain file" in why["folder.json"]
+    assert not any(n.endswith(".seed") for n in why)  # the seed files are the server's own, not listed
+
+
+def test_an_unfinished_record_is_watched_without_its_seed_ever_sent(client: TestClient, records: Path) -> None:
+    state = play(client, start(client, "age_of_industry"), moves=3)
+    live = client.app.state.server.store.game(state["id"])
+    seed = live.record().seed
+    name = client.post(f"/api/play/{state['id']}/quit", json={}).json()["record_file"]
+    opened = client.post("/api/replays", json={"file": name})
+    assert opened.status_code == 200 and "seed" not in opened.json()["describe"]
+    assert str(seed) not in opened.text or seed < 10**6
+    answers = [client.get("/api/records").text, client.post("/api/resume", json={"file": name}).text]
+    answers += [client.get(f"/api/replays/{opened.json()['id']}/{k}").text for k in range(3)]
+    assert all('"seed"' not in a for a in answers)
+    # the record's text alone (as a person would share it) holds no seed, and is refused as unplayable
+    error(client.post("/api/replays", json={"record": (records / name).read_text(), "name": name}), 422, "no seed")
+
+
+def test_huge_numbers_are_refused_naming_the_field(client: TestClient, records: Path) -> None:
+    """A 5,000-digit integer in any JSON body answered 500, and an arena.json row with win_rate = 10**400 answered
+    500 OverflowError: each is a 400 naming the field."""
+    huge = "7" * 5000
+    raw = lambda path, text: client.post(path, content=text, headers=JSON)  # noqa: E731
+    error(raw("/api/play", f'{{"game": "industry", "players": {huge}}}'), 400, "players", "5,000 digits")
+    error(raw("/api/play", f'{{"game": "industry", "options": {{"balanced_draws": {huge}}}}}'), 400,
+          "options.balanced_draws")  # fmt: skip
+    error(raw("/api/play", f'{{"game": "industry", "agents": ["random", -{huge}]}}'), 400, "agents[1]")
+    error(raw("/api/play", '{"game": "industry", "seat": 1e400}'), 400, "seat", "not a finite number")
+    error(raw("/api/play", '{"game": "industry", "seat": NaN}'), 400, "seat", "NaN")
+    error(raw("/api/replays", f'{{"file": {huge}}}'), 400, "file", "digits")
+    error(raw("/api/arena", f'{{"text": "x", "name": {huge}}}'), 400, "name", "digits")
+    state = start(client, "industry")
+    error(raw(f"/api/play/{state['id']}/move", f'{{"action": {huge}, "ply": 0}}'), 400, "action")
+    row = {"agent": "a", "games": 2, "wins": 1, "win_rate": 0.5, "win_ci_low": 0.1, "win_ci_high": 0.9}
+    arena = {"arena": {"game": "industry", "num_players": 3, "games": 2}, "table": [row]}
+    text = json.dumps(arena).replace("0.5", str(10**400))
+    error(client.post("/api/arena", json={"text": text, "name": "arena.json"}), 400, "arena.json",
+          "table[0].win_rate")  # fmt: skip
+    error(client.post("/api/arena", json={"text": json.dumps(arena).replace("0.5", "7" * 5000)}), 400, "win_rate")
+    records.mkdir(exist_ok=True)
+    (records / "arena.json").write_text(text)
+    error(client.post("/api/arena", json={"file": "arena.json"}), 400, "table[0].win_rate")
+    assert client.post("/api/arena", json={"text": json.dumps(arena)}).status_code == 200
+
+
+def test_the_default_records_folder_is_the_users_own_and_private(tmp_path: Path, monkeypatch) -> None:
+    """The default records folder was industry-env-records in the current folder (a shared temporary folder, as
+    often as not), its records readable by every user of the machine."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    client = local(create_app(None, ["random"]))
+    folder = client.app.state.server.store.records
+    assert folder == default_folder() and folder.is_relative_to(tmp_path / "data")
+    state = play(client, start(client, "industry"), moves=1)
+    name = client.post(f"/api/play/{state['id']}/quit", json={}).json()["record_file"]
+    assert (folder.stat().st_mode & 0o777) == 0o700 and ((folder / name).stat().st_mode & 0o777) == 0o600
+    assert not (tmp_path / "industry-env-records").exists()

@@ -48,10 +48,14 @@ def test_the_picture_is_well_formed_svg_with_every_text_and_element_id(game_id: 
     doc = view.picture(game, 0)
     root = ET.fromstring(doc)  # well-formed XML
     ns = "{http://www.w3.org/2000/svg}"
-    # the page shows the picture at the game's own size (20th Century's five nations need more than 1280 x 800)
+    # the page shows the picture at the game's own size: its PNG's, or 20th Century's page, one column as wide as
+    # the page gives it beside the choices at 1280 x 720 (its PNG's 1600 x 1000 read at 5 pixels a letter there)
     width, height = int(root.get("width")), int(root.get("height"))
     assert root.get("viewBox") == f"0 0 {width} {height}"
-    assert load_game(game_id).to_rgb_array(game, 0).shape == (height, width, 3)
+    if game_id == "twentieth_century":
+        assert width <= 800 < height
+    else:
+        assert load_game(game_id).to_rgb_array(game, 0).shape == (height, width, 3)
     board, position = root.find(f"{ns}g[@id='board']"), root.find(f"{ns}g[@id='position']")
     assert list(root).index(board) < list(root).index(position)  # the position is drawn over the board
     _, draw = view.board_of(game)

@@ -12,7 +12,7 @@ from .observation import observation_size
 from .reference import Game, IllegalActionError
 from .state import GAME_NAME as NAME
 from .state import GameStateError
-from .tools import print_components, print_rules, write_template
+from .texts import print_components, print_rules, write_template
 
 reference = Game  # the readable reference engine: reference(num_players, seed, map, **options)
 

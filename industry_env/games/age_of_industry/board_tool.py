@@ -17,6 +17,10 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "board", None) is not None:
         print("error: --board is Industry's board file; Age of Industry takes --map NAME", file=sys.stderr)
         return 2
+    if getattr(args, "part", None) is not None:
+        print("error: --part: Age of Industry's data files are its components (the default) and its maps (--map "
+              "NAME)", file=sys.stderr)  # fmt: skip
+        return 2
     if args.map is not None and args.map not in MAPS:
         print(f"error: --map {args.map!r}: Age of Industry's maps are {', '.join(MAPS)}", file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.textdata import TextDataError, parse_toml, read_text
+from ...core.textdata import Checker, TextDataError, parse_toml, read_text
 from .rules import (
     ALLOWED,
     COAL_MINE,
@@ -81,45 +81,15 @@ class ComponentsError(ValueError):
         return type(self), (self.path, list(self.problems))
 
 
-class _Checker:
-    """Collects every problem of one file instead of stopping at the first."""
+class _Checker(Checker):
+    """Collects every problem of one file instead of stopping at the first (:class:`industry_env.core.textdata.
+    Checker`), and reads the ``[meta]`` table."""
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.problems: list[tuple[str, str]] = []
-
-    def fail(self, where: str, problem: str) -> None:
-        self.problems.append((where, problem))
+    PROVENANCE_KINDS = PROVENANCE_KINDS
 
     def done(self) -> None:
         if self.problems:
             raise ComponentsError(self.path, self.problems)
-
-    def provenance(self, where: str, value: object, default: str) -> str:
-        if value is None:
-            return default
-        if not isinstance(value, str) or not value.startswith(PROVENANCE_KINDS):
-            self.fail(where, f"provenance {value!r} must start with one of {list(PROVENANCE_KINDS)}")
-            return default
-        return value
-
-    def integer(self, where: str, spec: dict, key: str, lo: int, hi: int, default: int = 0) -> int:
-        value = spec.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            self.fail(where, f"{key} = {value!r} must be a whole number from {lo} to {hi}")
-            return lo
-        return value
-
-    def flag(self, where: str, spec: dict, key: str) -> bool:
-        value = spec.get(key, False)
-        if not isinstance(value, bool):
-            self.fail(where, f"{key} = {value!r} must be true or false")
-            return False
-        return value
-
-    def keys(self, where: str, spec: dict, known: set[str]) -> None:
-        for key in sorted(set(spec) - known):
-            self.fail(where, f"unknown key {key!r} (known: {sorted(known)})")
 
     def meta(self, data: dict) -> tuple[str, str, int]:
         meta = data.get("meta", {})
@@ -133,18 +103,6 @@ class _Checker:
             name = Path(self.path).name
         default = self.provenance("[meta]", meta.get("provenance", "reconstructed"), "reconstructed")
         return name, default, self.integer("[meta]", meta, "version", 0, 1_000_000)
-
-    def provenance_table(self, where: str, spec: dict, attributes: set[str], default: str) -> dict[str, str]:
-        prov = spec.get("provenance", {})
-        if isinstance(prov, str):  # one provenance for the whole entry
-            return {key: self.provenance(where, prov, default) for key in attributes}
-        if not isinstance(prov, dict):
-            self.fail(where, "provenance must be a string or a table of attribute = provenance")
-            prov = {}
-        for key in prov:
-            if key not in attributes:
-                self.fail(where, f"provenance names unknown attribute {key!r} (known: {sorted(attributes)})")
-        return {key: self.provenance(where, prov.get(key), default) for key in sorted(attributes)}
 
 
 MAX_FILE_BYTES = 1 << 20  # a components or map file is a few kB; anything over 1 MiB is not one

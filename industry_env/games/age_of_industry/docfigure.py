@@ -3,9 +3,7 @@ example position :data:`.picture.EXAMPLE`, redrawn and checked by ``python -m in
 
 from __future__ import annotations
 
-import hashlib
-
-from ...core.figure import DocFigure
+from ...core.figure import DocFigure, example_figure
 from . import picture
 
 PATH = "age-of-industry/pictures.png"  # under docs/
@@ -15,13 +13,7 @@ def figures() -> list[DocFigure]:
     """The example picture (ImportError naming the render extra without matplotlib)."""
     picture._matplotlib()
     game = picture.example_game(**{k: v for k, v in picture.EXAMPLE.items() if k != "seat"})
-    png = picture.example_png()
-    entry = {
-        "file": "pictures.png",
-        "path": PATH,
-        "source": {**picture.EXAMPLE, "policy": "random.Random(seed).choices weighted by picture._EXAMPLE_WEIGHTS",
-                   "map_sha256": game.map.sha256, "components_sha256": game.components.sha256},
-        "drawing_sha256": hashlib.sha256(repr(sorted(picture.example_sketch().items())).encode("utf-8")).hexdigest(),
-        "sha256": hashlib.sha256(png).hexdigest(),
-    }  # fmt: skip
-    return [DocFigure("age-of-industry-pictures", entry, {PATH: png})]
+    source = {**picture.EXAMPLE, "policy": "random.Random(seed).choices weighted by "
+                                    "picture._EXAMPLE_WEIGHTS", "map_sha256": game.map.sha256,
+                                    "components_sha256": game.components.sha256}
+    return [example_figure("age-of-industry-pictures", PATH, source, picture.example_sketch(), picture.example_png())]

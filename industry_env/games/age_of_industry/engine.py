@@ -116,46 +116,7 @@ def _games(state: State) -> Any:
     return g
 
 
-# ---------------------------------------------------------------------------------------------- the first call
-_ready = False
 COLD_COMPILE_SECONDS = K.COLD_COMPILE_SECONDS  # (the kernel's; kept here for callers of the old name)
-
-
-def _warm_up(game_map: GameMap) -> None:
-    """Compile every entry point once per process (from numba's disk cache when it is fresh)."""
-    global _ready
-    if _ready or K.uncompiled.DISABLED:
-        _ready = True
-        return
-    _ready = True
-    batched.warm_up(K, "Age of Industry's batched engine", lambda: _compile_all(game_map))
-
-
-def _compile_all(game_map: GameMap) -> None:
-    """Call every compiled entry once, on two games (each argument of the types the engine passes)."""
-    cls, t = _setup(game_map)
-    s = cls.empty(2, map=game_map)
-    g = _games(s)
-    next_mask = np.zeros((2, int(t[K.X_NA])), bool)
-    K.new_games(g, t, np.arange(2, dtype=np.int64), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8),
-                np.array([2, 1], np.int8), next_mask, True)  # fmt: skip
-    acts = np.zeros(2, np.int64)
-    K.sample_rows(next_mask, np.zeros(2), acts)
-    legal = np.zeros(2, bool)
-    K.step_serial(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True)
-    K.run_parallel(K.OP_CHECK, g, t, acts, next_mask, True, legal, -1.0, next_mask, True, 1)
-    K.mask_serial(g, t, next_mask)
-    K.observe_rows(g, t, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
-    K.scores_rows(g, t, np.zeros((2, P), np.int64))
-
-
-# ---------------------------------------------------------------------------------------------- checks
-_is_whole, _seeds, _rows_of = batched.is_whole, batched.seeds, batched.rows_of  # (the shared front's, old names)
-
-
-def _per_game(value: Any, batch_size: int, allowed: tuple[int, ...], what: str) -> np.ndarray:
-    """int8[B] from one whole number or one per game, each in ``allowed``."""
-    return batched.per_game(value, batch_size, allowed, what)
 
 
 def _map_of(map: Any) -> GameMap:  # noqa: A002 (the suite's option name)
@@ -166,237 +127,136 @@ def _map_of(map: Any) -> GameMap:  # noqa: A002 (the suite's option name)
     return load_map(map)
 
 
-# ---------------------------------------------------------------------------------------------- init, reset
-def _new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, edition: np.ndarray,
-               next_mask: np.ndarray | None = None) -> None:  # fmt: skip
-    _warm_up(s.map)
-    t = _tables(s)
-    nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask
-    K.new_games(_games(s), t, np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(seeds, np.int64),
-                np.ascontiguousarray(n, np.int8), np.ascontiguousarray(edition, np.int8), nm,
-                next_mask is not None)  # fmt: skip
+class Engine(batched.Engine):
+    """Age of Industry on the shared front (:class:`industry_env.core.batched.Engine`): its kernel's serial step
+    (check and apply in one call) and parallel entry, a map's sizes, the options ``map`` and ``edition``."""
+
+    name, State, IllegalActionError, kernel = "Age of Industry", State, IllegalActionError, K
+    players, default_players = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), 4
+    kept, shared = ("edition",), "maps"
+
+    def num_actions_of(self, state: State) -> int:
+        return int(_setup(state.map)[1][K.X_NA])
+
+    def new_state(self, batch_size: int, map: Any = "germany",  # type: ignore[override]  # noqa: A002
+                  edition: Any = 2) -> tuple[State, tuple[np.ndarray, ...]]:  # fmt: skip
+        ed = batched.per_game(edition, batch_size, (1, 2), "edition")
+        game_map = _map_of(map)
+        return state_class(game_map).empty(batch_size, map=game_map), (ed,)
+
+    def new_games(self, s: State, rows: np.ndarray, seeds: np.ndarray, num_players: np.ndarray,
+                  kept: tuple[np.ndarray, ...], next_mask: np.ndarray | None) -> None:  # fmt: skip
+        t = _tables(s)
+        nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask
+        K.new_games(_games(s), t, np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(seeds, np.int64),
+                    np.ascontiguousarray(num_players, np.int8), np.ascontiguousarray(kept[0], np.int8), nm,
+                    next_mask is not None)  # fmt: skip
+
+    def kernel_args(self, state: State) -> tuple:
+        return _games(state), _tables(state)
+
+    def mask_into(self, state: State, out: np.ndarray) -> None:
+        B, nc = state.batch_size, self.chunks(state.batch_size)
+        if nc:
+            K.run_parallel(K.OP_MASK, _games(state), _tables(state), _NO_ACTIONS, out, False, np.empty(B, bool), 0.0,
+                           out, True, nc)  # fmt: skip
+        else:
+            K.mask_serial(_games(state), _tables(state), out)
+
+    def play(self, s: State, actions: np.ndarray, mask: np.ndarray | None, raise_: bool, penalty: float,
+             next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
+        """The kernel's ``step_serial`` (check, then apply unless refused), or its parallel entry's check and apply."""
+        B, t, g = s.batch_size, _tables(s), _games(s)
+        actions = batched.int64_actions(actions)
+        legal = np.empty(B, bool)
+        m = np.zeros((0, int(t[K.X_NA])), bool) if mask is None else np.ascontiguousarray(mask)
+        nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask
+        nc = self.chunks(B)
+        if nc:
+            n_bad = K.run_parallel(K.OP_CHECK, g, t, actions, m, mask is not None, legal, 0.0, nm, False, nc)
+            if not (n_bad and raise_):
+                K.run_parallel(K.OP_APPLY, g, t, actions, m, mask is not None, legal, float(penalty), nm,
+                               next_mask is not None, nc)  # fmt: skip
+        else:
+            n_bad = K.step_serial(g, t, actions, m, mask is not None, legal, raise_, float(penalty), nm,
+                                  next_mask is not None)  # fmt: skip
+        return np.flatnonzero(~legal) if n_bad and raise_ else None
+
+    def observation_size(self, state: State) -> int:
+        return int(_setup(state.map)[1][K.X_NOBS])
+
+    def observe_into(self, state: State, seats: np.ndarray, out: np.ndarray) -> None:
+        K.observe_rows(_games(state), _tables(state), seats, out)
+
+    def compile_all(self) -> None:
+        """Call every compiled entry once, on two games (each argument of the types the engine passes)."""
+        cls, t = _setup(_map_of("germany"))
+        s = cls.empty(2, map=_map_of("germany"))
+        g = _games(s)
+        next_mask = np.zeros((2, int(t[K.X_NA])), bool)
+        K.new_games(g, t, np.arange(2, dtype=np.int64), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8),
+                    np.array([2, 1], np.int8), next_mask, True)  # fmt: skip
+        acts = np.zeros(2, np.int64)
+        K.sample_rows(next_mask, np.zeros(2), acts)
+        legal = np.zeros(2, bool)
+        K.step_serial(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True)
+        K.run_parallel(K.OP_CHECK, g, t, acts, next_mask, True, legal, -1.0, next_mask, True, 1)
+        K.mask_serial(g, t, next_mask)
+        K.observe_rows(g, t, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
+        K.scores_rows(g, t, np.zeros((2, P), np.int64))
+
+    def finished(self, state: State) -> np.ndarray:
+        return state.phase == OVER
+
+    def scores(self, state: State) -> np.ndarray:
+        """int32[B, 5]: ``Game.scores()`` of each game (final points once over; 0 in absent seats)."""
+        self.warm_up()
+        out = np.zeros((state.batch_size, P), np.int64)
+        K.scores_rows(_games(state), _tables(state), out)
+        return out.astype(np.int32)
+
+    def to_game(self, state: State, i: int) -> Game:
+        """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
+        i = state.check_row(i, "to_game")
+        n = int(state.num_players[i])
+        doc: dict[str, Any] = {"version": JSON_VERSION, "game": GAME_NAME, "map": state.map.key}
+        for name, _, spec, _ in FIELDS:
+            v = getattr(state, name)[i]
+            if "P" in spec:
+                v = v[:n]
+            doc[name] = v.tolist() if isinstance(v, np.ndarray) else int(v)
+        return Game.from_json(json.dumps(doc), game_map=state.map)
+
+    def from_games(self, games: Sequence[Game]) -> State:
+        """A State holding the reference games ``games`` (all on one map), rewards zero."""
+        if not games:
+            raise ValueError("from_games needs at least one game")
+        game_map = load_map(games[0].map.key)
+        if any(g.map.key != game_map.key for g in games):
+            raise ValueError("from_games: the games are played on different maps")
+        s = state_class(game_map).empty(len(games), map=game_map)
+        sizes = {"K": s.hand.shape[2], "D": s.display.shape[2], "C": s.deck.shape[1], "S": s.space_owner.shape[1],
+                 "L": s.link_owner.shape[1]}  # fmt: skip
+        for i, g in enumerate(games):
+            for name, arr in g.s.arrays(sizes).items():
+                getattr(s, name)[i] = arr
+            s.terminated[i] = g.is_over
+        return s
 
 
-def init(
-    batch_size: int,
-    num_players: int | np.ndarray = 4,
-    seed: int | np.ndarray | Sequence[int] = 0,
-    map: str | GameMap = "germany",
-    edition: int | np.ndarray = 2,
-) -> State:  # noqa: A002
-    """B new games on ``map``; game i equals ``reference.Game(num_players, seed + i, map, edition=edition)``."""
-    batch_size = batched.batch_size_of(batch_size)
-    n = _per_game(num_players, batch_size, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), "num_players")
-    ed = _per_game(edition, batch_size, (1, 2), "edition")
-    seeds = _seeds(batch_size, seed)
-    game_map = _map_of(map)
-    s = state_class(game_map).empty(batch_size, map=game_map)
-    _new_games(s, np.arange(batch_size), seeds, n, ed)
-    return s
-
-
-_writable = batched.writable
-
-
-def reset(state: State, done: Any, seeds: Any = None, inplace: bool = False,
-          next_mask: np.ndarray | None = None) -> State:  # fmt: skip
-    """A State where the games in rows ``done`` (bool mask or row indices) start afresh, the others unchanged.
-
-    ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``; players and edition are kept
-    per row. ``inplace=True`` resets the rows of ``state`` itself; ``next_mask`` receives the new games' masks."""
-    rows = batched.rows_of(done, state.batch_size)
-    new = batched.reset_seeds(state.seed, rows, seeds)
-    batched.check_next_mask(next_mask, state.batch_size, int(_setup(state.map)[1][K.X_NA]))
-    s = _writable(state, inplace)
-    if rows.size:
-        new = s.seed[rows] + s.batch_size if new is None else new[rows]  # the reset rows' only (no [B] temporary)
-        _new_games(s, rows, new, s.num_players[rows].copy(), s.edition[rows].copy(), next_mask)
-    return s
-
-
-# ---------------------------------------------------------------------------------------------- play
-def finished(state: State) -> np.ndarray:
-    """bool[B]: the games ended by the rules (not by an illegal action)."""
-    return state.phase == OVER
-
-
-def legal_action_mask(state: State) -> np.ndarray:
-    """bool[B, num_actions]: the legal actions of each game's player to move (all False once over)."""
-    _warm_up(state.map)
-    t = _tables(state)
-    B = state.batch_size
-    out = np.zeros((B, int(t[K.X_NA])), bool)
-    nc = K.threads(B)
-    if nc:
-        K.run_parallel(K.OP_MASK, _games(state), t, _NO_ACTIONS, out, False, np.empty(B, bool), 0.0, out, True, nc)
-    else:
-        K.mask_serial(_games(state), t, out)
-    return out
-
-
-def _illegal_message(state: State, bad: np.ndarray, actions: np.ndarray) -> str:
-    mask = legal_action_mask(state.take(bad))
-    lines = []
-    for j, i in enumerate(bad.tolist()):
-        game = to_game(state, i)
-        a = actions[i]
-        legal = np.flatnonzero(mask[j]).tolist()
-        try:
-            name = repr(game.action_to_string(int(a)))
-        except ValueError:
-            name = f"{a!r} (not an action of Age of Industry on this map, 0..{mask.shape[1] - 1})"
-        shown = ", ".join(game.action_to_string(x) for x in legal[:12])
-        more = "" if len(legal) <= 12 else f", ... ({len(legal)} in all)"
-        who = f"seat {game.current_player} at this {game.phase} decision"
-        lines.append(
-            f"game {i} (seed {int(state.seed[i])}): action {name} is not legal for {who}; legal: {shown}{more}"
-        )
-        if len(lines) == 10 and bad.size > 10:
-            lines.append(f"... and {bad.size - 10} more games")
-            break
-    return "\n".join(lines)
-
-
-def step(state: State, actions: Any, on_illegal: str = "raise", penalty: float = -1.0, inplace: bool = False,
-         mask: np.ndarray | None = None, next_mask: np.ndarray | None = None) -> State:  # fmt: skip
-    """Play one action in every game that is not over; the new State (``inplace=True``: ``state`` itself).
-
-    ``on_illegal``: ``"raise"`` refuses the step with :class:`IllegalActionError` (state unchanged);
-    ``"penalize"`` ends each offending game, ``penalty`` to the player at fault and ``-penalty`` to the others.
-    ``mask``: ``legal_action_mask(state)`` of this very state, if the caller has it (actions are checked against
-    it). ``next_mask``: a C-contiguous bool[B, num_actions] array receiving the new state's legal masks."""
-    B = state.batch_size
-    t = _tables(state)
-    a_all = batched.step_actions(on_illegal, actions, B, int(t[K.X_NA]), mask, IllegalActionError)
-    batched.check_next_mask(next_mask, B, int(t[K.X_NA]))
-    _warm_up(state.map)
-    acts = a_all.astype(np.int64) if a_all.dtype != np.int64 or not a_all.flags.c_contiguous else a_all
-    if a_all.dtype == np.uint64:
-        acts = np.where(a_all > np.uint64(2**62), -1, a_all.astype(np.int64))
-    s = _writable(state, inplace)
-    legal = np.empty(B, bool)
-    m = np.zeros((0, int(t[K.X_NA])), bool) if mask is None else np.ascontiguousarray(mask)
-    nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask
-    g = _games(s)
-    nc = K.threads(B)
-    if nc:
-        n_bad = K.run_parallel(K.OP_CHECK, g, t, acts, m, mask is not None, legal, 0.0, nm, False, nc)
-        if not (n_bad and on_illegal == "raise"):
-            K.run_parallel(K.OP_APPLY, g, t, acts, m, mask is not None, legal, float(penalty), nm,
-                           next_mask is not None, nc)  # fmt: skip
-    else:
-        n_bad = K.step_serial(g, t, acts, m, mask is not None, legal, on_illegal == "raise", float(penalty), nm,
-                              next_mask is not None)  # fmt: skip
-    if n_bad and on_illegal == "raise":
-        raise IllegalActionError(_illegal_message(state, np.flatnonzero(~legal), acts))
-    return s
-
-
-def _observers(state: State, player: Any) -> np.ndarray:
-    B = state.batch_size
-    if player is None:
-        return np.maximum(state.current_player, 0).astype(np.int64)
-    raw = np.asarray(player)
-    if raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (
-            raw.ndim == 1 and raw.size != B):  # fmt: skip
-        raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
-    seats = np.broadcast_to(raw.astype(np.int64), (B,)).copy()
-    n = state.num_players.astype(np.int64)
-    if B and ((seats < 0) | (seats >= n)).any():
-        bad = int(np.flatnonzero((seats < 0) | (seats >= n))[0])
-        raise ValueError(f"player={player!r}: seat {int(seats[bad])} is not a seat of game {bad} "
-                         f"({int(n[bad])} players: 0..{int(n[bad]) - 1})")  # fmt: skip
-    return seats
-
-
-def observe(state: State, player: Any = None) -> np.ndarray:
-    """float32[B, observation_size]: each game seen from ``player`` (a seat, or one per game; None: the player to
-    move, seat 0 once over); the floats of :func:`.observation.observe` of the reference game."""
-    _warm_up(state.map)
-    t = _tables(state)
-    seats = _observers(state, player)
-    out = np.zeros((state.batch_size, int(t[K.X_NOBS])), np.float32)
-    K.observe_rows(_games(state), t, seats, out)
-    return out
-
-
-def scores(state: State) -> np.ndarray:
-    """int32[B, 5]: ``Game.scores()`` of each game (final points once over; 0 in absent seats)."""
-    _warm_up(state.map)
-    out = np.zeros((state.batch_size, P), np.int64)
-    K.scores_rows(_games(state), _tables(state), out)
-    return out.astype(np.int32)
-
-
-def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row)."""
-    return batched.sample_legal(mask, rng, K.sample_rows)
-
-
-def random_step(state: State, rng: np.random.Generator, inplace: bool = False,
-                mask: np.ndarray | None = None) -> tuple[State, np.ndarray]:  # fmt: skip
-    """Every running game plays a uniformly drawn legal action; returns the new State and the actions."""
-    m = legal_action_mask(state) if mask is None else mask
-    acts = sample_legal(m, rng)
-    return step(state, acts, inplace=inplace, mask=m), acts
-
-
-# ---------------------------------------------------------------------------------------------- batch surgery
-def copy(state: State) -> State:
-    """An independent copy of the batch (every array copied; the map shared)."""
-    return state.copy()
-
-
-def take(state: State, rows: int | np.ndarray | Sequence[int]) -> State:
-    """The games ``rows`` as a new State (an int gives a batch of 1)."""
-    return state.take(rows)
-
-
-def put(state: State, rows: int | np.ndarray | Sequence[int], games: State) -> State:
-    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (the same map)."""
-    return batched.put(state, rows, games, "maps")
-
-
-def concat(states: Sequence[State]) -> State:
-    """One State holding all the games of ``states`` in order (they must share the map)."""
-    return batched.concat(states, "maps")
-
-
-def to_game(state: State, i: int) -> Game:
-    """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
-    i = state.check_row(i, "to_game")
-    n = int(state.num_players[i])
-    doc: dict[str, Any] = {"version": JSON_VERSION, "game": GAME_NAME, "map": state.map.key}
-    for name, _, spec, _ in FIELDS:
-        v = getattr(state, name)[i]
-        if "P" in spec:
-            v = v[:n]
-        doc[name] = v.tolist() if isinstance(v, np.ndarray) else int(v)
-    return Game.from_json(json.dumps(doc), game_map=state.map)
-
-
-def from_games(games: Sequence[Game]) -> State:
-    """A State holding the reference games ``games`` (all on one map), rewards zero."""
-    if not games:
-        raise ValueError("from_games needs at least one game")
-    game_map = load_map(games[0].map.key)
-    if any(g.map.key != game_map.key for g in games):
-        raise ValueError("from_games: the games are played on different maps")
-    s = state_class(game_map).empty(len(games), map=game_map)
-    sizes = {"K": s.hand.shape[2], "D": s.display.shape[2], "C": s.deck.shape[1], "S": s.space_owner.shape[1],
-             "L": s.link_owner.shape[1]}  # fmt: skip
-    for i, g in enumerate(games):
-        for name, arr in g.s.arrays(sizes).items():
-            getattr(s, name)[i] = arr
-        s.terminated[i] = g.is_over
-    return s
+ENGINE = Engine()
+init, reset, step, legal_action_mask, observe, finished = (ENGINE.init, ENGINE.reset, ENGINE.step,
+                                                           ENGINE.legal_action_mask, ENGINE.observe, ENGINE.finished)
+scores, sample_legal, random_step, take, put, concat, copy = (ENGINE.scores, ENGINE.sample_legal, ENGINE.random_step,
+                                                              ENGINE.take, ENGINE.put, ENGINE.concat, ENGINE.copy)
+to_game, from_games = ENGINE.to_game, ENGINE.from_games
 
 
 def resample(state: State, seat: int | np.ndarray, seeds: int | np.ndarray | Sequence[int]) -> State:
     """A new State where what ``seat`` (one per game, or one for all) cannot see is redealt: game i as
     ``observation.resample(game_i, seat_i, rng=seeds[i])`` of the reference (the same redeal, card for card)."""
-    seats = _observers(state, seat)
-    seeds = _seeds(state.batch_size, seeds)
+    seats = batched.observers(state, seat)
+    seeds = batched.seeds(state.batch_size, seeds)
     out = state.copy()
     C = out.deck.shape[1]
     for i in range(out.batch_size):
@@ -423,28 +283,11 @@ def resample(state: State, seat: int | np.ndarray, seeds: int | np.ndarray | Seq
 
 
 # ---------------------------------------------------------------------------------------------- measuring
-def bench(
-    batch_size: int = 4096,
-    num_players: int = 4,
-    seconds: float = 5.0,
-    map: str = "germany",  # noqa: A002
-    seed: int = 0,
-) -> dict[str, float]:
-    """Steps per second of ``batch_size`` games playing uniformly random legal actions (finished games reset),
-    measured for about ``seconds`` after one warm-up step; and the State's bytes per game."""
-    rng = np.random.default_rng(seed)
-    state = init(batch_size, num_players, seed=seed, map=map)
-    mask = legal_action_mask(state)
-    step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
-    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
-    while time.perf_counter() - t0 < seconds:
-        step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
-        steps += batch_size
-        if state.terminated.any():
-            reset(state, state.terminated, inplace=True, next_mask=mask)
-    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {"batch_size": batch_size, "steps_per_second": steps / dt, "steps_per_cpu_second": steps / cpu,
-            "bytes_per_game": state.state_bytes_per_game}  # fmt: skip
+def bench(batch_size: int = 4096, num_players: int = 4, seconds: float = 5.0, map: str = "germany",  # noqa: A002
+          seed: int = 0) -> dict[str, float]:  # fmt: skip
+    """Steps per second of ``batch_size`` games on ``map`` playing uniformly random legal actions (the front's
+    :meth:`industry_env.core.batched.Engine.bench`); and the State's bytes per game."""
+    return ENGINE.bench(batch_size, num_players, seconds, seed, map=map)
 
 
 def bench_reference(

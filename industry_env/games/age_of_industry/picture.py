@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import check_colours, pixel_page, png_bytes, svg_document
+from ...core.figure import Pictures, pixel_page, svg_document
 from ...core.outputs import write_bytes_atomic
-from ...core.window import Window, in_notebook
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_KINDS, MARKET_SPACE, GameMap, load_components
 from .rules import INDUSTRY_LABELS, NUM_FACE_UP, RESOURCES
 
@@ -665,51 +664,12 @@ def to_svg(game: Game, seat: int | None = None, text_as_paths: bool = False) -> 
         return _canvas(game).svg(game, seat, text_as_paths)
 
 
-def to_png(game: Game, seat: int | None = None, colours: int = 0) -> bytes:
-    """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, far smaller."""
-    _gif.pillow()  # the render extra named before anything is drawn
-    check_colours(colours)
-    return png_bytes(to_rgb_array(game, seat), colours)
-
-
-def save_png(game: Game, path: str | os.PathLike[str], seat: int | None = None, colours: int = 0) -> None:
-    """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG, atomically."""
-    write_bytes_atomic(path, to_png(game, seat, colours))
-
-
-def save_svg(game: Game, path: str | os.PathLike[str], seat: int | None = None, text_as_paths: bool = False) -> None:
-    """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers), atomically."""
-    write_bytes_atomic(path, to_svg(game, seat, text_as_paths).encode("utf-8"))
-
-
-class GifWriter(_gif.GifWriter):
-    """An animated GIF of Age of Industry pictures written frame by frame (see :class:`industry_env.core.gif.
-    GifWriter`): frames are pictures from :func:`to_rgb_array` or games to draw (public view); the palette keeps
-    the players' colours. ``scale`` shrinks the frames (1.0: 1280 x 800). Use as a context manager."""
-
-    def __init__(self, path: str | os.PathLike[str], frame_ms: int = 400, last_ms: int = 3000,
-                 scale: float = 1.0) -> None:  # fmt: skip
-        _matplotlib()  # Pillow comes with matplotlib: the same extra
-        super().__init__(path, frame_ms, last_ms, scale, swatch=(*PLAYER_COLOURS, *CUBE_COLOURS, _RED, _INK))
-
-    def add(self, frame: np.ndarray | Game) -> None:
-        """Append one frame: a picture from :func:`to_rgb_array`, or a game to draw."""
-        super().add(frame if isinstance(frame, np.ndarray) else to_rgb_array(frame))
-
-
-_WINDOW = Window("Age of Industry", DPI)  # render_mode="human" outside a notebook
-
-
-def show(game: Game, seat: int | None = None) -> bool:
-    """Show the position: an inline PNG (128 colours) in a Jupyter notebook, else in one matplotlib window updated
-    in place. Returns True when shown; without a display it warns, saying what is missing, and returns False (a
-    missing matplotlib still raises the ImportError naming the extra)."""
-    if in_notebook():
-        from IPython.display import Image, display
-
-        display(Image(to_png(game, seat, colours=128), width=WIDTH))
-        return True
-    return _WINDOW.show(to_rgb_array(game, seat), f"{__name__}.save_png / to_svg")
+PICTURES = Pictures("Age of Industry", to_rgb_array, to_svg, swatch=(*PLAYER_COLOURS, *CUBE_COLOURS, _RED, _INK),
+                    width=WIDTH, dpi=DPI, requires=_matplotlib, where=f"{__name__}.save_png / to_svg")
+# the shared picture front (core.figure.Pictures): PNG bytes and files (written atomically), the SVG file, the GIF
+# writer keeping the players' colours, show (inline in a notebook, else one window)
+to_png, save_png, save_svg, show = PICTURES.to_png, PICTURES.save_png, PICTURES.save_svg, PICTURES.show
+GifWriter = PICTURES.gif_writer
 
 
 def picture_key(game: Game) -> tuple:

@@ -72,8 +72,10 @@ class AgeOfIndustrySpec(GameSpec):
         "az": "industry_env.agents.az:AZAgent",
         "net": "industry_env.agents.az:NetAgent",
     }
-    # its own command-line tool: `industry-env board --game age_of_industry` (components, maps, templates)
-    tools = {"board": "industry_env.games.age_of_industry.board_tool"}
+    # its own command-line tools: `industry-env board --game age_of_industry` (components, maps, templates) and
+    # `balance` (final points, loans unpaid and rail income of each policy, on both maps)
+    tools = {"board": "industry_env.games.age_of_industry.board_tool",
+             "balance": "industry_env.games.age_of_industry.balance"}
     observation_check = "industry_env.agents.age_of_industry.checks:check_game_observations"  # entry by entry
     play_table = "industry_env.games.age_of_industry.playtable:AgeOfIndustryTable"  # industry-env play
     web_view = "industry_env.games.age_of_industry.webview:AgeOfIndustryView"  # industry-env serve
@@ -168,12 +170,12 @@ class AgeOfIndustrySpec(GameSpec):
         return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)  # the players' colours kept
 
     def rules_text(self) -> str:
-        from .tools import rules_text
+        from .texts import rules_text
 
         return rules_text()
 
     def components_text(self) -> str:
-        from .tools import components_markdown
+        from .texts import components_markdown
 
         return components_markdown()
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from .board import field_id, field_index, load_board
+from .components import field_id, field_index, load_board
 from .rules import MAX_BID, MAX_PLAYERS, NUM_FIELDS, NUM_RESOURCES
 
 AUCTION = 0

@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 
 from . import actions as A
-from .board import Board, field_id, load_board
+from .components import Board, field_id, load_board
 from .reference import Game
 from .rules import JOKER, NUM_ERAS, NUM_FIELDS
 
 #: the one-line help of its subcommand (a tool of the game: ``GameSpec.tools``)
-HELP = "measure Industry's board balance over many games (Industry only)"
+HELP = ("measure a game's balance over many games (Industry: final scores by source and player count; Age of "
+        "Industry: points, loans unpaid and wins by map)")
 
 # Recorded final scores of Industria games (ludolegars.fr reports, 2003; docs/industry/board-sources.md, section 3).
 INDUSTRIA_RANGES = {"total": (24, 45), "development": (12, 26), "roads": (3, 15), "tech_links": (0, 12),
@@ -236,8 +237,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--players", default="3,4", help="comma-separated player counts (default 3,4)")
     parser.add_argument("--policies", default="random,heuristic",
-                        help="comma-separated: random, heuristic-v0, heuristic (default random,heuristic)")  # fmt: skip
-    parser.add_argument("--board", default=None, metavar="PATH", help="a board file (default: the shipped board)")
+                        help="comma-separated agents, each taking every seat (Industry: random, heuristic-v0, "
+                             "heuristic; default random,heuristic)")  # fmt: skip
+    parser.add_argument("--board", default=None, metavar="PATH",
+                        help="Industry: a board file (default: the shipped board)")
     parser.add_argument("--output", default=None, metavar="JSON", help="also write the figures to this file")
 
 
@@ -245,6 +248,8 @@ def _check(args: argparse.Namespace) -> tuple[list[str], tuple[int, ...]] | str:
     """The policies and player counts asked for, or what is wrong with the options (before any game is played)."""
     if args.games < 1:
         return f"--games {args.games}: give at least 1 game"
+    if getattr(args, "map", None):
+        return f"--map {args.map}: Industry has one board; give a board file with --board"
     if not 0 <= args.seed or args.seed + args.games > 2**63:
         return f"--seed {args.seed}: seeds run from 0 to 2**63 - 1 (one per game)"
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]

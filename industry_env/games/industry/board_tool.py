@@ -10,14 +10,18 @@ import warnings
 from pathlib import Path
 
 from ...core.outputs import template_problem, write_text_atomic
-from .board import BoardWarning, board_template, load_board
-from .boarddoc import board_markdown, board_text
+from .components import BoardWarning, board_template, load_board
+from .texts import board_markdown, board_text
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the board (``--board PATH``: a board file, checked) or write ``--template``; the exit status."""
     if getattr(args, "map", None) is not None:
         print("error: --map: Industry has one board (give your own with --board PATH)", file=sys.stderr)
+        return 2
+    if getattr(args, "part", None) is not None:
+        print("error: --part: Industry has one data file, its board (give your own with --board PATH)",
+              file=sys.stderr)  # fmt: skip
         return 2
     if args.template is not None:
         target = Path(args.template)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.figure import DocFigure
 from . import picture
-from .board import field_id
+from .components import field_id
 from .reference import Game
 
 EXAMPLE = {"num_players": 4, "seed": 11, "era": 2}

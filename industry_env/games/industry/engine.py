@@ -71,7 +71,7 @@ from ...core.state import BatchState
 from . import actions as A
 from . import chance
 from . import observation as O
-from .board import Board, load_board
+from .components import Board, load_board
 from .positions import JSON_VERSION, PHASES
 from .reference import Game, IllegalActionError
 from .rules import (
@@ -213,7 +213,7 @@ def _from_buffer(buf: np.ndarray, batch_size: int, board: Board) -> State:
 
 # ---------------------------------------------------------------------------------------------- board tables
 @lru_cache(maxsize=8)
-def _tables(board: Board) -> SimpleNamespace:
+def board_tables(board: Board) -> SimpleNamespace:
     """Board facts as the flat numpy tables the array rules index, built once per board."""
     b = board
     needs = b.NEEDS.astype(np.int64)
@@ -256,7 +256,7 @@ def _tables(board: Board) -> SimpleNamespace:
     )
 
 
-def _rows_players(n: np.ndarray) -> np.ndarray:
+def rows_players(n: np.ndarray) -> np.ndarray:
     """bool[N, P]: which player slots take part in each game."""
     return np.arange(P)[None, :] < n[:, None]
 
@@ -293,7 +293,7 @@ def _writable(state: State, inplace: bool) -> State:
     """The State a step or reset writes: a copy, or (``inplace``) ``state`` itself, its arrays that the rules
     write through :func:`_flat` made C-contiguous (they always are, unless replaced by a strided view)."""
     if not inplace:
-        return copy(state)
+        return state.copy()
     for name in _FLAT_WRITTEN:
         a = getattr(state, name)
         if not a.flags.c_contiguous:
@@ -331,62 +331,24 @@ def _new_games(
     s.num_players[rows] = n
     s.balanced_draws[rows] = balanced
     # "Give each player 4 Talers"; "Randomly decide which player takes the Starting Player marker".
-    s.money[rows] = np.where(_rows_players(n), STARTING_MONEY, 0)
+    s.money[rows] = np.where(rows_players(n), STARTING_MONEY, 0)
     s.starting_player[rows] = chance.starting_player(seeds, n)
     # "Place the Column tokens in the bag and mix them."
     s.bag[rows] = chance.bag_order(seeds, 0)
     _begin_round(s, rows)
     if next_mask is not None and rows.size:
-        next_mask[rows] = legal_action_mask(take(s, rows))
+        next_mask[rows] = legal_action_mask(s.take(rows))
 
 
-def init(
-    batch_size: int,
-    num_players: int | np.ndarray = 4,
-    seed: int | np.ndarray | Sequence[int] = 0,
-    board: Board | None = None,
-    balanced_draws: bool | np.ndarray = True,
-) -> State:
-    """B new games; game i equals ``reference.Game(num_players, seed + i, board, balanced_draws)``."""
-    batch_size = batched.batch_size_of(batch_size)
-    n = batched.per_game(num_players, batch_size, (MIN_PLAYERS, MAX_PLAYERS), "num_players",
-                         f"Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}")  # fmt: skip
+def _new_state(batch_size: int, board: Board | None = None,
+               balanced_draws: bool | np.ndarray = True) -> tuple[State, tuple[np.ndarray]]:  # fmt: skip
+    """``init``'s options checked: an empty State on ``board`` and each game's draw variant."""
     raw_b = np.asarray(balanced_draws)
     zero_one = np.issubdtype(raw_b.dtype, np.integer) and np.isin(raw_b, (0, 1)).all()  # 0/1 flags per game
     if (raw_b.dtype != bool and not zero_one) or raw_b.ndim > 1 or (raw_b.ndim == 1 and raw_b.size != batch_size):
         raise ValueError(f"balanced_draws={balanced_draws!r}: must be True or False (or one bool per game)")
     bal = np.broadcast_to(raw_b.astype(bool), (batch_size,)).copy()
-    board = board if board is not None else load_board()
-    s = _empty(batch_size, board)
-    _new_games(s, np.arange(batch_size), _seeds(batch_size, seed), n, bal)
-    return s
-
-
-def reset(
-    state: State,
-    done: np.ndarray,
-    seeds: np.ndarray | None = None,
-    inplace: bool = False,
-    next_mask: np.ndarray | None = None,
-) -> State:
-    """A new State where the games in rows ``done`` start afresh; the others are copied unchanged.
-
-    ``done`` is a bool mask of length B or an array of integer row indices; anything else (a mask of another
-    length, floats, indices out of range) raises ValueError before any change.
-
-    ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``. Number of players and
-    draw variant are kept per row. Rewards of the reset rows are zero. ``inplace=True`` resets the rows of
-    ``state`` itself and returns it (no copy of the batch). ``next_mask`` (as in :func:`step`): its rows of
-    the reset games receive their legal-action masks, the other rows are left as they are.
-    """
-    rows = batched.rows_of(done, state.batch_size)
-    new = batched.reset_seeds(state.seed, rows, seeds)  # checked before anything is written
-    _check_next_mask(next_mask, state.batch_size)
-    s = _writable(state, inplace)
-    if rows.size:
-        new = s.seed[rows] + s.batch_size if new is None else new[rows]  # the reset rows' only (no [B] temporary)
-        _new_games(s, rows, new, s.num_players[rows].copy(), s.balanced_draws[rows].copy(), next_mask)
-    return s
+    return _empty(batch_size, board if board is not None else load_board()), (bal,)
 
 
 # ---------------------------------------------------------------------------------------------- Phases 1, 2, 5
@@ -394,7 +356,7 @@ def _begin_round(s: State, rows: np.ndarray) -> None:
     """Phase 1 (income), Phase 2 (new column tokens) and the start of Phase 3 for the games ``rows``."""
     if rows.size == 0:
         return
-    t = _tables(s.board)
+    t = board_tables(s.board)
     n = s.num_players[rows]
     s.round[rows] += 1
     # Phase 2: "The Starting Player draws one Column token per player from the bag" (balanced: 3 or 4).
@@ -409,7 +371,7 @@ def _begin_round(s: State, rows: np.ndarray) -> None:
     # drawn, each player immediately takes one Taler".
     coin = ((drawn == COIN_COLUMN) & valid).any(axis=1)
     income = INCOME + COIN_TOKEN_MONEY * coin.astype(np.int16)
-    s.money[rows] += np.where(_rows_players(n), income[:, None], 0).astype(np.int16)
+    s.money[rows] += np.where(rows_players(n), income[:, None], 0).astype(np.int16)
     # Phase 3: "The Starting Player is the first Auctioneer".
     s.phase[rows] = AUCTION
     s.auctioneer[rows] = s.starting_player[rows]
@@ -522,7 +484,7 @@ def _claim(s: State, rows: np.ndarray, p: np.ndarray) -> None:
     """Claim a Field: a Property token clock side up, or, on a Joker field, the Joker token in hand."""
     if rows.size == 0:
         return
-    t = _tables(s.board)
+    t = board_tables(s.board)
     f = s.lot[rows].astype(np.int64)
     rf = rows * NUM_FIELDS + f
     _flat(s.claimed)[rf] = True
@@ -565,7 +527,7 @@ def _buyable(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     resources that appeared in previous Eras". Either way exists iff some other player produces it or the
     bank sells it in this era.
     """
-    t = _tables(s.board)
+    t = board_tables(s.board)
     producers = s.produces.take(rows, axis=0)  # [N, P, 11], a copy
     producers.reshape(-1, NUM_RESOURCES)[np.arange(rows.size) * P + p] = False  # other players' factories only
     buyable = s.era[rows][:, None] >= t.BANK_ERA[None, :]
@@ -592,7 +554,7 @@ def _develop_ok(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
 
     The cheap tests run on whole rows, the costlier ones only on the few candidate (game, field) pairs left.
     """
-    t = _tables(s.board)
+    t = board_tables(s.board)
     # own fields whose Property token still shows the clock (.take: a faster row gather than indexing)
     ok = s.owner.take(rows, axis=0) == p.astype(np.int8)[:, None]
     ok &= ~s.developed.take(rows, axis=0)
@@ -641,7 +603,7 @@ def _develop(s: State, rows: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.nda
     """
     if rows.size == 0:
         return rows
-    t = _tables(s.board)
+    t = board_tables(s.board)
     rp = rows * P + p
     # "He must pay the construction costs ... to the bank" (less the discount, never below zero)
     _flat(s.money)[rp] -= t.NET_COST[_flat(s.discount)[rp], f]
@@ -664,7 +626,7 @@ _OTHERS = ~np.eye(P, dtype=bool)  # [p, q]: q is another player than p
 
 def _pay_ways(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     """bool[N, 7]: legal ways to pay the first pending resource, the rest staying payable afterwards."""
-    t = _tables(s.board)
+    t = board_tables(s.board)
     rp = rows * P + p
     r = s.pending[rows, 0].astype(np.int64)
     r2 = s.pending[rows, 1].astype(np.int64)
@@ -720,7 +682,7 @@ def _finish_development(s: State, rows: np.ndarray) -> np.ndarray:
     """Flip the Property token and score the cogwheel's points; two developments end the turn (those returned)."""
     if rows.size == 0:
         return rows
-    t = _tables(s.board)
+    t = board_tables(s.board)
     f, p = s.developing[rows].astype(np.int64), s.developer[rows]
     rp = rows * P + p
     _flat(s.developed)[rows * NUM_FIELDS + f] = True
@@ -763,9 +725,9 @@ def _take_subsidy(s: State, rows: np.ndarray, p: np.ndarray) -> None:
 
 def _final_scores(s: State, rows: np.ndarray) -> np.ndarray:
     """int64[N, P]: Scoring Track plus the final scoring of the games ``rows`` (which must be over)."""
-    t = _tables(s.board)
+    t = board_tables(s.board)
     n = s.num_players[rows]
-    present = _rows_players(n)
+    present = rows_players(n)
     # "Remove from the board all Property tokens that still show the clock symbol."
     mine = (s.owner[rows][:, None, :] == np.arange(P)[None, :, None]) & s.developed[rows][:, None, :]  # [N,P,60]
     total = s.points[rows].astype(np.int64)
@@ -784,7 +746,7 @@ def _final_scores(s: State, rows: np.ndarray) -> np.ndarray:
 def _ranking(s: State, rows: np.ndarray) -> np.ndarray:
     """int64[N, P]: each seat's place in the final order, higher is better, equal only for a full tie; -1 for
     absent seats."""
-    present = _rows_players(s.num_players[rows])
+    present = rows_players(s.num_players[rows])
     sc = _final_scores(s, rows)
     # "In case of a tie, the player with the most Property tokens on the board wins. If there is still a tie,
     # the player with the most money wins." Lexicographic key in bit fields that cannot overlap: money is int16
@@ -802,7 +764,7 @@ def ranking(state: State) -> np.ndarray:
 
 def _returns(s: State, rows: np.ndarray) -> np.ndarray:
     """float32[N, P]: +1 winners, -1 others, 0 for all if everyone ties (``Game.returns()``)."""
-    present = _rows_players(s.num_players[rows])
+    present = rows_players(s.num_players[rows])
     key = _ranking(s, rows)
     win = (key == key.max(axis=1, keepdims=True)) & present
     everyone = win.sum(axis=1) == s.num_players[rows]
@@ -949,7 +911,7 @@ def _chosen_legal(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, c
 
 def _illegal_message(s: State, rows: np.ndarray, a: np.ndarray) -> str:
     """'game 3: action 'bid 9' is not legal for player 1 at this bid decision; legal: ...' for each game."""
-    mask = legal_action_mask(take(s, rows))
+    mask = legal_action_mask(s.take(rows))
     lines = []
     for j, (i, act) in enumerate(zip(rows.tolist(), a.tolist(), strict=True)):
         legal = np.flatnonzero(mask[j]).tolist()
@@ -968,82 +930,45 @@ def _illegal_message(s: State, rows: np.ndarray, a: np.ndarray) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- step
-def step(
-    state: State,
-    actions: np.ndarray | Sequence[int],
-    on_illegal: str = "raise",
-    penalty: float = -1.0,
-    inplace: bool = False,
-    mask: np.ndarray | None = None,
-    next_mask: np.ndarray | None = None,
-) -> State:
-    """Play one action in every game (ignored in finished games) and return the new State.
-
-    ``on_illegal``: ``"raise"`` refuses the whole step with :class:`IllegalActionError` (state unchanged);
-    ``"penalize"`` ends each offending game with ``penalty`` for the player at fault (the Pgx convention, see
-    the module docstring). The input state is not modified, unless ``inplace=True``: then ``state`` itself is
-    updated and returned (no copy of the batch; a refused step still leaves it unchanged).
-
-    ``mask``: ``legal_action_mask(state)`` if the caller already has it (to sample the actions): the actions
-    are then checked against it instead of being re-derived from the rules. It must be the mask of this very
-    state; a stale or edited mask lets illegal actions through, with undefined results.
-
-    ``next_mask``: a C-contiguous bool[B, 314] array that receives ``legal_action_mask`` of the new State (it may
-    be ``mask`` itself); the compiled backend writes it in the same pass as the step, saving a second call.
-    """
-    # The checks cost about a microsecond: at batch 1 (the AEC env, search players) they are most of a step.
-    B = state.phase.shape[0]
-    a_all = batched.step_actions(on_illegal, actions, B, A.NUM_ACTIONS, mask, IllegalActionError)
-    if next_mask is not None:
-        batched.check_next_mask(next_mask, B, A.NUM_ACTIONS)  # (one call: the batch-1 path)
+def _play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, penalty: float,
+          next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
+    """``step`` on the State it writes, its arguments checked (``ENGINE.play``): the rows refused, or None."""
     if _backend == "numba":
-        s, bad = _kernel().step(_to_write(state, inplace), a_all, on_illegal == "raise", penalty, inplace, mask,
-                                next_mask)  # fmt: skip
-        if bad is not None:
-            raise IllegalActionError(_illegal_message(state, bad, a_all[bad].astype(np.int64)))
-        return s
-    s = _numpy_step(state, a_all, on_illegal, penalty, inplace, mask)
-    if next_mask is not None:
-        next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
-        _numpy_mask(s, next_mask)
-    return s
+        return _kernel().step(s, a_all, raise_, penalty, True, mask, next_mask)[1]
+    return _numpy_play(s, a_all, mask, raise_, penalty, next_mask)
 
 
-def _check_next_mask(next_mask: np.ndarray | None, batch_size: int) -> None:
-    """``step``'s ``next_mask`` must be a writable C-contiguous bool[B, 314] array (it is written in place)."""
-    batched.check_next_mask(next_mask, batch_size, A.NUM_ACTIONS)
-
-
-def _numpy_step(
-    state: State, a_all: np.ndarray, on_illegal: str, penalty: float, inplace: bool, mask: np.ndarray | None
-) -> State:
-    """``step`` by the numpy rules, its arguments checked."""
-    live = (~state.terminated).nonzero()[0]
+def _numpy_play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, penalty: float,
+                next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
+    """``step`` by the numpy rules on the State it writes: the rows refused (nothing written), or None."""
+    live = (~s.terminated).nonzero()[0]
     a = a_all[live].astype(np.int64)
-    kind = _kinds(state, live, a)
-    cur = state.current_player.astype(np.int64)  # once a step: each kind's players, the one at fault
+    kind = _kinds(s, live, a)
+    cur = s.current_player.astype(np.int64)  # once a step: each kind's players, the one at fault
     if mask is None:
-        legal = _chosen_legal(state, live, a, kind, cur)
+        legal = _chosen_legal(s, live, a, kind, cur)
     else:  # one entry of the given mask per game (wrapped into range: out-of-range actions are of no kind)
         legal = _flat(mask)[live * A.NUM_ACTIONS + a % A.NUM_ACTIONS]
         legal &= kind < _NUM_KINDS
     all_legal = bool(legal.all())
     if not all_legal:
         bad = live[~legal]
-        if on_illegal == "raise":
-            raise IllegalActionError(_illegal_message(state, bad, a[~legal]))
+        if raise_:
+            return bad
         live, a, kind = live[legal], a[legal], kind[legal]
-    s = _writable(state, inplace)
     s.rewards[:] = 0.0
     if not all_legal:
         # Pgx: "Taking illegal action leads to immediate game terminal with negative reward".
         fault = cur[bad]
-        present = _rows_players(s.num_players[bad])
+        present = rows_players(s.num_players[bad])
         s.rewards[bad] = np.where(present, -penalty, 0.0)  # every other player is treated as a winner
         s.rewards[bad, fault] = penalty
         s.terminated[bad] = True
     _apply(s, _decisions(s, live, a, kind, cur))
-    return s
+    if next_mask is not None:
+        next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
+        _numpy_mask(s, next_mask)
+    return None
 
 
 def _apply(s: State, groups: list[_Group]) -> None:
@@ -1146,55 +1071,7 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
     return out
 
 
-# ---------------------------------------------------------------------------------------------- batch surgery
-def copy(state: State) -> State:
-    """An independent copy of the batch (every array copied; the board shared)."""
-    if state._buf is not None:
-        return _from_buffer(state._buf.copy(), state.batch_size, state.board)
-    out = _empty(state.batch_size, state.board)
-    for k, v in state.arrays().items():
-        getattr(out, k)[...] = v
-    return out
-
-
-def take(state: State, i: int | np.ndarray | Sequence[int]) -> State:
-    """The game(s) ``i`` as a new State (an int gives a batch of 1)."""
-    idx = state.check_rows(i, "take")
-    out = _empty(idx.size, state.board)
-    for k, v in state.arrays().items():
-        getattr(out, k)[...] = v[idx]
-    return out
-
-
-def put(state: State, i: int, single: State) -> State:
-    """A new State equal to ``state`` with game ``i`` replaced by the one game of ``single``."""
-    if single.batch_size != 1:
-        raise ValueError(f"put needs a batch of 1, got {single.batch_size}")
-    if single.board is not state.board:
-        raise ValueError("put: the two states use different boards")
-    rows = state.check_rows(i, "put")
-    if rows.size != 1:
-        raise ValueError(f"put: one row for the one game given, got {rows.size} rows ({i!r})")
-    row = int(rows[0])
-    out = copy(state)
-    for k, v in single.arrays().items():
-        getattr(out, k)[row] = v[0]
-    return out
-
-
-def concat(states: Sequence[State]) -> State:
-    """One State holding all the games of ``states`` in order (they must share the board)."""
-    if not states:
-        raise ValueError("concat needs at least one State")
-    board = states[0].board
-    if any(s.board is not board for s in states):
-        raise ValueError("concat: the states use different boards")
-    out = _empty(sum(s.batch_size for s in states), board)
-    for k in _ARRAY_FIELDS:
-        np.concatenate([getattr(s, k) for s in states], out=getattr(out, k))
-    return out
-
-
+# ---------------------------------------------------------------------------------------------- the reference
 def to_game(state: State, i: int) -> Game:
     """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
     i = state.check_row(i, "to_game")
@@ -1240,7 +1117,7 @@ def from_games(games: Sequence[Game]) -> State:
     if any(g.board is not board for g in games):
         raise ValueError("from_games: the games use different boards")
     s = _empty(len(games), board)
-    t = _tables(board)
+    t = board_tables(board)
     for i, g in enumerate(games):
         d = g.s
         n = d.num_players
@@ -1279,29 +1156,30 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return pick_uniform(mask, rng.random(mask.shape[0]))
 
 
-def random_step(
-    state: State, rng: np.random.Generator, inplace: bool = False, next_mask: np.ndarray | None = None
-) -> tuple[State, np.ndarray]:
+def _random_step(state: State, rng: np.random.Generator, inplace: bool = False, mask: np.ndarray | None = None,
+                 next_mask: np.ndarray | None = None) -> tuple[State, np.ndarray]:  # fmt: skip
     """Every live game plays one legal action drawn uniformly at random: ``(new State, int64[B] actions)``.
 
     The same draws and the same games as ``step(state, sample_legal(legal_action_mask(state), rng))``, in one
     pass: the compiled backend lists, draws and plays each game's action in one call (no mask is written unless
-    ``next_mask`` asks for it, as in :func:`step`). For random opponents, benchmarks and balance studies at full
-    speed. ``actions`` holds 0 for finished games; ``inplace`` as in :func:`step`.
+    ``next_mask`` asks for it, as in ``step``). For random opponents, benchmarks and balance studies at full
+    speed. ``actions`` holds 0 for finished games; ``inplace`` as in ``step``; ``mask``: this state's legal masks,
+    if the caller has them (then the draws pick among them and ``step`` plays them).
     """
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}")
+    if mask is not None:
+        a = sample_legal(mask, rng)
+        return ENGINE.step(state, a, inplace=inplace, mask=mask, next_mask=next_mask), a
     if next_mask is not None:
         batched.check_next_mask(next_mask, state.batch_size, A.NUM_ACTIONS)
     if _backend == "numba":
         return _kernel().random_step(_to_write(state, inplace), rng, inplace, next_mask)
     u = rng.random(state.batch_size)
-    mask = legal_action_mask(state)
-    a = pick_uniform(mask, u)
-    s = _numpy_step(state, a, "raise", -1.0, inplace, mask)
-    if next_mask is not None:
-        next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
-        _numpy_mask(s, next_mask)
+    m = legal_action_mask(state)
+    a = pick_uniform(m, u)
+    s = _writable(state, inplace)
+    _numpy_play(s, a, m, True, -1.0, next_mask)
     return s, a
 
 
@@ -1366,7 +1244,7 @@ def rollout(
             a = np.argmax(cs > (u * cs[:, -1])[:, None], axis=1)
         held = s.terminated.copy()  # the games that stop here are set aside for this step
         s.terminated |= ~live
-        _numpy_step(s, a, "raise", -1.0, True, mask)
+        _numpy_play(s, a, mask, True, -1.0, None)
         s.terminated &= live | held
         s.terminated |= held
         steps += live
@@ -1376,191 +1254,60 @@ def rollout(
     return s, steps
 
 
-# ---------------------------------------------------------------------------------------------- from observations
-_BINARY_PARTS = ("four_players", "balanced_draws", "era", "phase", "to_move", "seat_present", "subsidy",
-                 "starting_player", "auctioneer", "high_bidder", "developer", "owner", "developed", "claimed",
-                 "available", "in_bag", "lot", "developing", "pending")  # fmt: skip
-_COUNT_PARTS = {"round": O.SCALE_ROUND, "money": O.SCALE_MONEY, "points": O.SCALE_POINTS, "jokers": 1.0,
-                "high_bid": O.SCALE_MONEY, "developments": 1.0, "dev_turns": 1.0}  # fmt: skip
-_COUNT_COLS = np.concatenate([np.arange(O.OBS_DIM)[O.INDEX[name]] for name in _COUNT_PARTS])
-_COUNT_SIZES = [O.INDEX[k].stop - O.INDEX[k].start for k in _COUNT_PARTS]
-_COUNT_SCALE = np.repeat([float(x) for x in _COUNT_PARTS.values()], _COUNT_SIZES)
-_COUNT_AT = dict(zip(_COUNT_PARTS, np.cumsum([0, *_COUNT_SIZES]).tolist(), strict=False))  # name -> column
-_ONE_BITS = np.float32(1.0).view(np.uint32)
-_SEED_END = 2**63 - 1
-# a field's owner, from its [4] relative-seat flags read as the bits of a number: -1 none, -2 several
-_OWNER_OF_BITS = np.array([-1 if k == 0 else (k.bit_length() - 1 if k & (k - 1) == 0 else -2) for k in range(16)])
+# ---------------------------------------------------------------------------------------------- the engine
+class Engine(batched.Engine):
+    """Industry on the shared front (:class:`industry_env.core.batched.Engine`), with two backends behind it: the
+    compiled kernel (:mod:`.kernel`, imported and warmed up by the first call that runs it) and this module's
+    numpy rules (where nothing compiles; ``INDUSTRY_ENV_BACKEND=numpy``). The verbs that differ by backend are
+    this module's functions; ``init``, ``reset``, ``step``'s checks and the batch surgery are the front's."""
+
+    name, State, IllegalActionError = "Industry", State, IllegalActionError
+    num_actions, players, default_players = A.NUM_ACTIONS, (MIN_PLAYERS, MAX_PLAYERS), 4
+    players_rule = f"Industry is played by {MIN_PLAYERS} or {MAX_PLAYERS}"
+    kept, shared = ("balanced_draws",), "boards"
+
+    def new_state(self, batch_size: int, board: Board | None = None,  # type: ignore[override]
+                  balanced_draws: bool | np.ndarray = True) -> tuple[State, tuple[np.ndarray]]:  # fmt: skip
+        return _new_state(batch_size, board, balanced_draws)
+
+    def new_games(self, s: State, rows: np.ndarray, seeds: np.ndarray, num_players: np.ndarray,
+                  kept: tuple[np.ndarray, ...], next_mask: np.ndarray | None) -> None:  # fmt: skip
+        _new_games(s, rows, seeds, num_players, kept[0], next_mask)
+
+    def writable(self, state: State, inplace: bool) -> State:
+        return _to_write(state, inplace) if _backend == "numba" else _writable(state, inplace)
+
+    play = staticmethod(_play)  # (no frame of its own: at batch 1 each call is a tenth of a step)
+
+    def illegal_message(self, state: State, bad: np.ndarray, actions: np.ndarray) -> str:
+        return _illegal_message(state, bad, actions[bad].astype(np.int64))
+
+    def legal_action_mask(self, state: State) -> np.ndarray:
+        return legal_action_mask(state)
+
+    def observe(self, state: State, player: int | np.ndarray | None = None) -> np.ndarray:
+        return observe(state, player)
+
+    def sample_legal(self, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return sample_legal(mask, rng)
+
+    def random_step(self, state: State, rng: np.random.Generator, inplace: bool = False,
+                    mask: np.ndarray | None = None, next_mask: np.ndarray | None = None) -> tuple[State, np.ndarray]:
+        return _random_step(state, rng, inplace, mask, next_mask)
+
+    def finished(self, state: State) -> np.ndarray:
+        return finished(state)
+
+    def scores(self, state: State) -> np.ndarray:
+        return scores(state)
+
+    def to_game(self, state: State, i: int) -> Game:
+        return to_game(state, i)
+
+    def from_games(self, games: Sequence[Game]) -> State:
+        return from_games(games)
 
 
-def from_observation(
-    observations: np.ndarray,
-    rng: np.random.Generator,
-    board: Board | None = None,
-    player: int | np.ndarray = 0,
-) -> State:
-    """A State rebuilt from float32[B, OBS_DIM] observations: the table as its observer sees it, the bag dealt.
-
-    What a seated player would do to think ahead: the visible table (everything but the order of the bag) is
-    copied as observed; the tokens still in the bag (``in_bag``) are put in a random order drawn from ``rng``,
-    and each game gets a fresh seed from ``rng`` for the later eras' bags. The observer becomes player
-    ``player`` (default 0; int or int[B]), the other seats following clockwise. Pay-to-player actions name
-    absolute players, which an observation does not show: pass the observer's real seat as ``player`` when it
-    is known and the rebuilt game names the same players as the real one. Caches (``produces``, ``discount``)
-    are rebuilt, ``terminated`` follows the phase, rewards are zero. ``observe(from_observation(o, rng), 0)``
-    gives back ``o``. A malformed observation (shape, dtype, an entry that no game produces) raises ValueError
-    naming the entry and the rows.
-    """
-    obs = _checked_observations(observations)
-    B = obs.shape[0]
-    board = board if board is not None else load_board()
-    t = _tables(board)
-    v = O.views(obs)
-    rows = np.arange(B)
-    # every entry is a 0/1 flag or a whole count times its scale (NaN and infinities fail both)
-    bits = obs.view(np.uint32)
-    not_flag = (bits != 0) & (bits != _ONE_BITS)  # whole-array tests and one small scatter: faster than a gather
-    not_flag[:, _COUNT_COLS] = False
-    scaled = obs.take(_COUNT_COLS, axis=1).astype(np.float64) * _COUNT_SCALE
-    counts = np.rint(scaled)
-    if not_flag.any() or not (np.abs(scaled - counts) <= 1e-3).all():
-        _refuse_entries(obs)
-    counts = counts.astype(np.int64)
-
-    def count(name: str) -> np.ndarray:
-        at = _COUNT_AT[name]
-        return counts[:, at : at + O.INDEX[name].stop - O.INDEX[name].start]
-
-    def one_hot(name: str, required: np.ndarray | bool, x: np.ndarray | None = None) -> np.ndarray:
-        """int64[B]: the index set in a one-hot entry (or ``x``), -1 if none; several, or none where required,
-        refused."""
-        x = v[name].reshape(B, -1) if x is None else x
-        ones = x.sum(axis=1)
-        _refuse(ones > 1, f"'{name}' has more than one entry set")
-        _refuse((ones == 0) & required, f"'{name}' has no entry set")
-        return np.where(ones > 0, x.argmax(axis=1), -1)
-
-    n = np.where(v["four_players"][:, 0] == 1, MAX_PLAYERS, MIN_PLAYERS)
-    seat_ok = _rows_players(n)
-    _refuse((v["seat_present"] != seat_ok).any(axis=1), "'seat_present' does not match 'four_players'")
-    p0 = np.broadcast_to(np.asarray(player), (B,))
-    if not np.issubdtype(p0.dtype, np.integer) or ((p0 < 0) | (p0 >= n)).any():
-        raise ValueError(f"player={player!r}: the observer's seat must be a whole number from 0 to num_players - 1")
-    p0 = p0.astype(np.int64)
-    era, phase = one_hot("era", True), one_hot("phase", True)
-    money, points, jokers = count("money"), count("points"), count("jokers").reshape(B, P, NUM_JOKER_KINDS)
-    absent = ~seat_ok
-    _refuse(
-        (absent & ((money != 0) | (points != 0) | (v["subsidy"] != 0))).any(axis=1)
-        | (absent[:, :, None] & (jokers != 0)).reshape(B, -1).any(axis=1)
-        | (absent[:, None, :] & (v["owner"] != 0)).reshape(B, -1).any(axis=1),
-        "an absent seat holds something",
-    )
-    _refuse((money < 0).any(axis=1) | (money > MAX_BID).any(axis=1) | (jokers < 0).reshape(B, -1).any(axis=1),
-            "'money' or 'jokers' out of range")  # fmt: skip
-    over = phase == OVER
-
-    def seat(name: str, required: np.ndarray | bool = False) -> np.ndarray:
-        """int64[B]: the absolute player of a relative-seat one-hot entry, -1 if none."""
-        k = one_hot(name, required)
-        _refuse((k >= 0) & ~seat_ok[rows, np.maximum(k, 0)], f"'{name}' names a seat that does not play")
-        return np.where(k >= 0, (p0 + k) % n, -1)
-
-    to_move = seat("to_move", ~over)
-    _refuse(over & (to_move >= 0), "'to_move' is set in a finished game")
-    auctioneer, developer = seat("auctioneer", True), seat("developer")
-    starting_player, high_bidder = seat("starting_player", True), seat("high_bidder")
-    _refuse(((phase == AUCTION) | (phase == SELL_OR_KEEP)) & (to_move != auctioneer),
-            "the player to move is not the auctioneer")  # fmt: skip
-    _refuse(((phase == DEVELOP) | (phase == PAY)) & (to_move != developer), "the player to move is not the developer")
-    _refuse((phase < DEVELOP) & (developer >= 0), "'developer' is set outside the development phase")
-    lot, developing = one_hot("lot", (phase == BID) | (phase == SELL_OR_KEEP)), one_hot("developing", phase == PAY)
-    _refuse((lot >= 0) & (phase != BID) & (phase != SELL_OR_KEEP), "'lot' is set outside an auction")
-    _refuse((developing >= 0) & (phase != PAY), "'developing' is set outside a payment")
-    pending = np.stack([one_hot("pending", phase == PAY, v["pending"][:, 0]),
-                        one_hot("pending", False, v["pending"][:, 1])], axis=1)  # fmt: skip
-    _refuse((pending[:, 1] >= 0) & (pending[:, 0] < 0), "a second pending resource without a first")
-    _refuse((phase != PAY) & (pending[:, 0] >= 0), "'pending' is set outside a payment")
-    high_bid = count("high_bid")[:, 0]
-    _refuse((high_bid > 0) != (high_bidder >= 0), "'high_bid' and 'high_bidder' disagree")
-    claimed, developed = v["claimed"] == 1, v["developed"] == 1
-    own = v["owner"]
-    rel_owner = _OWNER_OF_BITS[(own[..., 0] + 2 * own[..., 1] + 4 * own[..., 2] + 8 * own[..., 3]).astype(np.int64)]
-    _refuse((rel_owner == -2).any(axis=1), "a field has more than one owner")
-    owner = np.where(rel_owner >= 0, (p0[:, None] + rel_owner) % n[:, None], -1)
-    _refuse(((owner >= 0) & ~claimed).any(axis=1), "an owned field is not claimed")
-    _refuse((developed & (owner < 0)).any(axis=1), "a developed field has no owner")
-    available = (v["available"] == 1).reshape(B, NUM_ERAS, NUM_COLUMNS)
-    face_up = available[rows, era]
-    available[rows, era] = False
-    _refuse(available.reshape(B, -1).any(axis=1), "'available' is set outside the current era")
-    in_bag = v["in_bag"] == 1
-    _refuse((in_bag & face_up).any(axis=1), "a column token is both in the bag and face up")
-
-    s = _empty(B, board)
-    s.seed[:] = rng.integers(0, _SEED_END, size=B, dtype=np.int64)  # the later eras' bags, unobserved
-    s.num_players[:] = n
-    s.balanced_draws[:] = v["balanced_draws"][:, 0] == 1
-    s.era[:], s.round[:], s.starting_player[:] = era, count("round")[:, 0], starting_player
-    # the hidden order: tokens already drawn first (in column order), then the bag's tokens shuffled
-    keys = np.where(in_bag, rng.random((B, NUM_COLUMNS)), -1.0)
-    s.bag[:] = np.argsort(keys, axis=1, kind="stable")
-    s.bag_pos[:] = NUM_COLUMNS - in_bag.sum(axis=1)
-    s.face_up[:], s.claimed[:], s.owner[:], s.developed[:] = face_up, claimed, owner, developed
-    absolute = np.where(seat_ok, (p0[:, None] + np.arange(P)[None, :]) % n[:, None], P - 1)  # [B, 4]
-    b_idx, k_idx = np.nonzero(seat_ok)
-    g = absolute[b_idx, k_idx]
-    s.money[b_idx, g], s.points[b_idx, g] = money[b_idx, k_idx], points[b_idx, k_idx]
-    s.jokers[b_idx, g] = jokers[b_idx, k_idx]
-    s.subsidy[b_idx, g] = v["subsidy"][b_idx, k_idx] == 1
-    s.phase[:], s.auctioneer[:], s.lot[:] = phase, auctioneer, lot
-    s.bidder[:] = np.where(phase == BID, to_move, np.where(phase == SELL_OR_KEEP, auctioneer, -1))
-    s.high_bid[:], s.high_bidder[:], s.developer[:] = high_bid, high_bidder, developer
-    s.developments[:], s.dev_turns[:] = count("developments")[:, 0], count("dev_turns")[:, 0]
-    s.developing[:], s.pending[:] = developing, pending
-    s.terminated[:] = over
-    mine = ((owner[:, None, :] == np.arange(P)[None, :, None]) & developed[:, None, :]).astype(np.float32)
-    s.discount[:] = mine @ t.DISCOUNT.astype(np.float32)
-    s.produces[:] = (mine @ _producer_table(board)) > 0
-    return s
-
-
-def _refuse(bad: np.ndarray, what: str) -> None:
-    """ValueError if any row of ``bad`` (bool[B]) is set, naming the first rows and ``what``."""
-    if bad.any():
-        where = np.flatnonzero(bad)
-        more = f" (and {where.size - 5} more)" if where.size > 5 else ""
-        raise ValueError(f"not a valid observation: {what}, in row(s) {where[:5].tolist()}{more}")
-
-
-def _refuse_entries(obs: np.ndarray) -> None:
-    """Name the first entry of ``obs`` that is neither a 0/1 flag nor a whole count times its scale."""
-    B = obs.shape[0]
-    _refuse(~np.isfinite(obs).all(axis=1), "NaN or infinite values")
-    v = O.views(obs)
-    for name in _BINARY_PARTS:
-        x = v[name].reshape(B, -1)
-        _refuse(((x != 0) & (x != 1)).any(axis=1), f"'{name}' holds values other than 0/1")
-    for name, scale in _COUNT_PARTS.items():
-        x = v[name].reshape(B, -1).astype(np.float64) * float(scale)
-        _refuse((np.abs(x - np.rint(x)) > 1e-3).any(axis=1), f"'{name}' is not a whole count (times its scale)")
-
-
-def _checked_observations(observations: np.ndarray) -> np.ndarray:
-    """float32[B, OBS_DIM] from ``observations``, or ValueError saying what is wrong with their type or shape."""
-    if not isinstance(observations, np.ndarray):
-        raise ValueError(f"observations must be a numpy float32 array of shape [B, {O.OBS_DIM}], "
-                         f"got {type(observations).__name__}")  # fmt: skip
-    if observations.dtype not in (np.float32, np.float64):
-        raise ValueError(f"observations must be float32 (the observation layout), got dtype {observations.dtype}")
-    if observations.ndim != 2 or observations.shape[1] != O.OBS_DIM:
-        raise ValueError(f"observations must have shape [B, {O.OBS_DIM}], got {list(observations.shape)}")
-    return np.ascontiguousarray(observations, dtype=np.float32)
-
-
-@lru_cache(maxsize=8)
-def _producer_table(board: Board) -> np.ndarray:
-    """float32[60, 11]: field f produces resource r (to rebuild the ``produces`` cache by one product)."""
-    out = np.zeros((NUM_FIELDS, NUM_RESOURCES), np.float32)
-    makes = np.flatnonzero(board.PRODUCES >= 0)
-    out[makes, board.PRODUCES[makes]] = 1.0
-    return out
+ENGINE = Engine()
+init, reset, step, random_step = ENGINE.init, ENGINE.reset, ENGINE.step, ENGINE.random_step
+copy, take, put, concat = ENGINE.copy, ENGINE.take, ENGINE.put, ENGINE.concat

@@ -36,10 +36,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import check_colours, pixel_page, png_bytes, svg_document
-from ...core.outputs import write_bytes_atomic
-from ...core.window import Window, in_notebook
-from .board import Board, field_id, network_kind
+from ...core.figure import Pictures, pixel_page, svg_document
+from .components import Board, field_id, network_kind
 from .rules import BONUS, COIN_COLUMN, COLUMN_LETTERS, FACTORY, JOKER, NUM_COLUMNS, NUM_ERAS, TECHNOLOGY
 
 if TYPE_CHECKING:
@@ -421,61 +419,36 @@ def to_svg(game: Game, text_as_paths: bool = False) -> str:
         return _canvas(game).svg(game, text_as_paths)
 
 
+# The shared picture front (core.figure.Pictures) over the two drawings: Industry hides nothing, so one view for all.
+PICTURES = Pictures("Industry", lambda game, seat=None: to_rgb_array(game),
+                    lambda game, seat, text_as_paths: to_svg(game, text_as_paths),
+                    swatch=(*PLAYER_COLOURS, _GOLD, _RED, _INK), width=WIDTH, dpi=DPI, requires=_matplotlib,
+                    where=f"{__name__}.save_png / to_svg")
+GifWriter = PICTURES.gif_writer  # frames: pictures or games; the palette keeps the players' colours
+
+
 def save_png(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG (atomically: a reader never sees
-    half a file, and a failed write leaves an earlier file as it was)."""
-    _gif.pillow()  # the render extra, named if missing
-    write_bytes_atomic(path, to_png(game))
+    """Write the picture of ``game``'s position to ``path`` as a 1280 x 800 PNG, atomically."""
+    PICTURES.save_png(game, path)
 
 
 def to_png(game: Game, colours: int = 0) -> bytes:
     """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, about a third of
     the size (what a notebook shows)."""
-    _gif.pillow()  # the render extra named before anything is drawn
-    check_colours(colours)
-    return png_bytes(to_rgb_array(game), colours)
+    return PICTURES.to_png(game, None, colours)
 
 
 def save_svg(game: Game, path: str | os.PathLike[str], text_as_paths: bool = False) -> None:
-    """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers; see :func:`to_svg`)."""
-    text = to_svg(game, text_as_paths)
-    with open(os.fspath(path), "w", encoding="utf-8") as fh:
-        fh.write(text)
-
-
-class GifWriter(_gif.GifWriter):
-    """An animated GIF of Industry's pictures written frame by frame (see :class:`industry_env.core.gif.GifWriter`):
-    frames are pictures from :func:`to_rgb_array` or games to draw; the palette keeps the players' colours.
-    ``scale`` shrinks the frames (1.0: 1280 x 800). Use as a context manager, or call ``close()``.
-    """
-
-    def __init__(self, path: str | os.PathLike[str], frame_ms: int = 400, last_ms: int = 3000,
-                 scale: float = 1.0) -> None:  # fmt: skip
-        _matplotlib()  # Pillow comes with matplotlib: the same extra
-        super().__init__(path, frame_ms, last_ms, scale, swatch=(*PLAYER_COLOURS, _GOLD, _RED, _INK))
-
-    def add(self, frame: np.ndarray | Game) -> None:
-        """Append one frame: a picture from :func:`to_rgb_array`, or a game to draw."""
-        super().add(frame if isinstance(frame, np.ndarray) else to_rgb_array(frame))
-
-
-_WINDOW = Window("Industry", DPI)  # render_mode="human" outside a notebook
+    """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers; see :func:`to_svg`),
+    atomically."""
+    PICTURES.save_svg(game, path, None, text_as_paths)
 
 
 def show(game: Game) -> bool:
     """Show the position: an inline PNG (128 colours, about 90 kB, so a saved notebook stays small) in a Jupyter
-    notebook, else in one matplotlib window updated in place. For vector graphics in a notebook, display
-    ``IPython.display.SVG(to_svg(game))`` (about 320 kB).
-
-    Returns True when the picture was shown. On a machine without a display it does not raise: it warns,
-    saying what is missing, and returns False (a missing matplotlib still raises the ImportError naming the extra).
-    """
-    if in_notebook():
-        from IPython.display import Image, display
-
-        display(Image(to_png(game, colours=128), width=WIDTH))
-        return True
-    return _WINDOW.show(to_rgb_array(game), f"{__name__}.save_png / to_svg")
+    notebook, else in one matplotlib window updated in place; without a display it warns and returns False. For
+    vector graphics in a notebook, display ``IPython.display.SVG(to_svg(game))`` (about 320 kB)."""
+    return PICTURES.show(game)
 
 
 __all__ = ["PICTURE_SHAPE", "WIDTH", "HEIGHT", "PLAYER_COLOURS", "GifWriter", "to_rgb_array", "to_svg", "save_png",

@@ -8,7 +8,7 @@ from typing import Any
 from ...core.playtable import PlayTable
 from . import actions as A
 from . import render
-from .board import field_index
+from .components import field_index
 from .rules import NUM_ERAS, SUBSIDY_MONEY, SUBSIDY_POINTS
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import Board, field_id
+from .components import Board, field_id
 from .rules import (
     FACTORY,
     JOKER,

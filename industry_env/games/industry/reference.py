@@ -24,7 +24,7 @@ import numpy as np
 from ...core.textdata import TextDataError, parse_json
 from . import actions as A
 from . import chance
-from .board import Board, load_board
+from .components import Board, load_board
 from .observation import observe_game
 from .positions import AUCTION, BID, DEVELOP, JSON_VERSION, OVER, PAY, SELL_OR_KEEP, GameStateError, Position
 from .rules import (

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import actions as A
-from .board import field_id
-from .boarddoc import _describe, _network_label
+from .components import field_id
 from .rules import (
     BONUS,
     COLUMN_LETTERS,
@@ -28,6 +27,7 @@ from .rules import (
     SUBSIDY_POINTS,
     TECHNOLOGY,
 )
+from .texts import _describe, _network_label
 
 Game = Any  # a reference Game (reference.Game renders through this module, so it is not imported back)
 

@@ -1,7 +1,7 @@
 """Numbers fixed by the rulebook of Industry (not the board): one place for every rule constant.
 
 Each constant cites the rulebook sentence it encodes. Board data (fields, links, resources) lives in
-``data/board.toml`` instead; see :mod:`industry_env.games.industry.board`.
+``data/board.toml`` instead; see :mod:`industry_env.games.industry.components`.
 """
 
 from __future__ import annotations

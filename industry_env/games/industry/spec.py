@@ -1,6 +1,6 @@
 """Industry's declaration to the suite (:data:`SPEC`): what ``industry_env.load_game("industry")`` returns.
 
-Michael Schacht's *Industry* (ABACUSSPIELE 2004; English rules by Ystari/Rio Grande): 3 or 4 players, perfect
+Michael Schacht's *Industry* (Ystari 2009, a re-edition of *Industria*, Queen Games 2003): 3 or 4 players, perfect
 information but for the bag's order, options ``balanced_draws`` (the rulebook's recommended draws of Eras 4
 and 5) and ``board`` (a board file; the shipped reconstructed board by default).
 """
@@ -15,7 +15,7 @@ import numpy as np
 from ...core.spec import GameSpec, Option, Piece, ReferenceGame, layout
 from . import actions as A
 from . import observation as O
-from .board import Board, load_board
+from .components import Board, load_board
 from .rules import MAX_BID, MAX_DEVELOPMENTS, MAX_PLAYERS, MIN_PLAYERS, NUM_RESOURCES
 
 
@@ -40,7 +40,7 @@ class IndustrySpec(GameSpec):
     id = "industry"
     name = "Industry"
     version = 0
-    citation = "Michael Schacht, Industry (ABACUSSPIELE 2004; English rules, Ystari Games / Rio Grande Games)"
+    citation = "Michael Schacht, Industry (Ystari 2009, a re-edition of Industria, Queen Games 2003)"
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS
     hidden_information = False  # only the future is hidden (the bag's order): every seat sees the whole table
     has_pictures = True
@@ -154,7 +154,7 @@ class IndustrySpec(GameSpec):
         return resources.files("industry_env.games.industry.data").joinpath("rules.md").read_text(encoding="utf-8")
 
     def components_text(self) -> str:
-        from .boarddoc import board_markdown
+        from .texts import board_markdown
 
         return board_markdown(load_board())
 

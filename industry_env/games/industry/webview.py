@@ -8,7 +8,7 @@ from typing import Any
 from ...core.spec import GameSpec
 from ...core.webview import PicturedView
 from . import picture, render
-from .board import field_id, field_index
+from .components import field_id, field_index
 
 
 class IndustryView(PicturedView):

@@ -4,7 +4,9 @@ offsets, ``action_to_string`` and its parser ``string_to_action``.
 Every bound is a rule or a loader limit (docs/twentieth-century/actions.md):
 
 * LAND 8, TECH 6: the offer slots of a 5-player game ('8 territori e 6 tecnologie');
-* BID 32: a bid is the smallest legal bid plus k, k < 32 (ruling 19: a jump bid of more is not offered);
+* BID 32: a bid is the smallest legal bid plus k; the last, k = 31, is '31 or more': the bidder is asked again
+  with the same block what to add to it (0 to 30, or 31 and asked again), so any bid up to his coins is legal
+  (ruling 19);
 * CATASTROPHE 5 x 26: the card's five columns, bids 0 to 25 ('L'offerta minima è 0 e la massima è 25');
 * CELL 81, CITY 81 x 3: the 9 x 9 window of a nation (ruling 18), at most 3 cities a tile (the loader's limit);
 * ROTATE 4: 'Ogni tessera ha quattro orientamenti possibili';

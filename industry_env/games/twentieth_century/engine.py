@@ -36,7 +36,6 @@ its action and gets zero rewards. ``rewards`` are zero except on the step that e
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,7 +47,17 @@ from . import kernel as K
 from .components import ERAS, GameData, load_data
 from .reference import Game, IllegalActionError
 from .rules import MAX_PLAYERS, MIN_PLAYERS
-from .state import CARD_CHOICES, GAME_NAME, JSON_VERSION, LEDGER, PHASES, SCORE_SOURCES, batch_schema
+from .state import (
+    CARD_CHOICES,
+    FIELDS,
+    GAME_NAME,
+    JSON_VERSION,
+    LEDGER,
+    PHASES,
+    SCORE_SOURCES,
+    GameStateError,
+    batch_schema,
+)
 
 __all__ = [
     "State", "init", "step", "reset", "finished", "legal_action_mask", "observe", "scores", "ranking", "take", "put",
@@ -58,6 +67,7 @@ __all__ = [
 
 P = MAX_PLAYERS
 NC = K.NC
+NUM_ACTIONS = K.A.NUM_ACTIONS
 
 
 class State(BatchState):
@@ -118,46 +128,6 @@ def _games(state: State) -> Any:
     return g
 
 
-NUM_ACTIONS = K.A.NUM_ACTIONS
-
-
-# ---------------------------------------------------------------------------------------------- the first call
-_ready = False
-
-
-def _warm_up() -> None:
-    """Compile every entry point once per process (from numba's disk cache when it is fresh)."""
-    global _ready
-    if _ready or K.uncompiled.DISABLED:
-        _ready = True
-        return
-    _ready = True
-    batched.warm_up(K, "20th Century's batched engine", _compile_all)
-
-
-def _compile_all() -> None:
-    """Call every compiled entry once, on two games (each argument of the types the engine passes)."""
-    data = load_data()
-    cls, t, tf = _setup(data)
-    s = cls.empty(2, data=data)
-    g = _games(s)
-    mask = np.zeros((2, NUM_ACTIONS), bool)
-    rows = np.arange(2, dtype=np.int64)
-    opt = np.zeros(2, np.int16)
-    K.new_games(g, t, rows, rows.copy(), np.array([3, 4], np.int16), opt, opt, mask, True)
-    K.rebuild_rows(g, t, rows)
-    acts = np.zeros(2, np.int64)
-    K.sample_rows(mask, np.zeros(2), acts)
-    legal = np.zeros(2, bool)
-    K.check_range(g, t, acts, mask, True, legal, 0, 2)
-    K.step_range(g, t, acts, legal, -1.0, mask, True, 0, 2)
-    K.mask_range(g, t, mask, 0, 2)
-    K.run_parallel(K.OP_MASK, g, t, acts, mask, True, legal, -1.0, mask, True, 1)
-    K.observe_rows(g, t, tf, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
-    K.scores_rows(g, np.zeros((2, P), np.int64), np.zeros((2, P), np.int64))
-
-
-# ---------------------------------------------------------------------------------------------- init, reset
 def _data_of(data: Any) -> GameData:
     if data is None:
         return load_data()
@@ -176,169 +146,100 @@ def _card_option(value: Any, batch_size: int, what: str) -> np.ndarray:
     return np.array([CARD_CHOICES.index(v) for v in raw], np.int16)
 
 
-def _new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, r2: np.ndarray, r4: np.ndarray,
-               next_mask: np.ndarray | None = None) -> None:  # fmt: skip
-    _warm_up()
-    t, _ = _tables(s)
-    nm = np.zeros((0, NUM_ACTIONS), bool) if next_mask is None else next_mask
-    i16 = lambda x: np.ascontiguousarray(x, np.int16)  # noqa: E731
-    K.new_games(_games(s), t, np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(seeds, np.int64), i16(n),
-                i16(r2), i16(r4), nm, next_mask is not None)  # fmt: skip
-
-
-def init(
-    batch_size: int,
-    num_players: int | np.ndarray = 4,
-    seed: int | np.ndarray | Sequence[int] = 0,
-    r2: str | Sequence[str] = "random",
-    r4: str | Sequence[str] = "random",
-    data: Any = None,
-) -> State:
-    """B new games; game i equals ``reference.Game(num_players, seed + i, r2, r4, data)``."""
-    batch_size = batched.batch_size_of(batch_size)
-    n = batched.per_game(num_players, batch_size, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), "num_players",
-                         "20th Century is played by 3 to 5 players")  # fmt: skip
-    seeds = batched.seeds(batch_size, seed)
-    c2, c4 = _card_option(r2, batch_size, "r2"), _card_option(r4, batch_size, "r4")
-    d = _data_of(data)
-    s = state_class(d).empty(batch_size, data=d)
-    _new_games(s, np.arange(batch_size), seeds, n, c2, c4)
-    return s
-
-
-def reset(state: State, done: Any, seeds: Any = None, inplace: bool = False,
-          next_mask: np.ndarray | None = None) -> State:  # fmt: skip
-    """A State where the games in rows ``done`` (bool mask or row indices) start afresh, the others unchanged.
-
-    ``seeds`` (int[B], only the ``done`` rows read) defaults to ``state.seed + B``; players and options are kept
-    per row. ``inplace=True`` resets the rows of ``state`` itself; ``next_mask`` receives the new games' masks."""
-    rows = batched.rows_of(done, state.batch_size)
-    new = batched.reset_seeds(state.seed, rows, seeds)
-    batched.check_next_mask(next_mask, state.batch_size, NUM_ACTIONS)
-    s = batched.writable(state, inplace)
-    if rows.size:
-        new = s.seed[rows] + s.batch_size if new is None else new[rows]  # the reset rows' only (no [B] temporary)
-        _new_games(s, rows, new, s.num_players[rows].copy(), s.r2_option[rows].copy(),
-                   s.r4_option[rows].copy(), next_mask)  # fmt: skip
-    return s
-
-
-# ---------------------------------------------------------------------------------------------- play
-def finished(state: State) -> np.ndarray:
-    """bool[B]: the games ended by the rules (not by an illegal action)."""
-    return state.phase == K.OVER
-
-
-def legal_action_mask(state: State) -> np.ndarray:
-    """bool[B, num_actions]: the legal actions of each game's player to move (all False once over)."""
-    _warm_up()
-    t, _ = _tables(state)
-    B = state.batch_size
-    out = np.zeros((B, NUM_ACTIONS), bool)
-    nc = K.threads(B)
-    if nc:
-        none = np.zeros(0, np.int64)
-        K.run_parallel(K.OP_MASK, _games(state), t, none, out, False, np.zeros(B, bool), 0.0, out, True, nc)
-    else:
-        K.mask_range(_games(state), t, out, 0, B)
-    return out
-
-
-def _illegal_message(state: State, bad: np.ndarray, actions: np.ndarray) -> str:
-    mask = legal_action_mask(state.take(bad))
-    lines = []
-    for j, i in enumerate(bad.tolist()):
-        game = to_game(state, i)
-        a = actions[i]
-        legal = np.flatnonzero(mask[j]).tolist()
-        try:
-            name = repr(game.action_to_string(int(a)))
-        except ValueError:
-            name = f"{a!r} (not an action of 20th Century, 0..{NUM_ACTIONS - 1})"
-        shown = ", ".join(game.action_to_string(x) for x in legal[:12])
-        more = "" if len(legal) <= 12 else f", ... ({len(legal)} in all)"
-        lines.append(f"game {i} (seed {int(state.seed[i])}): action {name} is not legal for seat "
-                     f"{game.current_player} at this {game.phase} decision; legal: {shown}{more}")  # fmt: skip
-        if len(lines) == 10 and bad.size > 10:
-            lines.append(f"... and {bad.size - 10} more games")
-            break
-    return "\n".join(lines)
-
-
-def step(state: State, actions: Any, on_illegal: str = "raise", penalty: float = -1.0, inplace: bool = False,
-         mask: np.ndarray | None = None, next_mask: np.ndarray | None = None) -> State:  # fmt: skip
-    """Play one action in every game that is not over; the new State (``inplace=True``: ``state`` itself).
-
-    ``on_illegal``: ``"raise"`` refuses the step with :class:`IllegalActionError` (state unchanged);
-    ``"penalize"`` ends each offending game, ``penalty`` to the player at fault and ``-penalty`` to the others.
-    ``mask``: ``legal_action_mask(state)`` of this very state, if the caller has it (actions are checked against
-    it). ``next_mask``: a C-contiguous bool[B, num_actions] array receiving the new state's legal masks."""
-    B = state.batch_size
-    a_all = batched.step_actions(on_illegal, actions, B, NUM_ACTIONS, mask, IllegalActionError)
-    batched.check_next_mask(next_mask, B, NUM_ACTIONS)
-    _warm_up()
-    t, _ = _tables(state)
-    acts = a_all.astype(np.int64) if a_all.dtype != np.int64 or not a_all.flags.c_contiguous else a_all
-    if a_all.dtype == np.uint64:
-        acts = np.where(a_all > np.uint64(2**62), -1, a_all.astype(np.int64))
-    s = batched.writable(state, inplace)
-    legal = np.empty(B, bool)
-    m = np.zeros((0, NUM_ACTIONS), bool) if mask is None else np.ascontiguousarray(mask)
-    nm = np.zeros((0, NUM_ACTIONS), bool) if next_mask is None else next_mask
-    g = _games(s)
-    nc = K.threads(B)
-    use_mask, write = mask is not None, next_mask is not None
-    if nc:
-        n_bad = K.run_parallel(K.OP_CHECK, g, t, acts, m, use_mask, legal, float(penalty), nm, write, nc)
-    else:
-        n_bad = K.check_range(g, t, acts, m, use_mask, legal, 0, B)
-    if n_bad and on_illegal == "raise":
-        raise IllegalActionError(_illegal_message(state, np.flatnonzero(~legal), acts))
-    if nc:
-        K.run_parallel(K.OP_STEP, g, t, acts, m, use_mask, legal, float(penalty), nm, write, nc)
-    else:
-        K.step_range(g, t, acts, legal, float(penalty), nm, write, 0, B)
-    return s
-
-
-def _observers(state: State, player: Any) -> np.ndarray:
-    B = state.batch_size
-    if player is None:
-        return np.maximum(state.current_player, 0).astype(np.int64)
-    raw = np.asarray(player)
-    if raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (
-            raw.ndim == 1 and raw.size != B):  # fmt: skip
-        raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
-    seats = np.broadcast_to(raw.astype(np.int64), (B,)).copy()
-    n = state.num_players.astype(np.int64)
-    if B and ((seats < 0) | (seats >= n)).any():
-        bad = int(np.flatnonzero((seats < 0) | (seats >= n))[0])
-        raise ValueError(f"player={player!r}: seat {int(seats[bad])} is not a seat of game {bad} "
-                         f"({int(n[bad])} players: 0..{int(n[bad]) - 1})")  # fmt: skip
-    return seats
-
-
-def observe(state: State, player: Any = None) -> np.ndarray:
-    """float32[B, observation_size]: each game seen from ``player`` (a seat, or one per game; None: the player to
-    move, seat 0 once over); the floats of :func:`.observation.observe` of the reference game."""
-    _warm_up()
-    t, tf = _tables(state)
-    seats = _observers(state, player)
-    out = np.zeros((state.batch_size, int(t[K.X_NOBS])), np.float32)
-    K.observe_rows(_games(state), t, tf, seats, out)
-    return out
-
-
 def _scores_and_cubes(state: State) -> tuple[np.ndarray, np.ndarray]:
-    _warm_up()
+    ENGINE.warm_up()
     out, cubes = np.zeros((state.batch_size, P), np.int64), np.zeros((state.batch_size, P), np.int64)
     K.scores_rows(_games(state), out, cubes)
     return out, cubes
 
 
-def scores(state: State) -> np.ndarray:
-    """int32[B, 5]: ``Game.scores()`` of each game (final points once over; 0 in absent seats)."""
-    return _scores_and_cubes(state)[0].astype(np.int32)
+class Engine(batched.Engine):
+    """20th Century on the shared front (:class:`industry_env.core.batched.Engine`): the kernel's standard
+    entries, its observation reading a second table, and the options ``r2``, ``r4`` and ``data``."""
+
+    name, State, IllegalActionError, kernel = "20th Century", State, IllegalActionError, K
+    num_actions, players, default_players = NUM_ACTIONS, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), 4
+    players_rule = "20th Century is played by 3 to 5 players"
+    kept = ("r2_option", "r4_option")
+
+    def new_state(self, batch_size: int, r2: Any = "random", r4: Any = "random",  # type: ignore[override]
+                  data: Any = None) -> tuple[State, tuple[np.ndarray, ...]]:  # fmt: skip
+        c2, c4 = _card_option(r2, batch_size, "r2"), _card_option(r4, batch_size, "r4")
+        d = _data_of(data)
+        return state_class(d).empty(batch_size, data=d), (c2, c4)
+
+    def new_games(self, s: State, rows: np.ndarray, seeds: np.ndarray, num_players: np.ndarray,
+                  kept: tuple[np.ndarray, ...], next_mask: np.ndarray | None) -> None:  # fmt: skip
+        t, _ = _tables(s)
+        nm = np.zeros((0, NUM_ACTIONS), bool) if next_mask is None else next_mask
+        i16 = lambda x: np.ascontiguousarray(x, np.int16)  # noqa: E731
+        K.new_games(_games(s), t, np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(seeds, np.int64),
+                    i16(num_players), i16(kept[0]), i16(kept[1]), nm, next_mask is not None)  # fmt: skip
+
+    def kernel_args(self, state: State) -> tuple:
+        return _games(state), _tables(state)[0]
+
+    def observation_size(self, state: State) -> int:
+        return int(_setup(state.data)[1][K.X_NOBS])
+
+    def observe_into(self, state: State, seats: np.ndarray, out: np.ndarray) -> None:
+        t, tf = _tables(state)
+        K.observe_rows(_games(state), t, tf, seats, out)
+
+    def compile_all(self) -> None:
+        """Call every compiled entry once, on two games (each argument of the types the engine passes)."""
+        data = load_data()
+        cls, t, tf = _setup(data)
+        s = cls.empty(2, data=data)
+        g = _games(s)
+        mask = np.zeros((2, NUM_ACTIONS), bool)
+        rows = np.arange(2, dtype=np.int64)
+        opt = np.zeros(2, np.int16)
+        K.new_games(g, t, rows, rows.copy(), np.array([3, 4], np.int16), opt, opt, mask, True)
+        K.rebuild_rows(g, t, rows)
+        acts = np.zeros(2, np.int64)
+        K.sample_rows(mask, np.zeros(2), acts)
+        legal = np.zeros(2, bool)
+        K.check_range(g, t, acts, mask, True, legal, 0, 2)
+        K.step_range(g, t, acts, legal, -1.0, mask, True, 0, 2)
+        K.mask_range(g, t, mask, 0, 2)
+        K.run_parallel(K.OP_MASK, g, t, acts, mask, True, legal, -1.0, mask, True, 1)
+        K.observe_rows(g, t, tf, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
+        K.scores_rows(g, np.zeros((2, P), np.int64), np.zeros((2, P), np.int64))
+
+    def finished(self, state: State) -> np.ndarray:
+        return state.phase == K.OVER
+
+    def scores(self, state: State) -> np.ndarray:
+        """int32[B, 5]: ``Game.scores()`` of each game (final points once over; 0 in absent seats)."""
+        return _scores_and_cubes(state)[0].astype(np.int32)
+
+    def to_game(self, state: State, i: int) -> Game:
+        """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
+        return Game.from_json(json.dumps(position(state, state.check_row(i, "to_game"))), data=state.data)
+
+    def from_games(self, games: Sequence[Game]) -> State:
+        """A State holding the reference games ``games`` (all on one set of components), rewards zero."""
+        if not games:
+            raise ValueError("from_games needs at least one game")
+        data = games[0].data
+        if any(g.data.sha256 != data.sha256 for g in games):
+            raise ValueError("from_games: the games are played with different components")
+        s = state_class(data).empty(len(games), data=data)
+        for i, g in enumerate(games):
+            _check_fits(g, i)
+            _write_game(s, i, g)
+        self.warm_up()
+        K.rebuild_rows(_games(s), _tables(s)[0], np.arange(len(games), dtype=np.int64))
+        return s
+
+
+ENGINE = Engine()
+init, reset, step, legal_action_mask, observe, finished = (ENGINE.init, ENGINE.reset, ENGINE.step,
+                                                           ENGINE.legal_action_mask, ENGINE.observe, ENGINE.finished)
+scores, sample_legal, random_step, take, put, concat, copy = (ENGINE.scores, ENGINE.sample_legal, ENGINE.random_step,
+                                                              ENGINE.take, ENGINE.put, ENGINE.concat, ENGINE.copy)
+to_game, from_games, bench = ENGINE.to_game, ENGINE.from_games, ENGINE.bench
 
 
 def ranking(state: State) -> np.ndarray:
@@ -348,40 +249,6 @@ def ranking(state: State) -> np.ndarray:
     key = points * 100_000 - cubes
     key[np.arange(P)[None, :] >= state.num_players[:, None]] = -1
     return key
-
-
-def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """int64[B]: one action per row drawn uniformly from the True entries of ``mask`` (0 for an empty row)."""
-    return batched.sample_legal(mask, rng, K.sample_rows)
-
-
-def random_step(state: State, rng: np.random.Generator, inplace: bool = False,
-                mask: np.ndarray | None = None) -> tuple[State, np.ndarray]:  # fmt: skip
-    """Every running game plays a uniformly drawn legal action; returns the new State and the actions."""
-    m = legal_action_mask(state) if mask is None else mask
-    acts = sample_legal(m, rng)
-    return step(state, acts, inplace=inplace, mask=m), acts
-
-
-# ---------------------------------------------------------------------------------------------- batch surgery
-def copy(state: State) -> State:
-    """An independent copy of the batch (every array copied; the components shared)."""
-    return state.copy()
-
-
-def take(state: State, rows: int | np.ndarray | Sequence[int]) -> State:
-    """The games ``rows`` as a new State (an int gives a batch of 1)."""
-    return state.take(rows)
-
-
-def put(state: State, rows: int | np.ndarray | Sequence[int], games: State) -> State:
-    """A new State equal to ``state`` with the games ``rows`` replaced by those of ``games`` (the same components)."""
-    return batched.put(state, rows, games, "components")
-
-
-def concat(states: Sequence[State]) -> State:
-    """One State holding all the games of ``states`` in order (they must share the components)."""
-    return batched.concat(states, "components")
 
 
 # ---------------------------------------------------------------------------------------------- the reference
@@ -434,25 +301,27 @@ def position(state: State, i: int) -> dict[str, Any]:
     return doc
 
 
-def to_game(state: State, i: int) -> Game:
-    """Game ``i`` as a reference :class:`Game` (through its checked JSON form)."""
-    return Game.from_json(json.dumps(position(state, state.check_row(i, "to_game"))), data=state.data)
+_INT16 = np.iinfo(np.int16)
 
 
-def from_games(games: Sequence[Game]) -> State:
-    """A State holding the reference games ``games`` (all on one set of components), rewards zero."""
-    if not games:
-        raise ValueError("from_games needs at least one game")
-    data = games[0].data
-    if any(g.data.sha256 != data.sha256 for g in games):
-        raise ValueError("from_games: the games are played with different components")
-    s = state_class(data).empty(len(games), data=data)
-    for i, g in enumerate(games):
-        _write_game(s, i, g)
-    _warm_up()
-    t, _ = _tables(s)
-    K.rebuild_rows(_games(s), t, np.arange(len(games), dtype=np.int64))
-    return s
+def _check_fits(g: Game, i: int) -> None:
+    """GameStateError naming the first number of game ``i`` the State's int16 arrays cannot hold (a game read from
+    JSON never has one: ``positions.COUNT_LIMIT`` keeps room for the rest of it)."""
+
+    def walk(v: Any, where: str) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, f"{where}.{k}")
+        elif isinstance(v, (list, tuple)):
+            for k, x in enumerate(v):
+                walk(x, f"{where}[{k}]")
+        elif isinstance(v, (int, np.integer)) and not _INT16.min <= v <= _INT16.max:
+            raise GameStateError(f"from_games: game {i}: {where} = {int(v)} is beyond what the batched engine holds "
+                             f"(int16, {_INT16.min}..{_INT16.max})")  # fmt: skip
+
+    for name in FIELDS:
+        if name not in ("seed", "options", "phase", "resume"):
+            walk(getattr(g, name), name)
 
 
 def _write_game(s: State, i: int, g: Game) -> None:
@@ -504,7 +373,7 @@ def resample(state: State, seat: int | np.ndarray, seeds: int | np.ndarray | Seq
     """A new State where what ``seat`` (one per game, or one for all) cannot see is redealt: game i as the
     reference's ``resample(seat_i, rng=seeds[i])`` (the same redeal, tile for tile): every stack's undealt tiles
     reshuffled, each future catastrophe redrawn from its era's unrevealed cards, a fresh seed."""
-    _observers(state, seat)  # checked; nothing is hidden from one seat more than another (ruling 36)
+    batched.observers(state, seat)  # checked; nothing is hidden from one seat more than another (ruling 36)
     seeds = batched.seeds(state.batch_size, seeds)
     out = state.copy()
     d = state.data
@@ -524,22 +393,3 @@ def resample(state: State, seat: int | np.ndarray, seeds: int | np.ndarray | Seq
         out.cat_stack[i, at:] = [unseen[e].pop() for e in future]
         out.seed[i] = int(rng.integers(0, 2**62))
     return out
-
-
-# ---------------------------------------------------------------------------------------------- measuring
-def bench(batch_size: int = 4096, num_players: int = 4, seconds: float = 5.0, seed: int = 0) -> dict[str, float]:
-    """Steps per second of ``batch_size`` games playing uniformly random legal actions (finished games reset),
-    measured for about ``seconds`` after one warm-up step; and the State's bytes per game."""
-    rng = np.random.default_rng(seed)
-    state = init(batch_size, num_players, seed=seed)
-    mask = legal_action_mask(state)
-    step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
-    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
-    while time.perf_counter() - t0 < seconds:
-        step(state, sample_legal(mask, rng), inplace=True, mask=mask, next_mask=mask)
-        steps += batch_size
-        if state.terminated.any():
-            reset(state, state.terminated, inplace=True, next_mask=mask)
-    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {"batch_size": batch_size, "steps_per_second": steps / dt, "steps_per_cpu_second": steps / cpu,
-            "bytes_per_game": state.state_bytes_per_game}  # fmt: skip

@@ -194,10 +194,11 @@ def _onehot(x: np.ndarray) -> int:
 
 
 def _tech_order(data: GameData, owned: list[int], used: np.ndarray, in_hand: tuple[int, int], in_use: int,
-                kinds: frozenset[str]) -> list[int]:  # fmt: skip
+                kinds: frozenset[str], coins: int) -> list[int]:  # fmt: skip
     """A purchase order of the technologies ``owned`` (one a round, so by era) agreeing with the abilities marked
     used (``used``: [5, 2] flags by position), the Workers and bridges still in hand and the ability in use
-    (``in_use`` = h * 2 + k, -1 none; one of ``kinds``, those that ask for the decision awaited)."""
+    (``in_use`` = h * 2 + k, -1 none; one of ``kinds``, those that ask for the decision awaited, and one the seat's
+    ``coins`` pay for: a Recycling is paid on taking its target)."""
     by_era = [sorted(t for t in owned if data.technologies[t].stack == e) for e in ERAS]
 
     def fits(order: list[int]) -> bool:
@@ -216,6 +217,8 @@ def _tech_order(data: GameData, owned: list[int], used: np.ndarray, in_hand: tup
             if h >= len(order) or k >= len(data.technologies[order[h]].abilities) or used[h, k] > 0.5:
                 return False
             if data.technologies[order[h]].abilities[k].kind not in kinds:
+                return False
+            if data.technologies[order[h]].abilities[k].cost > coins:
                 return False
         return True
 
@@ -304,7 +307,8 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
     for q in range(n):
         try:
             in_hand = (_whole(seats[q, owned_at - 2]), _whole(seats[q, owned_at - 1]))
-            techs.append(_tech_order(data, owned[q], used_flags[q], in_hand, in_use if q == to_move else -1, kinds))
+            techs.append(_tech_order(data, owned[q], used_flags[q], in_hand, in_use if q == to_move else -1, kinds,
+                                     _whole(seats[q, 0], 10)))  # fmt: skip
         except _Refused as exc:
             raise _Refused(f"seat {q}: {exc}") from None
     looks = _looks(data)

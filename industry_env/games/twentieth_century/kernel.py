@@ -694,9 +694,17 @@ def start_round(g, t, i, r):
 
 # ============================================================================================== phase 2
 @njit(cache=True)
+def raising_own_bid(g, i):
+    """Game.raising_own_bid: the high bidder asked again after 'bid +31' (ruling 19)."""
+    return rd(g, F_PHASE, i, 0) == BID and rd(g, F_TO_MOVE, i, 0) == rd(g, F_HIGH_BIDDER, i, 0)
+
+
+@njit(cache=True)
 def _bid_base(g, i):
     if rd(g, F_PHASE, i, 0) == OPEN:
         return min_land_price(g, i)
+    if raising_own_bid(g, i):
+        return rd(g, F_HIGH_BID, i, 0)
     return rd(g, F_HIGH_BID, i, 0) + 1
 
 
@@ -721,11 +729,15 @@ def put_up_land(g, t, i, p, slot):
 
 
 @njit(cache=True)
-def bid(g, t, i, p, amount):
+def bid(g, t, i, p, amount, more):
+    """Game.bid: the high bid; with ``more`` (31 or more over the smallest) the bidder is asked again."""
     wr(g, F_HIGH_BID, i, 0, amount)
     wr(g, F_HIGH_BIDDER, i, 0, p)
     wr(g, F_PHASE, i, 0, BID)
-    next_bidder(g, t, i, p)
+    if more:
+        wr(g, F_TO_MOVE, i, 0, p)
+    else:
+        next_bidder(g, t, i, p)
 
 
 @njit(cache=True)
@@ -1380,7 +1392,7 @@ def mask_row(g, t, i, row):
         for k in range(NUM_BIDS):
             if base + k <= rd(g, F_COINS, i, p):
                 row[A.BID + k] = True
-        if ph == BID:
+        if ph == BID and not raising_own_bid(g, i):
             row[A.PASS] = True
             row[A.WITHDRAW] = True
     elif ph == TECH:
@@ -1484,7 +1496,7 @@ def do(g, t, i, action):
             withdraw(g, i, p)
     elif ph == OPEN or ph == BID:
         if action < A.PASS:
-            bid(g, t, i, p, _bid_base(g, i) + action - A.BID)
+            bid(g, t, i, p, _bid_base(g, i) + action - A.BID, action - A.BID == NUM_BIDS - 1)
         elif action == A.PASS:
             wr(g, F_PASSED, i, p, 1)
             next_bidder(g, t, i, p)

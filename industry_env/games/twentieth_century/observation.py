@@ -339,7 +339,7 @@ def _public(game: Any) -> np.ndarray:
         if game.cat_col[q] >= 0:
             c[15 + 5 * q + game.cat_col[q]] = 1
             c[15 + 5 * P + q] = game.cat_bid[q] / 25
-            c[15 + 6 * P + q] = game._on_top(q)
+            c[15 + 6 * P + q] = game.on_top(q)
     for k in game.cat_revealed:
         c[15 + 7 * P + k] = 1
     track_len = len(data.pollution_final)

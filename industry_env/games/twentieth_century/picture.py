@@ -20,17 +20,15 @@ The shared figure makes these functions unsafe from several threads at once, so 
 from __future__ import annotations
 
 import json
-import os
 import threading
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import check_colours, pixel_page, png_bytes, svg_document
-from ...core.outputs import write_bytes_atomic
-from ...core.window import Window, in_notebook
-from .actions import cell_xy
+from ...core.figure import Pictures, pixel_page, svg_document
+from . import playtext as _T
+from .actions import block_of, cell_xy
 from .components import BUILDING, CITY_NAMES, Tile
 from .geometry import WINDOW
 from .rules import ERA_OF_ROUND, LAST_FULL_ROUND, ROUNDS
@@ -54,16 +52,8 @@ SCORE_WORDS = {"production": "production", "quality_of_life": "quality of life",
                "coins": "coins ranking", "science": "science ranking"}  # fmt: skip
 ROMAN = ("", "I", "II", "III", "IV", "V", "VI")
 _MIN_PT = 8.0  # no text smaller than this
-PHASE_WORDS = {
-    "lead": "land auction: the leader puts a tile up or withdraws", "open": "land auction: the opening bid",
-    "bid": "land auction: raise, pass or withdraw", "tech": "withdrawn: buy a technology or not",
-    "catastrophe": "preventing the catastrophe: science bids", "attach_pick": "maintenance: which tile to attach",
-    "attach_cell": "maintenance: where to attach it", "attach_rotate": "maintenance: how to turn it",
-    "citizen": "maintenance: which city gets the citizen", "garbage": "maintenance: where a garbage cube goes",
-    "use": "maintenance: use a technology or finish", "use_target": "maintenance: the technology's target",
-    "use_target2": "maintenance: the technology's second target", "bridge": "maintenance: where the bridge goes",
-    "recycle": "production: recycling", "over": "game over",
-}  # fmt: skip
+PHASE_WORDS = _T.PHASE_WORDS
+# the scoring cards in short for the PNG's narrow column (the browser's page and the texts say them whole)
 CARD_TEXT = {
     2: ("1 VP per coin and science produced", "VP doubled", "6 VP per clean land tile"),
     4: ("2 VP per working recycling centre + coins produced", "pollution track's VP (if positive) + VP produced",
@@ -234,7 +224,7 @@ def describe_decision(game: Game) -> str:
     """Who decides what now, in words."""
     if game.is_over:
         return "game over"
-    return f"seat {game.to_move} to move: {PHASE_WORDS.get(game.phase, game.phase)}"
+    return f"player {game.to_move} to move: {_T.decision_words(game, PHASE_WORDS)}"
 
 
 def _card_name(which: int) -> str:
@@ -295,7 +285,7 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
         if code < 0 and slot in held:  # bought and not yet attached: shown faded, with its buyer, until placed
             code, q = held[slot]
             sketch_tile(k, d.land[code], tx, ty + 12, s, fill="#f3f3f3", production=False, gid=f"land-{slot}")
-            k.text(tx + s / 2, ty + s + 20, f"{d.land[code].id} seat {q}", fontsize=8, color=PLAYER_COLOURS[q])
+            k.text(tx + s / 2, ty + s + 20, f"{d.land[code].id} player {q}", fontsize=8, color=PLAYER_COLOURS[q])
             continue
         if code < 0:
             k.rect(tx, ty + 12, s, s, fill=False, edgecolor="#cccccc", lw=0.8, ls="--")
@@ -312,7 +302,7 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
         whose = ""
         if code < 0 and slot in held:
             code, q = held[slot]
-            whose = f" (seat {q}'s, to attach)"
+            whose = f" (player {q}'s, to attach)"
         if code < 0:
             continue
         tile = d.land[code]
@@ -320,15 +310,15 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
         k.text(x0, y + 6, f"{slot}: {tile.id}{whose}  cities {cities}", fontsize=8, ha="left")
         y += 13
     if game.auction_slot >= 0 and not over:
-        bidder = "no bid yet" if game.high_bidder < 0 else f"high bid {game.high_bid} by seat {game.high_bidder}"
+        bidder = "no bid yet" if game.high_bidder < 0 else f"high bid {game.high_bid} by player {game.high_bidder}"
         k.text(x0, y + 7, f"auction on tile {game.auction_slot}: {bidder}", fontsize=9, ha="left", color="#c0112b")
         y += 16
     status = []
     for p in range(n):
         if game.withdrawn[p]:
-            status.append(f"seat {p} withdrawn")
+            status.append(f"player {p} withdrawn")
         elif game.passed[p]:
-            status.append(f"seat {p} passed")
+            status.append(f"player {p} passed")
     if status and game.phase in ("lead", "open", "bid", "tech"):
         k.text(x0, y + 7, ", ".join(status), fontsize=8, ha="left", color=_GREY)
         y += 14
@@ -388,7 +378,7 @@ def _sketch_final(k: _Sketch, game: Game, x0: float, y: float) -> None:
     y += 26
     col = (_LEFT_W - 20 - 150) / game.n
     for p in range(game.n):
-        k.text(x0 + 150 + (p + 0.5) * col, y, f"seat {p}", fontsize=9, weight="bold", color=PLAYER_COLOURS[p])
+        k.text(x0 + 150 + (p + 0.5) * col, y, f"player {p}", fontsize=9, weight="bold", color=PLAYER_COLOURS[p])
     rows = [(SCORE_WORDS[s], [game.vp[p][s] for p in range(game.n)]) for s in SCORE_SOURCES]
     rows += [("total", game.scores()), ("cubes (fewer wins a tie)", [game.total_cubes(p) for p in range(game.n)])]
     for name, values in rows:
@@ -426,20 +416,20 @@ def _sketch_points(k: _Sketch, game: Game, x0: float, y: float) -> None:
         py = ty - 14 - stack * 17
         k.patch("Circle", (px, py), 8, facecolor=PLAYER_COLOURS[p], edgecolor=_INK, lw=0.8, zorder=5)
         k.text(px, py, str(p), fontsize=8, color="white", weight="bold", zorder=6)
-    rows = "   ".join(f"seat {p}: {v}" for p, v in enumerate(scores))
+    rows = "   ".join(f"player {p}: {v}" for p, v in enumerate(scores))
     k.text(x0, ty + 34, rows, fontsize=9, ha="left")
     if game.is_over:
         win = game.winners()
-        k.text(x0, ty + 54, f"winner{'s' * (len(win) > 1)}: seat {', '.join(map(str, win))}", fontsize=10,
+        k.text(x0, ty + 54, f"winner{'s' * (len(win) > 1)}: player {', '.join(map(str, win))}", fontsize=10,
                ha="left", weight="bold")  # fmt: skip
 
 
 # ================================================================================================ the players
-def _nation_box(game: Game, p: int) -> tuple[int, int, int, int]:
-    """The cells the picture shows of a nation: its tiles' bounding box (and the cell a tile is being turned on), at
-    least 3 x 3, inside the window."""
+def _nation_box(game: Game, p: int, extra: list[int] | None = None) -> tuple[int, int, int, int]:
+    """The cells the picture shows of a nation: its tiles' bounding box (and the cell a tile is being turned on, and
+    ``extra`` cells), at least 3 x 3, inside the window."""
     xs, ys = [], []
-    for c in [c for c, code in enumerate(game.grid_tile[p]) if code >= 0] + _turning(game, p):
+    for c in [c for c, code in enumerate(game.grid_tile[p]) if code >= 0] + _turning(game, p) + (extra or []):
         x, y = cell_xy(c)
         xs.append(x)
         ys.append(y)
@@ -456,14 +446,27 @@ def _turning(game: Game, p: int) -> list[int]:
     return [game.sel[1]] if game.phase == "attach_rotate" and game.to_move == p and not game.is_over else []
 
 
-def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, float, float], you: bool) -> None:
+_PANEL_TOP = 142  # the nation's top in a player's panel of the PNG, below the player board
+
+
+def nation_scale(boxes: list[tuple[int, int, int, int]], spaces: list[tuple[float, float]], most: float) -> float:
+    """The one scale (pixels a cell) that every nation is drawn at: the largest at which each nation's box of cells
+    fits its space (width, height), at most ``most``."""
+    scale = most
+    for (x0, y0, x1, y1), (w, h) in zip(boxes, spaces, strict=True):
+        scale = min(scale, w / (x1 - x0 + 1), h / (y1 - y0 + 1))
+    return scale
+
+
+def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, float, float], you: bool,
+                   s: float) -> None:  # fmt: skip
     d = game.data
     x, y, w, h = box
     colour = PLAYER_COLOURS[p]
     k.rect(x, y, w, h, facecolor="#ffffff", edgecolor=colour, lw=2.5 if you else 1.2, gid=f"player-{p}")
     k.rect(x, y, w, 22, facecolor=colour, edgecolor=colour, lw=1)
     mover = "  ·  to move" if not game.is_over and game.to_move == p else ""
-    k.text(x + 8, y + 11, f"Seat {p}{' (you)' if you else ''}{mover}", fontsize=10, ha="left", color="white",
+    k.text(x + 8, y + 11, f"Player {p}{' (you)' if you else ''}{mover}", fontsize=10, ha="left", color="white",
            weight="bold")  # fmt: skip
     k.text(x + w - 8, y + 11, f"{game.scores()[p]} VP", fontsize=10, ha="right", color="white", weight="bold")
     ty = y + 36
@@ -499,11 +502,10 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
     for line in lines[:4]:
         k.text(x + 8, ty, line, fontsize=8, ha="left")
         ty += 12
-    # the nation
-    top = y + 142
+    # the nation, at the scale every nation is drawn at
+    top = y + _PANEL_TOP
     cx0, cy0, cx1, cy1 = _nation_box(game, p)
     cols, rows = cx1 - cx0 + 1, cy1 - cy0 + 1
-    s = min((w - 12) / cols, (y + h - top - 6) / rows, 120.0)
     ox = x + (w - cols * s) / 2
     oy = top + (y + h - top - rows * s) / 2
     for gx in range(cols + 1):
@@ -528,9 +530,9 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
         k.text(ox + (cx - cx0 + 0.5) * s, oy + (cy - cy0 + 0.5) * s, f"{name}\nhere", fontsize=8, color="#c0112b")
 
 
-def _wrap(text: str, width: float, points: float) -> list[str]:
-    """``text`` in lines of at most ``width`` pixels at ``points`` (an average letter is 0.55 em)."""
-    per = max(10, int(width / (points * DPI / 72 * 0.55)))
+def _wrap(text: str, width: float, points: float, em: float = 0.55) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels at ``points`` (an average letter is ``em`` wide)."""
+    per = max(10, int(width / (points * DPI / 72 * em)))
     words, lines, line = text.split(" "), [], ""
     for word in words:
         if line and len(line) + 1 + len(word) > per:
@@ -565,10 +567,347 @@ def sketch_position(game: Game, seat: int | None = None) -> dict[str, list[tuple
            "black square = garbage; brown bar = bridge", fontsize=8, ha="right", color=_GREY)  # fmt: skip
     k.region = "central"
     _sketch_central(k, game, seat)
-    for p, box in enumerate(panels(game.n)):
+    boxes = panels(game.n)
+    scale = nation_scale([_nation_box(game, p) for p in range(game.n)],
+                         [(w - 12, h - _PANEL_TOP - 6) for _, _, w, h in boxes], 120.0)  # fmt: skip
+    for p, box in enumerate(boxes):
         k.region = f"player{p}"
-        _sketch_player(k, game, p, box, p == seat)
+        _sketch_player(k, game, p, box, p == seat, scale)
     return k.regions
+
+
+# ================================================================================================ the browser's page
+PAGE_WIDTH = 780  # the browser's picture: about the width the page gives it beside the choices at 1280 pixels
+_PAGE_PT = 8.5  # body text in points (11.8 pixels at 100 dpi; nothing is smaller than _MIN_PT, 11.1 pixels)
+_PAGE_X = 10.0
+_PAGE_TILE = 84.0  # an offered land tile
+_PAGE_GAP = 10.0
+_PAGE_COLUMN = (PAGE_WIDTH - 2 * _PAGE_X - _PAGE_GAP) / 2  # a player's panel: two side by side
+_PAGE_CELL = 96.0  # the largest cell of a nation
+_CHOOSE = "#c0112b"  # what the person chooses now: outlined in red
+_LINE = _PAGE_PT * DPI / 72 * 1.3  # a line of body text
+
+
+def sketch_page(game: Game, seat: int | None = None) -> tuple[list[tuple], int, int]:
+    """The browser's picture of a position: one column about as wide as the page gives it beside the choices at
+    1280 x 720 pixels (:data:`PAGE_WIDTH`), so that its text (never under 8 points) reads at 11 pixels or more
+    there; read top to bottom: where the game is, the scoring cards, the offers and the auction, the catastrophe
+    (or the final scoring), then every player's board over his nation, the person's first, every nation at one
+    scale, the cells and cities of the decision at hand outlined in red with their names. Returns the primitives,
+    the width and the height (pixels)."""
+    seat = _check_seat(game, seat)
+    k = _Sketch()
+    k.region = "page"
+    y = _page_header(k, game, seat)
+    # what the decision at hand is about comes first: the offers in the auction and the catastrophe, the nations in
+    # maintenance and production (the offers are sold by then)
+    nations_first = not game.is_over and game.phase not in _T.AUCTION_PHASES and game.phase != "catastrophe"
+    if nations_first:
+        y = _page_players(k, game, seat, y)
+    if game.is_over:
+        y = _page_final(k, game, y)
+    elif game.round <= LAST_FULL_ROUND:
+        y = _page_land(k, game, y)
+        y = _page_technologies(k, game, y)
+        y = _page_catastrophe(k, game, y)
+    else:
+        y = _page_text(k, _PAGE_X, y, f"Round {ROMAN[game.round]}: no auction and no catastrophe; maintenance is the "
+                       "use of technologies, production gives VP only, then the final scoring.", PAGE_WIDTH - 20)
+        y += 6
+    if not nations_first:
+        y = _page_players(k, game, seat, y)
+    return k.regions.get("page", []), PAGE_WIDTH, int(y + 10)
+
+
+def _page_text(k: _Sketch, x: float, y: float, text: str, width: float, pt: float = _PAGE_PT, **kw: Any) -> float:
+    """``text`` wrapped to ``width`` pixels from (x, y) down; the y below it."""
+    # DejaVu Sans, the browser's font, runs a little wider than the PNG's estimate: 0.57 em a letter, 0.62 bold
+    for line in _wrap(text, width, pt, 0.62 if kw.get("weight") == "bold" else 0.57):
+        k.text(x, y + _LINE / 2, line, fontsize=pt, ha="left", **kw)
+        y += _LINE * pt / _PAGE_PT
+    return y
+
+
+def _page_heading(k: _Sketch, y: float, text: str) -> float:
+    return _page_text(k, _PAGE_X, y + 4, text, PAGE_WIDTH - 2 * _PAGE_X, 10, weight="bold") + 2
+
+
+def _page_header(k: _Sketch, game: Game, seat: int | None) -> float:
+    x = _PAGE_X
+    k.text(x, 14, "20th Century", fontsize=12, ha="left", weight="bold")
+    rnd = "game over" if game.is_over else f"round {ROMAN[game.round]} of {ROMAN[ROUNDS]}"
+    k.text(x + 130, 14, f"{game.n} players  ·  {rnd}", fontsize=9.5, ha="left", color="#444444")
+    for r in range(1, ROUNDS + 1):
+        bx = PAGE_WIDTH - _PAGE_X - (ROUNDS - r + 1) * 36
+        now = r == game.round and not game.is_over
+        k.rect(bx, 4, 32, 20, facecolor="#333333" if now else "#ffffff", edgecolor=_INK, lw=1)
+        k.text(bx + 16, 14, ROMAN[r], fontsize=9, color="white" if now else _INK, weight="bold")
+    if game.is_over:
+        win = game.winners()
+        what = f"The game is over: {'winner' if len(win) == 1 else 'winners'} {_T.players_text(win)}"
+    else:
+        you = " (you)" if game.to_move == seat else ""
+        what = f"Player {game.to_move}{you} to move: {_T.decision_words(game, PHASE_WORDS)}"
+    y = _page_text(k, x, 30, what, PAGE_WIDTH - 2 * x, 10, weight="bold",
+                   color=_CHOOSE if seat is not None and game.to_move == seat else _INK)  # fmt: skip
+    y += 2
+    for r, card in ((2, game.r2), (4, game.r4)):
+        text = _T.card_text(r, card)
+        y = _page_text(k, x, y, text[:1].upper() + text[1:] + (" (scored)" if game.round > r or game.is_over else ""),
+                       PAGE_WIDTH - 2 * x)  # fmt: skip
+    y = _page_text(k, x, y, "Final scoring, after round VI: " + _T.FINAL_TEXT, PAGE_WIDTH - 2 * x)
+    y = _page_text(k, x, y + 2, "On the tiles: 2c 1s 1v is what a city makes with a citizen (coins, science, VP); a "
+                   "filled circle is a citizen, a green ring a recycling centre, a black square the garbage cubes "
+                   "(with their number), a brown bar a bridge, M L H an institution (mine, laboratory, hospital); red "
+                   "marks what is chosen now. Click a tile to read all about it.", PAGE_WIDTH - 2 * x, 8, color=_GREY)
+    return y + 4
+
+
+def _page_land(k: _Sketch, game: Game, y: float) -> float:
+    d, n = game.data, game.n
+    y = _page_heading(k, y, f"Land offer: opening bid at least {game.min_land_price()} coins; a player's k-th land "
+                      "tile of the round comes with k garbage cubes")  # fmt: skip
+    s, step = _PAGE_TILE, _PAGE_TILE + _PAGE_GAP
+    held = {slot: (code, q) for q in range(n) for code, slot, _ in game.pending[q] if d.is_land(code)}
+    for slot, code in enumerate(game.land_offer):
+        tx, ty = _PAGE_X + slot * step, y + 14
+        up = slot == game.auction_slot
+        k.text(tx + s / 2, y + 6, f"land {slot}", fontsize=_PAGE_PT, weight="bold", color=_CHOOSE if up else _INK)
+        if code < 0 and slot in held:  # bought, waiting to be attached: faded, with its buyer
+            code, q = held[slot]
+            sketch_tile(k, d.land[code], tx, ty, s, fill="#f3f3f3", gid=f"land-{slot}")
+            k.text(tx + s / 2, ty + s + 9, f"{d.land[code].id}: player {q}'s", fontsize=8, color=PLAYER_COLOURS[q])
+            continue
+        if code < 0:
+            k.rect(tx, ty, s, s, fill=False, edgecolor="#cccccc", lw=0.8, ls="--")
+            k.text(tx + s / 2, ty + s / 2, "sold", fontsize=8, color=_GREY)
+            continue
+        tile = d.land[code]
+        sketch_tile(k, tile, tx, ty, s, fill=ERA_COLOURS.get(tile.stack, "#eeeeee"), gid=f"land-{slot}")
+        k.text(tx + s / 2, ty + s + 9, f"{tile.id} ({tile.stack})", fontsize=8, color=_GREY)
+        if up:
+            k.rect(tx - 3, ty - 3, s + 6, s + 6, fill=False, edgecolor=_CHOOSE, lw=2.2, zorder=6)
+    y += 14 + s + 20
+    status = _T.auction_line(game) if game.phase in _T.AUCTION_PHASES else ""
+    if status:
+        y = _page_text(k, _PAGE_X, y, status[:1].upper() + status[1:], PAGE_WIDTH - 2 * _PAGE_X, color=_CHOOSE)
+    return y + 4
+
+
+def _page_technologies(k: _Sketch, game: Game, y: float) -> float:
+    d = game.data
+    y = _page_heading(k, y, f"Technology offer: {game.tech_price()} science now; one technology for each player who "
+                      "withdraws from the land auction")  # fmt: skip
+    track = d.tech_cost[ERA_OF_ROUND.get(game.round, "V")]
+    k.text(_PAGE_X, y + 9, "cost track", fontsize=_PAGE_PT, ha="left", color=_GREY)
+    for i, v in enumerate(track):
+        bx = _PAGE_X + 80 + i * 28
+        here = i == game.cost_pos
+        k.rect(bx, y, 24, 18, facecolor="#333333" if here else "#ffffff", edgecolor=_INK, lw=0.8)
+        k.text(bx + 12, y + 9, str(v), fontsize=_PAGE_PT, color="white" if here else _INK)
+    k.text(_PAGE_X + 80 + len(track) * 28 + 6, y + 9, "its marker moves one space right after each land tile sold",
+           fontsize=_PAGE_PT, ha="left", color=_GREY)  # fmt: skip
+    y += 24
+    for slot, t in enumerate(game.tech_offer):
+        if t < 0:
+            continue
+        tech = d.technologies[t]
+        k.text(_PAGE_X, y + _LINE / 2, f"tech {slot}: {tech.name}", fontsize=_PAGE_PT, ha="left", weight="bold")
+        what = "; and ".join(_T.ability_text(a) for a in tech.abilities)
+        extra = _T.purchase_text(tech)
+        y = _page_text(k, _PAGE_X + 170, y, what + (f"; on purchase: {extra}" if extra else ""),
+                       PAGE_WIDTH - 2 * _PAGE_X - 170)  # fmt: skip
+        y += 2
+    return y + 4
+
+
+def _page_catastrophe(k: _Sketch, game: Game, y: float) -> float:
+    d, n = game.data, game.n
+    if game.cat_current < 0:
+        return y
+    card = d.catastrophes[game.cat_current]
+    y = _page_heading(k, y, f"Catastrophe {card.id} ({card.era}): bid science (0 to 25) for a column, above any bid "
+                      "there; each player pays his bid and takes his column's garbage and pollution; the leftmost "
+                      "column's player leads the next round")  # fmt: skip
+    used = d.columns_used(n)
+    cw = (PAGE_WIDTH - 2 * _PAGE_X - 4 * 6) / 5
+    for c, (garbage, pollution) in enumerate(card.columns):
+        bx = _PAGE_X + c * (cw + 6)
+        on = c in used
+        ink = _INK if on else "#888888"
+        k.rect(bx, y, cw, 70, facecolor="#fbeaea" if on else "#eeeeee", edgecolor=ink, lw=1.0)
+        k.text(bx + cw / 2, y + 10, f"column {c}" + (" (worst)" if c == 0 else ""), fontsize=_PAGE_PT, color=ink,
+               weight="bold")  # fmt: skip
+        k.text(bx + cw / 2, y + 25, _T.plural(garbage, "garbage cube"), fontsize=_PAGE_PT, color=ink)
+        k.text(bx + cw / 2, y + 39, _T.spoil(pollution), fontsize=_PAGE_PT, color=ink)
+        if not on:
+            k.text(bx + cw / 2, y + 56, f"not used: {'4' if c == d.four_players_only else '5'}+ players", fontsize=8,
+                   color=ink)  # fmt: skip
+        pawns = sorted((p for p in range(n) if game.cat_col[p] == c), key=lambda q: game.cat_bid[q])
+        for i, p in enumerate(pawns):
+            px = bx + 16 + i * 28
+            k.patch("Circle", (px, y + 56), 11, facecolor=PLAYER_COLOURS[p], edgecolor=_INK, lw=0.8, zorder=5)
+            k.text(px, y + 56, str(game.cat_bid[p]), fontsize=_PAGE_PT, color="white", weight="bold", zorder=6)
+    y += 76
+    bids = [f"player {p} bid {game.cat_bid[p]} on column {game.cat_col[p]}" for p in range(n) if game.cat_col[p] >= 0]
+    if bids:
+        y = _page_text(k, _PAGE_X, y, "Pawns (a circle, its bid): " + "; ".join(bids), PAGE_WIDTH - 2 * _PAGE_X)
+    return y + 4
+
+
+def _page_final(k: _Sketch, game: Game, y: float) -> float:
+    """The final scoring as a table: each player's points by source, the total, the cubes (the tie-breaker)."""
+    y = _page_heading(k, y, "Final scoring")
+    col = (PAGE_WIDTH - 2 * _PAGE_X - 200) / game.n
+    for p in range(game.n):
+        k.text(_PAGE_X + 200 + (p + 0.5) * col, y + 8, f"player {p}", fontsize=9, weight="bold",
+               color=PLAYER_COLOURS[p])  # fmt: skip
+    rows = [(SCORE_WORDS[s], [game.vp[p][s] for p in range(game.n)]) for s in SCORE_SOURCES]
+    rows += [("total", game.scores()), ("cubes (fewer win a tie)", [game.total_cubes(p) for p in range(game.n)])]
+    for name, values in rows:
+        y += 18
+        bold = "bold" if name == "total" else "normal"
+        k.text(_PAGE_X, y + 8, name, fontsize=9, ha="left", weight=bold)
+        for p, v in enumerate(values):
+            k.text(_PAGE_X + 200 + (p + 0.5) * col, y + 8, str(v), fontsize=9, weight=bold)
+        if name == "total":
+            k.line((_PAGE_X, PAGE_WIDTH - _PAGE_X), (y - 1, y - 1), color="#999999", lw=0.8)
+    return y + 30
+
+
+def _choosing(game: Game, p: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """The cells and (cell, city) pairs player ``p`` chooses among now (none unless ``p`` is to move)."""
+    if game.is_over or game.to_move != p:
+        return [], []
+    cells, cities = [], []
+    for a in game.legal_actions():
+        name, i = block_of(a)
+        if name == "cell":
+            cells.append(i)
+        elif name == "city":
+            cities.append(divmod(i, 3))
+    return cells, cities
+
+
+def _page_players(k: _Sketch, game: Game, seat: int | None, y: float) -> float:
+    n = game.n
+    order = list(range(n)) if seat is None else [(seat + i) % n for i in range(n)]
+    chosen = {p: _choosing(game, p) for p in range(n)}
+    boxes = {p: _nation_box(game, p, chosen[p][0]) for p in range(n)}
+    scale = nation_scale([boxes[p] for p in order], [(_PAGE_COLUMN - 30, 10_000.0)] * n, _PAGE_CELL)
+    for row in range(0, n, 2):
+        bottom = y
+        for col, p in enumerate(order[row : row + 2]):
+            x = _PAGE_X + col * (_PAGE_COLUMN + _PAGE_GAP)
+            bottom = max(bottom, _page_player(k, game, p, x, y, p == seat, scale, boxes[p], chosen[p]))
+        y = bottom + _PAGE_GAP
+    return y
+
+
+def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, s: float,
+                 box: tuple[int, int, int, int], chosen: tuple[list[int], list[tuple[int, int]]]) -> float:  # fmt: skip
+    """A player's board over his nation; the y below it."""
+    d, w = game.data, _PAGE_COLUMN
+    colour = PLAYER_COLOURS[p]
+    top = y
+    k.rect(x, y, w, 24, facecolor=colour, edgecolor=colour, lw=1)
+    mover = "  ·  to move" if not game.is_over and game.to_move == p else ""
+    k.text(x + 8, y + 12, f"Player {p}{' (you)' if you else ''}{mover}", fontsize=10, ha="left", color="white",
+           weight="bold")  # fmt: skip
+    k.text(x + w - 8, y + 12, f"{game.scores()[p]} VP", fontsize=10, ha="right", color="white", weight="bold")
+    y += 28
+    prod = game.production(p)
+    y = _page_text(k, x + 6, y, f"{_T.plural(game.coins[p], 'coin')}  ·  {game.science[p]} science  ·  "
+                   f"{_T.plural(game.total_cubes(p), 'garbage cube')} on its tiles", w - 12)  # fmt: skip
+    y = _page_text(k, x + 6, y, f"produces {prod[0]} coins, {prod[1]} science, {prod[2]} VP a round", w - 12)
+    # the pollution track, the marker on the player's space
+    lo, hi = d.pollution_low, d.pollution_high
+    k.text(x + 6, y + 8, "pollution", fontsize=_PAGE_PT, ha="left", color=_GREY)
+    sw = min(20.0, (w - 90) / (hi - lo + 1))
+    for i, v in enumerate(range(lo, hi + 1)):
+        here = v == game.pollution[p]
+        shade = "#f2c4c4" if v < 0 else ("#c9e8c9" if v > 0 else "#eeeeee")
+        k.rect(x + 80 + i * sw, y + 1, sw - 1, 15, facecolor=colour if here else shade, edgecolor="#999999", lw=0.5)
+        if here:
+            k.text(x + 80 + (i + 0.5) * sw, y + 8.5, f"{v:+d}", fontsize=8, color="white", weight="bold")
+    y += 20
+    pol = game.pollution[p] - lo
+    y = _page_text(k, x + 6, y, f"at the end: pollution {d.pollution_final[pol]:+d} VP, a clean land tile "
+                   f"{d.clean_tile[pol]} VP", w - 12, color=_GREY)  # fmt: skip
+    techs = []
+    for h, t in enumerate(game.techs[p]):
+        tech = d.technologies[t]
+        used = game.used[p][h] if h < len(game.used[p]) else []
+        state = ""
+        if used and all(used):
+            state = " (used)" if all(a.single_use for a in tech.abilities) else " (used this round)"
+        techs.append(tech.name + state)
+    y = _page_text(k, x + 6, y, "technologies: " + (", ".join(techs) or "none"), w - 12)
+    pending = [(d.land[c].id + f" ({_T.plural(cubes, 'cube')})" if d.is_land(c) else
+                d.technologies[c - len(d.land)].name) for c, _, cubes in game.pending[p]]  # fmt: skip
+    waiting = ([f"to attach: {', '.join(pending)}"] if pending else []) + \
+        ([f"garbage cubes to place: {game.pending_cubes[p]}"] if game.pending_cubes[p] else [])  # fmt: skip
+    if waiting:
+        y = _page_text(k, x + 6, y, "; ".join(waiting), w - 12, weight="bold")
+    # the nation: its cells with their names (x across, y down), at the scale every nation is drawn at
+    cx0, cy0, cx1, cy1 = box
+    cols, rows = cx1 - cx0 + 1, cy1 - cy0 + 1
+    oy = y + 14
+    ox = x + 20 + (w - 24 - cols * s) / 2
+    for gx in range(cols):
+        k.text(ox + (gx + 0.5) * s, oy - 7, str(cx0 + gx), fontsize=8, color=_GREY)
+    for gy in range(rows):
+        k.text(ox - 9, oy + (gy + 0.5) * s, str(cy0 + gy), fontsize=8, color=_GREY)
+    for gx in range(cols + 1):
+        k.line((ox + gx * s, ox + gx * s), (oy, oy + rows * s), color="#e4e4e4", lw=0.6, zorder=1)
+    for gy in range(rows + 1):
+        k.line((ox, ox + cols * s), (oy + gy * s, oy + gy * s), color="#e4e4e4", lw=0.6, zorder=1)
+    for c, code in enumerate(game.grid_tile[p]):
+        if code < 0:
+            continue
+        cx, cy = cell_xy(c)
+        tile = d.tile(code)
+        era = tile.stack if d.is_land(code) else "institution"
+        sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
+                    ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
+                    production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
+    for c in _turning(game, p):  # the tile goes here once turned
+        cx, cy = cell_xy(c)
+        k.rect(ox + (cx - cx0) * s + 2, oy + (cy - cy0) * s + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0,
+               ls="--", zorder=6)  # fmt: skip
+        k.text(ox + (cx - cx0 + 0.5) * s, oy + (cy - cy0 + 0.5) * s, f"{_T.tile_name(game, game.sel[0])}\nhere",
+               fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=7)  # fmt: skip
+    cells, cities = chosen
+    for c in cells:  # the cells of the decision at hand, named as the choices name them
+        cx, cy = cell_xy(c)
+        bx, by = ox + (cx - cx0) * s, oy + (cy - cy0) * s
+        k.rect(bx + 2, by + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0, ls="--", zorder=6)
+        if game.grid_tile[p][c] < 0:
+            k.text(bx + s / 2, by + s / 2, f"{cx},{cy}", fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=7)
+        else:  # on a tile: in its top left corner, on white
+            k.rect(bx + 4, by + 4, 34, 16, facecolor="#ffffff", edgecolor=_CHOOSE, lw=1.0, zorder=7)
+            k.text(bx + 21, by + 12, f"{cx},{cy}", fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=8)
+    for c, j in cities:  # the cities of the decision at hand
+        cx, cy = cell_xy(c)
+        code = game.grid_tile[p][c] if game.grid_tile[p][c] >= 0 else game.sel[0]
+        tile = d.tile(code)
+        u, v = _turn(*CITY_PLACES[len(tile.cities)][j], game.grid_rot[p][c])
+        k.patch("Circle", (ox + (cx - cx0 + u) * s, oy + (cy - cy0 + v) * s), max(4.0, 0.1 * s) + 5, fill=False,
+                edgecolor=_CHOOSE, lw=2.2, zorder=7)  # fmt: skip
+    bottom = oy + rows * s + 6
+    if _turning(game, p):  # the tile being attached, turned each way, named as the choices name the turns
+        tile = d.tile(game.sel[0])
+        era = tile.stack if d.is_land(game.sel[0]) else "institution"
+        ps = min(84.0, (w - 16 - 3 * 12) / 4)
+        bottom = _page_text(k, x + 6, bottom, f"{_T.tile_name(game, game.sel[0])} turned each way:", w - 12,
+                            weight="bold", color=_CHOOSE)  # fmt: skip
+        for r in range(4):
+            tx = x + 8 + r * (ps + 12)
+            sketch_tile(k, tile, tx, bottom + 2, ps, r, fill=ERA_COLOURS.get(era, "#eeeeee"), production=ps >= 56)
+            k.text(tx + ps / 2, bottom + ps + 12, f"rotate {90 * r}", fontsize=_PAGE_PT, color=_CHOOSE, weight="bold")
+        bottom += ps + 24
+    k.rect(x, top, w, bottom - top, fill=False, edgecolor=colour, lw=2.5 if you else 1.2, gid=f"player-{p}", zorder=0.5)
+    return bottom
 
 
 # ================================================================================================ drawing
@@ -646,50 +985,13 @@ def to_svg(game: Game, seat: int | None = None, text_as_paths: bool = False) -> 
         return _canvas(game).svg(game, seat, text_as_paths)
 
 
-def to_png(game: Game, seat: int | None = None, colours: int = 0) -> bytes:
-    """The picture as PNG bytes; with ``colours`` (2 to 256) a palette PNG of that many colours, far smaller."""
-    _gif.pillow()  # the render extra named before anything is drawn
-    check_colours(colours)
-    return png_bytes(to_rgb_array(game, seat), colours)
-
-
-def save_png(game: Game, path: str | os.PathLike[str], seat: int | None = None, colours: int = 0) -> None:
-    """Write the picture of ``game``'s position to ``path`` as a 1600 x 1000 PNG, atomically."""
-    write_bytes_atomic(path, to_png(game, seat, colours))
-
-
-def save_svg(game: Game, path: str | os.PathLike[str], seat: int | None = None, text_as_paths: bool = False) -> None:
-    """Write the SVG picture of ``game``'s position to ``path`` (vector graphics, for papers), atomically."""
-    write_bytes_atomic(path, to_svg(game, seat, text_as_paths).encode("utf-8"))
-
-
-class GifWriter(_gif.GifWriter):
-    """An animated GIF of 20th Century pictures written frame by frame (:class:`industry_env.core.gif.GifWriter`):
-    frames are pictures from :func:`to_rgb_array` or games to draw; the palette keeps the players' colours."""
-
-    def __init__(self, path: str | os.PathLike[str], frame_ms: int = 400, last_ms: int = 3000,
-                 scale: float = 1.0) -> None:  # fmt: skip
-        _matplotlib()
-        super().__init__(path, frame_ms, last_ms, scale, swatch=(*PLAYER_COLOURS, *ERA_COLOURS.values(), _RECYCLE,
-                                                                 _BRIDGE, _INK))  # fmt: skip
-
-    def add(self, frame: np.ndarray | Game) -> None:
-        """Append one frame: a picture from :func:`to_rgb_array`, or a game to draw."""
-        super().add(frame if isinstance(frame, np.ndarray) else to_rgb_array(frame))
-
-
-_WINDOW = Window("20th Century", DPI)
-
-
-def show(game: Game, seat: int | None = None) -> bool:
-    """Show the position: an inline PNG in a Jupyter notebook, else in one matplotlib window updated in place;
-    without a display it warns and returns False."""
-    if in_notebook():
-        from IPython.display import Image, display
-
-        display(Image(to_png(game, seat, colours=128), width=WIDTH))
-        return True
-    return _WINDOW.show(to_rgb_array(game, seat), f"{__name__}.save_png / to_svg")
+PICTURES = Pictures("20th Century", to_rgb_array, to_svg,
+                    swatch=(*PLAYER_COLOURS, *ERA_COLOURS.values(), _RECYCLE, _BRIDGE, _INK), width=WIDTH, dpi=DPI,
+                    requires=_matplotlib, where=f"{__name__}.save_png / to_svg")
+# the shared picture front (core.figure.Pictures): PNG bytes and files (written atomically), the SVG file, the GIF
+# writer keeping the players' colours, show (inline in a notebook, else one window)
+to_png, save_png, save_svg, show = PICTURES.to_png, PICTURES.save_png, PICTURES.save_svg, PICTURES.show
+GifWriter = PICTURES.gif_writer
 
 
 _UNSEEN = ("seed", "land_stacks", "tech_stacks", "cat_stack")  # what no picture shows
@@ -737,7 +1039,7 @@ def example_png() -> bytes:
 
 
 __all__ = [
-    "EXAMPLE", "HEIGHT", "PICTURE_SHAPE", "PLAYER_COLOURS", "WIDTH", "GifWriter", "describe_decision",
+    "EXAMPLE", "HEIGHT", "PAGE_WIDTH", "PICTURE_SHAPE", "PLAYER_COLOURS", "WIDTH", "GifWriter", "describe_decision",
     "example_game", "example_png", "example_sketch", "picture_key", "save_png", "save_svg", "show",
-    "sketch_position", "to_png", "to_rgb_array", "to_svg",
+    "sketch_page", "sketch_position", "to_png", "to_rgb_array", "to_svg",
 ]  # fmt: skip

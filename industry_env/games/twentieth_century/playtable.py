@@ -11,10 +11,6 @@ from ...core.playtable import PlayTable
 from . import actions as A
 from . import playtext
 
-# The decisions that begin a move; the others (where to attach, how to turn, which city, a technology's targets)
-# continue the move before them, and 'back' returns to its beginning.
-MOVE_STARTS = frozenset({"lead", "open", "bid", "tech", "catastrophe", "attach_pick", "garbage", "use", "recycle"})
-
 
 class TwentiethCenturyTable(PlayTable):
     """20th Century: everything public (ruling 36), each choice with its cost, look-ups of tiles and offers."""
@@ -26,7 +22,9 @@ class TwentiethCenturyTable(PlayTable):
     commands = (
         ("<number> or an action", "play that choice: '2', 'land 3', 'bid +0', 'pass', 'withdraw', 'tech 1', 'done', "
          "'catastrophe column 2 bid 4', 'cell 5,4', 'rotate 90', 'city 5,4 a', 'use 0.0', 'bridge 0'"),
-        ("board  (b)", "every player's coins, science, production, pollution, cubes, technologies and tiles"),
+        ("board  (b)", "the whole game in words: the scoring cards, the offers and the auction, the catastrophe, every "
+         "player's points, coins, science, production, pollution, cubes, technologies and tiles, your nation's map"),
+        ("cards", "the round-II and round-IV scoring cards and the final scoring, in words"),
         ("info X,Y [PLAYER]  (i)", "a tile of a nation (yours by default): cities, citizens, production, rails, "
          "bridge, cubes"),
         ("info land N / info tech N", "a tile or technology of the offer"),
@@ -51,6 +49,8 @@ class TwentiethCenturyTable(PlayTable):
             return self.T.offers_text(self.game)
         if word in ("catastrophe", "cat") and not rest:
             return self.T.catastrophe_text(self.game)
+        if word == "cards" and not rest:
+            return "\n".join(self.T.scoring_lines(self.game))
         if word == "nation":
             return self.T.nation_map(self.game, self._player(rest))
         return super().command(word, rest)
@@ -65,21 +65,35 @@ class TwentiethCenturyTable(PlayTable):
 
     def decision(self) -> str:
         g, p = self.game, self.seat
-        what = self.T.DECISIONS.get(g.phase, g.phase)
+        what = self.T.decision_words(g)
+        if g.phase in ("open", "bid") and g.auction_slot >= 0:
+            tile = g.data.land[g.land_offer[g.auction_slot]].id
+            high = f"high bid {g.high_bid} by player {g.high_bidder}" if g.high_bidder >= 0 else "no bid yet"
+            what += f" ({tile} is up: {high})"
+        if g.phase == "garbage":
+            where = "the land tiles you bought this round" if any(g.grid_new[p]) else "any of your land tiles"
+            what += f" ({self.T.plural(g.pending_cubes[p], 'garbage cube')} to place, on {where})"
         return (f"round {self.T.ROMAN[g.round]}, your turn: {what} (you have {g.coins[p]} coins, "
                 f"{g.science[p]} science)")  # fmt: skip
 
     def choices(self, legal: list[int]) -> list[str]:
         """Every choice with what it costs; a run of bids (coins on the tile, or science on one catastrophe
-        column) is one block: what it is once, then the numbered amounts, eight a line."""
+        column) is one block: what it is once, then the numbered amounts, eight a line; the clause every land tile
+        shares (the cubes a tile won comes with) is said once, above them."""
         g, out, i = self.game, [], 0
+        texts = {a: self.T.choice_text(g, a) for a in legal if A.block_of(a)[0] == "land" and g.phase == "lead"}
+        tails = {t.rsplit("; ", 1)[-1] for t in texts.values()}
+        if len(texts) > 1 and len(tails) == 1:
+            tail = tails.pop()
+            out.append(f"  whichever you {'put up' if tail.startswith('if you win') else 'buy'}: {tail}")
+            texts = {a: t.rsplit("; ", 1)[0] for a, t in texts.items()}
         while i < len(legal):
             group = self._group(legal[i])
             j = i
             while group and j + 1 < len(legal) and self._group(legal[j + 1]) == group:
                 j += 1
             if j - i < 2:
-                out.append(f"  [{i}] {self.T.choice_text(g, legal[i])}")
+                out.append(f"  [{i}] {texts.get(legal[i]) or self.T.choice_text(g, legal[i])}")
                 i += 1
                 continue
             out.append(f"  {group}:")
@@ -91,14 +105,11 @@ class TwentiethCenturyTable(PlayTable):
     def _group(self, action: int) -> str:
         """The block a choice is listed in ('' for a choice listed alone)."""
         name, i = A.block_of(action)
-        g, p = self.game, self.game.to_move
+        g = self.game
         if name == "bid":
-            return f"bid on land {g.auction_slot}, in coins (you have {g.coins[p]})"
+            return self.T.bid_heading(g)
         if name == "catastrophe":
-            c = i // A.NUM_CAT_BIDS
-            cubes, steps = g.data.catastrophes[g.cat_current].columns[c]
-            return (f"catastrophe column {c} ({self.T.plural(cubes, 'cube')}, {self.T.spoil(steps)}), in science "
-                    f"(you have {g.science[p]})")  # fmt: skip
+            return self.T.column_heading(g, i // A.NUM_CAT_BIDS)
         return ""
 
     def _amount(self, action: int) -> str:
@@ -115,28 +126,18 @@ class TwentiethCenturyTable(PlayTable):
         return "final scores:\n" + self.T.score_table(self.game)
 
     def name(self, action: int) -> str:
-        """The action's name as the echo shows it, after the move (a bid's coins are said by :meth:`after`)."""
+        """The action's name as the echo shows it, after the move (a bid's coins are said in the move's effects)."""
         return A.action_to_string(action)
-
-    def snapshot(self) -> Any:
-        return self.game.clone()
-
-    def after(self, action: int, before: Any) -> str | None:
-        """A bid's coins, read from the position it was made in."""
-        if A.block_of(action)[0] != "bid":
-            return None
-        coins = before.action_to_string(action).partition(" (")[2].rstrip(")")  # 'bid +1 (3 coins)'
-        return f"  -> player {before.to_move} bids {coins}"
 
     def begin_move(self) -> Any:
         return self.game.clone()
 
     def action_done(self, mover: int) -> bool:
-        g = self.game
-        return g.is_over or g.current_player != mover or g.phase in MOVE_STARTS
+        return self.T.move_done(self.game, mover)
 
     def summary(self, start: Any, actions: list[int], mover: int) -> list[str]:
-        return self.T.effect_lines(start, self.game)
+        """Every step of the move and the forced decisions after it, each effect under the step that caused it."""
+        return self.T.effect_lines(start, actions, self.game)
 
     def reveals(self, action: int) -> bool:
         """Ending the last recycling of a round deals the next round's tiles and catastrophe: never taken back."""

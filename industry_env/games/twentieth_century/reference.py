@@ -37,7 +37,7 @@ from .geometry import (
     train_connected,
 )
 from .observation import observe
-from .positions import check_position
+from .positions import check_decision, check_position
 from .render import render_text
 from .rules import (
     BONUS_ROUNDS,
@@ -205,7 +205,8 @@ class Game:
         text = A.action_to_string(action)
         name, i = A.block_of(action)
         if name == "bid" and self.phase in ("open", "bid"):
-            text += f" ({self._bid_base() + i} coins)"
+            more = " or more" if i == A.NUM_BIDS - 1 else ""
+            text += f" ({self._bid_base() + i} coins{more})"
         return text
 
     def string_to_action(self, text: str) -> int:
@@ -345,8 +346,16 @@ class Game:
     def _still_in(self) -> list[int]:
         return [p for p in range(self.n) if not self.withdrawn[p]]
 
+    def raising_own_bid(self) -> bool:
+        """The high bidder is asked again: his last bid was 'bid +31', 31 or more over the smallest (ruling 19)."""
+        return self.phase == "bid" and self.to_move == self.high_bidder
+
     def _bid_base(self) -> int:
-        return self.min_land_price() if self.phase == "open" else self.high_bid + 1
+        """What 'bid +0' offers: the minimum to open, the high bid + 1 to raise, the bid itself to add to one's own
+        bid (ruling 19)."""
+        if self.phase == "open":
+            return self.min_land_price()
+        return self.high_bid if self.raising_own_bid() else self.high_bid + 1
 
     def _next_clockwise(self, after: int, ok: Any) -> int:
         for k in range(1, self.n + 1):
@@ -365,11 +374,16 @@ class Game:
         self.auction_slot = slot
         self.phase = "open"
 
-    def bid(self, p: int, amount: int) -> None:
-        """'Offrire più monete': the bid becomes the highest; bidding goes on clockwise."""
+    def bid(self, p: int, amount: int, more: bool = False) -> None:
+        """'Offrire più monete': the bid becomes the highest; bidding goes on clockwise. With ``more`` (the
+        block's last action, 31 or more over the smallest bid) the bidder is asked again what to add to it: 'il
+        giocatore iniziale può offrire di più se lo desidera', limited only by his coins (ruling 19)."""
         self.high_bid, self.high_bidder = amount, p
         self.phase = "bid"
-        self._next_bidder(p)
+        if more:
+            self.to_move = p
+        else:
+            self._next_bidder(p)
 
     def pass_land(self, p: int) -> None:
         """'Se un giocatore passa, non può più offrire successivamente per quella tessera territorio'."""
@@ -455,7 +469,8 @@ class Game:
         self.to_move = max(range(self.n), key=lambda p: self.withdrawn[p])
 
     # ------------------------------------------------------------------------------------------- phase 3
-    def _on_top(self, p: int) -> bool:
+    def on_top(self, p: int) -> bool:
+        """Seat ``p``'s pawn stands in a column above every other pawn there (he is skipped while it does)."""
         c = self.cat_col[p]
         return c >= 0 and all(
             self.cat_bid[q] < self.cat_bid[p] for q in range(self.n) if q != p and self.cat_col[q] == c
@@ -474,7 +489,7 @@ class Game:
     def bid_on_catastrophe(self, p: int, column: int, amount: int) -> None:
         """Place (or move) the pawn; bidding goes on clockwise until one pawn stands in each used column."""
         self.cat_col[p], self.cat_bid[p] = column, amount
-        q = self._next_clockwise(p, lambda q: not self._on_top(q))  # a player on top 'passa' (is skipped)
+        q = self._next_clockwise(p, lambda q: not self.on_top(q))  # a player on top 'passa' (is skipped)
         if q < 0:
             self.resolve_catastrophe()
         else:
@@ -520,6 +535,11 @@ class Game:
             self.phase = "garbage"
         else:
             self.phase = "use"
+
+    def placement_cells(self, p: int) -> list[int]:
+        """Empty cells touching seat ``p``'s nation by an edge or a corner ('bordo con bordo o angolo con angolo')."""
+        nation = self.nation(p)
+        return [c for c in range(WINDOW * WINDOW) if touches_nation(nation, A.cell_xy(c))]
 
     def attach_tile(self, p: int, cell: int, rotation: int) -> None:
         """Aggancio: the tile goes on an empty cell touching the nation by an edge or a corner, in any rotation; a
@@ -705,6 +725,20 @@ class Game:
                         if recycling_reaches(nation, A.cell_xy(rc), j, A.cell_xy(c))]  # fmt: skip
         return [c for c in self.land_cells(p) if self.grid_cubes[p][c] and _matchable([*self.removed, c], reach)]
 
+    def removals_matchable(self, p: int) -> bool:
+        """The cubes recycled so far in this production (``removed``) are on land tiles and can each be given a
+        distinct working centre that reaches them (ruling 28)."""
+        lands = self.land_cells(p)
+        if any(c not in lands for c in self.removed):
+            return False
+        centres = self.working_centres(p)
+        nation = self.nation(p)
+        reach = {}
+        for c in set(self.removed):
+            reach[c] = [i for i, (rc, j) in enumerate(centres)
+                        if recycling_reaches(nation, A.cell_xy(rc), j, A.cell_xy(c))]  # fmt: skip
+        return _matchable(list(self.removed), reach)
+
     def recycle(self, p: int, cell: int) -> None:
         self._remove_cube(p, cell)
         self.removed.append(cell)
@@ -769,8 +803,8 @@ class Game:
             out.append(A.WITHDRAW)
         elif ph in ("open", "bid"):
             base = self._bid_base()
-            out += [A.BID + k for k in range(A.NUM_BIDS) if base + k <= self.coins[p]]  # ruling 19
-            if ph == "bid":
+            out += [A.BID + k for k in range(A.NUM_BIDS) if base + k <= self.coins[p]]  # A6; ruling 19
+            if ph == "bid" and not self.raising_own_bid():
                 out += [A.PASS, A.WITHDRAW]
         elif ph == "tech":
             if self.tech_price() <= self.science[p]:
@@ -781,8 +815,7 @@ class Game:
         elif ph == "attach_pick":
             out += [(A.LAND if self.data.is_land(code) else A.TECH) + slot for code, slot, _ in self.pending[p]]
         elif ph == "attach_cell":
-            nation = self.nation(p)
-            out += [A.CELL + c for c in range(WINDOW * WINDOW) if touches_nation(nation, A.cell_xy(c))]
+            out += [A.CELL + c for c in self.placement_cells(p)]
         elif ph == "attach_rotate":
             out += [A.ROTATE + r for r in range(4)]
         elif ph == "citizen":
@@ -795,7 +828,7 @@ class Game:
                     if self.usable(p, h, k)]  # fmt: skip
             out.append(A.DONE)
         elif ph == "use_target":
-            out += self._first_targets(p)
+            out += self.first_targets(p)
         elif ph == "use_target2":
             out += self._second_targets(p)
         elif ph == "bridge":
@@ -805,7 +838,8 @@ class Game:
             out.append(A.DONE)
         return out
 
-    def _first_targets(self, p: int) -> list[int]:
+    def first_targets(self, p: int) -> list[int]:
+        """The actions naming the first target of the ability in use (``sel``)."""
         h, k = self.sel[:2]
         kind = self.ability(p, h, k).kind
         lands = self.land_cells(p)
@@ -833,7 +867,7 @@ class Game:
                 self.withdraw(p)
         elif ph in ("open", "bid"):
             if name == "bid":
-                self.bid(p, self._bid_base() + i)
+                self.bid(p, self._bid_base() + i, more=i == A.NUM_BIDS - 1)
             elif name == "pass":
                 self.pass_land(p)
             else:
@@ -934,6 +968,7 @@ class Game:
             setattr(game, k, copy.deepcopy(doc[k]))
         game.production_now = [tuple(x) for x in doc["production_now"]]
         game.cat_stack = list(doc["cat_stack"])
+        check_decision(game)
         return game
 
     def __str__(self) -> str:

@@ -68,6 +68,8 @@ class TwentiethCenturySpec(GameSpec):
     engine_module = "industry_env.games.twentieth_century.engine"
     reference_class = "industry_env.games.twentieth_century.reference:Game"
     play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
+    # `industry-env board`: the components as tables, an owner's data file checked, or a template to type them in
+    tools = {"board": "industry_env.games.twentieth_century.board_tool"}
     web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve
     has_pictures = True
     # the trained MaskablePPO actor (cell encoder), weights only: make_agent("ppo", game="twentieth_century")
@@ -99,8 +101,9 @@ class TwentiethCenturySpec(GameSpec):
     def max_game_length(self, num_players: int, **options: Any) -> int:
         # Decisions asked (forced ones play themselves). Coins: a player ends a round with at most what he had plus
         # the largest production the data allows (every land tile's richest city, every mine boosting 12 cities)
-        # plus the consolation; so C bounds any bid. Per round: each of at most 8 auctions asks a lead, an opening
-        # and at most C raises (each raises the price by 1 or more) and n passes or withdrawals; n withdrawals and
+        # plus the consolation; so C bounds any bid. Per round: each of at most 8 auctions asks a lead and at most
+        # 2 C + 1 bids (each raises the price by 1 or more, or closes a bid the 'bid +31' before it raised by 31 or
+        # more: ruling 19) and n passes or withdrawals; n withdrawals and
         # n technology choices; the catastrophe bidding at most n + (n - 1) + 5 x 26 bids (each rebid fills an
         # empty column or raises a column's top bid, at most 26 times a column); maintenance per player at most 4
         # decisions for each of 9 pending tiles, one per pending cube (at most 5 + 9), 3 per ability use (10
@@ -111,7 +114,7 @@ class TwentiethCenturySpec(GameSpec):
         mines = sum(a.bonus for t in d.technologies for a in t.abilities if a.kind == "mine")
         per_round_income = richest + 4 * MAX_CITIES * mines + max(MIN_LAND_PRICE.values()) + CONSOLATION_EXTRA
         coins = 10 + LAST_FULL_ROUND * per_round_income
-        auctions = MAX_LAND_OFFER * (2 + coins + n)
+        auctions = MAX_LAND_OFFER * (2 + 2 * coins + n)
         catastrophe = n + (n - 1) + 5 * NUM_CAT_BIDS
         cubes = 5 + max(g for c in d.catastrophes for g, _ in c.columns)
         maintenance = n * (4 * (OFFERS[n][0] + 1) + cubes + 3 * MAX_TECHS * MAX_ABILITIES + 1)
@@ -175,12 +178,12 @@ class TwentiethCenturySpec(GameSpec):
         return GifWriter(path, frame_ms=frame_ms, last_ms=last_ms, scale=scale)
 
     def rules_text(self) -> str:
-        from .tools import rules_text
+        from .texts import rules_text
 
         return rules_text()
 
     def components_text(self) -> str:
-        from .tools import components_markdown
+        from .texts import components_markdown
 
         return components_markdown()
 

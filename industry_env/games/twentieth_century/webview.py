@@ -12,7 +12,6 @@ from ...core.webview import PicturedView
 from . import actions as A
 from . import picture, playtext
 from .geometry import WINDOW
-from .playtable import MOVE_STARTS
 
 
 class TwentiethCenturyView(PicturedView):
@@ -40,12 +39,13 @@ class TwentiethCenturyView(PicturedView):
         return game.data, lambda: []  # the whole picture is the position
 
     def sketch(self, game: Any, seat: int | None) -> list[tuple]:
-        return [p for items in self.P.sketch_position(game, seat).values() for p in items]
+        return self.P.sketch_page(game, seat)[0]
 
     def picture(self, game: Any, seat: int | None) -> str | None:
-        """The position as an SVG document of the pictures' own size (1600 x 1000)."""
-        return svg.document([], self.sketch(game, seat), width=self.P.WIDTH, height=self.P.HEIGHT,
-                            title=self.spec.name)  # fmt: skip
+        """The position as the browser's page (:func:`.picture.sketch_page`): one column as wide as the page gives
+        it beside the choices at 1280 x 720 pixels, every text 11 pixels or more there, every nation at one scale."""
+        primitives, width, height = self.P.sketch_page(game, seat)
+        return svg.document([], primitives, width=width, height=height, title=self.spec.name)
 
     def text(self, game: Any, seat: int | None, full: bool = False) -> str:
         return self.T.board_text(game, 0 if seat is None else seat)
@@ -55,6 +55,33 @@ class TwentiethCenturyView(PicturedView):
 
     def choice_text(self, game: Any, action: int) -> str:
         return self.T.choice_text(game, action)
+
+    def choices(self, game: Any) -> list[dict[str, Any]]:
+        """The choices grouped as :class:`~industry_env.core.webview.View` groups them, except the bids: a land
+        tile's bids are one block headed by what winning it brings (the cubes it comes with), labelled by their coins;
+        a catastrophe's bids one block a column, headed by what the column gives, labelled by their science (as the
+        terminal lists them)."""
+        out = []
+        for group in super().choices(game):
+            actions = [c["action"] for c in group["choices"]]
+            kind = A.block_of(actions[0])[0]
+            if kind == "bid":
+                coins = [game.action_to_string(a).partition(" (")[2].split(" ")[0] for a in actions]
+                out.append({"title": self.T.bid_heading(game)[:1].upper() + self.T.bid_heading(game)[1:],
+                            "choices": [{"action": a, "label": f"{c} coins", "detail": ""}
+                                        for a, c in zip(actions, coins, strict=True)]})  # fmt: skip
+            elif kind == "catastrophe":
+                columns: dict[int, list[int]] = {}
+                for a in actions:
+                    columns.setdefault((a - A.CATASTROPHE) // A.NUM_CAT_BIDS, []).append(a)
+                for c, bids in columns.items():
+                    heading = self.T.column_heading(game, c)
+                    out.append({"title": heading[:1].upper() + heading[1:],
+                                "choices": [{"action": a, "label": f"{(a - A.CATASTROPHE) % A.NUM_CAT_BIDS}",
+                                             "detail": ""} for a in bids]})  # fmt: skip
+            else:
+                out.append(group)
+        return out
 
     def places(self, game: Any) -> list[dict[str, str]]:
         """Every placed tile of every nation (``4,4 0``: cell 4,4 of player 0's), then the offers."""
@@ -88,10 +115,10 @@ class TwentiethCenturyView(PicturedView):
         return game.clone()
 
     def move_done(self, game: Any, mover: int) -> bool:
-        return game.is_over or game.current_player != mover or game.phase in MOVE_STARTS
+        return self.T.move_done(game, mover)
 
     def move_effects(self, game: Any, start: Any, actions: list[int], mover: int, seat: int) -> list[str]:
-        return [line.strip().removeprefix("-> ") for line in self.T.effect_lines(start, game)]
+        return [line.strip().removeprefix("-> ") for line in self.T.effect_lines(start, actions, game)]
 
     def final(self, game: Any) -> str:
         return self.T.score_table(game)

@@ -1,6 +1,6 @@
 """The board as tables for people: ``industry-env board`` and ``docs/industry/board.md`` are generated from the file.
 
-Every number and every provenance of the tables comes from :class:`industry_env.games.industry.board.Board`, so the
+Every number and every provenance of the tables comes from :class:`industry_env.games.industry.components.Board`, so the
 document cannot drift from the data (a test regenerates docs/industry/board.md and compares); the prose about the
 shipped board (its points decision, its version history with measured figures) is kept here beside it. The introduction
 describes the file given: the reconstruction's story only for the shipped board.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .board import PROVENANCE_KINDS, Board, adjacent, field_id, network_kind
+from .components import PROVENANCE_KINDS, Board, adjacent, field_id, network_kind
 from .rules import BONUS, BONUS_KINDS, COLUMN_LETTERS, FACTORY, FIELD_KINDS, NUM_COLUMNS, NUM_ERAS, NUM_FIELDS
 
 _SHIPPED_INTRO = """\

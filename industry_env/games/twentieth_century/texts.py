@@ -13,14 +13,17 @@ from .components import SIDES, GameData, Tile, load_data
 HEADER = """# 20th Century: the components as implemented
 
 Generated from `industry_env/games/twentieth_century/data/*.toml` by
-`industry_env.games.twentieth_century.tools.components_markdown()`; do not edit.
+`industry_env.games.twentieth_century.texts.components_markdown()`; do not edit.
 No public source lists the printed tiles, tracks or catastrophe cards, so most numbers are **reconstructed**: each
 entry says how it is known (`rulebook`, with the sentence; `public`, with the source; `inferred`, with the
 reasoning; `reconstructed`, with the constraint it meets). An owner of the game can type the printed ones in:
-`industry_env.games.twentieth_century.tools.write_template(path, "tiles")` (or `"components"`) writes a file to
-correct (the schema is at its top), `components.load_data(tiles, components)` checks it, listing every error at
-once, and `industry_env.load_game("twentieth_century").reference(n, seed, data=(tiles, components))` plays on it
-(a record stores the files' digest).
+`industry-env board --game twentieth_century --template my-tiles.toml` writes the tiles file to correct (the
+schema is at its top; `industry-env board --game twentieth_century --part components --template my-comp.toml` the
+tracks and catastrophes), `industry-env board --game twentieth_century --board my-tiles.toml` checks it, listing
+every error at once, and prints these tables of it, and
+`industry-env play --game twentieth_century -o data=my-tiles.toml` plays on it. From Python,
+`industry_env.load_game("twentieth_century").reference(n, seed, data=(tiles, components))` plays on both files (a
+record stores the files' digest).
 
 A tile's rails are listed as pieces: each piece is a stretch of track passing through no city, with what it touches
 (cities a, b, c; the building x; the sides N, E, S, W it leaves by, at rotation 0). Bridges list the pairs of ends a

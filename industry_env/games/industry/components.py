@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.aliases import moved_file
-from ...core.textdata import TextDataError, parse_toml, read_text
+from ...core.textdata import Checker, TextDataError, parse_toml, read_text
 from . import rules
 from .rules import (
     BONUS,
@@ -200,31 +200,16 @@ def _blank(value: object) -> bool:
     return value == "" or value == [] or (type(value) is int and value == 0)
 
 
-class _Parser:
-    """Reads one board file, collecting every problem instead of stopping at the first."""
+class _Parser(Checker):
+    """Reads one board file, collecting every problem instead of stopping at the first
+    (:class:`industry_env.core.textdata.Checker`)."""
+
+    PROVENANCE_KINDS = PROVENANCE_KINDS
 
     def __init__(self, path: str, data: dict) -> None:
-        self.path, self.data = path, data
-        self.problems: list[tuple[str, str]] = []
+        super().__init__(path)
+        self.data = data
         self.notes: list[str] = []
-
-    def fail(self, where: str, problem: str) -> None:
-        self.problems.append((where, problem))
-
-    def provenance(self, where: str, value: object, default: str) -> str:
-        if value is None:
-            return default
-        if not isinstance(value, str) or not value.startswith(PROVENANCE_KINDS):
-            self.fail(where, f"provenance {value!r} must start with one of {list(PROVENANCE_KINDS)}")
-            return default
-        return value
-
-    def integer(self, where: str, spec: dict, key: str, lo: int, hi: int) -> int:
-        value = spec.get(key, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            self.fail(where, f"{key} = {value!r} must be a whole number from {lo} to {hi}")
-            return lo
-        return value
 
     # ------------------------------------------------------------------ sections
     def meta(self) -> tuple[str, str, int]:
