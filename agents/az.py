@@ -65,9 +65,11 @@ def network_path(path: str | Path | None, game: str) -> Path:
         return Path(path)
     p = shipped_network(game)
     if not p.is_file():
-        raise AgentInputError(f"{load_game(game).name} ships no az network yet: pass path= (a policy-value file, "
-                              f"industry_env.agents.ppo.export_policy_value of a native checkpoint, or the "
-                              f"checkpoint's final.zip itself)")  # fmt: skip
+        spec = load_game(game)
+        raise AgentInputError(f"{spec.name} ships no trained policy-value network: pass path= (a policy-value "
+                              f".npz written by industry_env.agents.ppo.export_policy_value from a native checkpoint, "
+                              f"or the checkpoint's final.zip itself: industry-env train --config native_{spec.id} "
+                              f"writes one), e.g. make_agent('az:runs/mine/final.zip', game={spec.id!r})")  # fmt: skip
     return p
 
 
