@@ -18,7 +18,9 @@ too (``"search"``), the decisions the game does not search played by its heurist
 The network is a **policy-value file** (``.npz``, :func:`industry_env.agents.ppo.export_policy_value` writes one
 from a native checkpoint; read with numpy, nothing unpickled) or a native checkpoint's ``.zip`` itself (read with
 ``torch.load(weights_only=True)``: needs torch). Without ``path=`` a game's shipped network is played,
-``az_<game>.npz`` beside its shipped PPO policy, where the game ships one (:func:`shipped_network`).
+``az_<game>.npz`` beside its shipped PPO policy (:func:`shipped_network`): Industry ships one; Age of Industry and
+20th Century ship none (no native run of theirs has a usable network), and both agents refuse without ``path=``,
+saying what to pass.
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ from .ppo import (
 )
 from .search import OPPONENT_MODELS, NetworkEvaluator, NetworkGuide, SearchAgent, real, whole
 
-#: az's default simulations per searched decision, by game: a searched decision in well under 0.5 s of one core
-#: with the 30-minute native networks (docs/agents.md, "The network agents"); 64 for a game not listed
+#: az's default simulations per searched decision, by game: a searched decision in under 0.5 s of one core with
+#: the native trainer's network sizes (docs/agents.md, "The network agents"); 64 for a game not listed
 SIMULATIONS = {"industry": 256, "age_of_industry": 64, "twentieth_century": 64}
 
 

@@ -276,10 +276,11 @@ def test_a_policy_without_a_value_network_or_no_file_is_refused_saying_what_to_p
     plain = export_policy(path, tmp_path / "plain.npz", "industry")
     with pytest.raises(AgentInputError, match="without a value network; az needs both"):
         make_agent("az", game="industry", path=str(plain))
-    for name in ("az", "net"):  # 20th Century ships no network: the message says what to pass
-        with pytest.raises(AgentInputError, match=r"20th Century ships no trained policy-value network: pass path= "
-                                                  r"\(a policy-value \.npz"):  # fmt: skip
-            make_agent(name, game="twentieth_century")
+    for game, name in (("twentieth_century", "20th Century"), ("age_of_industry", "Age of Industry")):
+        for agent in ("az", "net"):  # a game that ships no network: the message says what to pass
+            with pytest.raises(AgentInputError, match=rf"{name} ships no trained policy-value network: pass path= "
+                                                      rf"\(a policy-value \.npz"):  # fmt: skip
+                make_agent(agent, game=game)
     other, *_ = tiny_network("age_of_industry", tmp_path, name="other.npz")
     with pytest.raises(ValueError, match="Age of Industry"):
         make_agent("az", game="industry", path=str(other))
@@ -288,3 +289,24 @@ def test_a_policy_without_a_value_network_or_no_file_is_refused_saying_what_to_p
         save_policy_value(bad, ValueHead([(np.ones((1, 3), np.float32), np.zeros(1, np.float32))], "Tanh"),
                           tmp_path / "bad.npz", "industry")  # fmt: skip
     assert not (tmp_path / "bad.npz").exists()
+
+
+@pytest.mark.parametrize("game", ["industry"])
+def test_a_game_that_ships_a_network_plays_az_and_net_without_a_path_and_packages_the_file(game: str) -> None:
+    import tomllib
+
+    from industry_env.agents.az import shipped_network
+
+    file = shipped_network(game)
+    assert file.is_file() and load_value_head(file, game) is not None  # a policy-value file, the value head in it
+    data = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert file.name in data["package-data"][f"industry_env.games.{game}.data"]
+    s = _positions(game, 4, seed=11, steps=30)
+    E = load_game(game).engine
+    obs, masks = E.observe(s), E.legal_action_mask(s)
+    az = make_agent("az", game=game, seed=0, **QUICK)
+    assert az.path == file
+    a = az.act_batch(obs, masks)
+    assert masks[np.arange(a.size), a].all()
+    net = make_agent("net", game=game)
+    np.testing.assert_array_equal(net.act_batch(obs, masks), make_agent(f"ppo:{file}", game=game).act_batch(obs, masks))
