@@ -7,10 +7,10 @@ B"; a fair share is ``1/n``). Every match plays the same deals (the ladder's see
 result (:class:`LadderResults`) holds each match's arena table, and:
 
 - the **matrix**: A's win rate against the B's of each match, with its 95% Wilson interval (the arena's);
-- the **ratings**: openskill Plackett-Luce over every game of every match in order (matches in the order played,
-  games in each arena's order), an agent seated in several seats of a game rated from each seat and taking the
-  mean of their updates (:func:`.arena.openskill_ratings` with ``who``); the table is ordered by the ordinal
-  (mu - 3 sigma).
+- the **ratings**: openskill Plackett-Luce over every game of every match, the matches interleaved (the first game
+  of each, then the second, ...: a sequential rating would otherwise weigh the last match least), an agent seated
+  in several seats of a game rated from each seat and taking the mean of their updates
+  (:func:`.arena.openskill_ratings` with ``who``); the table is ordered by the ordinal (mu - 3 sigma).
 
 ``industry-env ladder --game G [--agents a,b,c] [--games N] [--seed S] [--output-dir DIR]`` writes
 ``ladder.md`` (the table the docs show) and ``ladder.json`` (everything, each match's arena table included),
@@ -65,16 +65,24 @@ class LadderResults:
             except ImportError:
                 self.ratings = []  # the table says which extra brings them
 
-    def _ratings(self) -> list[dict[str, float]]:
+    def rated_games(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ranks, who), each [G * M, n]: every game of the M matches in the order they are rated, interleaved
+        (the first game of every match, then the second, ...: a rating is sequential, so no match comes last)
+        and the agent of each seat (the agent's index into ``agents``)."""
         ranks, who = [], []
         for (a, b), res in self.matches.items():
             ranks.append(res.rank)
             seats = np.full(res.rank.shape, b, np.int64)
             seats[:, 0] = a
             who.append(seats)
-        if not ranks:
+        n = self.num_players
+        return (np.stack(ranks, 1).reshape(-1, n), np.stack(who, 1).reshape(-1, n))
+
+    def _ratings(self) -> list[dict[str, float]]:
+        if not self.matches:
             return []
-        return openskill_ratings(np.concatenate(ranks), np.concatenate(who), len(self.agents))
+        ranks, who = self.rated_games()
+        return openskill_ratings(ranks, who, len(self.agents))
 
     def cell(self, a: int, b: int) -> dict[str, Any]:
         """Agent ``a``'s row of the match against ``b`` (the arena's table row: win_rate, win_ci_low, ...)."""

@@ -50,11 +50,14 @@ def test_the_ratings_pool_every_game_and_an_agent_in_three_seats_takes_its_seats
     assert [g["mu"] for g in got] == pytest.approx(mu) and [g["sigma"] for g in got] == pytest.approx(sigma)
     # without ``who`` the arena's ratings are those of entries in fixed seats, as before
     assert openskill_ratings(ranks) == openskill_ratings(ranks, np.tile(np.arange(4), (2, 1)), 4)
-    # the ladder's ratings are those of all its matches' games, in order
-    rank = np.concatenate([r.rank for r in ladder.matches.values()])
-    seats = np.concatenate([np.where(np.arange(4) == 0, a, b)[None].repeat(r.games, 0)
-                            for (a, b), r in ladder.matches.items()])  # fmt: skip
-    assert ladder.ratings == openskill_ratings(rank, seats, 3)
+    # the ladder's ratings are those of all its matches' games, interleaved: game k of every match, then game k + 1
+    ranks, who = ladder.rated_games()
+    matches = list(ladder.matches.items())
+    for k in (0, 7):
+        for m, ((a, b), res) in enumerate(matches):
+            np.testing.assert_array_equal(ranks[k * len(matches) + m], res.rank[k])
+            assert who[k * len(matches) + m].tolist() == [a, b, b, b]
+    assert ladder.ratings == openskill_ratings(ranks, who, 3)
 
 
 def test_the_table_shows_every_cell_with_its_interval_and_the_json_holds_every_match(ladder) -> None:
