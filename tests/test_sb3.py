@@ -134,7 +134,7 @@ def test_the_sb3_trainer_trains_the_game_named_and_saves_a_policy_of_that_game(t
         "total_timesteps=128", "num_envs=4", "n_steps=32", "batch_size=64", "n_epochs=1", "net_arch=16",
         "eval_every=128", "eval_games=4", "checkpoint_every=0", "max_snapshots=1", "progress=false",
         "time_limit_minutes=0", f"run_dir={tmp_path / 'run'}"])  # fmt: skip
-    result = train(cfg)
+    result = train(cfg, framework="sb3")
     spec = load_game("age_of_industry")
     (venv,) = built
     assert venv.games.setup.spec.id == "age_of_industry" and venv.observation_space.shape == (spec.observation_size(),)

@@ -32,7 +32,8 @@ TINY = ["game=twentieth_century", "encoder=cells", "cell_arch=8,4", "net_arch=32
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     run = tmp_path_factory.mktemp("tc_run")
-    return train(load_config(None, [*TINY, f"run_dir={run}"])), run
+    # MaskablePPO: its zip is read below
+    return train(load_config(None, [*TINY, f"run_dir={run}"]), framework="sb3"), run
 
 
 def _observations(n: int = 48) -> tuple[np.ndarray, np.ndarray]:
@@ -161,7 +162,8 @@ def test_a_resumed_cell_run_reads_its_snapshots_and_continues(trained, tmp_path)
     _, run = trained
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
-    result = train(load_config(None, [*TINY, f"run_dir={copy}", "resume=latest", "total_timesteps=512"]))
+    cfg = load_config(None, [*TINY, f"run_dir={copy}", "resume=latest", "total_timesteps=512"])
+    result = train(cfg, framework="sb3")
     assert result.timesteps == 512 and P.encoder_of(make_agent("ppo", game=GAME, path=result.final).actor)
 
 
