@@ -16,6 +16,9 @@ name              agent
 ``ismcts``        20th Century too (:mod:`.twentieth_century.ismcts`): the stacks and catastrophes redealt
 ``ppo``           :class:`PPOAgent`: the game's shipped MaskablePPO policy, or ``path=`` a policy you trained
 ``ppo:PATH``      the same with your own policy file (``.npz``) or MaskablePPO ``.zip`` of either game
+``az``            :class:`.az.AZAgent`: a policy-value network guiding the game's search player (``az:PATH``: the
+                  network's file, a policy-value ``.npz`` or a native checkpoint)
+``net``           :class:`.az.NetAgent`: that network's policy alone (``net:PATH``)
 ``rllib:PATH``    :class:`industry_env.rllib.RLlibAgent`: an RLlib checkpoint's policy (needs the ``rllib`` extra;
                   ``module=`` picks the module, default ``learner``)
 ``module:attr``   a user's agent, imported: an :class:`Agent` subclass (built with ``seed`` and ``params``), an
@@ -129,14 +132,15 @@ def _make(name: str, seed: int | None, spec: GameSpec, options: Mapping[str, Any
     if name == "ppo" and spec.engine_module is not None:  # every batched game trains (industry-env train), so its
         # policies play, listed by its spec or not yet (20th Century's, hidden while its engine is verified)
         return _bind(_build(PPOAgent, name, seed, params, spec.id, options), name, spec)
-    if name.startswith(PPO_PREFIX):
-        path = name[len(PPO_PREFIX) :]
+    prefix = next((p for p in NETWORK_PREFIXES if name.startswith(p)), None)
+    if prefix is not None:
+        path, kind = name[len(prefix) :], prefix[:-1]
         if not path or "path" in params:
-            raise ValueError(f"agent {name!r}: give the policy file after 'ppo:' (e.g. ppo:runs/mine/final.zip), "
-                             f"and no path= besides")  # fmt: skip
-        if "ppo" not in spec.agents and spec.engine_module is None:
-            raise ValueError(f"agent {name!r}: {spec.name} has no PPO agent")
-        factory = _import_factory(spec.agents["ppo"]) if "ppo" in spec.agents else PPOAgent
+            raise ValueError(f"agent {name!r}: give the policy file after '{prefix}' (e.g. "
+                             f"{prefix}runs/mine/final.zip), and no path= besides")  # fmt: skip
+        if kind not in spec.agents and (kind != "ppo" or spec.engine_module is None):
+            raise ValueError(f"agent {name!r}: {spec.name} has no {kind} agent")
+        factory = _import_factory(spec.agents[kind]) if kind in spec.agents else PPOAgent
         agent = _build(factory, name, seed, {**params, "path": path}, spec.id, options)
         agent.name = name
         return _bind(agent, name, spec)
@@ -204,7 +208,7 @@ def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = 
     if isinstance(agent, Agent):
         return _fit_options(_bind(agent, agent.name, spec), agent.name, spec, options)
     if isinstance(agent, str):
-        if seed is not None and ":" in agent and not agent.startswith((RLLIB_PREFIX, PPO_PREFIX)):
+        if seed is not None and ":" in agent and not agent.startswith((RLLIB_PREFIX, *NETWORK_PREFIXES)):
             target = _import(agent)
             if not (isinstance(target, type) and issubclass(target, Agent)):
                 return make_agent(agent, game=game, options=options)  # an object or a function: nothing to seed
@@ -219,6 +223,8 @@ def as_agent(agent: str | Agent | Callable[[Any, Any], int], seed: int | None = 
 
 
 PPO_PREFIX = "ppo:"  # make_agent("ppo:PATH"): a policy file or MaskablePPO zip of industry-env train
+#: NAME:PATH: the network agent NAME (ppo, az, net) with its network file, e.g. az:runs/mine/final.npz
+NETWORK_PREFIXES = (PPO_PREFIX, "az:", "net:")
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:PATH"): a checkpoint of industry-env train --framework rllib
 # The agent classes of the training adapters, named (as the registry names games): the adapters import the agents'
 # interface, so the agents only name them and import them when one is asked for.
@@ -299,7 +305,7 @@ def _import(name: str) -> Any:
 
 __all__ = [
     "AGENTS", "GENERIC_AGENTS", "Agent", "AgentActionError", "AgentInputError", "AgentTable", "CallableAgent",
-    "HeuristicAgent", "HeuristicV0Agent", "MCTSAgent", "PPOAgent", "PPO_PREFIX", "RandomAgent",
+    "HeuristicAgent", "HeuristicV0Agent", "MCTSAgent", "NETWORK_PREFIXES", "PPOAgent", "PPO_PREFIX", "RandomAgent",
     "ReferenceHeuristicV0", "agent_names", "agents_of", "as_agent", "check_actions", "check_policy_signature",
     "field_values", "heuristic_actions", "make_agent", "tie_noise", "with_current_folder",
 ]  # fmt: skip

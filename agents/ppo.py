@@ -15,7 +15,9 @@ Files it reads, none of them by unpickling (nothing in them can run code):
 - the **policy file** (``.npz``, :func:`export_policy` and :meth:`PPOAgent.save` write it): a JSON description
   (format, activation, layer sizes, the game it plays; with a cell encoder, format ``industry_env-ppo-actor/3``
   and the piece it encodes, its activation and sizes) and the weights as plain arrays (``weight_k``, ``bias_k``;
-  ``cell_weight_k``, ``cell_bias_k``), read with ``numpy.load(allow_pickle=False)``;
+  ``cell_weight_k``, ``cell_bias_k``), read with ``numpy.load(allow_pickle=False)``; a policy-value file
+  (:func:`export_policy_value`, for the ``az`` agent) holds a value network besides (``value`` in the
+  description, ``value_weight_k``, ``value_bias_k``), which the actor's readers skip (:func:`load_value_head`);
 - a MaskablePPO ``.zip`` as ``model.save`` writes it: only its JSON ``data`` (the activation's name, the piece a
   cell encoder reads) and its
   ``policy.pth`` (by ``torch.load(weights_only=True)``) are read; the pickled objects it also holds are not
@@ -736,10 +738,11 @@ def export_policy(source: Any, path: str | Path, game: str = GAME) -> Path:
     return _write_policy_file(actor, Path(path), game)
 
 
-def _write_policy_file(actor: Any, p: Path, game: str = GAME) -> Path:
+def _write_policy_file(actor: Any, p: Path, game: str = GAME, value: ValueHead | None = None) -> Path:
     """The actor as a policy file; its description names the game it plays (``game``), read back by
     :func:`load_actor`, so that loading it for another game names both. An actor with a cell encoder is written in
-    :data:`ENCODER_FORMAT`: its description says which piece the encoder reads, with its layers as plain arrays."""
+    :data:`ENCODER_FORMAT`: its description says which piece the encoder reads, with its layers as plain arrays.
+    ``value``: a value network written beside it (:func:`export_policy_value`), which the actor's readers skip."""
     lins, encoder = _linears(actor), encoder_of(actor)
     if isinstance(actor, NumpyActor):
         activation = actor.activation
@@ -759,6 +762,9 @@ def _write_policy_file(actor: Any, p: Path, game: str = GAME) -> Path:
         for k, (w, b) in enumerate(cells):
             arrays[f"cell_weight_{k}"] = _as_array(w, str(p)).astype(np.float32)
             arrays[f"cell_bias_{k}"] = _as_array(b, str(p)).astype(np.float32)
+    if value is not None:
+        description[VALUE_KEY] = value.description()
+        arrays.update(value.arrays())
     arrays["description"] = np.array(json.dumps(description))
     for k, m in enumerate(lins):
         arrays[f"weight_{k}"] = _as_array(m.weight, str(p)).astype(np.float32)
@@ -900,3 +906,136 @@ class PPOAgent(NetworkAgent):
 
     def __repr__(self) -> str:
         return f"PPOAgent(name={self.name!r}, path={str(self.path) if self.path else None!r})"
+
+
+# ---------------------------------------------------------------------------------------------- the value network
+VALUE_KEY = "value"  # a policy file's description entry of its value network (arrays value_weight_k, value_bias_k)
+
+
+class ValueHead:
+    """A value network in numpy, as a policy file may hold one beside the actor: Linear layers with ``activation``
+    between them (none after the last) from the actor's features (the observation, or its cell encoder's output)
+    to one number per row, and the normalisation of the trainer's value targets undone (value = output * ``std``
+    + ``mean``, in the units of the reward it was trained on: the native trainer's :class:`ValueNorm`)."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str, mean: float = 0.0,
+                 std: float = 1.0) -> None:  # fmt: skip
+        self.linears = tuple(NumpyLinear(*_frozen(w, b)) for w, b in layers)
+        self.act = NumpyActivation(activation)
+        self.activation, self.mean, self.std = activation, float(mean), float(std)
+        self.in_features = self.linears[0].in_features
+
+    def __call__(self, features: np.ndarray) -> np.ndarray:
+        """float32[n]: the value of each row of float32[n, in_features] features."""
+        x = np.ascontiguousarray(features, np.float32)
+        for k, lin in enumerate(self.linears):
+            x = lin(x)
+            if k < len(self.linears) - 1:
+                x = self.act(x)
+        return x[:, 0] * np.float32(self.std) + np.float32(self.mean)
+
+    def description(self) -> dict[str, Any]:
+        """The JSON a policy file keeps under :data:`VALUE_KEY`."""
+        return {"activation": self.activation, "layers": len(self.linears), "mean": self.mean, "std": self.std,
+                "sizes": [self.in_features] + [m.out_features for m in self.linears]}  # fmt: skip
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The layers as a policy file's plain arrays."""
+        out = {}
+        for k, m in enumerate(self.linears):
+            out[f"value_weight_{k}"], out[f"value_bias_{k}"] = np.array(m.weight), np.array(m.bias)
+        return out
+
+    def __repr__(self) -> str:
+        sizes = [self.in_features] + [m.out_features for m in self.linears]
+        return f"ValueHead(sizes={sizes}, {self.activation}, mean={self.mean:.4g}, std={self.std:.4g})"
+
+
+def features_width(actor: Any) -> int:
+    """The width of the features an actor's MLP reads (its cell encoder's output, or the observation)."""
+    encoder = encoder_of(actor)
+    return int(encoder.size) if encoder is not None else int(_linears(actor)[0].in_features)
+
+
+def load_value_head(path: str | Path, game: str = GAME, actor: Any | None = None) -> ValueHead | None:
+    """The value network of a policy file (numpy alone), of a native checkpoint or of a MaskablePPO ``.zip`` (read
+    with ``torch.load(weights_only=True)``; a native checkpoint's value normalisation from its JSON), or None where
+    the file has none (a policy file written by :func:`export_policy`, a ``.pt`` file). Nothing is unpickled; the
+    layers are checked to chain from the features of the file's actor (``actor``, else read) to one value."""
+    p = moved_file(path) or Path(path)
+    actor = load_actor(p, game, backend="numpy") if actor is None else actor
+    where = f"value network of {p}"
+    names = _zip_names(p, where)
+    if "description.npy" in names:
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                about = json.loads(str(z["description"])).get(VALUE_KEY)
+                if about is None:
+                    return None
+                n = about["layers"]
+                if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 64:
+                    raise ValueError(f"'layers' = {n!r}, expected a whole number of layers")
+                layers = [(z[f"value_weight_{k}"], z[f"value_bias_{k}"]) for k in range(n)]
+                activation, mean, std = about["activation"], about.get("mean", 0.0), about.get("std", 1.0)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
+            raise AgentInputError(f"{where}: not readable ({type(exc).__name__}: {exc})") from None
+    elif {"data", "policy.pth"} <= names:
+        _, activation, _ = _read_sb3_zip(p, where)  # the activation, as the actor's reader finds it
+        torch = _torch(f"{where}: reading a .zip")
+        try:
+            with zipfile.ZipFile(p) as z:
+                data = json.loads(z.read("data").decode("utf-8"))
+                state = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+        except Exception as exc:
+            raise AgentInputError(f"{where}: not readable ({type(exc).__name__}: {exc})") from None
+        if "value_net.weight" not in state:
+            return None
+        if any(k.startswith("vf_features_extractor.") for k in state):
+            raise AgentInputError(f"{where}: the value network has a features extractor of its own; only one shared "
+                                  f"with the actor is read")  # fmt: skip
+        k, layers = 0, []
+        while f"mlp_extractor.value_net.{k}.weight" in state:
+            key = f"mlp_extractor.value_net.{k}"
+            layers.append((state[f"{key}.weight"], state.get(f"{key}.bias")))
+            k += 2  # Linear, activation, Linear, ...
+        layers.append((state["value_net.weight"], state.get("value_net.bias")))
+        if any(b is None for _, b in layers):
+            raise AgentInputError(f"{where}: a layer has no biases")
+        norm = data.get("value_norm") if isinstance(data, dict) else None
+        mean, std = (float(norm["mean"]), math.sqrt(float(norm["var"]))) if isinstance(norm, dict) else (0.0, 1.0)
+    else:
+        return None
+    if activation not in ACTIVATIONS:
+        raise AgentInputError(f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
+    ok = all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in (mean, std))
+    if not ok or std <= 0:
+        raise AgentInputError(f"{where}: normalisation mean={mean!r}, std={std!r}; expected finite numbers, std > 0")
+    checked = _checked_chain(layers, features_width(actor), where, "actor's features", name="value layer")
+    if checked[-1][0].shape[0] != 1:
+        raise AgentInputError(f"{where}: the last layer gives {checked[-1][0].shape[0]} outputs, not one value")
+    return ValueHead(checked, str(activation), float(mean), float(std))
+
+
+def save_policy_value(actor: Any, value: ValueHead, path: str | Path, game: str = GAME) -> Path:
+    """Write ``actor`` (a torch nn.Sequential of the policy files' layout or a :class:`NumpyActor`) and its value
+    network ``value`` as one policy-value file (``.npz``, weights only, written whole or not at all); both are
+    checked against ``game``'s sizes first."""
+    _check_actor(actor, "save_policy_value", game)
+    checked = _checked_chain([(m.weight, m.bias) for m in value.linears], features_width(actor),
+                             "save_policy_value", "actor's features", name="value layer")  # fmt: skip
+    if checked[-1][0].shape[0] != 1:
+        raise AgentInputError(f"save_policy_value: the value network gives {checked[-1][0].shape[0]} outputs, not 1")
+    return _write_policy_file(actor, Path(path), game, value)
+
+
+def export_policy_value(source: str | Path, path: str | Path, game: str = GAME) -> Path:
+    """Write the actor and the value network of ``source`` (a native checkpoint, ``final.zip`` or ``best.zip``, a
+    MaskablePPO ``.zip``, or a policy-value file) as one policy file (``.npz``, weights only, written whole or not
+    at all): the ``ppo`` agent plays its actor as before, the ``az`` agent reads both. Reading a ``.zip`` needs
+    torch; the file written plays with numpy alone."""
+    actor = load_actor(source, game, backend="numpy")
+    value = load_value_head(source, game, actor)
+    if value is None:
+        raise AgentInputError(f"export_policy_value: {source} holds no value network (a native checkpoint or a "
+                              f"MaskablePPO zip has one; a policy file written by export_policy does not)")  # fmt: skip
+    return save_policy_value(actor, value, path, game)

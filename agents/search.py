@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import abc
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -126,15 +127,106 @@ class RolloutEvaluator(Evaluator):
         return game.value(state)
 
 
+def outcome_values(engine: Any, state: Any, players: int) -> np.ndarray:
+    """float64[B, players]: the finished games' outcomes as the trainer's win reward gives them: +1 each winner, -1
+    the others, 0 for all on a full tie (0 in absent seats). The winners by the engine's ``ranking`` where it has
+    one, else by points (a game whose rules break ties otherwise counts the tied players as winners)."""
+    ranking = getattr(engine, "ranking", None)
+    key = np.asarray(ranking(state) if callable(ranking) else engine.scores(state), np.float64)[:, :players]
+    n = state.num_players.astype(np.int64)
+    present = np.arange(key.shape[1])[None, :] < n[:, None]
+    key = np.where(present, key, -np.inf)
+    win = key == key.max(axis=1, keepdims=True)
+    everyone = win.sum(axis=1) == n
+    out = np.where(everyone[:, None] | ~present, 0.0, np.where(win, 1.0, -1.0))
+    full = np.zeros((state.batch_size, players))
+    full[:, : out.shape[1]] = out
+    return full
+
+
+class NetworkEvaluator(Evaluator):
+    """Values each leaf for every seat with a value network (AlphaZero's evaluator, no rollout): each seat's
+    observation of the position (``engine.observe(state, seat)``), every seat of every leaf in one call of
+    ``values`` (float32[n, D] observations -> float[n] values); a finished game's outcome (:func:`outcome_values`).
+    The values are the network's, in the units of the reward it was trained on (the win reward: -1 to 1)."""
+
+    def __init__(self, values: Callable[[np.ndarray], np.ndarray]) -> None:
+        self.values = values
+
+    def evaluate(self, game: SearchGame, state: Any, rng: np.random.Generator) -> np.ndarray:
+        B, P = state.batch_size, game.max_players
+        out = np.zeros((B, P))
+        live = np.asarray(state.current_player) >= 0
+        rows = np.flatnonzero(live)
+        if rows.size:
+            s = state if rows.size == B else game.engine.take(state, rows)
+            n = s.num_players.astype(np.int64)
+            seats = int(n.max())
+            obs = np.concatenate([game.engine.observe(s, np.minimum(q, n - 1)) for q in range(seats)])
+            v = np.asarray(self.values(obs), np.float64).reshape(seats, rows.size).T
+            out[rows, :seats] = np.where(np.arange(seats)[None, :] < n[:, None], v, 0.0)
+        done = np.flatnonzero(~live)
+        if done.size:
+            out[done] = outcome_values(game.engine, game.engine.take(state, done), P)
+        return out
+
+
+class Guide(abc.ABC):
+    """Candidates and their priors for the search's decisions (AlphaZero's prior): where an agent has a guide it
+    replaces the game's ``candidates``, and the tree policy is PUCT with the priors."""
+
+    @abc.abstractmethod
+    def candidates(self, game: SearchGame, state: Any, masks: np.ndarray, rng: np.random.Generator
+                   ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:  # fmt: skip
+        """The candidate actions of every game of ``state`` (legal in ``masks``; the game's own first choice first
+        where the decision is not searched) and the prior of each (None: none, the agent's own tree policy)."""
+
+
+class NetworkGuide(Guide):
+    """Candidates from a policy network: the ``top_k`` legal actions of highest probability plus the game's
+    heuristic choice (its first candidate), each with the network's probability as its prior (renormalised over
+    the candidates when selected). ``logits``: float32[n, D] observations of the player to move -> float[n, A]
+    logits, called once for all the positions of a call. A decision the game does not search keeps its one
+    candidate."""
+
+    def __init__(self, logits: Callable[[np.ndarray], np.ndarray], top_k: int) -> None:
+        self.logits, self.top_k = logits, top_k
+
+    def candidates(self, game: SearchGame, state: Any, masks: np.ndarray, rng: np.random.Generator
+                   ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:  # fmt: skip
+        base = game.candidates(state, masks, rng)
+        priors: list[np.ndarray | None] = [None] * len(base)
+        rows = np.flatnonzero(game.searched(state) & (masks.sum(axis=1) > 1))
+        if rows.size == 0:
+            return base, priors
+        sub = state if rows.size == state.batch_size else game.engine.take(state, rows)
+        legal = masks[rows]
+        z = np.where(legal, np.asarray(self.logits(game.engine.observe(sub)), np.float64), -np.inf)
+        z -= z.max(axis=1, keepdims=True)
+        prob = np.exp(z)
+        prob /= prob.sum(axis=1, keepdims=True)
+        top = np.argsort(-z, axis=1, kind="stable")[:, : self.top_k]
+        out = list(base)
+        for j, i in enumerate(rows.tolist()):
+            acts = [a for a in top[j].tolist() if legal[j, a]]
+            h = int(base[i][0])
+            if h not in acts:
+                acts.append(h)
+            out[i] = np.array(acts, np.int64)
+            priors[i] = prob[j, out[i]]
+        return out, priors
+
+
 class Node:
     """A decision point of the tree: its player, candidate actions, children, visits and value sums."""
 
-    __slots__ = ("player", "actions", "children", "visits", "total", "born")
+    __slots__ = ("player", "actions", "children", "visits", "total", "born", "prior")
 
     def __init__(self, players: int, player: int = -1, actions: np.ndarray | None = None, born: int = -1) -> None:
         self.player = player
         self.born = born  # the batch of simulations that made it (its value is not back before the next)
         self.actions = actions  # the candidates, set when a simulation first stands at the decision
+        self.prior: np.ndarray | None = None  # a guide's prior of each candidate (None: the agent's own tree policy)
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.total = np.zeros(players)
@@ -192,6 +284,7 @@ class SearchAgent(Agent):
         self.tree_depth = math.inf if tree_depth is None else whole(tree_depth, "tree_depth", 1)
         self.search_game = game
         self.evaluator: Evaluator = RolloutEvaluator(self.rollout_depth)
+        self.guide: Guide | None = None  # candidates and priors from a policy (None: the game's candidates)
         self.rng = np.random.default_rng(self.seed)
         self.last_root: Node | None = None  # the tree of the last game searched by the last call (for inspection)
         self.simulated = 0  # simulations run so far (for measuring the speed)
@@ -214,13 +307,15 @@ class SearchAgent(Agent):
         g = self.search_game
         self.last_root = None
         positions = g.rebuild(observations)
-        cands = g.candidates(positions, masks, self.rng)
+        cands, priors = self._candidates(positions, masks)
         out = np.array([c[0] for c in cands], np.int64)
         todo = np.flatnonzero(g.searched(positions) & np.array([c.size > 1 for c in cands], bool))
         if todo.size == 0:
             return out
         P = g.max_players
         roots = [Node(P, 0, cands[i]) for i in todo.tolist()]
+        for root, i in zip(roots, todo.tolist(), strict=True):
+            root.prior = priors[i]
         D, n = self.determinizations, todo.size
         if D:  # D positions per game, each game's drawn from its own generator (a game's moves do not depend on
             # the others of the call)
@@ -243,6 +338,14 @@ class SearchAgent(Agent):
             out[i] = _most_visited(root)
         self.last_root = roots[-1]
         return out
+
+    def _candidates(self, state: Any, masks: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+        """The candidates of every game of ``state`` and their priors: the guide's where the agent has one, else
+        the game's (no priors)."""
+        if self.guide is not None:
+            return self.guide.candidates(self.search_game, state, masks, self.rng)
+        cands = self.search_game.candidates(state, masks, self.rng)
+        return cands, [None] * len(cands)
 
     # ------------------------------------------------------------------------------------------ the search
     def _play_forced(self, s: Any, active: np.ndarray) -> np.ndarray:
@@ -293,10 +396,11 @@ class SearchAgent(Agent):
             fresh = [r for r, j in enumerate(rows.tolist()) if nodes[j].actions is None]
             if fresh:  # a node's candidates, when a simulation first stands at its decision
                 at = rows[fresh]
-                for r, c in zip(fresh, g.candidates(g.engine.take(s, at), legal[fresh], self.rng), strict=True):
+                cands, priors = self._candidates(g.engine.take(s, at), legal[fresh])
+                for r, c, pr in zip(fresh, cands, priors, strict=True):
                     node = nodes[rows[r]]
                     if node.actions is None:
-                        node.actions, node.player = c, int(player[rows[r]])
+                        node.actions, node.player, node.prior = c, int(player[rows[r]]), pr
             actions = np.full(rows.size, -1, np.int64)
             for r, j in enumerate(rows.tolist()):
                 node = nodes[j]
@@ -332,7 +436,10 @@ class SearchAgent(Agent):
 
     def _select(self, node: Node, acts: np.ndarray) -> int:
         """UCT for the node's player over the legal candidates ``acts`` (an unvisited one first, in order); with
-        ``prior`` > 0, PUCT with the heuristic's action (the node's first candidate) given that prior."""
+        ``prior`` > 0, PUCT with the heuristic's action (the node's first candidate) given that prior; where a
+        guide gave the node priors, PUCT with them."""
+        if node.prior is not None:
+            return self._select_guided(node, acts)
         if self.prior > 0:
             return self._select_prior(node, acts)
         best, best_score = -1, -math.inf
@@ -367,6 +474,26 @@ class SearchAgent(Agent):
                 best, best_score = a, score
         return best
 
+    def _select_guided(self, node: Node, acts: np.ndarray) -> int:
+        """PUCT with the guide's priors, AlphaZero's ``mean + exploration * p(a) * sqrt(N) / (1 + n)``, p the
+        node's prior renormalised over the legal candidates ``acts``; an unvisited child counts the node's own mean
+        value (the first of equal scores wins: the guide's order)."""
+        assert node.actions is not None and node.prior is not None
+        p = node.prior[np.isin(node.actions, acts)]
+        total = float(p.sum())
+        p = p / total if total > 0 else np.full(acts.size, 1.0 / acts.size)
+        parent = node.mean(node.player)
+        root_n = math.sqrt(max(node.visits, 1))
+        best, best_score = -1, -math.inf
+        for a, pa in zip(acts.tolist(), p.tolist(), strict=True):
+            child = node.children.get(a)
+            n = child.visits if child is not None else 0
+            q = child.total[node.player] / n if n else parent
+            score = q + self.exploration * pa * root_n / (1 + n)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
 
 def _most_visited(root: Node) -> int:
     """The root candidate with the most visits (ties: the higher mean for the root's player, then the first)."""
@@ -391,4 +518,7 @@ def _step_rows(engine: Any, state: Any, rows: np.ndarray, actions: np.ndarray) -
         state.terminated[:] = held | (state.terminated & rows)
 
 
-__all__ = ["OPPONENT_MODELS", "Evaluator", "Node", "RolloutEvaluator", "SearchAgent", "SearchGame", "real", "whole"]
+__all__ = [
+    "OPPONENT_MODELS", "Evaluator", "Guide", "NetworkEvaluator", "NetworkGuide", "Node", "RolloutEvaluator",
+    "SearchAgent", "SearchGame", "outcome_values", "real", "whole",
+]  # fmt: skip

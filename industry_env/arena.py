@@ -377,17 +377,34 @@ def _matplotlib_figure():
     return Figure
 
 
-def openskill_ratings(rank: np.ndarray) -> list[dict[str, float]]:
-    """openskill Plackett-Luce ratings of each entry after rating the games in order from their ranks."""
+def openskill_ratings(rank: np.ndarray, who: np.ndarray | None = None, players: int | None = None
+                      ) -> list[dict[str, float]]:  # fmt: skip
+    """openskill Plackett-Luce ratings of each entry after rating the games in order from their ranks.
+
+    ``who`` (int[G, n], with ``players``): the player each column of each game stands for, where one player may
+    sit in several seats of a game (the ladder's one agent against three of another): each seat is rated as a
+    player of its own from the player's rating, and the player takes the mean of its seats' new mu and sigma.
+    """
     try:
         from openskill.models import PlackettLuce
     except ImportError as exc:
         raise ImportError("the arena's ratings need openskill: pip install 'industry_env[arena]'") from exc
     model = PlackettLuce()
-    teams = [[model.rating()] for _ in range(rank.shape[1])]
-    for game_ranks in rank.tolist():
-        teams = model.rate(teams, ranks=game_ranks)
-    return [{"mu": t[0].mu, "sigma": t[0].sigma, "ordinal": t[0].ordinal()} for t in teams]
+    if who is None:
+        teams = [[model.rating()] for _ in range(rank.shape[1])]
+        for game_ranks in rank.tolist():
+            teams = model.rate(teams, ranks=game_ranks)
+        return [{"mu": t[0].mu, "sigma": t[0].sigma, "ordinal": t[0].ordinal()} for t in teams]
+    players = int(who.max()) + 1 if players is None else players
+    mu, sigma = [model.rating().mu] * players, [model.rating().sigma] * players
+    for game_ranks, seats in zip(rank.tolist(), who.tolist(), strict=True):
+        rated = model.rate([[model.rating(mu=mu[p], sigma=sigma[p])] for p in seats], ranks=game_ranks)
+        for p in set(seats):
+            mine = [t[0] for t, q in zip(rated, seats, strict=True) if q == p]
+            mu[p] = sum(r.mu for r in mine) / len(mine)
+            sigma[p] = sum(r.sigma for r in mine) / len(mine)
+    return [{"mu": m, "sigma": s, "ordinal": model.rating(mu=m, sigma=s).ordinal()}
+            for m, s in zip(mu, sigma, strict=True)]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------- the arena
@@ -406,7 +423,7 @@ def _resolve(spec: Any, slot: int, seed: int, game: str = DEFAULT_GAME,
             try:
                 agent = make_agent(spec, seed=agent_seed(seed, slot), game=game, options=options)
             except ValueError:
-                if ":" not in spec or spec.startswith(("ppo:", "rllib:")):
+                if ":" not in spec or spec.startswith(("ppo:", "az:", "net:", "rllib:")):
                     raise
                 agent = make_agent(spec, game=game, options=options)  # a user's object or function: used as given
         except (KeyError, ValueError, ImportError, AttributeError, TypeError) as exc:

@@ -2,8 +2,8 @@
 terminal, replay records, show the rules and components, and run the tools.
 
 Subcommands: ``demo`` (the short demonstration the README starts with), ``play``, ``replay``, ``rules``,
-``board``, ``balance`` (Industry's board), ``arena``, ``train``, ``warmup``, ``bench``, ``verify`` and ``serve``
-(play and watch in a browser: :mod:`industry_env.web`). The games' own tools come from their specs
+``board``, ``balance`` (Industry's board), ``arena``, ``ladder``, ``train``, ``warmup``, ``bench``, ``verify`` and
+``serve`` (play and watch in a browser: :mod:`industry_env.web`). The games' own tools come from their specs
 (``GameSpec.tools``): ``board`` runs the ``--game``'s board tool where it has one, and a subcommand only some games
 have (``balance``) refuses another game by name. Every subcommand takes ``--game`` the same way, and no parser
 accepts an abbreviated option (``--game`` is never read as ``--games``). This module imports no game: it reaches
@@ -415,6 +415,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _sub(sub, "arena", "a tournament between agents of a game: win rates with intervals, ratings, seat effects")
     _delegate("arena")(p)
+
+    p = _sub(sub, "ladder", "every agent of a game against every other: a table of win rates with intervals and "
+                            "ratings, as markdown and JSON")  # fmt: skip
+    _delegate("ladder")(p)
 
     p = _sub(sub, "train", "train a PPO policy for a game by self-play against a league (the native trainer or SB3: "
                            "the train extra; Ray RLlib: the rllib extra)")  # fmt: skip

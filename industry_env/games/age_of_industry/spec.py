@@ -69,6 +69,8 @@ class AgeOfIndustrySpec(GameSpec):
         "heuristic": "industry_env.agents.age_of_industry.heuristic:HeuristicAgent",
         "ismcts": "industry_env.agents.age_of_industry.ismcts:ISMCTSAgent",
         "ppo": "industry_env.agents.ppo:PPOAgent",
+        "az": "industry_env.agents.az:AZAgent",
+        "net": "industry_env.agents.az:NetAgent",
     }
     # its own command-line tools: `industry-env board --game age_of_industry` (components, maps, templates) and
     # `balance` (final points, loans unpaid and rail income of each policy, on both maps)

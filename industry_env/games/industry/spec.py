@@ -57,6 +57,8 @@ class IndustrySpec(GameSpec):
         "heuristic-v0": "industry_env.agents.industry.heuristic:HeuristicV0Agent",
         "mcts": "industry_env.agents.industry.mcts:MCTSAgent",
         "ppo": "industry_env.agents.ppo:PPOAgent",
+        "az": "industry_env.agents.az:AZAgent",
+        "net": "industry_env.agents.az:NetAgent",
     }
     # its own command-line tools: `industry-env board` (a board file checked, printed, templated) and `balance`
     tools = {"board": "industry_env.games.industry.board_tool", "balance": "industry_env.games.industry.balance"}

@@ -77,7 +77,8 @@ class TwentiethCenturySpec(GameSpec):
     # the game's own agents (docs/twentieth-century/agents.md); random is every game's
     agents = {"heuristic": "industry_env.agents.twentieth_century.heuristic:HeuristicAgent",
               "ismcts": "industry_env.agents.twentieth_century.ismcts:ISMCTSAgent",
-              "ppo": "industry_env.agents.ppo:PPOAgent"}  # fmt: skip
+              "ppo": "industry_env.agents.ppo:PPOAgent", "az": "industry_env.agents.az:AZAgent",
+              "net": "industry_env.agents.az:NetAgent"}  # fmt: skip
     observation_check = "industry_env.agents.twentieth_century.checks:check_game_observations"  # entry by entry
 
     def num_actions(self, **options: Any) -> int:
