@@ -50,6 +50,8 @@ from .search import OPPONENT_MODELS, NetworkEvaluator, NetworkGuide, SearchAgent
 #: az's default simulations per searched decision, by game: a searched decision in under 0.5 s of one core with
 #: the native trainer's network sizes (docs/agents.md, "The network agents"); 64 for a game not listed
 SIMULATIONS = {"industry": 256, "age_of_industry": 64, "twentieth_century": 64}
+#: how az values a leaf: its network's value head, or the search player's own evaluator (rollouts, the game's value)
+VALUES = ("network", "rollout")
 
 
 def shipped_network(game: str) -> Path:
@@ -144,7 +146,7 @@ class AZAgent(Agent):
     def __init__(self, seed: int | None = None, path: str | Path | None = None, simulations: int | None = None,
                  top_k: int = 4, exploration: float = 1.0, batch: int = 16, determinizations: int | None = None,
                  opponents: str = "heuristic", tree_depth: int | None = None, threads: int = 1, game: str = GAME,
-                 map: str | None = None) -> None:  # noqa: A002  # fmt: skip
+                 map: str | None = None, value: str = "network") -> None:  # noqa: A002  # fmt: skip
         spec = load_game(game)
         self.game = spec.id
         self.top_k = whole(top_k, "top_k", 1)
@@ -156,9 +158,14 @@ class AZAgent(Agent):
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise AgentInputError(f"threads={threads!r}: BLAS threads for the network, a whole number >= 1")
         player = search_player(spec)
-        params: dict[str, Any] = {"seed": seed, "simulations": simulations, "batch": batch, "rollout_depth": 0,
+        if value not in VALUES:
+            raise AgentInputError(f"value={value!r}: one of {', '.join(VALUES)} (the network's value head, or the "
+                                  f"search player's own rollouts and value)")  # fmt: skip
+        params: dict[str, Any] = {"seed": seed, "simulations": simulations, "batch": batch,
                                   "exploration": exploration, "opponents": opponents,
                                   "tree_depth": tree_depth}  # fmt: skip
+        if value == "network":
+            params["rollout_depth"] = 0
         if determinizations is not None:
             params["determinizations"] = whole(determinizations, "determinizations", 0)
         if map is not None:
@@ -171,7 +178,9 @@ class AZAgent(Agent):
         if map is not None and self.options and self.options.get("map") not in (None, map):
             raise AgentInputError(f"map={map!r}: the network {self.path} plays {self.options['map']!r}")
         self.search = player(**params)
-        self.search.evaluator = NetworkEvaluator(self.network.values)
+        if value == "network":
+            self.search.evaluator = NetworkEvaluator(self.network.values)
+        self.value = value
         self.search.guide = NetworkGuide(self.network.logits, self.top_k)
         self.seed = self.search.seed
 

@@ -19,7 +19,7 @@ from industry_env.agents.ppo import (
     load_value_head,
     save_policy_value,
 )
-from industry_env.agents.search import NetworkEvaluator, NetworkGuide, outcome_values
+from industry_env.agents.search import NetworkEvaluator, NetworkGuide, RolloutEvaluator, outcome_values
 
 from industry_env.registry import load_game
 
@@ -262,6 +262,7 @@ def test_az_plays_a_whole_game_in_the_arena(tmp_path: Path) -> None:
         ("az", {"threads": 0}, "threads=0"),
         ("az", {"map": "germany"}, "map='germany': Industry has no maps"),
         ("az", {"determinizations": -1}, "determinizations=-1"),
+        ("az", {"value": "oracle"}, "value='oracle': one of network, rollout"),
         ("net", {"threads": 0}, "threads=0"),
     ],
 )
@@ -310,3 +311,20 @@ def test_a_game_that_ships_a_network_plays_az_and_net_without_a_path_and_package
     assert masks[np.arange(a.size), a].all()
     net = make_agent("net", game=game)
     np.testing.assert_array_equal(net.act_batch(obs, masks), make_agent(f"ppo:{file}", game=game).act_batch(obs, masks))
+
+
+def test_az_can_value_its_leaves_by_the_search_players_own_rollouts(tmp_path: Path) -> None:
+    """A value head that barely ranks positions (the PPO critic's) can be left out: ``value="rollout"`` keeps the
+    search player's evaluator (its rollouts and value) and only the network's priors guide the tree."""
+    path, *_ = tiny_network("industry", tmp_path, seed=5)
+    rollout = make_agent("az", game="industry", path=str(path), seed=2, value="rollout", **QUICK)
+    network = make_agent("az", game="industry", path=str(path), seed=2, **QUICK)
+    assert isinstance(network.search.evaluator, NetworkEvaluator)
+    assert isinstance(rollout.search.evaluator, RolloutEvaluator)
+    assert rollout.search.evaluator.depth == make_agent("mcts", game="industry").rollout_depth > 0
+    assert isinstance(rollout.search.guide, NetworkGuide)
+    s = _positions("industry", 4, seed=3, steps=20)
+    E = load_game("industry").engine
+    obs, masks = E.observe(s), E.legal_action_mask(s)
+    a = rollout.act_batch(obs, masks)
+    assert masks[np.arange(a.size), a].all()
