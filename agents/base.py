@@ -248,6 +248,13 @@ class Agent:
         obs, mask = check_batch(observations, action_masks, self.observation_size, self.num_actions)
         return self._checked(obs, mask)
 
+    def act_engine(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """int64[B]: ``act_batch`` for observations and masks that the game's own batched engine has just made
+        (float32[B, D] and bool[B, A] of the game's sizes), as trainers and environments give their opponents: the
+        agent may skip re-checking what the engine guarantees (``_choose_trusted``); its actions are still checked."""
+        choose = getattr(self, "_choose_trusted", None) or self._choose
+        return check_actions(choose(observations, action_masks), action_masks, self.name, spec=self.spec)
+
     def act_game(self, game: ReferenceGame) -> int:
         """One legal action for the player to move in a reference game: ``act`` on what his seat observes."""
         spec = spec_of(game)

@@ -398,6 +398,6 @@ def _call(agent: Any, games: SelfPlay, rows: np.ndarray, obs: np.ndarray | None,
     elif not hidden:
         whole = rows.size == games.B
         answer = agent.act_state(games.state if whole else games.E.take(games.state, rows), mask)
-    else:
-        answer = agent.act_batch(obs, mask)
+    else:  # observations the engine made: an agent may skip re-checking them (act_engine)
+        answer = getattr(agent, "act_engine", agent.act_batch)(obs, mask)
     return check_actions(answer, mask, str(getattr(agent, "name", None) or agent), spec=getattr(agent, "spec", None))

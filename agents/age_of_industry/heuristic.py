@@ -466,7 +466,14 @@ class HeuristicAgent(MapFromObservation, Agent):
         self.rng = np.random.default_rng(self.seed)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        scores = heuristic_scores(observations, masks, self.map_for(observations), self.params)
+        return self._scored(observations, masks, self.map_for(observations))
+
+    def _choose_trusted(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The moves for observations the engine made (``act_engine``): their map read, not checked again."""
+        return self._scored(observations, masks, self.map if self.map is not None else map_of(observations))
+
+    def _scored(self, observations: np.ndarray, masks: np.ndarray, game_map: str) -> np.ndarray:
+        scores = heuristic_scores(observations, masks, game_map, self.params)
         scores = scores + self.params.noise * self.rng.random(scores.shape)
         return np.where(masks, scores, -np.inf).argmax(axis=1).astype(np.int64)
 

@@ -345,7 +345,8 @@ class Opponents:
                 if obs is None:
                     # each game seen from its player to move (rows of finished games are never asked)
                     obs = self.engine.observe(state, np.maximum(state.current_player, 0).astype(np.int64))
-                answer = agent.act_batch(obs[sel], mask[sel])
+                # the engine's own observations: an agent may skip re-checking them (act_engine)
+                answer = getattr(agent, "act_engine", agent.act_batch)(obs[sel], mask[sel])
             # every answer checked the same way, whichever method gave it: integers, in range, legal
             out[sel] = check_actions(answer, mask[sel], str(getattr(agent, "name", None) or agent),
                                      spec=getattr(agent, "spec", None))
