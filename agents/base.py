@@ -251,8 +251,11 @@ class Agent:
     def act_engine(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """int64[B]: ``act_batch`` for observations and masks that the game's own batched engine has just made
         (float32[B, D] and bool[B, A] of the game's sizes), as trainers and environments give their opponents: the
-        agent may skip re-checking what the engine guarantees (``_choose_trusted``); its actions are still checked."""
-        choose = getattr(self, "_choose_trusted", None) or self._choose
+        agent may skip re-checking what the engine guarantees (``_choose_trusted``); its actions are still checked.
+        An agent without ``_choose_trusted`` answers by its ``act_batch``, whichever way it defines it."""
+        choose = getattr(self, "_choose_trusted", None)
+        if choose is None:
+            return self.act_batch(observations, action_masks)
         return check_actions(choose(observations, action_masks), action_masks, self.name, spec=self.spec)
 
     def act_game(self, game: ReferenceGame) -> int:

@@ -75,6 +75,13 @@ def _timed_agent(agent: Any, timer: Timer) -> Any:
             finally:
                 timer.opponents += time.perf_counter() - t
 
+        def act_engine(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+            t = time.perf_counter()
+            try:
+                return agent.act_engine(observations, action_masks)
+            finally:
+                timer.opponents += time.perf_counter() - t
+
         def __repr__(self) -> str:
             return f"Timed({agent!r})"
 
