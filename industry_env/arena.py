@@ -788,7 +788,7 @@ OUTPUT_FILES = ("arena.json", "arena.csv", "arena.png")
 DEFAULT_OUTPUT = "arena-results"  # each game's results in its own folder under it: arena-results/<game>/
 
 
-def _check_output_dir(path: Path, files: Sequence[str] = OUTPUT_FILES) -> None:
+def check_output_dir(path: Path, files: Sequence[str] = OUTPUT_FILES) -> None:
     """Create ``path`` if needed and make sure each of ``files`` can be written there, before any game is played."""
     if path.exists() and not path.is_dir():
         raise ArenaError(f"--output-dir {path}: exists and is not a folder")
@@ -826,7 +826,7 @@ def run(args: argparse.Namespace) -> int:
                       progress=not args.no_progress, all_orders=args.all_orders, game=spec.id,
                       **options)  # fmt: skip
     out = Path(args.output_dir) if args.output_dir is not None else Path(DEFAULT_OUTPUT) / spec.id
-    _check_output_dir(out, OUTPUT_FILES[:2] if args.no_plot else OUTPUT_FILES)  # before any game is played
+    check_output_dir(out, OUTPUT_FILES[:2] if args.no_plot else OUTPUT_FILES)  # before any game is played
     if arena.games != args.games:
         print(f"note: {args.games} games rounded up to {arena.games}, a multiple of the {len(arena.seatings)} "
               "seatings, so that every agent plays every seat equally often")  # fmt: skip

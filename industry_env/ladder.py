@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from .arena import Arena, ArenaError, ArenaResults, openskill_ratings
-from .core.outputs import check_output_file, write_text_atomic
+from .arena import Arena, ArenaError, ArenaResults, check_output_dir, openskill_ratings
+from .core.outputs import write_text_atomic
 from .gameargs import add_game_arguments, game_options
 from .registry import DEFAULT_GAME, load_game
 
@@ -273,21 +273,11 @@ def _positive(text: str) -> int:
 def _check_output_dir(path: Path, overwrite: bool) -> None:
     """Create ``path`` if needed; refuse a folder that is a file, unwritable, or holds a ladder (unless
     ``overwrite``), before any game is played."""
-    if path.exists() and not path.is_dir():
-        raise ArenaError(f"--output-dir {path}: exists and is not a folder")
     there = [name for name in OUTPUT_FILES if (path / name).exists()]
     if there and not overwrite:
         raise ArenaError(f"--output-dir {path}: holds a ladder ({', '.join(there)}); pass --overwrite to replace "
                          f"it, or another folder")  # fmt: skip
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ArenaError(f"--output-dir {path}: cannot create it ({exc.strerror or exc})") from exc
-    for name in OUTPUT_FILES:
-        try:
-            check_output_file(path / name, "--output-dir")
-        except ValueError as exc:
-            raise ArenaError(str(exc)) from None
+    check_output_dir(path, OUTPUT_FILES)
 
 
 def run(args: argparse.Namespace) -> int:
