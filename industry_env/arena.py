@@ -751,7 +751,8 @@ class _Progress:
 
 
 # ---------------------------------------------------------------------------------------------- command line
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number above 0 (the arena's and the ladder's counts)."""
     try:
         value = int(text)
     except ValueError:
@@ -767,7 +768,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="one agent per seat, comma-separated: names (random, heuristic, ppo, ...), ppo:PATH "
                              "(a policy file or MaskablePPO zip you trained), rllib:PATH, or module:callable; repeat "
                              "a name to seat it more than once")  # fmt: skip
-    parser.add_argument("--games", type=_positive, default=1000,
+    parser.add_argument("--games", type=positive_int, default=1000,
                         help="games to play, rounded up to a multiple of the players (default 1000)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="arena seed: deals and agents' seeds (default 0)")
     parser.add_argument("--players", type=int, default=None,
@@ -775,7 +776,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-dir", default=None, metavar="DIR",
                         help="folder for arena.json, arena.csv and arena.png (default arena-results/GAME, e.g. "
                              "arena-results/industry)")  # fmt: skip
-    parser.add_argument("--batch-size", type=_positive, default=1024, help="games played at once (default 1024)")
+    parser.add_argument("--batch-size", type=positive_int, default=1024, help="games played at once (default 1024)")
     add_game_arguments(parser)
     parser.add_argument("--all-orders", action="store_true",
                         help="play every order of the agents around the table (n! seatings: 6 or 24), not only the "

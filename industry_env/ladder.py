@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .arena import Arena, ArenaError, ArenaResults, check_output_dir, openskill_ratings
+from .arena import Arena, ArenaError, ArenaResults, check_output_dir, openskill_ratings, positive_int
 from .core.outputs import write_text_atomic
 from .gameargs import add_game_arguments, game_options
 from .registry import DEFAULT_GAME, load_game
@@ -247,7 +247,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the agents, comma-separated, each once: names (random, heuristic, mcts, ppo, az, ...), "
                              "ppo:PATH, az:PATH, net:PATH, or module:callable (default: every agent of the game that "
                              "plays without a file)")  # fmt: skip
-    parser.add_argument("--games", type=_positive, default=100,
+    parser.add_argument("--games", type=positive_int, default=100,
                         help="games of each match, rounded up to a multiple of the players (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of every match's arena (default 0)")
     parser.add_argument("--players", type=int, default=None, help="players a game (default: the game's default)")
@@ -255,19 +255,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="folder for ladder.md and ladder.json (default ladder-results/GAME)")  # fmt: skip
     parser.add_argument("--overwrite", action="store_true",
                         help="replace a ladder already in --output-dir (refused otherwise)")  # fmt: skip
-    parser.add_argument("--batch-size", type=_positive, default=1024, help="games played at once (default 1024)")
+    parser.add_argument("--batch-size", type=positive_int, default=1024, help="games played at once (default 1024)")
     add_game_arguments(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{value} must be above 0")
-    return value
 
 
 def _check_output_dir(path: Path, overwrite: bool) -> None:
