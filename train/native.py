@@ -36,7 +36,7 @@ import numpy as np
 
 from . import runfolder as R
 from .config import ConfigError, TrainConfig, check_framework, check_same_run, game_options, to_toml, validate
-from .ppo import TrainResult, _evals_after, _league_seed, evaluate
+from .ppo import TrainResult, evals_after, evaluate, league_seed
 
 FORMAT = "industry_env-native/1"  # the checkpoint zip's data["format"]
 
@@ -64,7 +64,7 @@ class NativeResult(TrainResult):
                 f"final model: {self.final} (policy file {self.policy})")  # fmt: skip
 
 
-def _require_torch() -> None:
+def require_torch() -> None:
     """ValueError naming the train extra if torch or TensorBoard is missing (checked before anything is written)."""
     try:
         import tensorboard  # noqa: F401
@@ -249,7 +249,7 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> NativeResult:
     Everything is checked before anything is written; the run folder is locked for the run's time; a folder that
     holds a run is refused unless ``cfg.resume`` continues it or ``overwrite`` is True.
     """
-    _require_torch()
+    require_torch()
     cfg = validate(cfg)
     check_framework(cfg, "native")
     pick_device(cfg.device)  # a CUDA device that is not there: refused before anything is written
@@ -307,7 +307,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
         data = load_checkpoint(resume, net, opt, device)
         vnorm.load(data.get("value_norm", vnorm.state()))
         imitated = int(data.get("imitation_timesteps", 0))
-        moved = R.set_aside_after(run, step, lambda: _evals_after(run, league))
+        moved = R.set_aside_after(run, step, lambda: evals_after(run, league))
         if moved is not None:
             print(f"resuming from step {step:,}: the later files of this run moved to {moved}")
         R.write_json(run / "evals.json", league["evals"])
@@ -324,7 +324,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
     generator.manual_seed((cfg.seed + step) % 2**63)
 
     timer = Timer()
-    members = [Member(n, w, agent=as_agent(n, seed=_league_seed(cfg, k), game=setup.spec.id, options=options))
+    members = [Member(n, w, agent=as_agent(n, seed=league_seed(cfg, k), game=setup.spec.id, options=options))
                for k, (n, w) in enumerate(zip(cfg.opponents, cfg.opponent_weights, strict=True))]  # fmt: skip
 
     def snapshot_member(name: str, actor: Any, seed: int, weight: float) -> Member:
@@ -347,7 +347,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(log_dir=str(run / "tb" / "native"))
-    bar = _progress(cfg, step)
+    bar = progress_bar(cfg, step)
 
     def say(msg: str) -> None:
         (bar.write if bar is not None else print)(msg)
@@ -385,7 +385,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
         R.write_json(run / "evals.json", league["evals"])
 
     def snapshot(n: int) -> None:
-        seed = _league_seed(cfg, 1000 + n)
+        seed = league_seed(cfg, 1000 + n)
         actor = net.actor()
         file = f"snapshot_{n}.npz"
         PPOAgent.from_actor(actor, name=f"snapshot-{n}", seed=seed, deterministic=False,
@@ -449,7 +449,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
     try:
         # ------------------------------------------------------------------ imitation first, if asked
         if imitated < cfg.imitation_steps and resume is None:
-            teacher = as_agent(cfg.imitation_agent, seed=_league_seed(cfg, 999), game=setup.spec.id, options=options)
+            teacher = as_agent(cfg.imitation_agent, seed=league_seed(cfg, 999), game=setup.spec.id, options=options)
             say(f"imitation of {cfg.imitation_agent}: {cfg.imitation_steps:,} decisions")
             while imitated < cfg.imitation_steps and not over_time():
                 whole = games.collect(net, buf, rollout, deadline, imitate=teacher)
@@ -504,7 +504,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
     return result
 
 
-def _progress(cfg: TrainConfig, step: int) -> Any:
+def progress_bar(cfg: TrainConfig, step: int) -> Any:
     if not cfg.progress:
         return None
     try:

@@ -37,6 +37,7 @@ from .config import (
     check_framework,
     check_same_run,
     field_docs,
+    framework_of,
     game_options,
     load_config,
     shipped_configs,
@@ -155,7 +156,7 @@ def _seed_everything(cfg: TrainConfig) -> None:
     random.seed(cfg.seed)
 
 
-def _league_seed(cfg: TrainConfig, k: int) -> int:
+def league_seed(cfg: TrainConfig, k: int) -> int:
     return (cfg.seed * 1_000_003 + 7919 * k + 17) % 2**63
 
 
@@ -221,7 +222,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
         step = R.zip_timesteps(resume)
         if step is None:
             raise ConfigError(f"resume = {cfg.resume!r}: the zip holds no step count")
-        moved = R.set_aside_after(run, step, lambda: _evals_after(run, league))
+        moved = R.set_aside_after(run, step, lambda: evals_after(run, league))
         if moved is not None:
             print(f"resuming from step {step:,}: the later files of this run moved to {moved}")
         R.write_json(run / "evals.json", league["evals"])  # the evaluations of the continuation resumed
@@ -247,7 +248,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
 
     timer = Timer()
     options = game_options(cfg)
-    starters = [_timed_agent(as_agent(n, seed=_league_seed(cfg, k), game=cfg.game, options=options), timer)
+    starters = [_timed_agent(as_agent(n, seed=league_seed(cfg, k), game=cfg.game, options=options), timer)
                 for k, n in enumerate(cfg.opponents)]  # fmt: skip
     pool = OpponentPool(starters, weights=cfg.opponent_weights, seed=cfg.seed, game=cfg.game)
     base = make_vec_env(cfg.num_envs, num_players=cfg.num_players, opponents=pool, seed=cfg.seed, monitor=False,
@@ -352,7 +353,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> TrainResult:
             R.write_json(run / "evals.json", league["evals"])
 
         def _snapshot(self, n: int) -> None:
-            seed = _league_seed(cfg, 1000 + n)
+            seed = league_seed(cfg, 1000 + n)
             agent = PPOAgent.from_policy(self.model.policy, name=f"snapshot-{n}", seed=seed, deterministic=False,
                                          game=cfg.game)  # fmt: skip
             file = f"snapshot_{n}.npz"
@@ -419,7 +420,7 @@ def steps_trained(cfg: TrainConfig, start: int = 0) -> int:
     return start + -(-remaining // rollout) * rollout
 
 
-def _evals_after(run: Path, league: dict[str, Any]) -> bool:
+def evals_after(run: Path, league: dict[str, Any]) -> bool:
     """Whether ``run/evals.json`` holds evaluations the league being resumed has not (a later continuation's)."""
     try:
         on_disk = json.loads((run / "evals.json").read_text(encoding="utf-8"))
@@ -464,11 +465,12 @@ def list_configs(width: int = 100) -> str:
             if not line.startswith("#"):
                 break
             comment.append(line.lstrip("#").strip())
-        game = load_config(path).game
+        cfg = load_config(path)
+        game, how = cfg.game, ("--framework az " if framework_of(cfg) == "az" else "")
         joined = "".join(c if not i or comment[i - 1].endswith("/") else " " + c for i, c in enumerate(comment))
         about = textwrap.fill(joined, width=width, initial_indent="    ", subsequent_indent="    ",
                               break_long_words=False, break_on_hyphens=False)  # fmt: skip
-        blocks.append(f"{name} ({load_game(game).name}: --config {name})\n{about}\n    file: {path}")
+        blocks.append(f"{name} ({load_game(game).name}: {how}--config {name})\n{about}\n    file: {path}")
     return "\n\n".join(blocks)
 
 
