@@ -178,16 +178,26 @@ class AZAgent(Agent):
         if map is not None and self.options and self.options.get("map") not in (None, map):
             raise AgentInputError(f"map={map!r}: the network {self.path} plays {self.options['map']!r}")
         self.search = player(**params)
-        if value == "network":
-            self.search.evaluator = NetworkEvaluator(self.network.values)
         self.value = value
-        self.search.guide = NetworkGuide(self.network.logits, self.top_k)
+        self.use_network(self.network)
         self.seed = self.search.seed
 
     @property
     def last_root(self) -> Any:
         """The search tree of the last game searched by the last call (for inspection)."""
         return self.search.last_root
+
+    def root_visits(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """The visits of the last call's searched roots, by row (:meth:`.search.SearchAgent.root_visits`)."""
+        return self.search.root_visits()
+
+    def use_network(self, network: PolicyValueNet) -> None:
+        """Play with ``network`` from now on (its policy the priors, its value the leaves' unless ``value`` is
+        ``"rollout"``): search self-play swaps in each new network without rebuilding the search player."""
+        self.network = network
+        if self.value == "network":
+            self.search.evaluator = NetworkEvaluator(network.values)
+        self.search.guide = NetworkGuide(network.logits, self.top_k)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return self.search.act_batch(observations, masks)

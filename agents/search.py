@@ -287,6 +287,7 @@ class SearchAgent(Agent):
         self.guide: Guide | None = None  # candidates and priors from a policy (None: the game's candidates)
         self.rng = np.random.default_rng(self.seed)
         self.last_root: Node | None = None  # the tree of the last game searched by the last call (for inspection)
+        self.last_roots: dict[int, Node] = {}  # the tree of every game searched by the last call, by its row
         self.simulated = 0  # simulations run so far (for measuring the speed)
 
     def root_statistics(self) -> list[tuple[int, int, float]]:
@@ -302,10 +303,21 @@ class SearchAgent(Agent):
             out.append((int(a), child.visits, child.mean(root.player)) if child is not None else (int(a), 0, 0.0))
         return sorted(out, key=lambda row: (-row[1], -row[2]))
 
+    def root_visits(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """Every game the last call searched, by its row: its root's candidate actions (int64[k]) and their visits
+        (int64[k]), the search's distribution over its moves (search self-play trains the policy towards it); a
+        row the call did not search (one candidate, a decision the game does not search) is absent."""
+        out = {}
+        for row, root in self.last_roots.items():
+            acts = np.asarray(root.actions, np.int64)
+            visits = np.array([root.children[a].visits if a in root.children else 0 for a in acts.tolist()], np.int64)
+            out[row] = (acts, visits)
+        return out
+
     # ------------------------------------------------------------------------------------------ one call
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         g = self.search_game
-        self.last_root = None
+        self.last_root, self.last_roots = None, {}
         positions = g.rebuild(observations)
         cands, priors = self._candidates(positions, masks)
         out = np.array([c[0] for c in cands], np.int64)
@@ -337,6 +349,7 @@ class SearchAgent(Agent):
         for root, i in zip(roots, todo.tolist(), strict=True):
             out[i] = _most_visited(root)
         self.last_root = roots[-1]
+        self.last_roots = dict(zip(todo.tolist(), roots, strict=True))
         return out
 
     def _candidates(self, state: Any, masks: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
