@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from ...core import batched
+from ...core.spec import ENGINE_VERBS
 from ...core.state import BatchState
 from . import kernel as K
 from .components import MAPS, GameMap, load_components, load_map
@@ -51,10 +52,8 @@ from .reference import Game, IllegalActionError
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .state import FIELDS, GAME_NAME, JSON_VERSION, OVER, batch_schema
 
-__all__ = [
-    "State", "init", "step", "reset", "finished", "legal_action_mask", "observe", "scores", "take", "put", "concat",
-    "copy", "to_game", "from_games", "resample", "sample_legal", "random_step", "IllegalActionError", "bench",
-]  # fmt: skip
+# the verbs (init, step, ...) are the shared front's, given by the module's __getattr__ (bottom)
+__all__ = ["State", "IllegalActionError", "resample", "bench", *ENGINE_VERBS]
 
 P = MAX_PLAYERS
 _MAX_SEED = batched.MAX_SEED
@@ -245,11 +244,7 @@ class Engine(batched.Engine):
 
 
 ENGINE = Engine()
-init, reset, step, legal_action_mask, observe, finished = (ENGINE.init, ENGINE.reset, ENGINE.step,
-                                                           ENGINE.legal_action_mask, ENGINE.observe, ENGINE.finished)
-scores, sample_legal, random_step, take, put, concat, copy = (ENGINE.scores, ENGINE.sample_legal, ENGINE.random_step,
-                                                              ENGINE.take, ENGINE.put, ENGINE.concat, ENGINE.copy)
-to_game, from_games = ENGINE.to_game, ENGINE.from_games
+__getattr__ = ENGINE.module_getattr(__name__)  # engine.init, engine.step...: the front's verbs (PEP 562)
 
 
 def resample(state: State, seat: int | np.ndarray, seeds: int | np.ndarray | Sequence[int]) -> State:
@@ -368,7 +363,7 @@ def check_against_reference(
     Returns the number of decisions compared."""
     counts = [num_players] if isinstance(num_players, int) else list(num_players)
     n = np.array([counts[i % len(counts)] for i in range(num_games)], np.int8)
-    state = init(num_games, n, seed=seed, map=map, edition=edition)
+    state = ENGINE.init(num_games, n, seed=seed, map=map, edition=edition)
     games = [Game(int(n[i]), seed=seed + i, map=map, edition=edition) for i in range(num_games)]
     rng = np.random.default_rng(play_seed)
     decisions, turn = 0, 0
@@ -379,11 +374,11 @@ def check_against_reference(
                                  f"decision {len(g.history)} ({g.phase}): {what}")  # fmt: skip
 
     while True:
-        mask = legal_action_mask(state)
+        mask = ENGINE.legal_action_mask(state)
         current = state.current_player
         obs = None
         if turn % observe_every == 0:
-            obs = [observe(state, np.minimum(seat, state.num_players - 1)) for seat in range(P)]
+            obs = [ENGINE.observe(state, np.minimum(seat, state.num_players - 1)) for seat in range(P)]
         actions = np.zeros(num_games, np.int64)
         for i, g in enumerate(games):
             if int(current[i]) != g.current_player:
@@ -402,9 +397,9 @@ def check_against_reference(
             g.apply(int(actions[i]))
             decisions += 1
         was_over = state.terminated.copy()
-        state = step(state, actions, inplace=True)
+        state = ENGINE.step(state, actions, inplace=True)
         turn += 1
-        points = scores(state)
+        points = ENGINE.scores(state)
         for i, g in enumerate(games):
             want = g.returns() if g.is_over and not was_over[i] else [0.0] * g.num_players
             if state.rewards[i, : g.num_players].tolist() != want:
@@ -414,6 +409,6 @@ def check_against_reference(
         if max_steps is not None and turn >= max_steps:
             return decisions
         if all(g.is_over for g in games):
-            if not state.terminated.all() or not finished(state).all():
+            if not state.terminated.all() or not ENGINE.finished(state).all():
                 raise fail(int(np.flatnonzero(~state.terminated)[0]), "over in the reference, not in the engine")
             return decisions

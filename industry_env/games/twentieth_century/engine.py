@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ...core import batched
+from ...core.spec import ENGINE_VERBS
 from ...core.state import BatchState
 from . import kernel as K
 from .components import ERAS, GameData, load_data
@@ -59,11 +60,8 @@ from .state import (
     batch_schema,
 )
 
-__all__ = [
-    "State", "init", "step", "reset", "finished", "legal_action_mask", "observe", "scores", "ranking", "take", "put",
-    "concat", "copy", "to_game", "from_games", "resample", "sample_legal", "random_step", "IllegalActionError",
-    "bench",
-]  # fmt: skip
+# the verbs (init, step, ..., and bench) are the shared front's, given by the module's __getattr__ (bottom)
+__all__ = ["State", "IllegalActionError", "ranking", "resample", *ENGINE_VERBS, *("bench",)]
 
 P = MAX_PLAYERS
 NC = K.NC
@@ -235,11 +233,7 @@ class Engine(batched.Engine):
 
 
 ENGINE = Engine()
-init, reset, step, legal_action_mask, observe, finished = (ENGINE.init, ENGINE.reset, ENGINE.step,
-                                                           ENGINE.legal_action_mask, ENGINE.observe, ENGINE.finished)
-scores, sample_legal, random_step, take, put, concat, copy = (ENGINE.scores, ENGINE.sample_legal, ENGINE.random_step,
-                                                              ENGINE.take, ENGINE.put, ENGINE.concat, ENGINE.copy)
-to_game, from_games, bench = ENGINE.to_game, ENGINE.from_games, ENGINE.bench
+__getattr__ = ENGINE.module_getattr(__name__)  # engine.init, engine.step...: the front's verbs (PEP 562)
 
 
 def ranking(state: State) -> np.ndarray:
