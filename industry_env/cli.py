@@ -285,7 +285,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         if any(g != args.game for g in named):
             raise ValueError(f"--game {args.game} and --set game={named[-1]}: two games; give one")
         args.set = [f"game={args.game}", *args.set]
-    if args.framework in ("native", "sb3"):
+    if args.framework in ("native", "sb3", "az"):
         given = [flag for flag, v in (("--num-env-runners", args.num_env_runners), ("--address", args.address))
                  if v is not None]  # fmt: skip
         if given:
@@ -426,10 +426,11 @@ def build_parser() -> argparse.ArgumentParser:
     _game_option(p, default=None, help_text="the game to train (the same as --set game=ID; default: the config's)")
     p.add_argument(
         "--framework",
-        choices=("native", "sb3", "rllib"),
+        choices=("native", "sb3", "rllib", "az"),
         default="native",
         help="native: the suite's own batched trainer, CUDA where present (default); sb3: sb3-contrib's MaskablePPO "
-             "on one machine; rllib: Ray RLlib, on many processes or machines",
+             "on one machine; rllib: Ray RLlib, on many processes or machines; az: search self-play, the az agent's "
+             "network trained on its own searches",
     )  # fmt: skip
     p.add_argument("--bench", action="store_true",
                    help="train the config with the native and the SB3 trainer for --seconds each, in this process, "

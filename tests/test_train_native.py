@@ -15,6 +15,7 @@ pytest.importorskip("tensorboard")
 
 from industry_env.agents import make_agent  # noqa: E402
 from industry_env.train import ConfigError, load_config, shipped_configs, train  # noqa: E402
+from industry_env.train.config import framework_of  # noqa: E402
 from industry_env.train.credit import SeatLinks, gae  # noqa: E402
 from industry_env.train.native import pick_device  # noqa: E402
 from industry_env.train.nets import ActorCritic, ValueNorm, codec_for, masked, sample  # noqa: E402
@@ -146,8 +147,9 @@ def test_value_normalisation_keeps_the_values_it_predicted() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- runs
-@pytest.mark.parametrize("name", sorted(shipped_configs()))
+@pytest.mark.parametrize("name", sorted(n for n in shipped_configs() if framework_of(load_config(n)) == "native"))
 def test_each_shipped_config_trains_natively_into_a_policy_the_ppo_agent_plays(name, tmp_path) -> None:
+    """Every shipped config but those of search self-play (tests/test_train_az.py trains those)."""
     short = ["imitation_steps=128"] if load_config(name).imitation_steps else []  # its imitation stage, briefly
     result = train(tiny(tmp_path / "run", "total_timesteps=256", "num_envs=16", *short, config=name))
     cfg = load_config(tmp_path / "run" / "config.toml")

@@ -10,7 +10,8 @@
 :mod:`.config` holds the configuration (every key, its default and its meaning); :mod:`.native` the suite's own
 self-play trainer (the default; :mod:`.selfplay` its batched games, :mod:`.credit` its seat-by-seat advantages,
 :mod:`.nets` its networks), :mod:`.ppo` the MaskablePPO one (``framework="sb3"``), :mod:`.bench` the two side by
-side. The configuration module imports without torch.
+side, :mod:`.expert` search self-play, which trains the ``az`` agent's network on its own searches
+(``framework="az"``). The configuration module imports without torch.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from .config import ConfigError, TrainConfig, load_config, shipped_configs, to_t
 
 
 def train(cfg: TrainConfig, overwrite: bool = False, framework: str = "native") -> Any:
-    """Run a training with the native trainer (:func:`industry_env.train.native.train`) or, with
-    ``framework="sb3"``, sb3-contrib's MaskablePPO (:func:`industry_env.train.ppo.train`); returns its
-    ``TrainResult``.
+    """Run a training with the native trainer (:func:`industry_env.train.native.train`), with ``framework="sb3"``
+    sb3-contrib's MaskablePPO (:func:`industry_env.train.ppo.train`), or with ``framework="az"`` search self-play
+    for the ``az`` agent (:func:`industry_env.train.expert.train`); returns its ``TrainResult``.
 
     A ``run_dir`` that holds another run is refused unless ``cfg.resume`` continues it or ``overwrite`` is True.
     """
@@ -35,7 +36,12 @@ def train(cfg: TrainConfig, overwrite: bool = False, framework: str = "native") 
         from .ppo import train as _sb3
 
         return _sb3(cfg, overwrite=overwrite)
-    raise ValueError(f"framework={framework!r}: 'native' or 'sb3' (RLlib trains through industry_env.rllib.train)")
+    if framework == "az":
+        from .expert import train as _az
+
+        return _az(cfg, overwrite=overwrite)
+    raise ValueError(f"framework={framework!r}: 'native', 'sb3' or 'az' (RLlib trains through "
+                     f"industry_env.rllib.train)")  # fmt: skip
 
 
 __all__ = ["ConfigError", "TrainConfig", "load_config", "shipped_configs", "to_toml", "train"]

@@ -1,5 +1,6 @@
-"""``industry-env train``: its options, and which trainer runs (``--framework native``, the default, ``sb3``, or
-``--bench`` for both side by side); the RLlib trainer has its own (:mod:`industry_env.rllib.train`)."""
+"""``industry-env train``: its options, and which trainer runs (``--framework native``, the default, ``sb3``, ``az``
+for search self-play, or ``--bench`` for native and SB3 side by side); the RLlib trainer has its own
+(:mod:`industry_env.rllib.train`)."""
 
 from __future__ import annotations
 
@@ -23,11 +24,18 @@ def run(args: argparse.Namespace) -> int:
         return ppo.run(args)
     from .config import load_config
 
+    if bench and framework == "az":
+        raise ValueError("--bench runs the native and the SB3 trainers side by side: leave out --framework az")
     cfg = load_config(args.config, args.set)
     if bench:
         from .bench import bench as run_bench
 
         print(run_bench(cfg, seconds=args.seconds).report())
+        return 0
+    if framework == "az":
+        from .expert import train as train_az
+
+        print(train_az(cfg, overwrite=args.overwrite).summary())
         return 0
     from .native import train
 

@@ -138,11 +138,30 @@ class TrainConfig:
     imitation_epochs: int = 2
     """native: passes over each rollout of the imitation stage."""
 
+    # ------------------------------------------------------------------ search self-play only (--framework az)
+    az_simulations: int = 32
+    """az: simulations of the search at each searched decision of self-play (the az agent plays with more)."""
+    az_top_k: int = 4
+    """az: the policy's most probable legal moves the search weighs at a decision, beside the heuristic's move."""
+    az_temperature_moves: int = 6
+    """az: each seat's first this many searched decisions of a game are drawn in proportion to the root's visits
+    (exploration); the later ones are the most visited move, as the az agent plays."""
+    az_buffer: int = 100_000
+    """az: positions kept for the updates, the newest (a replay buffer; its observations kept as float16)."""
+    az_init: str = ""
+    """az: the network to start from, a native checkpoint (.zip) or a policy-value file (.npz) of the same
+    net_arch and encoder, or 'shipped' for the game's shipped az network; '' starts from a fresh network."""
+
 
 _FIELDS = {f.name: f for f in fields(TrainConfig)}
 #: keys only the native trainer reads; the SB3 trainer refuses them by name unless they keep their defaults
 NATIVE_KEYS = ("device", "precision", "value_norm", "imitation_steps", "imitation_agent", "imitation_epochs")
-FRAMEWORKS = ("native", "sb3", "rllib")  # industry-env train --framework; native is the default
+#: keys only search self-play reads (``--framework az``); the other trainers refuse them unless they keep their defaults
+AZ_KEYS = ("az_simulations", "az_top_k", "az_temperature_moves", "az_buffer", "az_init")
+FRAMEWORKS = ("native", "sb3", "rllib", "az")  # industry-env train --framework; native is the default
+#: the trainer-specific keys each framework reads (search self-play runs its network where ``device`` says)
+KEYS_READ = {"native": NATIVE_KEYS, "az": ("device", *AZ_KEYS)}
+MAX_BUFFER_BYTES = 8 * 2**30  # search self-play's replay buffer: beyond this a 2-core machine's memory is gone
 PRECISIONS = ("auto", "float32", "bfloat16")
 
 
@@ -310,6 +329,23 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     need(cfg.precision in PRECISIONS, "precision", f"one of {', '.join(map(repr, PRECISIONS))}")
     need(cfg.imitation_steps >= 0, "imitation_steps", "must be 0 (no imitation) or more")
     need(cfg.imitation_epochs >= 1, "imitation_epochs", "must be at least 1")
+    need(cfg.az_simulations >= 1, "az_simulations", "must be at least 1")
+    need(cfg.az_top_k >= 1, "az_top_k", "must be at least 1")
+    need(cfg.az_temperature_moves >= 0, "az_temperature_moves", "must be 0 (always the most visited move) or more")
+    need(cfg.az_buffer >= cfg.batch_size, "az_buffer",
+         f"must hold at least one minibatch (batch_size = {cfg.batch_size})")  # fmt: skip
+    size = load_game(cfg.game).observation_size(**game_options(cfg))
+    need(cfg.az_buffer * 2 * size <= MAX_BUFFER_BYTES, "az_buffer",
+         f"{cfg.az_buffer:,} positions of {size:,} float16 take {cfg.az_buffer * 2 * size / 2**30:.1f} GiB; at most "
+         f"{MAX_BUFFER_BYTES / 2**30:.0f} GiB")  # fmt: skip
+    if cfg.az_init:
+        try:
+            ok = az_init_path(cfg).is_file()
+        except (OSError, ValueError):
+            ok = False
+        need(ok, "az_init", f"no such file (a native checkpoint .zip, a policy-value .npz, or 'shipped' for a game "
+                            f"that ships an az network: {load_game(cfg.game).name} ships none)"
+             if cfg.az_init == "shipped" else "no such file (a native checkpoint .zip or a policy-value .npz)")
     check_agents(cfg)
     from .runfolder import check_resume, check_run_dir
 
@@ -322,6 +358,22 @@ def validate(cfg: TrainConfig) -> TrainConfig:
             raise
         raise ConfigError(f"run_dir = {cfg.run_dir!r} / resume = {cfg.resume!r}: {exc}") from None
     return cfg
+
+
+def framework_of(cfg: TrainConfig) -> str:
+    """The trainer a configuration is written for: ``"az"`` where it sets a key of search self-play
+    (:data:`AZ_KEYS`), else ``"native"`` (which the SB3 and RLlib trainers read too)."""
+    default = TrainConfig()
+    return "az" if any(getattr(cfg, k) != getattr(default, k) for k in AZ_KEYS) else "native"
+
+
+def az_init_path(cfg: TrainConfig) -> Path:
+    """The file ``az_init`` names: itself, or for 'shipped' the game's shipped az network (which may be absent)."""
+    if cfg.az_init == "shipped":
+        from industry_env.agents.az import shipped_network
+
+        return shipped_network(cfg.game)
+    return Path(cfg.az_init)
 
 
 def without_absent_heuristic(cfg: TrainConfig) -> TrainConfig:
@@ -342,17 +394,19 @@ def without_absent_heuristic(cfg: TrainConfig) -> TrainConfig:
 
 
 def check_framework(cfg: TrainConfig, framework: str) -> None:
-    """ConfigError naming the first key of the native trainer (:data:`NATIVE_KEYS`) set, in a run of another
-    ``framework``, to a value that trainer cannot honour (a GPU, bfloat16, an imitation stage): the other trainers
-    train in float32 on the CPU, without imitation, and do not normalise values."""
-    if framework == "native":
-        return
+    """ConfigError naming the first key of another trainer (:data:`NATIVE_KEYS`, :data:`AZ_KEYS`) set, in a run of
+    ``framework``, to a value it cannot honour (a GPU, bfloat16, an imitation stage, a search's settings): the SB3
+    and RLlib trainers train in float32 on the CPU, without imitation, and do not normalise values; search
+    self-play reads ``device`` and its own keys (:data:`KEYS_READ`)."""
     default = TrainConfig()
     same = {"device": ("auto", "cpu"), "precision": ("auto", "float32"), "value_norm": (True, False)}  # what they do
-    for key in NATIVE_KEYS:
+    for key in (*NATIVE_KEYS, *AZ_KEYS):
+        if key in KEYS_READ.get(framework, ()):
+            continue
         if getattr(cfg, key) not in same.get(key, (getattr(default, key),)):
-            raise ConfigError(f"{key} = {getattr(cfg, key)!r}: a key of the native trainer, which the {framework} "
-                              f"trainer does not read; remove it, or train with --framework native")  # fmt: skip
+            owner, home = ("the native trainer", "native") if key in NATIVE_KEYS else ("search self-play", "az")
+            raise ConfigError(f"{key} = {getattr(cfg, key)!r}: a key of {owner}, which the {framework} trainer does "
+                              f"not read; remove it, or train with --framework {home}")  # fmt: skip
 
 
 def game_options(cfg: TrainConfig) -> dict[str, Any]:

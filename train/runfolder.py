@@ -217,8 +217,8 @@ def zip_timesteps(path: str | Path) -> int | None:
 
 
 def zip_framework(path: str | Path) -> str | None:
-    """Which trainer wrote a checkpoint zip: ``"native"`` (its JSON ``data`` says so), ``"sb3"`` (a MaskablePPO save,
-    which does not), or None for a file that is no checkpoint (nothing unpickled)."""
+    """Which trainer wrote a checkpoint zip: ``"native"`` or ``"az"`` (its JSON ``data`` says so), ``"sb3"`` (a
+    MaskablePPO save, which does not), or None for a file that is no checkpoint (nothing unpickled)."""
     try:
         with zipfile.ZipFile(path) as z:
             data = json.loads(z.read("data").decode("utf-8"))
@@ -226,15 +226,16 @@ def zip_framework(path: str | Path) -> str | None:
         return None
     if not isinstance(data, dict):
         return None
-    return "native" if data.get("framework") == "native" else "sb3"
+    return data["framework"] if data.get("framework") in ("native", "az") else "sb3"
 
 
 def check_checkpoint_framework(path: str | Path, framework: str) -> None:
     """ConfigError (before anything is written) if the checkpoint ``path`` to resume was written by the other
-    trainer than ``framework`` (``"native"`` or ``"sb3"``): its weights and optimizer are another program's."""
+    trainer than ``framework`` (``"native"``, ``"sb3"`` or ``"az"``): its weights and optimizer are another
+    program's."""
     wrote = zip_framework(path)
     if wrote is not None and wrote != framework:
-        names = {"native": "the native trainer", "sb3": "the SB3 trainer (MaskablePPO)"}
+        names = {"native": "the native trainer", "sb3": "the SB3 trainer (MaskablePPO)", "az": "search self-play"}
         raise ConfigError(f"resume = {str(path)!r}: a checkpoint of {names[wrote]}; resume it with --framework "
                           f"{wrote}, or start a new run")  # fmt: skip
 
