@@ -100,6 +100,26 @@ def test_the_update_moves_the_policy_to_the_visits_and_the_value_to_the_outcomes
     assert np.corrcoef(value.numpy(), np.sign(test[:, 0]))[0, 1] > 0.8
 
 
+def test_with_no_policy_weight_the_value_learns_alone_and_the_policy_stays() -> None:
+    torch.manual_seed(1)
+    rng = np.random.default_rng(1)
+    n, D, A = 512, 4, 3
+    obs = rng.normal(size=(n, D)).astype(np.float32)
+    buf = ReplayBuffer(n, D, A, 1)
+    slots, count = buf.add(obs, np.ones((n, A), bool), np.zeros((n, 1)), np.ones((n, 1)), np.ones(n, bool))
+    buf.finish(slots, count, np.sign(obs[:, 1]).astype(np.float32))
+    net = ActorCritic(D, A, [16], ObsCodec(D))
+    policy = [p.detach().clone() for p in [*net.mlp_extractor.policy_net.parameters(), *net.action_net.parameters()]]
+    value = net.value_net.weight.detach().clone()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+    az_update(net, opt, buf, 50, load_config(None, ["batch_size=128", "az_policy_coef=0"]), rng, torch.device("cpu"))
+    after = [*net.mlp_extractor.policy_net.parameters(), *net.action_net.parameters()]
+    assert all(torch.equal(a, b) for a, b in zip(policy, after, strict=True))
+    assert not torch.equal(value, net.value_net.weight)
+    with pytest.raises(ConfigError, match="az_policy_coef = -1.0: must be 0"):
+        load_config(None, ["az_policy_coef=-1"])
+
+
 def test_a_network_started_from_a_policy_value_file_computes_what_the_file_does() -> None:
     game = "industry"
     path = shipped_network(game)

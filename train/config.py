@@ -146,6 +146,9 @@ class TrainConfig:
     az_temperature_moves: int = 6
     """az: each seat's first this many searched decisions of a game are drawn in proportion to the root's visits
     (exploration); the later ones are the most visited move, as the az agent plays."""
+    az_policy_coef: float = 1.0
+    """az: weight of the policy's loss (its cross-entropy against the visits); 0 trains the value alone and keeps
+    the policy as it started (``az_init``'s)."""
     az_buffer: int = 100_000
     """az: positions kept for the updates, the newest (a replay buffer; its observations kept as float16)."""
     az_init: str = ""
@@ -157,7 +160,7 @@ _FIELDS = {f.name: f for f in fields(TrainConfig)}
 #: keys only the native trainer reads; the SB3 trainer refuses them by name unless they keep their defaults
 NATIVE_KEYS = ("device", "precision", "value_norm", "imitation_steps", "imitation_agent", "imitation_epochs")
 #: keys only search self-play reads (``--framework az``); the other trainers refuse them unless they keep their defaults
-AZ_KEYS = ("az_simulations", "az_top_k", "az_temperature_moves", "az_buffer", "az_init")
+AZ_KEYS = ("az_simulations", "az_top_k", "az_temperature_moves", "az_policy_coef", "az_buffer", "az_init")
 FRAMEWORKS = ("native", "sb3", "rllib", "az")  # industry-env train --framework; native is the default
 #: the trainer-specific keys each framework reads (search self-play runs its network where ``device`` says)
 KEYS_READ = {"native": NATIVE_KEYS, "az": ("device", *AZ_KEYS)}
@@ -331,6 +334,7 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     need(cfg.imitation_epochs >= 1, "imitation_epochs", "must be at least 1")
     need(cfg.az_simulations >= 1, "az_simulations", "must be at least 1")
     need(cfg.az_top_k >= 1, "az_top_k", "must be at least 1")
+    need(cfg.az_policy_coef >= 0, "az_policy_coef", "must be 0 (the value alone) or more")
     need(cfg.az_temperature_moves >= 0, "az_temperature_moves", "must be 0 (always the most visited move) or more")
     need(cfg.az_buffer >= cfg.batch_size, "az_buffer",
          f"must hold at least one minibatch (batch_size = {cfg.batch_size})")  # fmt: skip

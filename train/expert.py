@@ -14,8 +14,8 @@ winner, -1 the others, 0 all on a full tie: the value's target, the search's own
 ones are the most visited move, as the agent plays.
 
 After each ``n_steps * num_envs`` decisions kept, the network takes ``n_epochs * new / batch_size`` Adam steps on
-minibatches drawn from the newest ``az_buffer`` finished positions: cross-entropy of the masked policy against the
-visit shares, plus ``vf_coef`` times the squared error of the value against the outcome; then the search plays with
+minibatches drawn from the newest ``az_buffer`` finished positions: ``az_policy_coef`` times the cross-entropy of the
+masked policy against the visit shares, plus ``vf_coef`` times the squared error of the value against the outcome; then the search plays with
 the new network. The network is the native trainer's (:class:`.nets.ActorCritic`), so ``az_init`` may start from
 a native run or a policy-value file, and every checkpoint plays as ``ppo``, ``net`` and ``az`` (its value read as
 it is: no normalisation). PPO's own keys (clipping, GAE, entropy, the league, imitation) are not read.
@@ -277,7 +277,7 @@ def az_update(net: Any, opt: Any, buffer: ReplayBuffer, steps: int, cfg: TrainCo
         policy = -(share * logp.gather(1, cand)).sum(dim=1)
         policy_loss = (policy * searched).sum() / searched.sum().clamp(min=1)
         value_loss = torch.mean((value - z) ** 2)
-        loss = policy_loss + cfg.vf_coef * value_loss
+        loss = cfg.az_policy_coef * policy_loss + cfg.vf_coef * value_loss
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
