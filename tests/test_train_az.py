@@ -204,6 +204,11 @@ def test_the_trainers_refuse_each_others_keys_and_checkpoints_before_writing(tmp
     for key in ("imitation_steps=100", "precision=bfloat16"):
         with pytest.raises(ConfigError, match=f"{key.split('=')[0]} = .*a key of the native trainer"):
             train(tiny(tmp_path / "x", key), framework="az")
+    for key, why in (("az_simulations=0", "at least 1"), ("az_top_k=0", "at least 1"),
+                     ("az_temperature_moves=-1", "0 .* or more"), ("az_buffer=10", "at least one minibatch"),
+                     ("az_simulations=many", "expected a whole number")):  # fmt: skip
+        with pytest.raises(ConfigError, match=f"{key.split('=')[0]} = .*{why}"):
+            load_config(None, [key])
     with pytest.raises(ConfigError, match="az_init = .*no such file"):
         tiny(tmp_path / "x", "az_init=/nonexistent/net.npz")
     with pytest.raises(ConfigError, match="az_init = 'shipped': no such file .*Nim ships none"):
@@ -213,6 +218,8 @@ def test_the_trainers_refuse_each_others_keys_and_checkpoints_before_writing(tmp
     assert not (tmp_path / "x").exists()
     az = train(tiny(tmp_path / "a", "net_arch=128,128"), framework="az")
     before = {p: p.read_bytes() for p in (tmp_path / "a").rglob("*") if p.is_file() and p.name != ".lock"}
+    with pytest.raises(ConfigError, match="holds a run already .*resume it with --set resume=latest"):
+        train(tiny(tmp_path / "a", "net_arch=128,128"), framework="az")
     with pytest.raises(ConfigError, match="a checkpoint of search self-play; resume it with --framework az"):
         train(load_config(None, [*plain, f"run_dir={tmp_path / 'a'}", f"resume={az.final}"]))
     after = {p: p.read_bytes() for p in (tmp_path / "a").rglob("*") if p.is_file() and p.name != ".lock"}
