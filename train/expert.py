@@ -14,11 +14,12 @@ winner, -1 the others, 0 all on a full tie: the value's target, the search's own
 ones are the most visited move, as the agent plays.
 
 After each ``n_steps * num_envs`` decisions kept, the network takes ``n_epochs * new / batch_size`` Adam steps on
-minibatches drawn from the newest ``az_buffer`` finished positions: ``az_policy_coef`` times the cross-entropy of the
-masked policy against the visit shares, plus ``vf_coef`` times the squared error of the value against the outcome; then the search plays with
-the new network. The network is the native trainer's (:class:`.nets.ActorCritic`), so ``az_init`` may start from
-a native run or a policy-value file, and every checkpoint plays as ``ppo``, ``net`` and ``az`` (its value read as
-it is: no normalisation). PPO's own keys (clipping, GAE, entropy, the league, imitation) are not read.
+minibatches drawn from the newest ``az_buffer`` finished positions: ``az_policy_coef`` times the cross-entropy of
+the masked policy against the visit shares, plus ``vf_coef`` times the squared error of the value against the
+outcome; then the search plays with the new network. The network is the native trainer's
+(:class:`.nets.ActorCritic`), so ``az_init`` may start from a native run or a policy-value file, and every
+checkpoint plays as ``ppo``, ``net`` and ``az`` (its value read as it is: no normalisation). PPO's own keys
+(clipping, GAE, entropy, the league, imitation) are not read.
 
 The run folder is the native trainer's: ``config.toml``, ``tb/az`` (TensorBoard), ``checkpoints/step_N.zip`` with
 their ``.league.json``, ``best.zip`` (the best evaluation of the network alone against ``eval_opponent``),
