@@ -44,13 +44,10 @@ from .config import (
     ConfigError,
     TrainConfig,
     az_init_path,
-    check_framework,
-    check_same_run,
     game_options,
     to_toml,
-    validate,
 )
-from .native import load_checkpoint, pick_device, progress_bar, require_torch, save_checkpoint
+from .native import load_checkpoint, pick_device, progress_bar, resume_point, run_locked, save_checkpoint
 from .ppo import TrainResult, evals_after, evaluate, league_seed
 
 FORMAT = "industry_env-az/1"  # the checkpoint zip's data["format"]
@@ -301,20 +298,7 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> ExpertResult:
     Everything is checked before anything is written; the run folder is locked for the run's time; a folder that
     holds a run is refused unless ``cfg.resume`` continues it or ``overwrite`` is True.
     """
-    require_torch()
-    cfg = validate(cfg)
-    check_framework(cfg, "az")
-    pick_device(cfg.device)
-    run = Path(cfg.run_dir)
-    if cfg.resume:
-        R.check_checkpoint_framework(R.check_resume(run, cfg.resume), "az")
-    R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)
-    lock = R.RunLock(R.make_run_dir(run)).acquire()
-    try:
-        R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)
-        return _train_locked(cfg, run, overwrite)
-    finally:
-        lock.release()
+    return run_locked(cfg, "az", overwrite, _train_locked)
 
 
 def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> ExpertResult:
@@ -328,18 +312,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> ExpertResult:
 
     from .nets import ActorCritic, codec_for
 
-    R.remove_partials(run)
-    resume = R.check_resume(run, cfg.resume) if cfg.resume else None
-    if resume is not None:
-        check_same_run(run, resume, asdict(cfg))
-    league: dict[str, Any] = {"snapshots": [], "best": -1.0, "evals": []}
-    step = 0
-    if resume is not None:
-        league = R.read_league(R.league_path(resume))
-        saved = R.zip_timesteps(resume)
-        if saved is None:
-            raise ConfigError(f"resume = {cfg.resume!r}: the zip holds no step count")
-        step = saved
+    resume, league, step = resume_point(cfg, run)
     device = pick_device(cfg.device)
     torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)

@@ -28,6 +28,7 @@ import json
 import random
 import time
 import zipfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -249,20 +250,43 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> NativeResult:
     Everything is checked before anything is written; the run folder is locked for the run's time; a folder that
     holds a run is refused unless ``cfg.resume`` continues it or ``overwrite`` is True.
     """
+    return run_locked(cfg, "native", overwrite, _train_locked)
+
+
+def run_locked(cfg: TrainConfig, framework: str, overwrite: bool,
+               body: Callable[[TrainConfig, Path, bool], Any]) -> Any:  # fmt: skip
+    """``body(cfg, run folder, overwrite)`` for a torch trainer of ``framework`` (the native one, search
+    self-play): the configuration, the device and the checkpoint to resume checked first, then the folder refused
+    if it holds another run, then locked for the body's time."""
     require_torch()
     cfg = validate(cfg)
-    check_framework(cfg, "native")
+    check_framework(cfg, framework)
     pick_device(cfg.device)  # a CUDA device that is not there: refused before anything is written
     run = Path(cfg.run_dir)
     if cfg.resume:
-        R.check_checkpoint_framework(R.check_resume(run, cfg.resume), "native")
+        R.check_checkpoint_framework(R.check_resume(run, cfg.resume), framework)
     R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)
     lock = R.RunLock(R.make_run_dir(run)).acquire()
     try:
         R.refuse_unless_free(run, resuming=bool(cfg.resume), overwrite=overwrite)
-        return _train_locked(cfg, run, overwrite)
+        return body(cfg, run, overwrite)
     finally:
         lock.release()
+
+
+def resume_point(cfg: TrainConfig, run: Path) -> tuple[Path | None, dict[str, Any], int]:
+    """The checkpoint a locked run resumes (None: a new run), its league (evaluations, snapshots, best) and its
+    step count; partial files of an interrupted save removed first, another game's run refused."""
+    R.remove_partials(run)
+    resume = R.check_resume(run, cfg.resume) if cfg.resume else None
+    league: dict[str, Any] = {"snapshots": [], "best": -1.0, "evals": []}
+    if resume is None:
+        return None, league, 0
+    check_same_run(run, resume, asdict(cfg))
+    saved = R.zip_timesteps(resume)
+    if saved is None:
+        raise ConfigError(f"resume = {cfg.resume!r}: the zip holds no step count")
+    return resume, R.read_league(R.league_path(resume)), saved
 
 
 def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
@@ -276,18 +300,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
     from .nets import ActorCritic, FrozenActor, ValueNorm, codec_for
     from .selfplay import League, Member, Rollout, SelfPlay, Timer
 
-    R.remove_partials(run)
-    resume = R.check_resume(run, cfg.resume) if cfg.resume else None
-    if resume is not None:
-        check_same_run(run, resume, asdict(cfg))
-    league: dict[str, Any] = {"snapshots": [], "best": -1.0, "evals": []}
-    step = 0
-    if resume is not None:
-        league = R.read_league(R.league_path(resume))
-        saved = R.zip_timesteps(resume)
-        if saved is None:
-            raise ConfigError(f"resume = {cfg.resume!r}: the zip holds no step count")
-        step = saved
+    resume, league, step = resume_point(cfg, run)
 
     device = pick_device(cfg.device)
     torch.set_num_threads(cfg.torch_threads)
