@@ -223,3 +223,21 @@ def test_the_kernel_runs_uncompiled_and_plays_the_reference_games() -> None:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", UNCOMPILED], capture_output=True, text=True, timeout=900, env=env)
     assert out.returncode == 0 and out.stdout.strip() == "agree", out.stderr[-3000:]
+
+
+def test_a_nation_far_wider_than_nine_cells_plays_alike_in_both_engines() -> None:
+    """Ruling 18: no bound on a nation. Seat 0 takes every tile it can and lines them up east (a game a person can
+    play by hand); the batched engine offers the same moves at every decision, ends in the same position, and
+    observes the long nation's cells as the reference does."""
+    from .helpers import greedy_line_game
+
+    final, played = greedy_line_game()
+    game = Game(3, seed=0)
+    state = E.init(1, 3, seed=0)
+    for a in played:
+        assert np.flatnonzero(E.legal_action_mask(state)[0]).tolist() == game.legal_actions()
+        game.apply(a)
+        state = E.step(state, np.array([a]))
+    assert E.ENGINE.to_game(state, 0).to_json() == final.to_json()
+    assert max(final.grid_x[0]) > 15
+    np.testing.assert_array_equal(E.observe(state, 0)[0], final.observe(0))

@@ -75,7 +75,7 @@ def _lab_data():
 
 def _nation_game(data) -> Game:
     g = Game(3, seed=0, data=data)
-    g.grid_citizens[0][A.cell_index(4, 4)] = 0  # the starting tile's cities left free: only the example counts
+    g.grid_citizens[0][0] = 0  # the starting tile's cities left free: only the example counts
     return g
 
 
@@ -86,10 +86,10 @@ def _inst(data, tech_id: str) -> int:
 def test_X4_W8_a_laboratory_boosts_cities_on_a_fork_reaching_its_side():
     data = _lab_data()
     g = _nation_game(data)
-    put(g, 0, (2, 2), _inst(data, "TLAB8"))
-    ab = put(g, 0, (3, 2), land_code(data, "W8AB"), citizens=0b11)
-    c = put(g, 0, (2, 3), land_code(data, "W8C"), citizens=1)
-    d = put(g, 0, (2, 1), land_code(data, "W8D"), citizens=1)
+    put(g, 0, (-2, -2), _inst(data, "TLAB8"))
+    ab = put(g, 0, (-1, -2), land_code(data, "W8AB"), citizens=0b11)
+    c = put(g, 0, (-2, -1), land_code(data, "W8C"), citizens=1)
+    d = put(g, 0, (-2, -3), land_code(data, "W8D"), citizens=1)
     # 'Questa nazione produce 4 monete, 8 punti scienza e 1 punto vittoria'
     assert g.production(0) == (4, 8, 1)
     assert [g.city_production(0, ab, j)[1] for j in (0, 1)] == [3, 3]  # A and B: 3 each
@@ -100,9 +100,9 @@ def test_X4_W8_a_laboratory_boosts_cities_on_a_fork_reaching_its_side():
 def test_X4_W9_no_bonus_through_another_city():
     data = _lab_data()
     g = _nation_game(data)
-    put(g, 0, (2, 2), _inst(data, "TLAB9"))
-    eg = put(g, 0, (3, 2), land_code(data, "W9EG"), citizens=0b11)
-    f = put(g, 0, (1, 2), land_code(data, "W9F"), citizens=1)
+    put(g, 0, (-2, -2), _inst(data, "TLAB9"))
+    eg = put(g, 0, (-1, -2), land_code(data, "W9EG"), citizens=0b11)
+    f = put(g, 0, (-3, -2), land_code(data, "W9F"), citizens=1)
     # 'Questa nazione produce 3 monete, 4 punti scienza e 0 punti vittoria'
     assert g.production(0) == (3, 4, 0)
     assert g.city_production(0, eg, 0)[1] == 2 and g.city_production(0, f, 0)[1] == 2
@@ -111,8 +111,8 @@ def test_X4_W9_no_bonus_through_another_city():
 def test_X7_W17_W20_a_bridge_lets_the_institution_reach_a_second_city():
     data = _lab_data()
     g = _nation_game(data)
-    put(g, 0, (1, 2), _inst(data, "THOS"))  # the hospital west of the tile, its building reaching E
-    cell = put(g, 0, (2, 2), land_code(data, "W20"), citizens=0b11)
+    put(g, 0, (-3, -2), _inst(data, "THOS"))  # the hospital west of the tile, its building reaching E
+    cell = put(g, 0, (-2, -2), land_code(data, "W20"), citizens=0b11)
     assert g.production(0)[2] == 2 + 1  # 'Senza il ponte, l'ospedale avvantaggia soltanto una città.'
     g.grid_bridge[0][cell] = 0
     assert g.production(0)[2] == 2 + 2
@@ -140,8 +140,8 @@ def test_Q2_Q3_W10_W15_the_six_recycling_pictures():
 def test_Q2_W11_a_centre_without_a_citizen_removes_nothing():
     g = Game(3, seed=0)
     assert g.working_centres(0) == []  # the start tile's centre c is free
-    g.grid_citizens[0][A.cell_index(4, 4)] |= 0b100
-    assert g.working_centres(0) == [(A.cell_index(4, 4), 2)]
+    g.grid_citizens[0][0] |= 0b100
+    assert g.working_centres(0) == [(0, 2)]
 
 
 def test_X7_W16_a_bridge_lets_a_centre_reach_the_neighbours_cube():
@@ -166,9 +166,9 @@ def test_X11_W21_a_train_never_passes_through_a_city_but_two_trains_move_in_sequ
     abc = [{"name": n, "coins": 1} for n in "abc"]
     data = with_tiles(land=[{"id": "W21", "cities": abc, "rails": [["a", "b"], ["b", "c", "N"]]}])
     g = Game(3, seed=0, data=data)
-    cell = put(g, 0, (4, 3), land_code(data, "W21"), citizens=0b011)  # A and B occupied, C free
+    xy = (0, -1)
+    cell = put(g, 0, xy, land_code(data, "W21"), citizens=0b011)  # A and B occupied, C free
     nation = g.nation(0)
-    xy = A.cell_xy(cell)
     assert not train_connected(nation, (xy, 0), (xy, 2))  # A to C passes through B
     for _ in range(2):
         g.techs[0].append(tech_index(data, "T08"))
@@ -176,7 +176,7 @@ def test_X11_W21_a_train_never_passes_through_a_city_but_two_trains_move_in_sequ
     g.phase, g.to_move, g.maint_order, g.maint_pos = "use", 0, [0, 1, 2], 0
     act(g, "use 0.0")
     froms = g.legal_actions()
-    assert A.city_action(*xy, 0) not in froms and A.city_action(*xy, 1) in froms  # A cannot go anywhere
+    assert A.city_action(cell, 0) not in froms and A.city_action(cell, 1) in froms  # A cannot go anywhere
     act(g, f"city {xy[0]},{xy[1]} b")  # B to C, the only free city it reaches (chosen by itself)
     assert g.grid_citizens[0][cell] == 0b101
     act(g, "use 1.0", f"city {xy[0]},{xy[1]} a")  # then A to B, the only move from A

@@ -171,12 +171,45 @@ def _with_institution() -> tuple[Game, int, int]:
     raise AssertionError("no institution attached in 60 games")
 
 
+def _attach(doc: dict, g: Game, p: int, code: int) -> None:
+    """Tile ``code`` into seat ``p``'s next slot, on an empty cell touching the nation (no other check)."""
+    slot, cell = g.slots(p), next(iter(g.placement_cells(p)))
+    doc["grid_tile"][p][slot] = code
+    doc["grid_x"][p][slot], doc["grid_y"][p][slot] = cell
+
+
 def test_one_institution_on_two_cells_is_refused() -> None:
     g, p, cell = _with_institution()
     doc = _doc(g)
-    free = next(c for c in g.placement_cells(p))
-    doc["grid_tile"][p][free] = doc["grid_tile"][p][cell]
+    _attach(doc, g, p, doc["grid_tile"][p][cell])
     with pytest.raises(GameStateError, match="exactly one place"):
+        _load(doc)
+
+
+def test_a_nations_slots_fill_in_order_each_tile_on_its_own_cell_touching_an_earlier_one() -> None:
+    g, p, cell = _with_institution()
+    last = g.slots(p) - 1
+    doc = _doc(g)
+    doc["grid_tile"][p][0], doc["grid_tile"][p][last] = doc["grid_tile"][p][last], 0
+    with pytest.raises(GameStateError, match=rf"grid_tile\[{p}\].*starting tile \(0\) must be in slot 0"):
+        _load(doc)
+    for k, v in zip(("grid_tile", "grid_x", "grid_y"), (doc["grid_tile"][p][0], 0, 0), strict=True):
+        doc = _doc(g)
+        doc[k][p][last + 2] = v if k == "grid_tile" else 1
+        entry = "grid_tile" if k == "grid_tile" else "grid_x"
+        with pytest.raises(GameStateError, match=rf"{entry}\[{p}\]\[{last + 2}\]"):
+            _load(doc)
+    doc = _doc(g)
+    doc["grid_x"][p][last], doc["grid_y"][p][last] = g.cell_of(p, 0)
+    with pytest.raises(GameStateError, match=rf"grid_x\[{p}\]\[{last}\].*holds two tiles"):
+        _load(doc)
+    doc = _doc(g)
+    doc["grid_x"][p][last], doc["grid_y"][p][last] = 40, 40
+    with pytest.raises(GameStateError, match=rf"grid_x\[{p}\]\[{last}\].*not joined to the starting tile"):
+        _load(doc)
+    doc = _doc(g)
+    doc["grid_x"][p][last] = 10**6
+    with pytest.raises(GameStateError, match=rf"grid_x\[{p}\]\[{last}\]"):
         _load(doc)
 
 
@@ -188,7 +221,8 @@ def test_an_institution_attached_and_pending_at_once_or_nowhere_is_refused() -> 
     with pytest.raises(GameStateError, match="pending"):
         _load(doc)
     doc = _doc(g)
-    doc["grid_tile"][p][cell] = -1
+    era = next(e for e, stack in doc["land_stacks"].items() if stack)
+    doc["grid_tile"][p][cell] = doc["land_stacks"][era].pop()  # a land tile from a stack in the institution's place
     with pytest.raises(GameStateError, match="neither attached nor pending"):
         _load(doc)
 
@@ -205,7 +239,7 @@ def test_a_technology_that_is_no_institution_on_a_nation_is_refused() -> None:
         doc["tech_stacks"][era].remove(plain)
         doc["techs"][p].append(plain)
         doc["used"][p].append([False] * len(d.technologies[plain].abilities))
-    doc["grid_tile"][p][g.placement_cells(p)[0]] = len(d.land) + plain
+    _attach(doc, g, p, len(d.land) + plain)
     with pytest.raises(GameStateError, match="no institution"):
         _load(doc)
 
@@ -217,7 +251,7 @@ def test_the_starting_tile_is_never_offered_and_a_land_tile_is_in_one_place() ->
     with pytest.raises(GameStateError, match="starting tile"):
         _load(doc)
     doc = _doc(g)
-    doc["grid_tile"][0][g.placement_cells(0)[0]] = doc["land_offer"][0]
+    _attach(doc, g, 0, doc["land_offer"][0])
     with pytest.raises(GameStateError, match="exactly one place"):
         _load(doc)
 

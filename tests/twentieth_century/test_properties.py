@@ -83,13 +83,27 @@ def test_thousands_of_random_games_keep_every_invariant(n, seed, card):
     assert g.round == 6 and moves <= SPEC.max_game_length(n)
 
 
-def test_every_action_name_reads_back_and_the_space_has_521_actions():
-    assert A.NUM_ACTIONS == 521 == SPEC.num_actions()
+def test_every_action_name_reads_back_and_the_space_has_749_actions():
+    assert A.NUM_ACTIONS == 749 == SPEC.num_actions()
     for a in range(A.NUM_ACTIONS):
         assert A.string_to_action(A.action_to_string(a)) == a
-    for bad in ("land 8", "bid +32", "cell 9,0", "catastrophe column 5 bid 0", "fly"):
+    for bad in ("land 8", "bid +32", "tile 46", "place 0 up", "place 46 N", "city 0 d", "cell 9,0",
+                "catastrophe column 5 bid 0", "fly"):  # fmt: skip
         with pytest.raises(ValueError):
             A.string_to_action(bad)
+
+
+def test_a_game_names_cells_and_reads_them_back():
+    """A person names cells ('cell 1,-1', 'city 0,0 b') and sees them beside the slots' names."""
+    g = Game(3, seed=0)
+    assert g.string_to_action("city 0,0 b") == A.city_action(0, 1)
+    assert g.action_to_string(A.TILE + 0) == "tile 0 (cell 0,0)"
+    g.phase, g.to_move = "attach_cell", 0  # as if a tile were being attached
+    place = g.string_to_action("cell 1,-1")
+    assert place == A.place_action(0, 1) and g.action_to_string(place) == "place 0 NE (cell 1,-1)"
+    for bad in ("cell 2,0", "cell 0,0", "city 5,5 a"):  # not touching, taken, no tile there
+        with pytest.raises(ValueError, match="cell"):
+            g.string_to_action(bad)
 
 
 def test_a_game_reads_its_bids_with_their_price():

@@ -10,13 +10,14 @@ import pytest
 
 from industry_env import load_game
 from industry_env.games.twentieth_century import actions as A
-from industry_env.games.twentieth_century.geometry import CENTRE, train_connected
+from industry_env.games.twentieth_century.geometry import START_CELL, train_connected
 from industry_env.games.twentieth_century.reference import Game, IllegalActionError, rank_bonus
 from industry_env.games.twentieth_century.rules import consolation, extra_cube_penalty
 
-from .helpers import act, game_led_by, land_code, put, tech_index, with_tiles
+from .helpers import act, game_led_by, greedy_line_game, land_code, put, tech_index, with_tiles
 
-CENTRE_CELL = A.cell_index(*CENTRE)
+CENTRE_CELL = 0  # the starting tile's slot, on cell START_CELL (0, 0)
+CENTRE = START_CELL
 
 
 def _withdraw_all(g: Game) -> None:
@@ -194,10 +195,31 @@ def test_M6_a_new_tile_touches_the_nation_by_an_edge_or_a_corner():
     while g.to_move != 0:
         act(g, "done")
     assert g.phase == "attach_cell"
-    cells = {A.cell_xy(a - A.CELL) for a in g.legal_actions()}
-    assert cells == {(x, y) for x in (3, 4, 5) for y in (3, 4, 5)} - {CENTRE}
-    act(g, "cell 5,5")
+    cells = {g.placed_cell(0, a - A.PLACE) for a in g.legal_actions()}
+    assert cells == {(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)} - {CENTRE}
+    act(g, "cell 1,1")
     assert g.legal_actions() == [A.ROTATE + r for r in range(4)]
+
+
+def test_M6_ruling_18_a_nation_has_no_bound_a_line_of_tiles_grows_past_any_window():
+    """The book sets no limit on a nation's shape: a seat taking every tile it can (the others withdrawing, A12)
+    and attaching each at the east end grows a line 20 cells and more long, and each end keeps its cells."""
+    g, _ = greedy_line_game()
+    xs = sorted(g.cell_of(0, k)[0] for k in range(g.slots(0)))
+    assert xs == list(range(len(xs))) and len(xs) > 15  # one line from the starting tile east
+    cells = set(g.placement_cells(0))
+    assert {(xs[-1] + 1, 0), (xs[-1] + 1, 1), (-1, -1), (-1, 0)} <= cells
+    assert len(cells) == 2 * (len(xs) + 2) + 2  # above and below the line, and the three cells at each end
+
+
+def test_M6_every_empty_cell_touching_the_nation_has_one_name():
+    g = Game(3, seed=0)
+    for x in range(1, 12):
+        put(g, 0, (x, 0), land_code(g.data, f"L{x:02d}"))
+    cells = g.placement_cells(0)
+    assert len(set(cells.values())) == len(cells) == 2 * 14 + 2  # a line of 12: 14 above, 14 below, 2 at its ends
+    assert cells[(12, 0)] == 11 * A.NUM_DIRECTIONS + 2  # east of the last tile, named from it (E = 2)
+    assert cells[(1, 1)] == 0 * A.NUM_DIRECTIONS + 3  # south-east of the start: the lowest slot beside it names it
 
 
 def test_M2_to_M5_new_garbage_goes_on_the_tiles_bought_this_round_and_purchase_cubes_stay():
@@ -205,10 +227,10 @@ def test_M2_to_M5_new_garbage_goes_on_the_tiles_bought_this_round_and_purchase_c
     _to_maintenance(g)
     while g.to_move != 0:
         act(g, "done")
-    act(g, "cell 3,4", "rotate 90")
+    act(g, "cell -1,0", "rotate 90")
     if g.phase == "citizen":
         g.apply(g.legal_actions()[0])
-    new = A.cell_index(3, 4)
+    new = g.slot_at(0, (-1, 0))
     # the purchase cube stays on the new tile, and every cube from the catastrophe goes there too (the only tile
     # bought this round: each such cube was placed by itself)
     assert g.grid_cubes[0][CENTRE_CELL] == 1 and g.pending_cubes[0] == 0
@@ -220,19 +242,19 @@ def test_M3_with_no_new_tile_garbage_goes_on_any_land_tile_never_an_institution(
     lab = len(g.data.land) + tech_index(g.data, "T02")
     g.techs[0].append(tech_index(g.data, "T02"))
     g.used[0].append([False])
-    put(g, 0, (3, 4), lab)
-    land = put(g, 0, (5, 4), land_code(g.data, "L01"), citizens=1)
+    put(g, 0, (-1, 0), lab)
+    land = put(g, 0, (1, 0), land_code(g.data, "L01"), citizens=1)
     assert g.garbage_targets(0) == sorted([CENTRE_CELL, land])
 
 
 def test_X6_workers_put_the_stored_citizen_on_any_free_city():
     g = Game(3, seed=0)
     h = _own(g, 0, "T05")
-    put(g, 0, (0, 0), land_code(g.data, "L02"), citizens=0b01)
+    put(g, 0, (-4, -4), land_code(g.data, "L02"), citizens=0b01)
     g.phase, g.to_move, g.maint_order, g.maint_pos = "use", 0, [0, 1, 2], 0
     assert A.use_action(h, 0) in g.legal_actions()
     act(g, f"use {h}.0")
-    assert g.legal_actions() == [A.city_action(0, 0, 1), A.city_action(*CENTRE, 2)]  # any free city
+    assert g.legal_actions() == [A.city_action(0, 2), A.city_action(1, 1)]  # any free city: the start's, the new one's
     act(g, f"city {CENTRE[0]},{CENTRE[1]} c")
     assert g.grid_citizens[0][CENTRE_CELL] == 0b111 and g.used[0][h] == [True]
     assert A.use_action(h, 0) not in g.legal_actions()  # once per game
@@ -276,12 +298,12 @@ def test_X8_separated_collection_is_free_and_once_per_game():
 def test_X12_the_garbage_truck_moves_a_cube_between_any_two_land_tiles():
     g = Game(3, seed=0)
     h = _own(g, 0, "T10")
-    far = put(g, 0, (0, 0), land_code(g.data, "L01"), citizens=1)
+    far = put(g, 0, (-4, -4), land_code(g.data, "L01"), citizens=1)
     g.phase, g.to_move, g.maint_order, g.maint_pos = "use", 0, [0, 1, 2], 0
-    put(g, 0, (0, 1), land_code(g.data, "L03"), citizens=1)
+    put(g, 0, (-4, -3), land_code(g.data, "L03"), citizens=1)
     act(g, f"use {h}.0")  # from the one tile with a cube (by itself) ...
-    assert g.phase == "use_target2" and g.legal_actions() == sorted([A.CELL + far, A.CELL + A.cell_index(0, 1)])
-    act(g, "cell 0,0")  # ... to any other land tile, however far
+    assert g.phase == "use_target2" and g.legal_actions() == sorted([A.TILE + far, A.TILE + g.slot_at(0, (-4, -3))])
+    act(g, "cell -4,-4")  # ... to any other land tile, however far
     assert g.grid_cubes[0][far] == 1 and g.grid_cubes[0][CENTRE_CELL] == 0
 
 
@@ -300,7 +322,7 @@ def test_Q1_W7_production_gives_the_markers():
     data = with_tiles(land=[{"id": "W7", "cities": [{"name": "a", "coins": 9, "science": 5, "vp": 8}],
                              "rails": [["a", "N"]]}])  # fmt: skip
     g = Game(3, seed=0, data=data)
-    put(g, 0, (4, 3), land_code(data, "W7"), citizens=1)
+    put(g, 0, (0, -1), land_code(data, "W7"), citizens=1)
     assert g.production(0) == (12, 7, 8)
     g.maint_order = [0, 1, 2]
     g.produce()
@@ -312,7 +334,7 @@ def test_W6_production_has_no_upper_limit():
                             for i in range(3)])  # fmt: skip
     g = Game(3, seed=0, data=data)
     for i in range(3):
-        put(g, 0, (i, 0), land_code(data, f"W6{i}"), citizens=1)
+        put(g, 0, (i - 4, -4), land_code(data, f"W6{i}"), citizens=1)
     g.grid_citizens[0][CENTRE_CELL] = 0
     assert g.production(0)[0] == 27
 
@@ -320,7 +342,7 @@ def test_W6_production_has_no_upper_limit():
 def test_F1_round_six_produces_victory_points_only():
     data = with_tiles(land=[{"id": "F1", "cities": [{"name": "a", "coins": 2, "vp": 3}], "rails": [["a", "N"]]}])
     g = Game(3, seed=0, data=data)
-    put(g, 0, (4, 3), land_code(data, "F1"), citizens=1)
+    put(g, 0, (0, -1), land_code(data, "F1"), citizens=1)
     g.round, g.maint_order = 6, [0, 1, 2]
     g.produce()
     assert (g.coins[0], g.science[0], g.score_parts(0)["production"]) == (10, 10, 3)
@@ -336,7 +358,7 @@ def test_Q2_a_recycling_centre_works_only_with_a_citizen_and_removes_one_cube():
     g2.grid_cubes[0][CENTRE_CELL] = 2
     g2.maint_order, g2.round = [0, 1, 2], 1
     g2.produce()
-    assert g2.legal_actions() == [A.CELL + CENTRE_CELL, A.DONE]
+    assert g2.legal_actions() == [A.TILE + CENTRE_CELL, A.DONE]
     act(g2, f"cell {CENTRE[0]},{CENTRE[1]}")
     assert g2.grid_cubes[0][CENTRE_CELL] == 1 and g2.phase != "recycle"  # one centre removes one cube
 
@@ -383,7 +405,7 @@ def test_F2_W25_final_scoring_of_land_tiles_by_their_cubes():
                             for i in range(4)])  # fmt: skip
     g = Game(3, seed=0, data=data)
     for i, cubes in enumerate((0, 2, 3, 4)):
-        put(g, 0, (i, 0), land_code(data, f"F2{i}"), cubes=cubes)
+        put(g, 0, (i - 4, -4), land_code(data, f"F2{i}"), cubes=cubes)
     for pollution, clean in ((-6, 2), (0, 3), (6, 4)):
         g.pollution[0] = pollution
         g.vp[0]["land_tiles"] = 0
@@ -479,9 +501,9 @@ def test_M8_the_new_citizen_works_in_a_city_of_its_own_tile():
         act(g, f"catastrophe column {cols[k]} bid 0")
     while g.to_move != 0:
         act(g, "done")
-    act(g, "cell 5,4", "rotate 0")
+    act(g, "cell 1,0", "rotate 0")
     assert g.phase == "citizen"
-    cell = A.cell_index(5, 4)
+    cell = g.slot_at(0, (1, 0))
     cities = len(g.data.tile(g.grid_tile[0][cell]).cities)
     assert g.legal_actions() == [A.CITY + cell * 3 + j for j in range(cities)]
 
@@ -558,12 +580,12 @@ def test_X1_the_two_mixed_tiles_carry_two_abilities_each_treated_separately():
     mixed = [t for t in g.data.technologies if len(t.abilities) == 2]
     assert len(mixed) == 2  # 'C'è una coppia di tessere tecnologia miste'
     h = _own(g, 0, "T24")  # Workers (single use) and Train (multiple use)
-    put(g, 0, (3, 4), land_code(g.data, "L02"), citizens=0b01)
+    put(g, 0, (-1, 0), land_code(g.data, "L02"), citizens=0b01)
     g.phase, g.to_move, g.maint_order, g.maint_pos = "use", 0, [0, 1, 2], 0
     assert {A.use_action(h, 0), A.use_action(h, 1)} <= set(g.legal_actions())
-    act(g, f"use {h}.0", "city 3,4 b")  # the workers' citizen on a free city
+    act(g, f"use {h}.0", "city -1,0 b")  # the workers' citizen on a free city
     assert g.used[0][h] == [True, False] and A.use_action(h, 1) in g.legal_actions()  # the train is still there
-    g.grid_citizens[0][A.cell_index(3, 4)] = 0b01  # a free city again, for the next maintenance
+    g.grid_citizens[0][g.slot_at(0, (-1, 0))] = 0b01  # a free city again, for the next maintenance
     g._begin_maintenance(0)
     assert A.use_action(h, 0) not in g.legal_actions() and A.use_action(h, 1) in g.legal_actions()
 
@@ -579,12 +601,12 @@ _CROSS = {
 def test_X2_mines_raise_coins_laboratories_science_hospitals_victory_points(tech, expected):
     data = with_tiles(land=[_CROSS])
     g = Game(3, seed=0, data=data)
-    cell = put(g, 0, (1, 1), land_code(data, "X2"), citizens=1)
+    cell = put(g, 0, (-3, -3), land_code(data, "X2"), citizens=1)
     assert g.city_production(0, cell, 0) == (1, 1, 1)
     code = len(data.land) + tech_index(data, tech)
     # the institution on each side in turn, in each rotation: the bonus wherever its rails meet the city's line
     boosted = set()
-    for xy in ((1, 0), (2, 1), (1, 2), (0, 1)):
+    for xy in ((-3, -4), (-2, -3), (-3, -2), (-4, -3)):
         for rot in range(4):
             q = put(g, 0, xy, code, rot)
             boosted.add(g.city_production(0, cell, 0))
@@ -598,16 +620,16 @@ def test_X3_institutions_are_not_land_tiles_hold_nothing_and_carry_no_garbage_bu
         {"id": "X3d", "cities": [{"name": "a", "coins": 1}], "rails": [["a", "W"]]},
     ])  # fmt: skip
     g = Game(3, seed=0, data=data)
-    centre = put(g, 0, (0, 0), land_code(data, "X3r"), citizens=1)
-    put(g, 0, (1, 0), len(data.land) + tech_index(data, "T01"))  # a mine, rails west to east through its building
-    far = put(g, 0, (2, 0), land_code(data, "X3d"), cubes=1)
+    centre = put(g, 0, (-4, -4), land_code(data, "X3r"), citizens=1)
+    put(g, 0, (-3, -4), len(data.land) + tech_index(data, "T01"))  # a mine, rails west to east through its building
+    far = put(g, 0, (-2, -4), land_code(data, "X3d"), cubes=1)
     g.grid_cubes[0][CENTRE_CELL] = 0
     assert g.clean_land_tiles(0) == 2 and len(g.land_cells(0)) == 3  # the institution is not a land tile
     g.maint_order, g.round = [0, 1, 2], 1
     g.produce()
     assert g.legal_actions() == [A.DONE]  # 'Le ferrovie non possono trasportare rifiuti tramite le tessere istituzione'
     g.grid_citizens[0][centre] = 0  # ... but a train carries a citizen through it
-    assert train_connected(g.nation(0), ((2, 0), 0), ((0, 0), 0))
+    assert train_connected(g.nation(0), ((-2, -4), 0), ((-4, -4), 0))
     assert g.grid_cubes[0][far] == 1
     g.final_scoring()
     assert g.score_parts(0)["land_tiles"] == 2 * 3 + 0  # two clean land tiles at pollution 0, the cube neutral
@@ -617,10 +639,10 @@ def test_X10_a_multiple_use_ability_is_used_once_in_each_maintenance():
     g = Game(3, seed=0)
     truck = _own(g, 0, "T10")
     keep = A.use_action(_own(g, 0, "T07"), 0)  # an unused bridge keeps the decision open
-    put(g, 0, (3, 4), land_code(g.data, "L01"), citizens=1)
+    put(g, 0, (-1, 0), land_code(g.data, "L01"), citizens=1)
     g.phase, g.to_move, g.maint_order, g.maint_pos = "use", 0, [0, 1, 2], 0
     act(g, f"use {truck}.0")  # from the one dirty tile to the one other land tile: both targets forced
-    assert g.grid_cubes[0][A.cell_index(3, 4)] == 1
+    assert g.grid_cubes[0][g.slot_at(0, (-1, 0))] == 1
     assert g.legal_actions() == [keep, A.DONE]  # not twice in one maintenance
     g._begin_maintenance(0)
     assert A.use_action(truck, 0) in g.legal_actions()  # again in the next one
@@ -629,9 +651,9 @@ def test_X10_a_multiple_use_ability_is_used_once_in_each_maintenance():
 def test_M10_the_production_markers_are_the_sum_over_occupied_cities_with_bonuses():
     data = with_tiles(land=[_CROSS])
     g = Game(3, seed=0, data=data)
-    cell = put(g, 0, (3, 4), land_code(data, "X2"), citizens=1)
+    cell = put(g, 0, (-1, 0), land_code(data, "X2"), citizens=1)
     assert g.production(0) == (3 + 1, 2 + 1, 0 + 1)
-    lab = put(g, 0, (2, 4), len(data.land) + tech_index(data, "T02"))  # rails W-E: meets the city's west line
+    lab = put(g, 0, (-2, 0), len(data.land) + tech_index(data, "T02"))  # rails W-E: meets the city's west line
     assert g.production(0) == (4, 4, 1)
     g.grid_citizens[0][cell] = 0  # a free city produces nothing, bonus included
     assert g.production(0) == (3, 2, 0)
@@ -659,7 +681,7 @@ def test_B1_bonus_points_come_at_the_end_of_rounds_two_four_and_six_after_produc
 def test_F6_the_coin_and_science_awards_compare_holdings_not_production():
     data = with_tiles(land=[{"id": "F6", "cities": [{"name": "a", "coins": 9, "science": 9}], "rails": [["a", "N"]]}])
     g = Game(3, seed=0, data=data)
-    put(g, 2, (4, 3), land_code(data, "F6"), citizens=1)  # seat 2 produces far more ...
+    put(g, 2, (0, -1), land_code(data, "F6"), citizens=1)  # seat 2 produces far more ...
     g.coins, g.science = [20, 12, 4], [3, 11, 5]  # ... but holds the least coins
     g.final_scoring()
     assert [g.score_parts(p)["coins"] for p in range(3)] == [8, 5, 0]
@@ -719,10 +741,10 @@ def test_M7_an_institution_is_attached_like_a_land_tile():
     _maintenance_of(g, 0)
     act(g, "tech 2")
     assert g.phase == "attach_cell"
-    cells = {A.cell_xy(a - A.CELL) for a in g.legal_actions()}
-    assert cells == {(x, y) for x in (3, 4, 5) for y in (3, 4, 5)} - {CENTRE}  # as for a land tile (M6)
-    act(g, "cell 5,3", "rotate 270")
-    c = A.cell_index(5, 3)
+    cells = {g.placed_cell(0, a - A.PLACE) for a in g.legal_actions()}
+    assert cells == {(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)} - {CENTRE}  # as for a land tile (M6)
+    act(g, "cell 1,-1", "rotate 270")
+    c = g.slot_at(0, (1, -1))
     assert (g.grid_tile[0][c], g.grid_rot[0][c]) == (len(g.data.land) + mine, 3)
     assert g.grid_citizens[0][c] == 0 and g.phase == "use"  # no citizen comes with it
 

@@ -8,7 +8,9 @@ Every bound is a rule or a loader limit (docs/twentieth-century/actions.md):
   with the same block what to add to it (0 to 30, or 31 and asked again), so any bid up to his coins is legal
   (ruling 19);
 * CATASTROPHE 5 x 26: the card's five columns, bids 0 to 25 ('L'offerta minima è 0 e la massima è 25');
-* CELL 81, CITY 81 x 3: the 9 x 9 window of a nation (ruling 18), at most 3 cities a tile (the loader's limit);
+* PLACE 46 x 8, TILE 46, CITY 46 x 3: a nation's tiles by slot (the order attached, 0 the starting tile; at most
+  1 + 5 x 8 land tiles + 5 institutions, geometry.MAX_TILES), the eight cells around one, at most 3 cities a tile
+  (the loader's limit); the nation itself is unbounded (ruling 18);
 * ROTATE 4: 'Ogni tessera ha quattro orientamenti possibili';
 * USE 5 x 2: one technology a round for five rounds (ruling 11), at most two abilities a tile (a mixed tile);
 * BRIDGE 4: at most 4 bridge placements a tile (the loader's limit).
@@ -19,7 +21,7 @@ from __future__ import annotations
 import re
 
 from .components import CITY_NAMES, MAX_BRIDGES, MAX_CITIES, NUM_CATASTROPHE_COLUMNS
-from .geometry import NUM_CELLS, WINDOW
+from .geometry import DIRECTION_NAMES, MAX_TILES
 from .rules import CATASTROPHE_BID_MAX, LAST_FULL_ROUND, MAX_LAND_OFFER, MAX_TECH_OFFER
 
 NUM_BIDS = 32
@@ -34,9 +36,10 @@ BLOCKS = (
     ("withdraw", 1),
     ("tech", MAX_TECH_OFFER),
     ("catastrophe", NUM_CATASTROPHE_COLUMNS * NUM_CAT_BIDS),
-    ("cell", NUM_CELLS),
+    ("place", MAX_TILES * len(DIRECTION_NAMES)),
+    ("tile", MAX_TILES),
     ("rotate", 4),
-    ("city", NUM_CELLS * MAX_CITIES),
+    ("city", MAX_TILES * MAX_CITIES),
     ("use", MAX_TECHS * MAX_ABILITIES),
     ("bridge", MAX_BRIDGES),
     ("done", 1),
@@ -50,7 +53,7 @@ SIZE = dict(BLOCKS)
 NUM_ACTIONS = _at
 
 LAND, BID, PASS, WITHDRAW, TECH = (OFFSET[k] for k in ("land", "bid", "pass", "withdraw", "tech"))
-CATASTROPHE, CELL, ROTATE, CITY = (OFFSET[k] for k in ("catastrophe", "cell", "rotate", "city"))
+CATASTROPHE, PLACE, TILE, ROTATE, CITY = (OFFSET[k] for k in ("catastrophe", "place", "tile", "rotate", "city"))
 USE, BRIDGE, DONE = (OFFSET[k] for k in ("use", "bridge", "done"))
 
 
@@ -64,20 +67,20 @@ def block_of(action: int) -> tuple[str, int]:
     raise AssertionError  # unreachable
 
 
-def cell_index(x: int, y: int) -> int:
-    return y * WINDOW + x
+NUM_DIRECTIONS = len(DIRECTION_NAMES)
 
 
-def cell_xy(index: int) -> tuple[int, int]:
-    return index % WINDOW, index // WINDOW
+def place_action(slot: int, direction: int) -> int:
+    """The cell beside the nation's tile ``slot`` toward ``direction`` (geometry.DIRECTIONS) as an action."""
+    return PLACE + slot * NUM_DIRECTIONS + direction
 
 
 def catastrophe_action(column: int, bid: int) -> int:
     return CATASTROPHE + column * NUM_CAT_BIDS + bid
 
 
-def city_action(x: int, y: int, city: int) -> int:
-    return CITY + cell_index(x, y) * MAX_CITIES + city
+def city_action(slot: int, city: int) -> int:
+    return CITY + slot * MAX_CITIES + city
 
 
 def use_action(tech: int, ability: int) -> int:
@@ -87,34 +90,32 @@ def use_action(tech: int, ability: int) -> int:
 def action_to_string(action: int) -> str:
     """The readable name of an action, as ``string_to_action`` reads it back."""
     name, i = block_of(action)
-    if name in ("land", "tech", "bridge"):
+    if name in ("land", "tech", "bridge", "tile"):
         return f"{name} {i}"
     if name == "bid":
         return f"bid +{i}"
     if name == "catastrophe":
         return f"catastrophe column {i // NUM_CAT_BIDS} bid {i % NUM_CAT_BIDS}"
-    if name == "cell":
-        return "cell {},{}".format(*cell_xy(i))
+    if name == "place":
+        return f"place {i // NUM_DIRECTIONS} {DIRECTION_NAMES[i % NUM_DIRECTIONS]}"
     if name == "rotate":
         return f"rotate {90 * i}"
     if name == "city":
-        x, y = cell_xy(i // MAX_CITIES)
-        return f"city {x},{y} {CITY_NAMES[i % MAX_CITIES]}"
+        return f"city {i // MAX_CITIES} {CITY_NAMES[i % MAX_CITIES]}"
     if name == "use":
         return f"use {i // MAX_ABILITIES}.{i % MAX_ABILITIES}"
     return name
 
 
 _PATTERNS = (
-    (re.compile(r"(land|tech|bridge) (\d+)"), lambda m: OFFSET[m[1]] + _within(m[1], int(m[2]))),
+    (re.compile(r"(land|tech|bridge|tile) (\d+)"), lambda m: OFFSET[m[1]] + _within(m[1], int(m[2]))),
     (re.compile(r"bid \+(\d+)"), lambda m: BID + _within("bid", int(m[1]))),
     (re.compile(r"catastrophe column (\d+) bid (\d+)"),
      lambda m: catastrophe_action(_below(int(m[1]), NUM_CATASTROPHE_COLUMNS), _below(int(m[2]), NUM_CAT_BIDS))),
-    (re.compile(r"cell (\d+),(\d+)"),
-     lambda m: CELL + cell_index(_below(int(m[1]), WINDOW), _below(int(m[2]), WINDOW))),
+    (re.compile(r"place (\d+) (n|ne|e|se|s|sw|w|nw)"),
+     lambda m: place_action(_below(int(m[1]), MAX_TILES), DIRECTION_NAMES.index(m[2].upper()))),
     (re.compile(r"rotate (0|90|180|270)"), lambda m: ROTATE + int(m[1]) // 90),
-    (re.compile(r"city (\d+),(\d+) ([abc])"),
-     lambda m: city_action(_below(int(m[1]), WINDOW), _below(int(m[2]), WINDOW), CITY_NAMES.index(m[3]))),
+    (re.compile(r"city (\d+) ([abc])"), lambda m: city_action(_below(int(m[1]), MAX_TILES), CITY_NAMES.index(m[2]))),
     (re.compile(r"use (\d+)\.(\d+)"), lambda m: use_action(_below(int(m[1]), MAX_TECHS), _below(int(m[2]), 2))),
     (re.compile(r"(pass|withdraw|done)"), lambda m: OFFSET[m[1]]),
 )  # fmt: skip
@@ -141,5 +142,5 @@ def string_to_action(text: str) -> int:
             except ValueError as exc:
                 raise ValueError(f"{text!r}: {exc}") from None
     raise ValueError(f"{text!r} is not a 20th Century action (e.g. 'land 3', 'bid +2', 'pass', 'withdraw', "
-                     "'tech 1', 'catastrophe column 2 bid 4', 'cell 4,5', 'rotate 90', 'city 4,5 b', 'use 2.0', "
-                     "'bridge 0', 'done')")  # fmt: skip
+                     "'tech 1', 'catastrophe column 2 bid 4', 'place 0 NE', 'tile 3', 'rotate 90', 'city 3 b', "
+                     "'use 2.0', 'bridge 0', 'done')")  # fmt: skip

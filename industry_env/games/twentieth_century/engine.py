@@ -290,7 +290,7 @@ def position(state: State, i: int) -> dict[str, Any]:
         "sel": lst(s.sel[i, : int(s.sel_len[i])]), "removed": lst(s.removed[i, : int(s.removed_len[i])]),
         "production_now": [lst(s.production_now[i, p]) for p in range(n)],
     }  # fmt: skip
-    for name in ("grid_tile", "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens"):
+    for name in ("grid_tile", "grid_x", "grid_y", "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens"):
         doc[name] = [lst(getattr(s, name)[i, p]) for p in range(n)]
     return doc
 
@@ -347,8 +347,8 @@ def _write_game(s: State, i: int, g: Game) -> None:
     s.maint_first[i] = g.maint_order[0] if g.maint_order else -1
     s.maint_pos[i] = g.maint_pos
     for name in ("withdrawn", "passed", "won", "cat_col", "cat_bid", "coins", "science", "pollution",
-                 "pending_cubes", "grid_tile", "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens",
-                 "grid_new", "production_now"):  # fmt: skip
+                 "pending_cubes", "grid_tile", "grid_x", "grid_y", "grid_rot", "grid_bridge", "grid_cubes",
+                 "grid_citizens", "grid_new", "production_now"):  # fmt: skip
         getattr(s, name)[i, :n] = np.asarray(getattr(g, name), np.int16)
     for p in range(n):
         s.pending_len[i, p] = len(g.pending[p])

@@ -1,5 +1,5 @@
 """The geometry the rules read: each tile a small graph of cities, an institution's building and rail pieces by
-side; a nation a bounded grid of placed tiles; and the three relations of the rulebook as named functions.
+side; a nation its placed tiles, on cells without bound; and the three relations of the rulebook as named functions.
 
 A rail piece touches cities, the building and the sides it leaves by; it never passes through a city (a line
 through a city is two pieces). A tile's *local components* are its pieces joined through the building (ruling 7)
@@ -20,16 +20,23 @@ The relations (docs/twentieth-century/rules.md, rulings 1-8):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 
 from .components import BUILDING, CITY_NAMES, SIDES, Tile
+from .rules import LAST_FULL_ROUND, MAX_LAND_OFFER
 
-WINDOW = 9  # a nation's grid is WINDOW x WINDOW cells (ruling 18); the starting tile at its centre
-CENTRE = (WINDOW // 2, WINDOW // 2)
-NUM_CELLS = WINDOW * WINDOW
+# A nation is unbounded (ruling 18): its tiles are addressed by *slot*, the order they were attached in (0 the
+# starting tile), each on a cell (x east, y south) counted from the starting tile's (0, 0). At most the starting
+# tile, 8 land tiles a round for five rounds (a 5-player offer, all won by one player) and one institution a round.
+MAX_TILES = 1 + LAST_FULL_ROUND * MAX_LAND_OFFER + LAST_FULL_ROUND
+START_CELL = (0, 0)
 N, E, S, W = range(4)
 STEP = {N: (0, -1), E: (1, 0), S: (0, 1), W: (-1, 0)}  # x east, y south
+# The eight cells around a tile, clockwise from north: where a tile attached beside it may go (by an edge or a
+# corner: 'bordo con bordo o angolo con angolo').
+DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
 def opposite(side: int) -> int:
@@ -112,12 +119,25 @@ def edge_neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
 
 
 def touches_nation(nation: Nation, cell: Cell) -> bool:
-    """An empty cell of the window touching the nation by an edge or a corner (Aggancio: 'bordo con bordo o angolo
-    con angolo')."""
+    """An empty cell touching the nation by an edge or a corner (Aggancio: 'bordo con bordo o angolo con angolo');
+    the book sets no other limit (ruling 18)."""
     x, y = cell
-    if not (0 <= x < WINDOW and 0 <= y < WINDOW) or cell in nation:
+    if cell in nation:
         return False
-    return any((x + dx, y + dy) in nation for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+    return any((x + dx, y + dy) in nation for dx, dy in DIRECTIONS)
+
+
+def placements(cells: Sequence[Cell]) -> dict[Cell, tuple[int, int]]:
+    """Every empty cell touching a nation whose k-th tile is on ``cells[k]``, with the (slot, direction) that names
+    it: the lowest slot beside it, so that each cell has one name (``place k DIR``)."""
+    taken = set(cells)
+    out: dict[Cell, tuple[int, int]] = {}
+    for k, (x, y) in enumerate(cells):
+        for d, (dx, dy) in enumerate(DIRECTIONS):
+            cell = (x + dx, y + dy)
+            if cell not in taken and cell not in out:
+                out[cell] = (k, d)
+    return out
 
 
 def global_components(nation: Nation) -> dict[tuple[Cell, int], tuple[Cell, int]]:

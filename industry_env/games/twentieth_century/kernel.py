@@ -44,7 +44,7 @@ from .components import (
     SINGLE_USE,
     GameData,
 )
-from .geometry import CENTRE, NUM_CELLS, STEP, WINDOW, Placed, local_components, railed, reaches
+from .geometry import DIRECTIONS, MAX_TILES, STEP, Placed, local_components, railed, reaches
 from .observation import CELL_FEATURES, MAX_TRACK, TECH_FEATURES, TILE_FEATURES, layout
 from .rules import (
     CATASTROPHE_BID_MAX,
@@ -63,7 +63,7 @@ from .rules import (
 from .state import BATCH_FIELDS, PHASES
 
 P = MAX_PLAYERS
-NC = NUM_CELLS
+NC = MAX_TILES  # a nation's tiles by slot (ruling 18)
 LC = 9  # local components a tile may have: its rail pieces (8 at most) and a bridge
 NODES = NC * LC
 _U64 = np.uint64
@@ -82,7 +82,9 @@ MIN_PRICE = (0, 2, 2, 3, 3, 4, 0)  # rules.MIN_LAND_PRICE by round (0 in round V
 ERA_OF = (2, 0, 0, 1, 1, 2, 2)  # rules.ERA_OF_ROUND by round (V for round VI, as tech_price reads it)
 OFFER_LAND = (0, 0, 0, 5, 6, 8)  # rules.OFFERS by players
 OFFER_TECH = (0, 0, 0, 4, 5, 6)
-CENTRE_CELL = A.cell_index(*CENTRE)
+START_SLOT = 0  # the starting tile's slot, on cell (0, 0)
+DIRS = np.array(DIRECTIONS, np.int64)
+STEPS = np.array([STEP[s] for s in range(4)], np.int64)
 NUM_BIDS, NUM_CAT_BIDS, MAX_AB = A.NUM_BIDS, A.NUM_CAT_BIDS, A.MAX_ABILITIES
 # Batches at least this large run on numba's threads; a decision here costs about what one of Age of Industry's
 # does.
@@ -97,9 +99,9 @@ PARALLEL_FROM = runtime.parallel_from(PARALLEL_FROM_BY_LAYER)
  F_LEADER, F_LAND_OFFER, F_LAND_OFFER_LEN, F_TECH_OFFER, F_TECH_OFFER_LEN, F_DISCARDED_LAND, F_DISCARDED_LAND_LEN,
  F_DISCARDED_TECH, F_DISCARDED_TECH_LEN, F_COST_POS, F_AUCTION_SLOT, F_HIGH_BID, F_HIGH_BIDDER, F_WITHDRAWN,
  F_PASSED, F_WON, F_RESUME, F_CAT_COL, F_CAT_BID, F_MAINT_FIRST, F_MAINT_POS, F_COINS, F_SCIENCE, F_POLLUTION,
- F_PENDING_CUBES, F_PENDING, F_PENDING_LEN, F_TECHS, F_TECHS_LEN, F_USED, F_VP, F_LEDGER, F_GRID_TILE, F_GRID_ROT,
- F_GRID_BRIDGE, F_GRID_CUBES, F_GRID_CITIZENS, F_GRID_NEW, F_SEL, F_SEL_LEN, F_REMOVED, F_REMOVED_LEN,
- F_PRODUCTION_NOW, F_NETWORK) = map(np.int64, range(len(BATCH_FIELDS)))  # fmt: skip
+ F_PENDING_CUBES, F_PENDING, F_PENDING_LEN, F_TECHS, F_TECHS_LEN, F_USED, F_VP, F_LEDGER, F_GRID_TILE, F_GRID_X,
+ F_GRID_Y, F_GRID_ROT, F_GRID_BRIDGE, F_GRID_CUBES, F_GRID_CITIZENS, F_GRID_NEW, F_SEL, F_SEL_LEN, F_REMOVED,
+ F_REMOVED_LEN, F_PRODUCTION_NOW, F_NETWORK) = map(np.int64, range(len(BATCH_FIELDS)))  # fmt: skip
 assert BATCH_FIELDS[F_NETWORK][0] == "network" and BATCH_FIELDS[F_GRID_NEW][0] == "grid_new"
 
 # The tables, packed in ``t`` (int64; numbers first, then for each table its start) and ``tf`` (float32).
@@ -108,13 +110,13 @@ INT_TABLES = ("LAND_ITEMS", "LAND_ERA", "TECH_ITEMS", "TECH_ERA", "CAT_ITEMS", "
               "COLUMN_USED", "TECH_COST", "TECH_COST_LEN", "TECH_COST_START", "POLL_FINAL", "CLEAN_TILE", "NCITIES",
               "CITY_PROD", "CITY_RECYCLE", "BUILDING", "BONUS", "NBRIDGES", "NLC", "LC_SIDES", "LC_CITIES", "REACH",
               "RAILED", "NABIL", "ABIL_KIND", "ABIL_COST", "ABIL_VP", "TECH_GARBAGE", "TECH_POLLUTION",
-              "TECH_INST", "NEIGHBOUR", "OBS")  # fmt: skip
+              "TECH_INST", "OBS")  # fmt: skip
 FLOAT_TABLES = ("LAND_ROW", "TECH_ROW", "CELL_ROW")
 (X_NLAND, X_NTECH, X_NCAT, X_NA, X_NOBS, X_POLL_LOW, X_POLL_HIGH, X_POLL_START, X_TRACK_LEN, X_LAND_ITEMS, X_LAND_ERA,
  X_TECH_ITEMS, X_TECH_ERA, X_CAT_ITEMS, X_CAT_ERA, X_CAT_G, X_CAT_P, X_COLUMN_USED, X_TECH_COST, X_TECH_COST_LEN,
  X_TECH_COST_START, X_POLL_FINAL, X_CLEAN_TILE, X_NCITIES, X_CITY_PROD, X_CITY_RECYCLE, X_BUILDING, X_BONUS,
  X_NBRIDGES, X_NLC, X_LC_SIDES, X_LC_CITIES, X_REACH, X_RAILED, X_NABIL, X_ABIL_KIND, X_ABIL_COST, X_ABIL_VP,
- X_TECH_GARBAGE, X_TECH_POLLUTION, X_TECH_INST, X_NEIGHBOUR, X_OBS, X_LAND_ROW, X_TECH_ROW,
+ X_TECH_GARBAGE, X_TECH_POLLUTION, X_TECH_INST, X_OBS, X_LAND_ROW, X_TECH_ROW,
  X_CELL_ROW) = map(np.int64, range(len(TABLE_NUMBERS + INT_TABLES + FLOAT_TABLES)))  # fmt: skip
 OBS_PIECES = ("num_players", "round", "phase", "to_move", "seat_present", "scoring_cards", "prices", "land_offer",
               "tech_offer", "auction", "catastrophe", "seat_vp", "seats", "pending", "grids", "selection",
@@ -221,12 +223,6 @@ def tables(data: GameData) -> tuple[np.ndarray, np.ndarray]:
     for k, x in enumerate(d.technologies):
         for h, ab in enumerate(x.abilities):
             abil_kind[k, h], abil_cost[k, h], abil_vp[k, h] = KINDS.index(ab.kind), ab.cost, ab.vp
-    neighbour = np.full((NC, 4), -1, np.int64)
-    for c in range(NC):
-        x, y = A.cell_xy(c)
-        for s, (dx, dy) in STEP.items():
-            if 0 <= x + dx < WINDOW and 0 <= y + dy < WINDOW:
-                neighbour[c, s] = A.cell_index(x + dx, y + dy)
     pieces = layout(d)
     starts, at = [], 0
     for _, shape, _ in pieces:
@@ -270,7 +266,7 @@ def tables(data: GameData) -> tuple[np.ndarray, np.ndarray]:
             cost_len, cost_start, d.pollution_final, d.clean_tile, ncities, city_prod, city_rec, building, bonus,
             nbridges, nlc, lc_sides, lc_cities, reach, rail, nabil, abil_kind, abil_cost, abil_vp,
             [x.garbage for x in d.technologies], [x.pollution for x in d.technologies],
-            [int(x.tile is not None) for x in d.technologies], neighbour, starts)  # fmt: skip
+            [int(x.tile is not None) for x in d.technologies], starts)  # fmt: skip
     floats = (land_row, tech_row, cell_row)
     head = len(TABLE_NUMBERS) + len(INT_TABLES) + len(FLOAT_TABLES)
     t_parts = [np.asarray(numbers, np.int64), np.zeros(len(INT_TABLES) + len(FLOAT_TABLES), np.int64)]
@@ -430,14 +426,14 @@ def new_game(g, t, i, seed, n, r2opt, r4opt):
         wr(g, F_LEDGER, i, p * 6 + L_COINS_IN, START_COINS)
         wr(g, F_LEDGER, i, p * 6 + L_SCIENCE_IN, START_SCIENCE)
         wr(g, F_LEDGER, i, p * 6 + L_CUBES_IN, START_CUBES)
-        wr(g, F_GRID_TILE, i, p * NC + CENTRE_CELL, 0)
-        wr(g, F_GRID_CUBES, i, p * NC + CENTRE_CELL, START_CUBES)
+        wr(g, F_GRID_TILE, i, p * NC + START_SLOT, 0)
+        wr(g, F_GRID_CUBES, i, p * NC + START_SLOT, START_CUBES)
         occ = 0
         for j in range(tb(t, X_NCITIES, 0)):
             if tb(t, X_CITY_PROD, j * 3) or tb(t, X_CITY_PROD, j * 3 + 1):
                 occ |= 1 << j
-        wr(g, F_GRID_CITIZENS, i, p * NC + CENTRE_CELL, occ)
-        _join_tile(g, t, i, p, CENTRE_CELL)
+        wr(g, F_GRID_CITIZENS, i, p * NC + START_SLOT, occ)
+        _join_tile(g, t, i, p, START_SLOT)
     start_round(g, t, i, 1)
     advance(g, t, i, np.zeros(t[X_NA], np.bool_))
 
@@ -446,6 +442,45 @@ def new_game(g, t, i, seed, n, r2opt, r4opt):
 @njit(cache=True)
 def _grid(g, f, i, p, c):
     return rd(g, f, i, p * NC + c)
+
+
+@njit(cache=True)
+def _slot_at(g, i, p, x, y):
+    """The slot of seat p's tile on cell (x, y), -1 if it is empty (slots fill in order from 0)."""
+    for c in range(NC):
+        if _grid(g, F_GRID_TILE, i, p, c) < 0:
+            return -1
+        if _grid(g, F_GRID_X, i, p, c) == x and _grid(g, F_GRID_Y, i, p, c) == y:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def _neighbour(g, i, p, c, side):
+    """The slot of the tile across side ``side`` of slot c's tile, -1 none."""
+    return _slot_at(g, i, p, _grid(g, F_GRID_X, i, p, c) + STEPS[side, 0], _grid(g, F_GRID_Y, i, p, c) + STEPS[side, 1])
+
+
+@njit(cache=True)
+def _slots(g, i, p):
+    """How many tiles seat p's nation holds."""
+    for c in range(NC):
+        if _grid(g, F_GRID_TILE, i, p, c) < 0:
+            return c
+    return NC
+
+
+@njit(cache=True)
+def _placement_named(g, i, p, c, d):
+    """Whether the cell beside slot c toward direction d is empty and c is the lowest slot touching it: the one
+    name of a cell a tile may be attached on (geometry.placements)."""
+    x, y = _grid(g, F_GRID_X, i, p, c) + DIRS[d, 0], _grid(g, F_GRID_Y, i, p, c) + DIRS[d, 1]
+    if _slot_at(g, i, p, x, y) >= 0:
+        return False
+    for q in range(c):
+        if abs(_grid(g, F_GRID_X, i, p, q) - x) <= 1 and abs(_grid(g, F_GRID_Y, i, p, q) - y) <= 1:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -520,7 +555,7 @@ def _count_cities(g, t, i, p, occupied, recycling_only):
 def institution_bonus(g, t, i, p, inst, land, city):
     """geometry.institution_bonus: edge neighbours, the city and the building reaching their shared side."""
     for side in range(4):
-        if tb(t, X_NEIGHBOUR, land * 4 + side) == inst:
+        if _neighbour(g, i, p, land, side) == inst:
             return _reach(g, t, i, p, land, city, side) and _reach(g, t, i, p, inst, 3, (side + 2) % 4)
     return False
 
@@ -579,7 +614,7 @@ def _join_sides(g, t, i, p, c, last_side):
     """Join the tile on cell c to its neighbours across sides 0..last_side where both are railed (ruling 1)."""
     q = _combo_at(g, i, p, c)
     for side in range(last_side + 1):
-        other = tb(t, X_NEIGHBOUR, c * 4 + side)
+        other = _neighbour(g, i, p, c, side)
         if other < 0 or _grid(g, F_GRID_TILE, i, p, other) < 0:
             continue
         q2 = _combo_at(g, i, p, other)
@@ -944,9 +979,14 @@ def _set_sel(g, i, a, b, c, length):
 
 
 @njit(cache=True)
-def attach_tile(g, t, i, p, cell, rotation):
-    """Aggancio: the tile on an empty cell touching the nation, a land tile with its purchase cubes."""
+def attach_tile(g, t, i, p, placement, rotation):
+    """Aggancio: the tile on an empty cell touching the nation (slot x 8 + direction of a tile beside it), in the
+    nation's next slot, a land tile with its purchase cubes."""
     code = rd(g, F_SEL, i, 0)
+    cell = _slots(g, i, p)
+    anchor, d = placement // 8, placement % 8
+    wr(g, F_GRID_X, i, p * NC + cell, _grid(g, F_GRID_X, i, p, anchor) + DIRS[d, 0])
+    wr(g, F_GRID_Y, i, p * NC + cell, _grid(g, F_GRID_Y, i, p, anchor) + DIRS[d, 1])
     m = rd(g, F_PENDING_LEN, i, p)
     e = 0
     while rd(g, F_PENDING, i, p * 27 + e * 3) != code:
@@ -1190,7 +1230,7 @@ def recycling_reaches(g, t, i, p, centre, city, target):
     if target == centre:
         return True
     for side in range(4):
-        if tb(t, X_NEIGHBOUR, centre * 4 + side) == target:
+        if _neighbour(g, i, p, centre, side) == target:
             return _reach(g, t, i, p, centre, city, side) and _railed(g, t, i, p, target, (side + 2) % 4)
     return False
 
@@ -1221,7 +1261,7 @@ def recycling_targets(g, t, i, p, row):
             continue
         cubes[m] = c
         if _matchable(g, t, i, p, cubes, centres[:nc]):
-            row[A.CELL + c] = True
+            row[A.TILE + c] = True
 
 
 @njit(cache=True)
@@ -1419,18 +1459,10 @@ def mask_row(g, t, i, row):
             slot = rd(g, F_PENDING, i, p * 27 + k * 3 + 1)
             row[(A.LAND if code < NL else A.TECH) + slot] = True
     elif ph == ATTACH_CELL:
-        for c in range(NC):
-            if _grid(g, F_GRID_TILE, i, p, c) >= 0:
-                continue
-            x, y = c % WINDOW, c // WINDOW
-            near = False
-            for dx in range(-1, 2):
-                for dy in range(-1, 2):
-                    if (dx or dy) and 0 <= x + dx < WINDOW and 0 <= y + dy < WINDOW:
-                        if _grid(g, F_GRID_TILE, i, p, (y + dy) * WINDOW + x + dx) >= 0:
-                            near = True
-            if near:
-                row[A.CELL + c] = True
+        for c in range(_slots(g, i, p)):
+            for d in range(8):
+                if _placement_named(g, i, p, c, d):
+                    row[A.PLACE + c * 8 + d] = True
     elif ph == ATTACH_ROTATE:
         for r in range(4):
             row[A.ROTATE + r] = True
@@ -1441,7 +1473,7 @@ def mask_row(g, t, i, row):
     elif ph == GARBAGE:
         for c in range(NC):
             if garbage_target(g, t, i, p, c):
-                row[A.CELL + c] = True
+                row[A.TILE + c] = True
     elif ph == USE:
         for h in range(rd(g, F_TECHS_LEN, i, p)):
             for k in range(tb(t, X_NABIL, rd(g, F_TECHS, i, p * 5 + h))):
@@ -1458,10 +1490,10 @@ def mask_row(g, t, i, row):
                             row[A.CITY + c * 3 + j] = True
             elif kind == K_BRIDGE:
                 if _bridge_cell(g, t, i, p, c):
-                    row[A.CELL + c] = True
+                    row[A.TILE + c] = True
             elif kind != K_TRAIN:
                 if _is_land_cell(g, t, i, p, c) and _grid(g, F_GRID_CUBES, i, p, c):
-                    row[A.CELL + c] = True
+                    row[A.TILE + c] = True
         if kind == K_TRAIN:
             _train_sources(g, t, i, p, row, True)
     elif ph == USE_TARGET2:
@@ -1471,7 +1503,7 @@ def mask_row(g, t, i, row):
         else:
             for c in range(NC):
                 if _is_land_cell(g, t, i, p, c) and c != first:
-                    row[A.CELL + c] = True
+                    row[A.TILE + c] = True
     elif ph == BRIDGE:
         for b in range(tb(t, X_NBRIDGES, _grid(g, F_GRID_TILE, i, p, rd(g, F_SEL, i, 2)))):
             row[A.BRIDGE + b] = True
@@ -1520,19 +1552,19 @@ def do(g, t, i, action):
                 break
         wr(g, F_PHASE, i, 0, ATTACH_CELL)
     elif ph == ATTACH_CELL:
-        _set_sel(g, i, rd(g, F_SEL, i, 0), action - A.CELL, 0, 2)
+        _set_sel(g, i, rd(g, F_SEL, i, 0), action - A.PLACE, 0, 2)
         wr(g, F_PHASE, i, 0, ATTACH_ROTATE)
     elif ph == ATTACH_ROTATE:
-        cell = rd(g, F_SEL, i, 1)
+        placement = rd(g, F_SEL, i, 1)
         _set_sel(g, i, rd(g, F_SEL, i, 0), 0, 0, 1)
-        attach_tile(g, t, i, p, cell, action - A.ROTATE)
+        attach_tile(g, t, i, p, placement, action - A.ROTATE)
     elif ph == CITIZEN:
         k = action - A.CITY
         cell = k // 3
         wr(g, F_GRID_CITIZENS, i, p * NC + cell, _grid(g, F_GRID_CITIZENS, i, p, cell) | (1 << (k % 3)))
         next_maintenance_step(g, i, p)
     elif ph == GARBAGE:
-        add(g, F_GRID_CUBES, i, p * NC + action - A.CELL, 1)
+        add(g, F_GRID_CUBES, i, p * NC + action - A.TILE, 1)
         add(g, F_PENDING_CUBES, i, p, -1)
         next_maintenance_step(g, i, p)
     elif ph == USE:
@@ -1542,16 +1574,16 @@ def do(g, t, i, action):
             k = action - A.USE
             use_ability(g, t, i, p, k // MAX_AB, k % MAX_AB)
     elif ph == USE_TARGET:
-        use_target(g, t, i, p, action - (A.CITY if action >= A.CITY else A.CELL))
+        use_target(g, t, i, p, action - (A.CITY if action >= A.CITY else A.TILE))
     elif ph == USE_TARGET2:
-        use_target2(g, t, i, p, action - (A.CITY if action >= A.CITY else A.CELL))
+        use_target2(g, t, i, p, action - (A.CITY if action >= A.CITY else A.TILE))
     elif ph == BRIDGE:
         place_bridge(g, t, i, p, action - A.BRIDGE)
     elif ph == RECYCLE:
         if action == A.DONE:
             end_recycling(g, t, i)
         else:
-            cell = action - A.CELL
+            cell = action - A.TILE
             _remove_cube(g, i, p, cell)
             k = rd(g, F_REMOVED_LEN, i, 0)
             wr(g, F_REMOVED, i, k, cell)
@@ -1735,10 +1767,12 @@ def observe_row(g, t, tf, i, seat, o):
             if code < NL:
                 for j in range(tb(t, X_NCITIES, code)):
                     o[cf + 19 + 6 * j] = _occupied(g, i, q, c, j)
+            o[cf + 54] = _grid(g, F_GRID_X, i, q, c) / 8
+            o[cf + 55] = _grid(g, F_GRID_Y, i, q, c) / 8
     at = t[ob + O_SELECTION]
     cell, city = -1, -1
     sel_len = rd(g, F_SEL_LEN, i, 0)
-    if ph == ATTACH_ROTATE or ph == CITIZEN:
+    if ph == CITIZEN:
         cell = rd(g, F_SEL, i, 1)
     elif ph == BRIDGE or (ph == USE_TARGET2 and sel_len == 3):
         first = rd(g, F_SEL, i, 2)
@@ -1746,10 +1780,16 @@ def observe_row(g, t, tf, i, seat, o):
             cell, city = first // 3, first % 3
         else:
             cell = first
-    if cell >= 0:
+    if ph == ATTACH_ROTATE:  # the cell the tile goes on: beside slot sel // 8 toward sel % 8
+        placement = rd(g, F_SEL, i, 1)
+        anchor = placement // 8
         o[at] = 1
-        o[at + 1] = (cell % 9) / 8
-        o[at + 2] = (cell // 9) / 8
+        o[at + 1] = (_grid(g, F_GRID_X, i, to_move, anchor) + DIRS[placement % 8, 0]) / 8
+        o[at + 2] = (_grid(g, F_GRID_Y, i, to_move, anchor) + DIRS[placement % 8, 1]) / 8
+    elif cell >= 0:
+        o[at] = 1
+        o[at + 1] = _grid(g, F_GRID_X, i, to_move, cell) / 8
+        o[at + 2] = _grid(g, F_GRID_Y, i, to_move, cell) / 8
     if city >= 0:
         o[at + 3 + city] = 1
     if (ph == ATTACH_CELL or ph == ATTACH_ROTATE or ph == CITIZEN) and sel_len > 0:

@@ -26,14 +26,14 @@ import numpy as np
 from ...core.spec import check_seat
 from .actions import MAX_ABILITIES, MAX_TECHS
 from .components import ERAS, INSTITUTIONS, KINDS, MAX_CITIES, GameData, Tile
-from .geometry import NUM_CELLS, Placed, local_components, reaches
+from .geometry import MAX_TILES, Placed, local_components, reaches
 from .rules import MAX_LAND_OFFER, MAX_PLAYERS, MAX_TECH_OFFER, ROUNDS
 from .state import FIELDS, PHASES
 
 MAX_TRACK = 7
 TILE_FEATURES = 1 + 3 + MAX_CITIES * 5 + 4 + MAX_CITIES * 4 + 1  # a land tile on offer
 TECH_FEATURES = 1 + 3 + len(KINDS) + 1 + 2 + 3 + 4 + 4
-CELL_FEATURES = 6 + 4 + 4 + MAX_CITIES * 6 + MAX_CITIES * 4 + 4 + 3 + 1 + 2
+CELL_FEATURES = 6 + 4 + 4 + MAX_CITIES * 6 + MAX_CITIES * 4 + 4 + 3 + 1 + 2 + 2
 
 
 def layout(data: GameData) -> list[tuple[str, tuple[int, ...] | int, str]]:
@@ -64,13 +64,14 @@ def layout(data: GameData) -> list[tuple[str, tuple[int, ...] | int, str]]:
          "pending cubes / 5, cubes / 10, land tiles / 10, clean land tiles / 10, free cities / 10, working "
          "recycling centres / 5, Workers and bridges in hand, technologies owned (multi-hot), abilities used"),
         ("pending", (P, MAX_LAND_OFFER + MAX_TECH_OFFER), "tiles bought this round and not yet attached, by slot"),
-        ("grids", (P, NUM_CELLS, CELL_FEATURES), "per seat, per cell of the 9x9 nation: present, land, "
+        ("grids", (P, MAX_TILES, CELL_FEATURES), "per seat, per tile of the nation by slot (the order attached, 0 "
+         "the starting tile): present, land, "
          "institution, start, bought this round, cubes / 4, rotation one-hot, railed sides, per city (exists, "
          "coins, science, VP / 5, recycling, occupied), per city reach to each side, building reach, building kind, "
-         "bonus / 3, bridge placed, bridge places / 4"),
+         "bonus / 3, bridge placed, bridge places / 4, its cell (x east / 8, y south / 8 of the starting tile's)"),
         ("selection", 3 + 3 + MAX_LAND_OFFER + MAX_TECH_OFFER + MAX_TECHS * MAX_ABILITIES + 1,
-         "selected cell (present, x / 8, y / 8), selected city one-hot, the tile being attached by slot, the "
-         "ability in use one-hot, cubes recycled this production / 5"),
+         "selected cell (present, x / 8, y / 8 from the starting tile), selected city one-hot, the tile being "
+         "attached by slot, the ability in use one-hot, cubes recycled this production / 5"),
         ("unseen", len(data.land) + T, "land tiles and technologies still in the stacks (their order is unknown)"),
     ]  # fmt: skip
 
@@ -118,8 +119,8 @@ def _tech_row(data: GameData, code: int) -> np.ndarray:
 
 
 def _cell_row(data: GameData, code: int, rot: int, bridge: int, citizens: int) -> np.ndarray:
-    """Tile ``code`` on a nation's grid as placed, with its citizens (bit j: city j occupied): the cell's features
-    but its cubes and 'bought this round' (columns 4 and 5, left 0)."""
+    """Tile ``code`` in a nation as placed, with its citizens (bit j: city j occupied): the slot's features but its
+    cubes, 'bought this round' and its cell (columns 4, 5, 54 and 55, left 0)."""
     g = np.zeros(CELL_FEATURES, np.float32)
     tile = data.tile(code)
     land = data.is_land(code)
@@ -160,11 +161,11 @@ PUBLIC_KEPT = 16  # public vectors kept: every seat of a position observed in tu
 @dataclasses.dataclass(frozen=True)
 class _Nation:
     """What the observation reads of a seat's nation that depends only on ``key`` (tiles, rotations, bridges and
-    citizens by cell): the rows of the cells holding a tile (cubes and 'bought this round' left to fill) and the
-    counts the rules derive from it."""
+    citizens and cells by slot): the rows of the slots holding a tile (cubes and 'bought this round' left to fill)
+    and the counts the rules derive from it."""
 
     key: tuple
-    cells: np.ndarray  # the cells holding a tile, ascending
+    cells: np.ndarray  # the slots holding a tile, ascending
     rows: np.ndarray  # float32[len(cells), CELL_FEATURES]
     production: tuple[int, int, int]  # Game.production
     land_cells: tuple[int, ...]  # Game.land_cells
@@ -211,7 +212,8 @@ def _row(data: GameData, kind: str, code: int, rot: int = 0, bridge: int = -1, c
 def _nation(game: Any, kept: dict[int, _Nation], q: int) -> _Nation:
     """Seat ``q``'s :class:`_Nation`, derived again only when its tiles, rotations, bridges or citizens changed."""
     tiles, rots, bridges, citizens = game.grid_tile[q], game.grid_rot[q], game.grid_bridge[q], game.grid_citizens[q]
-    key = (game.data.sha256, tuple(tiles), tuple(rots), tuple(bridges), tuple(citizens))
+    key = (game.data.sha256, tuple(tiles), tuple(rots), tuple(bridges), tuple(citizens), tuple(game.grid_x[q]),
+           tuple(game.grid_y[q]))  # fmt: skip
     nation = kept.get(q)
     if nation is not None and nation.key == key:
         return nation
@@ -219,6 +221,7 @@ def _nation(game: Any, kept: dict[int, _Nation], q: int) -> _Nation:
     rows = np.zeros((len(cells), CELL_FEATURES), np.float32)
     for i, c in enumerate(cells):
         rows[i] = _row(game.data, "cell", tiles[c], rots[c], bridges[c], citizens[c])
+        rows[i, 54:56] = (game.grid_x[q][c] / 8, game.grid_y[q][c] / 8)
     nation = _Nation(key, _frozen(np.array(cells, np.intp)), _frozen(rows), game.production(q),
                      tuple(game.land_cells(q)), len(game.cities(q, occupied=False)),
                      len(game.working_centres(q)))  # fmt: skip
@@ -374,15 +377,19 @@ def _public(game: Any) -> np.ndarray:
         grid[nation.cells, 5] = np.asarray(cubes)[nation.cells] / 4
     sel = out["selection"]
     ph = game.phase
-    cell = city = -1
-    if ph in ("attach_rotate", "citizen"):
-        cell = game.sel[1]
+    cell: tuple[int, int] | None = None
+    city = -1
+    if ph == "attach_rotate":
+        cell = game.placed_cell(game.to_move, game.sel[1])
+    elif ph == "citizen":
+        cell = game.cell_of(game.to_move, game.sel[1])
     elif ph == "bridge" or (ph == "use_target2" and len(game.sel) == 3):
         first = game.sel[2]
         kind = game.ability(game.to_move, game.sel[0], game.sel[1]).kind
-        cell, city = divmod(first, 3) if kind == "train" else (first, -1)
-    if cell >= 0:
-        sel[0:3] = (1, (cell % 9) / 8, (cell // 9) / 8)
+        slot, city = divmod(first, 3) if kind == "train" else (first, -1)
+        cell = game.cell_of(game.to_move, slot)
+    if cell is not None:
+        sel[0:3] = (1, cell[0] / 8, cell[1] / 8)
     if city >= 0:
         sel[3 + city] = 1
     if ph in ("attach_cell", "attach_rotate", "citizen") and game.sel:

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .actions import CELL, CITY, NUM_BIDS, cell_index
+from .actions import CITY, NUM_BIDS, NUM_DIRECTIONS, TILE
 from .components import ERAS, MAX_CITIES, GameData
-from .geometry import CENTRE, NUM_CELLS
+from .geometry import DIRECTIONS, MAX_TILES, START_CELL
 from .rules import ERA_OF_ROUND, LAST_FULL_ROUND, OFFERS, ROUNDS
 from .state import CARD_CHOICES, FIELDS, GAME_NAME, JSON_VERSION, LEDGER, PHASES, SCORE_SOURCES, GameStateError
 
@@ -181,8 +181,8 @@ def check_position(doc: Any, data: GameData) -> None:
         if k == "vp":
             for p, table in enumerate(doc[k]):
                 _count(sum(table.values()), f"vp[{p}] (the sum)", lo, COUNT_LIMIT)
-    for k in ("grid_tile", "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens", "grid_new", "pending", "techs",
-              "used", "production_now"):  # fmt: skip
+    for k in ("grid_tile", "grid_x", "grid_y", "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens", "grid_new",
+              "pending", "techs", "used", "production_now"):  # fmt: skip
         if not isinstance(doc[k], list) or len(doc[k]) != n:
             _fail(k, f"must be a list of {n} entries, one a seat")
     where_land: dict[int, str] = {}
@@ -221,19 +221,20 @@ def check_position(doc: Any, data: GameData) -> None:
             _fail(f"used[{p}]", "must hold one list of flags per technology owned")
         for h, t in enumerate(owned):
             _bools(used[h], f"used[{p}][{h}]", len(data.technologies[t].abilities))
-        tiles = _ints(doc["grid_tile"][p], f"grid_tile[{p}]", NUM_CELLS, -1, L + T - 1)
-        _ints(doc["grid_rot"][p], f"grid_rot[{p}]", NUM_CELLS, 0, 3)
-        cubes = _counts(doc["grid_cubes"][p], f"grid_cubes[{p}]", NUM_CELLS, 0, CUBE_LIMIT)
-        _ints(doc["grid_citizens"][p], f"grid_citizens[{p}]", NUM_CELLS, 0, 7)
-        _ints(doc["grid_bridge"][p], f"grid_bridge[{p}]", NUM_CELLS, -1, 3)
-        _bools(doc["grid_new"][p], f"grid_new[{p}]", NUM_CELLS)
-        if tiles[cell_index(*CENTRE)] != 0 or tiles.count(0) != 1:
-            _fail(f"grid_tile[{p}]", "the starting tile (0) must be at the centre, once")
+        tiles = _ints(doc["grid_tile"][p], f"grid_tile[{p}]", MAX_TILES, -1, L + T - 1)
+        xs = _ints(doc["grid_x"][p], f"grid_x[{p}]", MAX_TILES, -MAX_TILES, MAX_TILES)
+        ys = _ints(doc["grid_y"][p], f"grid_y[{p}]", MAX_TILES, -MAX_TILES, MAX_TILES)
+        _ints(doc["grid_rot"][p], f"grid_rot[{p}]", MAX_TILES, 0, 3)
+        cubes = _counts(doc["grid_cubes"][p], f"grid_cubes[{p}]", MAX_TILES, 0, CUBE_LIMIT)
+        _ints(doc["grid_citizens"][p], f"grid_citizens[{p}]", MAX_TILES, 0, 7)
+        _ints(doc["grid_bridge"][p], f"grid_bridge[{p}]", MAX_TILES, -1, 3)
+        _bools(doc["grid_new"][p], f"grid_new[{p}]", MAX_TILES)
+        _check_slots(p, tiles, xs, ys)
         for c, code in enumerate(tiles):
             entry = f"grid_tile[{p}][{c}]"
             if code < 0:
                 if cubes[c] or doc["grid_citizens"][p][c] or doc["grid_bridge"][p][c] >= 0 or doc["grid_new"][p][c]:
-                    _fail(entry, "an empty cell holds cubes, citizens, a bridge or a tile bought this round")
+                    _fail(entry, "an empty slot holds cubes, citizens, a bridge or a tile bought this round")
                 continue
             if code >= L:
                 tech = data.technologies[code - L]
@@ -299,10 +300,42 @@ def check_position(doc: Any, data: GameData) -> None:
     for t in range(T):
         if t not in where_tech:
             _fail("technologies", f"technology {data.technologies[t].id} is nowhere")
-    _ints(doc["sel"], "sel", None, 0, max(L + T, NUM_CELLS * MAX_CITIES) - 1)
+    _ints(doc["sel"], "sel", None, 0, max(L + T, MAX_TILES * NUM_DIRECTIONS, MAX_TILES * MAX_CITIES) - 1)
     if len(doc["sel"]) > 3:
         _fail("sel", "a sub-decision holds at most three numbers")
-    _ints(doc["removed"], "removed", None, 0, NUM_CELLS - 1)
+    _ints(doc["removed"], "removed", None, 0, MAX_TILES - 1)
+
+
+def _check_slots(p: int, tiles: list[int], xs: list[int], ys: list[int]) -> None:
+    """A nation's slots: the starting tile in slot 0 on (0, 0), the tiles in the slots before the empty ones, each
+    on its own cell, all joined to the starting tile edge to edge or corner to corner (Aggancio), empty slots on
+    (0, 0)."""
+    if tiles[0] != 0 or tiles.count(0) != 1 or (xs[0], ys[0]) != START_CELL:
+        _fail(f"grid_tile[{p}]", f"the starting tile (0) must be in slot 0, on cell {START_CELL}, once")
+    count = next((c for c, code in enumerate(tiles) if code < 0), len(tiles))
+    seen: set[tuple[int, int]] = set()
+    for c, code in enumerate(tiles):
+        cell = (xs[c], ys[c])
+        if c >= count:
+            if code >= 0:
+                _fail(f"grid_tile[{p}][{c}]", f"slot {c} follows an empty slot: a nation's tiles fill slots 0 up")
+            if cell != (0, 0):
+                _fail(f"grid_x[{p}][{c}]", "an empty slot's cell must be (0, 0)")
+            continue
+        if cell in seen:
+            _fail(f"grid_x[{p}][{c}]", f"cell {cell} holds two tiles")
+        seen.add(cell)
+    joined, todo = {START_CELL}, [START_CELL]
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in DIRECTIONS:
+            if (x + dx, y + dy) in seen and (x + dx, y + dy) not in joined:
+                joined.add((x + dx, y + dy))
+                todo.append((x + dx, y + dy))
+    for c in range(count):
+        if (xs[c], ys[c]) not in joined:
+            _fail(f"grid_x[{p}][{c}]", f"cell {(xs[c], ys[c])} is not joined to the starting tile by tiles touching "
+                  "edge to edge or corner to corner (Aggancio)")  # fmt: skip
 
 
 def check_decision(game: Any) -> None:
@@ -389,12 +422,13 @@ def check_decision(game: Any) -> None:
         if len(g.sel) != 1 or g.sel[0] not in pending_codes:
             bad("sel", "must be [the code of a pending tile being attached]")
     elif ph == "attach_rotate":
-        if len(g.sel) != 2 or g.sel[0] not in pending_codes or g.sel[1] not in g.placement_cells(p):
-            bad("sel", "must be [a pending tile's code, an empty cell touching the nation]")
+        if len(g.sel) != 2 or g.sel[0] not in pending_codes or g.sel[1] not in g.placement_cells(p).values():
+            bad("sel", "must be [a pending tile's code, the placement of an empty cell touching the nation (slot x 8 "
+                "+ direction, from the lowest slot beside it)]")
     elif ph == "citizen":
-        if (len(g.sel) != 2 or not 0 <= g.sel[1] < NUM_CELLS or not 0 < g.sel[0] < len(g.data.land)
+        if (len(g.sel) != 2 or not 0 <= g.sel[1] < MAX_TILES or not 0 < g.sel[0] < len(g.data.land)
                 or g.grid_tile[p][g.sel[1]] != g.sel[0] or g.sel[0] in pending_codes):  # fmt: skip
-            bad("sel", "must be [the land tile just attached, its cell]")
+            bad("sel", "must be [the land tile just attached, its slot]")
         if g.grid_citizens[p][g.sel[1]]:
             bad(f"grid_citizens[{p}][{g.sel[1]}]", "the tile just attached has no citizen yet")
     elif ph == "garbage" and not g.pending_cubes[p]:
@@ -415,7 +449,7 @@ def check_decision(game: Any) -> None:
             bad("sel", f"the ability in use ({kind}) asks for one target")
         if ph == "bridge" and kind != "bridge":
             bad("sel", f"the ability in use ({kind}) places no bridge")
-        if size == 3 and (CITY if kind == "train" else CELL) + g.sel[2] not in g.first_targets(p):
+        if size == 3 and (CITY if kind == "train" else TILE) + g.sel[2] not in g.first_targets(p):
             bad("sel", f"the first target of the ability in use ({kind}) is not one it may take")
     elif ph == "recycle" and not g.removals_matchable(p):
         bad("removed", "each cube recycled in this production needs its own working centre that reaches it")

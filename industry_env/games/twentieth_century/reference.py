@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import numpy as np
@@ -27,13 +28,14 @@ from . import actions as A
 from . import chance
 from .components import ERAS, INSTITUTIONS, MULTI_USE, GameData, load_data
 from .geometry import (
-    CENTRE,
-    WINDOW,
+    DIRECTIONS,
+    MAX_TILES,
+    START_CELL,
     Placed,
     global_components,
     institution_bonus,
+    placements,
     recycling_reaches,
-    touches_nation,
     train_connected,
 )
 from .observation import observe
@@ -130,23 +132,26 @@ class Game:
         self.ledger = [dict.fromkeys(LEDGER, 0) for _ in range(n)]
         for p in range(n):
             self.ledger[p].update(coins_in=START_COINS, science_in=START_SCIENCE, cubes_in=START_CUBES)
-        cells = WINDOW * WINDOW
+        cells = MAX_TILES  # a nation's tiles by slot, the order attached (ruling 18)
         self.grid_tile = [[-1] * cells for _ in range(n)]
+        self.grid_x = [[0] * cells for _ in range(n)]  # each tile's cell, from the starting tile's (0, 0)
+        self.grid_y = [[0] * cells for _ in range(n)]
         self.grid_rot = [[0] * cells for _ in range(n)]
         self.grid_bridge = [[-1] * cells for _ in range(n)]
         self.grid_cubes = [[0] * cells for _ in range(n)]
         self.grid_citizens = [[0] * cells for _ in range(n)]  # bit j: city j occupied
         self.grid_new = [[False] * cells for _ in range(n)]  # bought this round
-        centre = A.cell_index(*CENTRE)
+        centre = 0  # the starting tile's slot, on cell START_CELL
         start = self.data.land[0]
         for p in range(n):
             # 'Ogni giocatore prende la tessera territorio iniziale e ci mette sopra un cubo rifiuti e due gettoni
             # cittadino ... nelle due città che producono monete e punti scienza.'
             self.grid_tile[p][centre] = 0
+            self.grid_x[p][centre], self.grid_y[p][centre] = START_CELL
             self.grid_cubes[p][centre] = START_CUBES
             self.grid_citizens[p][centre] = sum(1 << j for j, c in enumerate(start.cities) if c.coins or c.science)
-        self.sel: list[int] = []  # the sub-decision in progress (tile code, cell, ability, from)
-        self.removed: list[int] = []  # cells recycled from in this production, by the player recycling
+        self.sel: list[int] = []  # the sub-decision in progress (tile code, placement or slot, ability, from)
+        self.removed: list[int] = []  # slots recycled from in this production, by the player recycling
         self.production_now = [(0, 0, 0)] * n  # the markers of this round's production
         self._start_round(1)
 
@@ -202,15 +207,37 @@ class Game:
             self._do(legal[0])
 
     def action_to_string(self, action: int) -> str:
+        """The action's name, with what it means in this position as a comment: a bid's coins, a cell's place."""
         text = A.action_to_string(action)
         name, i = A.block_of(action)
+        p = self.to_move
         if name == "bid" and self.phase in ("open", "bid"):
             more = " or more" if i == A.NUM_BIDS - 1 else ""
             text += f" ({self._bid_base() + i} coins{more})"
+        elif p >= 0 and name == "place" and i // A.NUM_DIRECTIONS < self.slots(p):
+            text += " (cell {},{})".format(*self.placed_cell(p, i))
+        elif p >= 0 and name in ("tile", "city") and (k := i // (3 if name == "city" else 1)) < self.slots(p):
+            text += " (cell {},{})".format(*self.cell_of(p, k))
         return text
 
     def string_to_action(self, text: str) -> int:
-        return A.string_to_action(text)
+        """An action from its name (``A.string_to_action``), or from the cell it acts on: ``cell x,y`` (the empty
+        cell a tile is attached on, or the tile on it) and ``city x,y b``, cells counted from the starting tile's
+        (0, 0), x east and y south."""
+        core = str(text).split(" (", 1)[0].strip().lower()
+        m = re.fullmatch(r"(cell|city) (-?\d+) ?, ?(-?\d+)(?: ([abc]))?", core)
+        if m is None or (m[1] == "city") != (m[4] is not None) or self.is_over:
+            return A.string_to_action(text)
+        p, cell = self.to_move, (int(m[2]), int(m[3]))
+        if m[1] == "cell" and self.phase == "attach_cell":
+            placement = self.placement_cells(p).get(cell)
+            if placement is None:
+                raise ValueError(f"{text!r}: cell {cell[0]},{cell[1]} is not an empty cell touching the nation")
+            return A.PLACE + placement
+        slot = self.slot_at(p, cell)
+        if slot < 0:
+            raise ValueError(f"{text!r}: no tile of seat {p}'s nation is on cell {cell[0]},{cell[1]}")
+        return A.city_action(slot, "abc".index(m[4])) if m[1] == "city" else A.TILE + slot
 
     def scores(self) -> list[int]:
         """Each seat's victory points (the sum of :meth:`score_parts`)."""
@@ -253,8 +280,20 @@ class Game:
         out = {}
         for c, code in enumerate(self.grid_tile[p]):
             if code >= 0:
-                out[A.cell_xy(c)] = Placed(self.data.tile(code), self.grid_rot[p][c], self.grid_bridge[p][c])
+                out[self.cell_of(p, c)] = Placed(self.data.tile(code), self.grid_rot[p][c], self.grid_bridge[p][c])
         return out
+
+    def cell_of(self, p: int, slot: int) -> tuple[int, int]:
+        """The cell (x east, y south of the starting tile) of seat ``p``'s tile in ``slot``."""
+        return self.grid_x[p][slot], self.grid_y[p][slot]
+
+    def slots(self, p: int) -> int:
+        """How many tiles seat ``p``'s nation holds (slots 0 to this - 1)."""
+        return sum(code >= 0 for code in self.grid_tile[p])
+
+    def slot_at(self, p: int, cell: tuple[int, int]) -> int:
+        """The slot of seat ``p``'s tile on ``cell``, -1 if it is empty."""
+        return next((k for k in range(self.slots(p)) if self.cell_of(p, k) == tuple(cell)), -1)
 
     def land_cells(self, p: int) -> list[int]:
         return [c for c, code in enumerate(self.grid_tile[p]) if code >= 0 and self.data.is_land(code)]
@@ -280,7 +319,7 @@ class Game:
         nation = self.nation(p) if nation is None else nation
         base = list(self.data.tile(self.grid_tile[p][cell]).cities[city].production)
         out = list(base)
-        xy = A.cell_xy(cell)
+        xy = self.cell_of(p, cell)
         for q in range(len(self.grid_tile[p])):
             code = self.grid_tile[p][q]
             if code < 0 or self.data.is_land(code):
@@ -288,7 +327,7 @@ class Game:
             tile = self.data.tile(code)
             r = INSTITUTIONS[tile.building]
             # 'Una città non ottiene un premio produzione per qualcosa che non può produrre da se.'
-            if base[r] > 0 and institution_bonus(nation, A.cell_xy(q), xy, city):
+            if base[r] > 0 and institution_bonus(nation, self.cell_of(p, q), xy, city):
                 out[r] += tile.bonus
         return (out[0], out[1], out[2])
 
@@ -536,17 +575,26 @@ class Game:
         else:
             self.phase = "use"
 
-    def placement_cells(self, p: int) -> list[int]:
-        """Empty cells touching seat ``p``'s nation by an edge or a corner ('bordo con bordo o angolo con angolo')."""
-        nation = self.nation(p)
-        return [c for c in range(WINDOW * WINDOW) if touches_nation(nation, A.cell_xy(c))]
+    def placement_cells(self, p: int) -> dict[tuple[int, int], int]:
+        """Empty cells touching seat ``p``'s nation by an edge or a corner ('bordo con bordo o angolo con angolo'),
+        anywhere (ruling 18), each with its placement: slot x 8 + direction of the lowest slot beside it."""
+        cells = [self.cell_of(p, k) for k in range(self.slots(p))]
+        return {cell: k * A.NUM_DIRECTIONS + d for cell, (k, d) in placements(cells).items()}
 
-    def attach_tile(self, p: int, cell: int, rotation: int) -> None:
-        """Aggancio: the tile goes on an empty cell touching the nation by an edge or a corner, in any rotation; a
-        land tile keeps its purchase cubes ('devono rimanere su quelle tessere')."""
+    def placed_cell(self, p: int, placement: int) -> tuple[int, int]:
+        """The cell a placement (slot x 8 + direction) names."""
+        slot, d = divmod(placement, A.NUM_DIRECTIONS)
+        x, y = self.cell_of(p, slot)
+        return x + DIRECTIONS[d][0], y + DIRECTIONS[d][1]
+
+    def attach_tile(self, p: int, placement: int, rotation: int) -> None:
+        """Aggancio: the tile goes on an empty cell touching the nation by an edge or a corner, in any rotation, in
+        the nation's next slot; a land tile keeps its purchase cubes ('devono rimanere su quelle tessere')."""
         code = self.sel[0]
         entry = next(e for e in self.pending[p] if e[0] == code)
         self.pending[p].remove(entry)
+        cell = self.slots(p)
+        self.grid_x[p][cell], self.grid_y[p][cell] = self.placed_cell(p, placement)
         self.grid_tile[p][cell], self.grid_rot[p][cell] = code, rotation
         self.grid_bridge[p][cell], self.grid_cubes[p][cell] = -1, entry[2]
         self.grid_new[p][cell] = self.data.is_land(code)
@@ -591,7 +639,7 @@ class Game:
         out = []
         for c, j in self.cities(p, occupied=True):
             for c2, j2 in free:
-                if train_connected(nation, (A.cell_xy(c), j), (A.cell_xy(c2), j2), roots):
+                if train_connected(nation, (self.cell_of(p, c), j), (self.cell_of(p, c2), j2), roots):
                     out.append((c, j, c2, j2))
         return out
 
@@ -722,7 +770,7 @@ class Game:
         reach = {}
         for c in self.land_cells(p):
             reach[c] = [i for i, (rc, j) in enumerate(centres)
-                        if recycling_reaches(nation, A.cell_xy(rc), j, A.cell_xy(c))]  # fmt: skip
+                        if recycling_reaches(nation, self.cell_of(p, rc), j, self.cell_of(p, c))]  # fmt: skip
         return [c for c in self.land_cells(p) if self.grid_cubes[p][c] and _matchable([*self.removed, c], reach)]
 
     def removals_matchable(self, p: int) -> bool:
@@ -736,7 +784,7 @@ class Game:
         reach = {}
         for c in set(self.removed):
             reach[c] = [i for i, (rc, j) in enumerate(centres)
-                        if recycling_reaches(nation, A.cell_xy(rc), j, A.cell_xy(c))]  # fmt: skip
+                        if recycling_reaches(nation, self.cell_of(p, rc), j, self.cell_of(p, c))]  # fmt: skip
         return _matchable(list(self.removed), reach)
 
     def recycle(self, p: int, cell: int) -> None:
@@ -815,14 +863,14 @@ class Game:
         elif ph == "attach_pick":
             out += [(A.LAND if self.data.is_land(code) else A.TECH) + slot for code, slot, _ in self.pending[p]]
         elif ph == "attach_cell":
-            out += [A.CELL + c for c in self.placement_cells(p)]
+            out += [A.PLACE + k for k in self.placement_cells(p).values()]
         elif ph == "attach_rotate":
             out += [A.ROTATE + r for r in range(4)]
         elif ph == "citizen":
             code, cell = self.sel
             out += [A.CITY + cell * 3 + j for j in range(len(self.data.tile(code).cities))]
         elif ph == "garbage":
-            out += [A.CELL + c for c in self.garbage_targets(p)]
+            out += [A.TILE + c for c in self.garbage_targets(p)]
         elif ph == "use":
             out += [A.use_action(h, k) for h in range(len(self.techs[p])) for k in range(len(self.used[p][h]))
                     if self.usable(p, h, k)]  # fmt: skip
@@ -834,7 +882,7 @@ class Game:
         elif ph == "bridge":
             out += [A.BRIDGE + b for b in range(len(self.data.tile(self.grid_tile[p][self.sel[2]]).bridges))]
         elif ph == "recycle":
-            out += [A.CELL + c for c in self.recycling_targets(p)]
+            out += [A.TILE + c for c in self.recycling_targets(p)]
             out.append(A.DONE)
         return out
 
@@ -846,16 +894,16 @@ class Game:
         if kind == "workers":
             return [A.CITY + c * 3 + j for c, j in self.cities(p, occupied=False)]
         if kind == "bridge":
-            return [A.CELL + c for c in self._bridge_cells(p)]
+            return [A.TILE + c for c in self._bridge_cells(p)]
         if kind == "train":
             return sorted({A.CITY + c * 3 + j for c, j, _, _ in self._train_moves(p)})
-        return [A.CELL + c for c in lands if self.grid_cubes[p][c]]  # truck, collection, recycling
+        return [A.TILE + c for c in lands if self.grid_cubes[p][c]]  # truck, collection, recycling
 
     def _second_targets(self, p: int) -> list[int]:
         h, k, first = self.sel
         if self.ability(p, h, k).kind == "train":
             return [A.CITY + c2 * 3 + j2 for c, j, c2, j2 in self._train_moves(p) if c * 3 + j == first]
-        return [A.CELL + c for c in self.land_cells(p) if c != first]
+        return [A.TILE + c for c in self.land_cells(p) if c != first]
 
     def _do(self, action: int) -> None:
         p, ph = self.to_move, self.phase

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import cell_xy
 from .components import CITY_NAMES
 
 
@@ -47,10 +46,10 @@ def render_text(game: Any, full: bool = False) -> str:
         for c, code in enumerate(game.grid_tile[p]):
             if code < 0:
                 continue
-            x, y = cell_xy(c)
+            x, y = game.cell_of(p, c)
             occ = "".join(CITY_NAMES[j] for j in range(3) if game.grid_citizens[p][c] >> j & 1)
             bridge = f" bridge {game.grid_bridge[p][c]}" if game.grid_bridge[p][c] >= 0 else ""
-            lines.append(f"  ({x},{y}) {_tile_text(game, code)} rot {90 * game.grid_rot[p][c]}, "
+            lines.append(f"  tile {c} at ({x},{y}) {_tile_text(game, code)} rot {90 * game.grid_rot[p][c]}, "
                          f"cubes {game.grid_cubes[p][c]}, citizens {occ or '-'}{bridge}")  # fmt: skip
     if full:
         lines += _hidden_lines(game)

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.spec import GameSpec, Option, Piece, ReferenceGame, layout
+from ...core.spec import GameSpec, OlderLayout, Option, Piece, ReferenceGame, layout
+from . import actions as A
 from .actions import MAX_ABILITIES, MAX_TECHS, NUM_ACTIONS, NUM_CAT_BIDS, action_to_string, string_to_action
 from .components import MAX_CITIES, GameData, load_data
 from .observation import layout as observation_pieces
@@ -68,6 +69,7 @@ class TwentiethCenturySpec(GameSpec):
     engine_module = "industry_env.games.twentieth_century.engine"
     reference_class = "industry_env.games.twentieth_century.reference:Game"
     play_table = "industry_env.games.twentieth_century.playtable:TwentiethCenturyTable"  # industry-env play
+    action_encoding = 2  # 2: a nation's tiles by slot (ruling 18, 2026-11-29); 1: its 9 x 9 window (window.py)
     # `industry-env board`: the components as tables, an owner's data file checked, or a template to type them in
     tools = {"board": "industry_env.games.twentieth_century.board_tool"}
     web_view = "industry_env.games.twentieth_century.webview:TwentiethCenturyView"  # industry-env serve
@@ -86,6 +88,13 @@ class TwentiethCenturySpec(GameSpec):
 
     def observation_layout(self, data: Any = None, **options: Any) -> tuple[Piece, ...]:
         return layout(observation_pieces(_check_data(data)))
+
+    def older_layouts(self, data: Any = None, **options: Any) -> tuple[OlderLayout, ...]:
+        """The 9 x 9 window of cells around each starting tile that the shipped policy was trained on, before ruling
+        18 was lifted (:mod:`.window`): it keeps playing through it."""
+        from .window import older_layout
+
+        return (older_layout(_check_data(data)),)
 
     def observation_bounds(self, **options: Any) -> tuple[np.ndarray, np.ndarray]:
         pieces = self.observation_layout(**options)
@@ -143,7 +152,31 @@ class TwentiethCenturySpec(GameSpec):
         return action_to_string(action)
 
     def string_to_action(self, text: str, game: ReferenceGame | None = None, **options: Any) -> int:
+        """The action ``text`` names; with a ``game``, a cell of its nation too (``cell 1,-1``, ``city 0,0 b``)."""
+        if game is not None:
+            return game.string_to_action(text)  # type: ignore[attr-defined]
         return string_to_action(text)
+
+    def upgrade_action(self, game: ReferenceGame, action: int, encoding: int) -> int:
+        """An action of encoding 1 (a nation's 9 x 9 window, before ruling 18 was lifted on 2026-11-29; records of
+        that time hold them) as today's: the window's cell (x + 4, y + 4) is today's cell (x, y), named in the
+        position (``window.py`` keeps that layout)."""
+        from . import window as W
+
+        if encoding != 1:
+            return super().upgrade_action(game, action, encoding)
+        if not 0 <= action < W.WINDOW_NUM_ACTIONS:
+            raise ValueError(f"{action} is not an action of encoding 1 (0 to {W.WINDOW_NUM_ACTIONS - 1})")
+        if action < W.WINDOW_CELL:
+            return action
+        if action >= W.WINDOW_USE:  # use, bridge and done kept their order
+            return A.USE + action - W.WINDOW_USE
+        if W.WINDOW_ROTATE <= action < W.WINDOW_CITY:
+            return A.ROTATE + action - W.WINDOW_ROTATE
+        cell, city = (action - W.WINDOW_CELL, -1) if action < W.WINDOW_ROTATE else divmod(action - W.WINDOW_CITY, 3)
+        x, y = cell % W.WINDOW - W.HALF, cell // W.WINDOW - W.HALF
+        name = f"cell {x},{y}" if city < 0 else f"city {x},{y} {'abc'[city]}"
+        return game.string_to_action(name)  # type: ignore[attr-defined]
 
     def render_text(self, game: ReferenceGame, seat: int | None = None) -> str:
         """The position as text: a seat's view is the public one (no seat holds a secret: ruling 36); the full view

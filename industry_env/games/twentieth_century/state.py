@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 GAME_NAME = "twentieth_century"
-JSON_VERSION = 1
+JSON_VERSION = 2  # 2: a nation's tiles by slot with their cells (ruling 18); 1 held a 9 x 9 grid
 # The decisions a game awaits (the value of ``Game.phase``), in the order a round meets them.
 PHASES = ("lead", "open", "bid", "tech", "catastrophe", "attach_pick", "attach_cell", "attach_rotate", "citizen",
           "garbage", "use", "use_target", "use_target2", "bridge", "recycle", "over")  # fmt: skip
@@ -19,8 +19,9 @@ FIELDS = ("n", "seed", "options", "r2", "r4", "land_stacks", "tech_stacks", "cat
           "cat_current", "round", "phase", "to_move", "next_leader", "leader", "land_offer", "tech_offer",
           "discarded_land", "discarded_tech", "cost_pos", "auction_slot", "high_bid", "high_bidder", "withdrawn",
           "passed", "won", "resume", "cat_col", "cat_bid", "maint_order", "maint_pos", "coins", "science",
-          "pollution", "pending_cubes", "pending", "techs", "used", "vp", "ledger", "grid_tile", "grid_rot",
-          "grid_bridge", "grid_cubes", "grid_citizens", "grid_new", "sel", "removed", "production_now")  # fmt: skip
+          "pollution", "pending_cubes", "pending", "techs", "used", "vp", "ledger", "grid_tile", "grid_x", "grid_y",
+          "grid_rot", "grid_bridge", "grid_cubes", "grid_citizens", "grid_new", "sel", "removed",
+          "production_now")  # fmt: skip
 
 
 class GameStateError(ValueError):
@@ -30,8 +31,9 @@ class GameStateError(ValueError):
 # ---------------------------------------------------------------------------------------------- the batched State
 # The batched engine's State (engine.py, kernel.py): the entries of a position above as arrays with a leading game
 # axis, seats padded to 5 and lists padded with their lengths beside them, declared once: (name, dtype, shape in
-# symbols, meaning). Symbols: P seats (5), C cells of a nation (81), L land tiles, T technologies, N nodes of a
-# nation's rail network (81 cells x 9 local components). Every integer is int16: no count of the game passes 32767.
+# symbols, meaning). Symbols: P seats (5), C a nation's tile slots (geometry.MAX_TILES), L land tiles, T
+# technologies, N nodes of a nation's rail network (C slots x 9 local components). Every integer is int16: no
+# count of the game passes 32767.
 BATCH_FIELDS = (
     ("seed", "int64", (), "the game's seed (set-up's chance; a resampled game gets a fresh one)"),
     ("rewards", "float32", ("P",), "the last step's reward per seat: +1 winners, -1 the others, at the game's end"),
@@ -84,7 +86,10 @@ BATCH_FIELDS = (
     ("used", "int16", ("P", 5, 2), "each owned technology's abilities used"),
     ("vp", "int16", ("P", 8), "victory points by SCORE_SOURCES"),
     ("ledger", "int16", ("P", 6), "the LEDGER counts"),
-    ("grid_tile", "int16", ("P", "C"), "the tile code on each cell, -1 empty"),
+    ("grid_tile", "int16", ("P", "C"), "the tile code in each slot (the order attached, 0 the starting tile), -1 "
+     "empty"),
+    ("grid_x", "int16", ("P", "C"), "its cell, east of the starting tile's"),
+    ("grid_y", "int16", ("P", "C"), "its cell, south of the starting tile's"),
     ("grid_rot", "int16", ("P", "C"), "its rotation"),
     ("grid_bridge", "int16", ("P", "C"), "its placed bridge, -1 none"),
     ("grid_cubes", "int16", ("P", "C"), "its garbage cubes"),
@@ -92,10 +97,10 @@ BATCH_FIELDS = (
     ("grid_new", "int16", ("P", "C"), "bought this round"),
     ("sel", "int16", (3,), "the sub-decision in progress"),
     ("sel_len", "int16", (), "its length"),
-    ("removed", "int16", (243,), "cells recycled from in this production"),
+    ("removed", "int16", (243,), "slots recycled from in this production"),
     ("removed_len", "int16", (), "their number"),
     ("production_now", "int16", ("P", 3), "this round's production markers (coins, science, VP)"),
-    ("network", "int16", ("P", "N"), "each nation's rail network: the root of each node (cell x 9 + local "
+    ("network", "int16", ("P", "N"), "each nation's rail network: the root of each node (slot x 9 + local "
      "component), kept as tiles and bridges are placed"),
 )  # fmt: skip
 BATCH_FILL = {"cat_current": -1, "auction_slot": -1, "high_bidder": -1, "resume": -1, "maint_first": -1,
@@ -107,7 +112,8 @@ def batch_schema(num_land: int, num_technologies: int) -> Any:
     import numpy as np
 
     from ...core.state import Field, Schema
+    from .geometry import MAX_TILES
 
-    sizes = {"P": 5, "C": 81, "N": 81 * 9, "L": num_land, "T": num_technologies}
+    sizes = {"P": 5, "C": MAX_TILES, "N": MAX_TILES * 9, "L": num_land, "T": num_technologies}
     return Schema(Field(name, np.dtype(dtype), tuple(sizes.get(s, s) for s in shape), BATCH_FILL.get(name, 0), doc)
                   for name, dtype, shape, doc in BATCH_FIELDS)  # fmt: skip
