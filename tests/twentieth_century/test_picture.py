@@ -62,7 +62,7 @@ def test_svg_names_each_players_panel_and_each_placed_tile() -> None:
     svg = P.to_svg(g)
     assert svg.startswith("<?xml") and "</svg>" in svg
     for p in range(3):
-        assert f'id="player-{p}"' in svg and f'id="tile-{p}-4-4"' in svg  # the starting tile at the centre
+        assert f'id="player-{p}"' in svg and f'id="tile-{p}-0-0"' in svg  # the starting tile, on cell 0,0
 
 
 def test_the_seat_must_be_a_seat() -> None:
@@ -178,7 +178,7 @@ def _unequal_nations(n: int) -> Game:
         g = P.example_game(n, seed, 4)
         widths = []
         for p in range(n):
-            xs = [c % 9 for c, code in enumerate(g.grid_tile[p]) if code >= 0]
+            xs = [g.cell_of(p, c)[0] for c, code in enumerate(g.grid_tile[p]) if code >= 0]
             widths.append(max(xs) - min(xs))
         if max(widths) - min(widths) >= 2:
             return g
@@ -208,7 +208,7 @@ def test_the_browsers_page_is_one_column_of_text_never_under_8_points() -> None:
 
 
 def test_the_page_names_the_cells_and_marks_the_cities_of_the_decision_at_hand() -> None:
-    """A choice 'cell 5,3' is found on the picture: every cell of the decision is outlined and named."""
+    """A choice 'cell 1,-1' is found on the picture: every cell of the decision is outlined and named."""
     seen = set()
     for seed in range(10):
         g, rng = Game(3, seed=seed), random.Random(seed)
@@ -218,9 +218,10 @@ def test_the_page_names_the_cells_and_marks_the_cities_of_the_decision_at_hand()
                 texts = [args[2] for kind, args, _ in primitives if kind == "text"]
                 for a in g.legal_actions():
                     name, i = A.block_of(a)
-                    if name == "cell":
-                        x, y = A.cell_xy(i)
-                        assert f"{x},{y}" in texts, (g.phase, x, y)
+                    if name in ("place", "tile"):
+                        x, y = g.placed_cell(g.to_move, i) if name == "place" else g.cell_of(g.to_move, i)
+                        said = T.choice_text(g, a)
+                        assert f"{x},{y}" in texts and said.startswith(f"cell {x},{y}: "), (g.phase, x, y)
                 rings = [args for kind, args, kw in primitives if kind == "Circle" and dict(kw).get("edgecolor")
                          == "#c0112b"]  # fmt: skip
                 if g.phase == "citizen":
@@ -254,3 +255,42 @@ def test_the_page_shows_the_tile_being_attached_turned_each_way() -> None:
         assert f"{T.tile_name(g, g.sel[0])} turned each way:" in texts
         return
     raise AssertionError("no tile turned")
+
+
+def test_a_click_on_a_cell_tile_or_city_of_the_decision_names_its_action_and_its_look_up() -> None:
+    """The nation has no bound: a tile's element id carries its cell from the starting tile, negative too
+    (``tile-0--1-2``); clicked, an empty cell of ``attach_cell`` names its place action, a tile its tile action, a
+    city its city action, and each looks up its cell."""
+    import xml.etree.ElementTree as ET
+
+    from industry_env.web.views import view_of
+
+    view = view_of(SPEC)
+    seen, negative = set(), False
+    for seed in range(10):
+        g, rng = Game(3, seed=seed), random.Random(seed)
+        while not g.is_over and g.round <= 3:
+            p = g.to_move
+            if g.phase in ("attach_cell", "garbage", "citizen", "recycle") and g.phase not in seen:
+                root = ET.fromstring(view.picture(g, p))
+                ids = {e.get("id") for e in root.iter() if e.get("id")}
+                legal = set(g.legal_actions())
+                clicked = {view.click_action(g, i) for i in ids} - {None}
+                assert clicked == {a for a in legal if A.block_of(a)[0] in ("place", "tile", "city")}, g.phase
+                for i in ids:
+                    if view.click_action(g, i) is not None:
+                        x, y = T.action_cell(g, view.click_action(g, i))
+                        assert view.find(g, i) == f"{x},{y} {p}"
+                        assert view.lookup(g, view.find(g, i), p).startswith(f"player {p}'s {x},{y}: ")
+                seen.add(g.phase)
+            negative |= any(min(g.cell_of(q, c)) < 0 for q in range(g.n) for c in range(g.slots(q)))
+            g.apply(rng.choice(g.legal_actions()))
+        if len(seen) == 4 and negative:
+            break
+    assert seen == {"attach_cell", "garbage", "citizen", "recycle"} and negative
+    tile = next(i for i in ids if i.startswith("tile-"))
+    assert view.click_action(g, "tile-9-0-0") is None and view.find(g, tile) is not None
+    q, c = next((q, c) for q in range(g.n) for c in range(g.slots(q)) if min(g.cell_of(q, c)) < 0)
+    x, y = g.cell_of(q, c)
+    assert view.find(g, f"tile-{q}-{x}-{y}") == f"{x},{y} {q}"
+    assert f'id="tile-{q}-{x}-{y}"' in P.to_svg(g)

@@ -50,7 +50,7 @@ def play(script: list[str], players: int = 3, seed: int = 5) -> str:
 
 
 def test_a_whole_game_against_random_players_ends_with_the_points_by_source() -> None:
-    text = play(["info 4,4", "info 4,4 1", "info land 0", "info tech 0", "offers", "catastrophe", "nation 2"])
+    text = play(["info 0,0", "info 0,0 1", "info land 0", "info tech 0", "offers", "catastrophe", "nation 2"])
     assert "final scores:" in text and ("Winner" in text or "You win" in text or "You tie" in text)
     final = text[text.rfind("final scores:") :]
     for source in [*SCORE_SOURCES, "total", "cubes"]:
@@ -58,16 +58,16 @@ def test_a_whole_game_against_random_players_ends_with_the_points_by_source() ->
     # moves are echoed with their effects, the person's choices with their costs
     assert "  -> player " in text and "coins" in text
     assert "you have 10 coins, 10 science" in text
-    assert "player 0's 4,4: land tile S (start)" in text and "player 1's 4,4: land tile S (start)" in text
+    assert "player 0's 0,0: land tile S (start)" in text and "player 1's 0,0: land tile S (start)" in text
     assert "catastrophe C" in text and "land offer (round I" in text and "player 2's nation (x across" in text
     assert "taken back: cell " in text  # 'back' from how to turn a tile to where to attach it
     assert "Traceback" not in text
 
 
 def test_bad_input_is_named_and_the_game_goes_on() -> None:
-    text = play(["info 9,9", "info 4,4 7", "info land 9", "info x", "nation 5", "frobnicate", "bid +99", "quit"])
-    assert "cell 9,9 is outside the nation's 9 x 9 window" in text
-    assert "info 4,4 7: no player '7' (players are 0 to 2)" in text
+    text = play(["info 9,-9", "info 0,0 7", "info land 9", "info x", "nation 5", "frobnicate", "bid +99", "quit"])
+    assert "player 0's 9,-9: empty" in text  # a nation has no bound (ruling 18): any cell is looked up
+    assert "info 0,0 7: no player '7' (players are 0 to 2)" in text
     assert "info land 9: no land 9 in the offer" in text
     assert "info 'x': say a cell" in text
     assert "no player '5': players are 0 to 2" in text
@@ -125,7 +125,7 @@ def _screens(g: Game, seat: int) -> list[str]:
     table = TwentiethCenturyTable(SPEC, g, seat)
     out = [table.board(), T.offers_text(g), T.catastrophe_text(g), table.scores(), table.decision()]
     out += table.choices(g.legal_actions())
-    out += [T.cell_info(g, p, x, y) for p in range(g.n) for x in range(3, 6) for y in range(3, 6)]
+    out += [T.cell_info(g, p, x, y) for p in range(g.n) for x in range(-1, 2) for y in range(-1, 2)]
     return out
 
 
@@ -203,7 +203,8 @@ def test_the_board_reads_in_words_with_no_python_tuple_sentinel_or_bare_numbers(
     """The board printed `pawns [(-1, 0), ...]`, `high bid 0 by seat -1`, `production 3/2/0` and `L35[a:2c0s2v]`,
     'seat 0' beside 'player 0' and 'round 1' beside 'round I'."""
     seen = set()
-    for g in _positions(range(2))[::7]:
+    positions = _positions(range(2))
+    for g in positions[::7] + positions[-1:]:  # the game's end among them
         text = TwentiethCenturyTable(SPEC, g, 0).board()
         dump = r"\(-?\d+, -?\d+\)|\[\(|(player|by|seat) -1|\bseat\b|\d+/\d+/\d+|\d+c\d+s\d+v|round \d"
         assert not re.search(dump, text), text
@@ -229,8 +230,9 @@ def _clause(g: Game, action: int, text: str) -> str | None:
     need = []
     if name == "land" and ph == "lead":
         need = ["coins", f"{g.won[p] + 1}", "garbage cube", "VP at the end"]
-    elif name == "bid":
-        need = ["coins): you have", "garbage cube", "VP at the end"]
+    elif name == "bid":  # 'bid +31' is 31 or more, then the bidder says what to add (ruling 19)
+        coins = "coins or more), then say what to add to it: you have" if i == A.NUM_BIDS - 1 else "coins): you have"
+        need = [coins, "garbage cube", "VP at the end"]
     elif name == "withdraw":
         need = [f"one technology for {g.tech_price()} science"] + (["coins' consolation"] if not g.won[p] else [])
     elif name == "tech" and ph == "tech":
@@ -241,9 +243,9 @@ def _clause(g: Game, action: int, text: str) -> str | None:
         garbage, steps = g.data.catastrophes[g.cat_current].columns[i // A.NUM_CAT_BIDS]
         need = [f"pay {i % A.NUM_CAT_BIDS} science"] + (["garbage cube"] if garbage else []) + \
             (["at the end"] if steps else [])  # fmt: skip
-    elif name == "cell" and ph in ("garbage", "recycle"):
+    elif name == "tile" and ph in ("garbage", "recycle"):
         need = ["cube", "at the end", "VP"]
-    elif name == "cell" and ph in ("use_target", "use_target2") and \
+    elif name == "tile" and ph in ("use_target", "use_target2") and \
             g.ability(p, g.sel[0], g.sel[1]).kind in ("garbage_truck", "recycling", "separated_collection"):
         need = ["at the end", "VP"]
     elif name == "city" and (ph in ("citizen", "use_target2") or
@@ -273,7 +275,7 @@ def test_a_garbage_cube_on_a_tile_with_one_says_it_will_cost_five_at_the_end() -
         if g.phase != "garbage":
             continue
         for a in g.legal_actions():
-            cell = a - A.CELL
+            cell = a - A.TILE
             if g.grid_cubes[g.to_move][cell] == 1:
                 assert "1 -> 2 cubes: at the end +0 -> -5 VP" in T.choice_text(g, a)
                 return
@@ -402,3 +404,61 @@ def test_turning_a_tile_says_which_recycling_centres_reach_it() -> None:
             assert ("its recycling centre reaches" in text) == mine, text
             said += "reaches it" in text
     assert said
+
+
+# ---------------------------------------------------------------------------------------------- cells, not slots
+def test_a_person_reads_and_types_cells_from_the_starting_tile_and_the_agents_names_still_work() -> None:
+    """The nation has no bound (ruling 18): its tiles are addressed by slot, but a person sees 'cell 1,-1' and
+    'city 0,1 b' (x east, y south of the starting tile's 0,0) and types them back; 'place 0 NE' and 'tile 3' too."""
+    kinds: set[str] = set()
+    negative = False
+    for g in _positions(range(3), n=3):
+        if g.is_over:
+            continue
+        table = TwentiethCenturyTable(SPEC, g, g.to_move)
+        for a in g.legal_actions():
+            name, _ = A.block_of(a)
+            if name not in ("place", "tile", "city"):
+                continue
+            said = T.action_name(g, a)
+            x, y = T.action_cell(g, a)
+            assert said == (f"cell {x},{y}" if name != "city" else f"city {x},{y} {'abc'[(a - A.CITY) % 3]}"), said
+            assert T.choice_text(g, a).startswith(said + ": ")
+            assert table.parse(said) == a and table.parse(A.action_to_string(a)) == a
+            assert table.parse(g.action_to_string(a)) == a  # 'place 0 NE (cell 1,-1)' as the agents name it
+            kinds.add(name)
+            negative |= x < 0 or y < 0
+    assert kinds == {"place", "tile", "city"} and negative
+
+
+def test_a_move_is_echoed_with_the_cells_of_the_movers_nation() -> None:
+    g, rng = Game(3, seed=7), random.Random(7)
+    while g.phase != "attach_cell":
+        g.apply(rng.choice(g.legal_actions()))
+    mover = g.to_move
+    table = TwentiethCenturyTable(SPEC, g, mover)
+    table.begin_move()
+    place = g.legal_actions()[-1]
+    cell = g.placed_cell(mover, place - A.PLACE)
+    g.apply(place)
+    while g.to_move == mover and g.phase in ("attach_rotate", "citizen"):
+        g.apply(g.legal_actions()[0])
+    assert table.name(place) == f"cell {cell[0]},{cell[1]}"
+    assert T.cell_info(g, mover, *cell).startswith(f"player {mover}'s {cell[0]},{cell[1]}: ")
+
+
+def test_typed_cells_are_played_and_a_cell_off_the_nation_is_named() -> None:
+    """At the terminal: 'cell X,Y' where a tile cannot go says so; 'cell X,Y' of a legal choice plays it."""
+    g, rng = Game(3, seed=7), random.Random(7)
+    while g.phase != "attach_cell":
+        g.apply(rng.choice(g.legal_actions()))
+    table = TwentiethCenturyTable(SPEC, g, g.to_move)
+    try:
+        table.parse("cell 9,-9")
+    except ValueError as exc:
+        assert "cell 9,-9 is not an empty cell touching the nation" in str(exc)
+    else:
+        raise AssertionError("cell 9,-9 read as a place to attach")
+    x, y = g.placed_cell(g.to_move, g.legal_actions()[0] - A.PLACE)
+    assert table.parse(f"cell {x},{y}") == g.legal_actions()[0]
+    assert "cell" in table.verbs and "place" in table.verbs and "tile" in table.verbs

@@ -28,9 +28,8 @@ import numpy as np
 from ...core import gif as _gif
 from ...core.figure import Pictures, pixel_page, svg_document
 from . import playtext as _T
-from .actions import block_of, cell_xy
+from .actions import block_of
 from .components import BUILDING, CITY_NAMES, Tile
-from .geometry import WINDOW
 from .rules import ERA_OF_ROUND, LAST_FULL_ROUND, ROUNDS
 from .state import SCORE_SOURCES
 
@@ -425,25 +424,29 @@ def _sketch_points(k: _Sketch, game: Game, x0: float, y: float) -> None:
 
 
 # ================================================================================================ the players
-def _nation_box(game: Game, p: int, extra: list[int] | None = None) -> tuple[int, int, int, int]:
-    """The cells the picture shows of a nation: its tiles' bounding box (and the cell a tile is being turned on, and
-    ``extra`` cells), at least 3 x 3, inside the window."""
-    xs, ys = [], []
-    for c in [c for c, code in enumerate(game.grid_tile[p]) if code >= 0] + _turning(game, p) + (extra or []):
-        x, y = cell_xy(c)
-        xs.append(x)
-        ys.append(y)
+def _tile_cells(game: Game, p: int) -> list[tuple[int, int, int]]:
+    """Seat ``p``'s tiles as (slot, x, y): each slot's cell, from the starting tile's (0, 0), either negative."""
+    return [(c, *game.cell_of(p, c)) for c, code in enumerate(game.grid_tile[p]) if code >= 0]
+
+
+def _nation_box(game: Game, p: int, extra: list[tuple[int, int]] | None = None) -> tuple[int, int, int, int]:
+    """The cells the picture shows of a nation (x0, y0, x1, y1; the nation has no bound, so any may be negative): its
+    tiles' bounding box (and the cell a tile is being turned on, and the ``extra`` cells (x, y)), at least 3 x 3."""
+    cells = [(x, y) for _, x, y in _tile_cells(game, p)] + _turning(game, p) + list(extra or [])
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     while x1 - x0 < 2:
-        x0, x1 = (x0 - 1, x1) if x0 > 0 and (x1 - x0) % 2 == 0 else (x0, min(WINDOW - 1, x1 + 1))
+        x0, x1 = (x0 - 1, x1) if (x1 - x0) % 2 == 0 else (x0, x1 + 1)
     while y1 - y0 < 2:
-        y0, y1 = (y0 - 1, y1) if y0 > 0 and (y1 - y0) % 2 == 0 else (y0, min(WINDOW - 1, y1 + 1))
+        y0, y1 = (y0 - 1, y1) if (y1 - y0) % 2 == 0 else (y0, y1 + 1)
     return x0, y0, x1, y1
 
 
-def _turning(game: Game, p: int) -> list[int]:
-    """The cell on which seat ``p`` is choosing how to turn the tile it attaches (empty list: none)."""
-    return [game.sel[1]] if game.phase == "attach_rotate" and game.to_move == p and not game.is_over else []
+def _turning(game: Game, p: int) -> list[tuple[int, int]]:
+    """The cell (x, y) on which seat ``p`` is choosing how to turn the tile it attaches (empty list: none)."""
+    if game.phase == "attach_rotate" and game.to_move == p and not game.is_over:
+        return [game.placed_cell(p, game.sel[1])]
+    return []
 
 
 _PANEL_TOP = 142  # the nation's top in a player's panel of the PNG, below the player board
@@ -512,17 +515,14 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
         k.line((ox + gx * s, ox + gx * s), (oy, oy + rows * s), color="#e4e4e4", lw=0.6, zorder=1)
     for gy in range(rows + 1):
         k.line((ox, ox + cols * s), (oy + gy * s, oy + gy * s), color="#e4e4e4", lw=0.6, zorder=1)
-    for c, code in enumerate(game.grid_tile[p]):
-        if code < 0:
-            continue
-        cx, cy = cell_xy(c)
+    for c, cx, cy in _tile_cells(game, p):
+        code = game.grid_tile[p][c]
         tile = d.tile(code)
         era = tile.stack if d.is_land(code) else "institution"
         sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
                     ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
                     production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
-    for c in _turning(game, p):  # the tile goes here once turned: the cell outlined, the tile named
-        cx, cy = cell_xy(c)
+    for cx, cy in _turning(game, p):  # the tile goes here once turned: the cell outlined, the tile named
         k.rect(ox + (cx - cx0) * s + 2, oy + (cy - cy0) * s + 2, s - 4, s - 4, fill=False, edgecolor="#c0112b",
                lw=2.0, ls="--", zorder=6)  # fmt: skip
         code = game.sel[0]
@@ -775,15 +775,18 @@ def _page_final(k: _Sketch, game: Game, y: float) -> float:
     return y + 30
 
 
-def _choosing(game: Game, p: int) -> tuple[list[int], list[tuple[int, int]]]:
-    """The cells and (cell, city) pairs player ``p`` chooses among now (none unless ``p`` is to move)."""
+def _choosing(game: Game, p: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The cells (x, y) and the (slot, city) pairs player ``p`` chooses among now (none unless ``p`` is to move): an
+    empty cell of a place action, the cell of a tile action's tile, a city action's city."""
     if game.is_over or game.to_move != p:
         return [], []
     cells, cities = [], []
     for a in game.legal_actions():
         name, i = block_of(a)
-        if name == "cell":
-            cells.append(i)
+        if name == "place":
+            cells.append(game.placed_cell(p, i))
+        elif name == "tile":
+            cells.append(game.cell_of(p, i))
         elif name == "city":
             cities.append(divmod(i, 3))
     return cells, cities
@@ -805,7 +808,8 @@ def _page_players(k: _Sketch, game: Game, seat: int | None, y: float) -> float:
 
 
 def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, s: float,
-                 box: tuple[int, int, int, int], chosen: tuple[list[int], list[tuple[int, int]]]) -> float:  # fmt: skip
+                 box: tuple[int, int, int, int],
+                 chosen: tuple[list[tuple[int, int]], list[tuple[int, int]]]) -> float:  # fmt: skip
     """A player's board over his nation; the y below it."""
     d, w = game.data, _PAGE_COLUMN
     colour = PLAYER_COLOURS[p]
@@ -862,38 +866,38 @@ def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, 
         k.line((ox + gx * s, ox + gx * s), (oy, oy + rows * s), color="#e4e4e4", lw=0.6, zorder=1)
     for gy in range(rows + 1):
         k.line((ox, ox + cols * s), (oy + gy * s, oy + gy * s), color="#e4e4e4", lw=0.6, zorder=1)
-    for c, code in enumerate(game.grid_tile[p]):
-        if code < 0:
-            continue
-        cx, cy = cell_xy(c)
+    for c, cx, cy in _tile_cells(game, p):
+        code = game.grid_tile[p][c]
         tile = d.tile(code)
         era = tile.stack if d.is_land(code) else "institution"
         sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
                     ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
                     production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
-    for c in _turning(game, p):  # the tile goes here once turned
-        cx, cy = cell_xy(c)
+    for cx, cy in _turning(game, p):  # the tile goes here once turned
         k.rect(ox + (cx - cx0) * s + 2, oy + (cy - cy0) * s + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0,
                ls="--", zorder=6)  # fmt: skip
         k.text(ox + (cx - cx0 + 0.5) * s, oy + (cy - cy0 + 0.5) * s, f"{_T.tile_name(game, game.sel[0])}\nhere",
                fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=7)  # fmt: skip
     cells, cities = chosen
-    for c in cells:  # the cells of the decision at hand, named as the choices name them
-        cx, cy = cell_xy(c)
+    for cx, cy in cells:  # the cells of the decision at hand, named as the choices name them ('cell 1,-1')
         bx, by = ox + (cx - cx0) * s, oy + (cy - cy0) * s
-        k.rect(bx + 2, by + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0, ls="--", zorder=6)
-        if game.grid_tile[p][c] < 0:
-            k.text(bx + s / 2, by + s / 2, f"{cx},{cy}", fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=7)
+        name = f"{cx},{cy}"
+        if game.slot_at(p, (cx, cy)) < 0:  # an empty cell: clicked, it names its place action (webview.click_action)
+            k.rect(bx + 2, by + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0, ls="--", zorder=6,
+                   gid=f"cell-{p}-{cx}-{cy}")  # fmt: skip
+            k.text(bx + s / 2, by + s / 2, name, fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=7)
         else:  # on a tile: in its top left corner, on white
-            k.rect(bx + 4, by + 4, 34, 16, facecolor="#ffffff", edgecolor=_CHOOSE, lw=1.0, zorder=7)
-            k.text(bx + 21, by + 12, f"{cx},{cy}", fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=8)
+            k.rect(bx + 2, by + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0, ls="--", zorder=6)
+            tag = max(34.0, 6 + 7.0 * len(name))
+            k.rect(bx + 4, by + 4, tag, 16, facecolor="#ffffff", edgecolor=_CHOOSE, lw=1.0, zorder=7)
+            k.text(bx + 4 + tag / 2, by + 12, name, fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=8)
     for c, j in cities:  # the cities of the decision at hand
-        cx, cy = cell_xy(c)
+        cx, cy = game.cell_of(p, c)
         code = game.grid_tile[p][c] if game.grid_tile[p][c] >= 0 else game.sel[0]
         tile = d.tile(code)
         u, v = _turn(*CITY_PLACES[len(tile.cities)][j], game.grid_rot[p][c])
         k.patch("Circle", (ox + (cx - cx0 + u) * s, oy + (cy - cy0 + v) * s), max(4.0, 0.1 * s) + 5, fill=False,
-                edgecolor=_CHOOSE, lw=2.2, zorder=7)  # fmt: skip
+                edgecolor=_CHOOSE, lw=2.2, zorder=7, gid=f"city-{p}-{cx}-{cy}-{CITY_NAMES[j]}")  # fmt: skip
     bottom = oy + rows * s + 6
     if _turning(game, p):  # the tile being attached, turned each way, named as the choices name the turns
         tile = d.tile(game.sel[0])
@@ -980,7 +984,8 @@ def to_rgb_array(game: Game, seat: int | None = None) -> np.ndarray:
 
 def to_svg(game: Game, seat: int | None = None, text_as_paths: bool = False) -> str:
     """The same picture as an SVG document, 16 x 10 inches; each player's panel (``player-0``), each nation's tile
-    (``tile-0-4-4``: seat, x, y) and each offered land tile (``land-3``) is an element with its own id."""
+    (``tile-0-1--1``: seat, x, y from the starting tile's 0,0, either negative) and each offered land tile
+    (``land-3``) is an element with its own id."""
     with _lock:
         return _canvas(game).svg(game, seat, text_as_paths)
 

@@ -16,28 +16,37 @@ class TwentiethCenturyTable(PlayTable):
     """20th Century: everything public (ruling 36), each choice with its cost, look-ups of tiles and offers."""
 
     intro = ("Type a choice's number or its action (e.g. 'land 2', 'bid +1', 'withdraw', 'catastrophe column 0 bid "
-             "3', 'cell 5,4'); 'info 4,4' tells about a tile of your nation ('info 4,4 2': player 2's), 'offers' "
-             "and 'catastrophe' show the round's offers and card, 'back' takes back a choice not yet complete, "
-             "'help' lists the commands, 'quit' leaves.")  # fmt: skip
+             "3', 'cell 1,-1'); a cell is 'x,y' from your starting tile's 0,0 (x east, y south); 'info 0,0' tells "
+             "about a tile of your nation ('info 0,0 2': player 2's), 'offers' and 'catastrophe' show the round's "
+             "offers and card, 'back' takes back a choice not yet complete, 'help' lists the commands, 'quit' "
+             "leaves.")  # fmt: skip
     commands = (
         ("<number> or an action", "play that choice: '2', 'land 3', 'bid +0', 'pass', 'withdraw', 'tech 1', 'done', "
-         "'catastrophe column 2 bid 4', 'cell 5,4', 'rotate 90', 'city 5,4 a', 'use 0.0', 'bridge 0'"),
+         "'catastrophe column 2 bid 4', 'cell 1,-1', 'rotate 90', 'city 1,-1 a', 'use 0.0', 'bridge 0' (a cell is "
+         "x,y from your starting tile's 0,0, x east and y south; the agents' names 'place 0 NE', 'tile 3', 'city 3 "
+         "a', by the tiles' slots, are read too)"),
         ("board  (b)", "the whole game in words: the scoring cards, the offers and the auction, the catastrophe, every "
          "player's points, coins, science, production, pollution, cubes, technologies and tiles, your nation's map"),
         ("cards", "the round-II and round-IV scoring cards and the final scoring, in words"),
-        ("info X,Y [PLAYER]  (i)", "a tile of a nation (yours by default): cities, citizens, production, rails, "
-         "bridge, cubes"),
+        ("info X,Y [PLAYER]  (i)", "a cell of a nation (yours by default; 'info 1,-1'): its tile's cities, citizens, "
+         "production, rails, bridge, cubes"),
         ("info land N / info tech N", "a tile or technology of the offer"),
         ("offers", "the land and technology offers with their prices, the auction under way"),
         ("catastrophe  (cat)", "this round's catastrophe card: its columns and the bids on them"),
         ("nation [PLAYER]", "a nation as a map of cells (yours by default)"),
     )  # fmt: skip
-    verbs = frozenset({"land", "bid", "pass", "withdraw", "tech", "catastrophe", "cell", "rotate", "city", "use",
-                       "bridge", "done"})  # fmt: skip
+    verbs = frozenset({"land", "bid", "pass", "withdraw", "tech", "catastrophe", "cell", "place", "tile", "rotate",
+                       "city", "use", "bridge", "done"})  # fmt: skip
 
     def __init__(self, spec: Any, game: Any, seat: int) -> None:
         super().__init__(spec, game, seat)
         self.T = playtext
+        self._mover: int | None = None  # whose move is under way (whose nation its cells are of)
+
+    def parse(self, text: str) -> int:
+        """The action typed: a cell as a person names it ('cell 1,-1', 'city 0,1 b', from the starting tile's 0,0)
+        or any action's name ('place 0 NE', 'tile 3', 'bid +2'); ValueError saying why it cannot be read."""
+        return int(self.game.string_to_action(text))
 
     def board(self) -> str:
         return self.T.board_text(self.game, self.seat)
@@ -126,10 +135,16 @@ class TwentiethCenturyTable(PlayTable):
         return "final scores:\n" + self.T.score_table(self.game)
 
     def name(self, action: int) -> str:
-        """The action's name as the echo shows it, after the move (a bid's coins are said in the move's effects)."""
+        """The action's name as the echo shows it, after the move (a bid's coins are said in the move's effects), a
+        cell as 'cell x,y' and a city as 'city x,y b' of the mover's nation (a tile's cell never changes)."""
+        name = A.block_of(action)[0]
+        if name in ("place", "tile", "city"):
+            p = self.game.to_move if self._mover is None else self._mover
+            return self.T.action_name(self.game, action, p)
         return A.action_to_string(action)
 
     def begin_move(self) -> Any:
+        self._mover = self.game.current_player if not self.game.is_over else None
         return self.game.clone()
 
     def action_done(self, mover: int) -> bool:

@@ -6,12 +6,13 @@ catastrophe."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from .components import CITY_NAMES, SIDES, Ability
-from .geometry import STEP, WINDOW, Placed, local_components, opposite, railed, recycling_reaches
+from .geometry import STEP, Placed, local_components, opposite, railed, recycling_reaches
 from .reference import Game as ReferenceGame
 from .rules import (
     BONUS_ROUNDS,
@@ -134,6 +135,40 @@ def tile_name(game: Game, code: int) -> str:
     return d.land[code].id if d.is_land(code) else d.technologies[code - len(d.land)].name
 
 
+# ---------------------------------------------------------------------------------------------- cells
+# A nation's tiles are addressed by slot (the order attached) and sit on cells x,y counted from the starting tile's
+# 0,0 (x east, y south, either negative); a person reads and types cells, the agents' names use the slots.
+def cell_name(cell: tuple[int, int]) -> str:
+    """A cell as a person reads and types it: '1,-2'."""
+    return f"{cell[0]},{cell[1]}"
+
+
+def action_cell(game: Game, action: int, p: int | None = None) -> tuple[int, int] | None:
+    """The cell of seat ``p``'s nation (the player to move by default) an action acts on: where a ``place`` action
+    attaches, the tile of a ``tile`` or ``city`` action; None for any other action (or a slot still empty)."""
+    name, i = A.block_of(action)
+    p = game.to_move if p is None else p
+    if p < 0 or name not in ("place", "tile", "city"):
+        return None
+    slot = i // (A.NUM_DIRECTIONS if name == "place" else A.MAX_CITIES if name == "city" else 1)
+    if slot >= game.slots(p):
+        return None
+    return game.placed_cell(p, i) if name == "place" else game.cell_of(p, slot)
+
+
+def action_name(game: Game, action: int, p: int | None = None) -> str:
+    """An action as a person reads and types it (``Game.string_to_action`` reads it back): a place or a tile by its
+    cell ('cell 1,-1'), a city by its tile's cell ('city 0,1 b'); any other as the game names it ('bid +2 (7
+    coins)'). ``p``: whose nation the cells are of (the player to move by default)."""
+    cell = action_cell(game, action, p)
+    if cell is None:
+        return game.action_to_string(action)
+    name, i = A.block_of(action)
+    if name == "city":
+        return f"city {cell_name(cell)} {CITY_NAMES[i % A.MAX_CITIES]}"
+    return f"cell {cell_name(cell)}"
+
+
 # ---------------------------------------------------------------------------------------------- cards, technologies
 def card_text(round_: int, card: int) -> str:
     """A scoring card in words: 'round II card c: 6 VP for each land tile without cubes'."""
@@ -201,7 +236,8 @@ def _card_ahead(game: Game, round_: int) -> int:
 
 
 def cubes_text(game: Game, p: int, cell: int, new: int) -> str:
-    """A tile's cubes changing: 'L12, 1 -> 2 cubes: at the end 0 -> -5 VP' and what the coming card makes of it."""
+    """A tile's cubes changing: 'L12, 1 -> 2 cubes: at the end 0 -> -5 VP' and what the coming card makes of it
+    (``cell``: the tile's slot)."""
     old = game.grid_cubes[p][cell]
     name = tile_name(game, game.grid_tile[p][cell])
     a, b = tile_points(game, p, old), tile_points(game, p, new)
@@ -273,48 +309,46 @@ def _after(game: Game, action: int) -> Game:
 
 
 def recycling_text(game: Game, p: int, cell: int) -> str:
-    """Which recycling centres reach the land tile at ``cell`` (its own and its neighbours', RECYCLE), and which
-    tiles its own centres reach: '' if none."""
+    """Which recycling centres reach the land tile in slot ``cell`` (its own and its neighbours', RECYCLE), and
+    which tiles its own centres reach: '' if none."""
     d = game.data
-    if game.grid_tile[p][cell] < 0:
+    if cell < 0 or game.grid_tile[p][cell] < 0:
         return ""
     nation = game.nation(p)
-    here = A.cell_xy(cell)
+    here = game.cell_of(p, cell)
     cells = [c for c, code in enumerate(game.grid_tile[p]) if code >= 0]
     out = []
     tile = d.tile(game.grid_tile[p][cell])
     own = [j for j, city in enumerate(tile.cities) if city.recycling]
     if own:
-        reached = [A.cell_xy(c) for c in cells if d.is_land(game.grid_tile[p][c]) and
-                   any(recycling_reaches(nation, here, j, A.cell_xy(c)) for j in own)]  # fmt: skip
+        reached = [game.cell_of(p, c) for c in cells if d.is_land(game.grid_tile[p][c]) and
+                   any(recycling_reaches(nation, here, j, game.cell_of(p, c)) for j in own)]  # fmt: skip
         out.append("its recycling centre reaches " + ", ".join(f"{x},{y}" for x, y in reached))
     if d.is_land(game.grid_tile[p][cell]):
         by = []
         for c in cells:
             other = d.tile(game.grid_tile[p][c])
-            if c != cell and any(city.recycling and recycling_reaches(nation, A.cell_xy(c), j, here)
+            if c != cell and any(city.recycling and recycling_reaches(nation, game.cell_of(p, c), j, here)
                                  for j, city in enumerate(other.cities)):  # fmt: skip
-                by.append(f"{A.cell_xy(c)[0]},{A.cell_xy(c)[1]} ({other.id})")
+                by.append(f"{cell_name(game.cell_of(p, c))} ({other.id})")
         if by:
             out.append("the recycling centre of " + ", ".join(by) + " reaches it")
     return "; ".join(out)
 
 
-def rail_joins(game: Game, p: int, cell: int, tile: Any, rotation: int) -> str:
-    """Where a tile turned by ``rotation`` at ``cell`` meets its neighbours' rails (ruling 1: both railed on the
-    shared side): 'joins 4,4 (S) to the W'."""
-    x, y = A.cell_xy(cell)
+def rail_joins(game: Game, p: int, cell: tuple[int, int], tile: Any, rotation: int) -> str:
+    """Where a tile turned by ``rotation`` on ``cell`` (x, y) meets its neighbours' rails (ruling 1: both railed on
+    the shared side): 'rails join 0,0 (S) to the W'."""
+    x, y = cell
     placed = Placed(tile, rotation, -1)
     out = []
     for side, (dx, dy) in STEP.items():
-        nx, ny = x + dx, y + dy
-        if not (0 <= nx < WINDOW and 0 <= ny < WINDOW) or not railed(placed, side):
+        c = game.slot_at(p, (x + dx, y + dy))
+        if c < 0 or not railed(placed, side):
             continue
-        c = A.cell_index(nx, ny)
         code = game.grid_tile[p][c]
-        if code >= 0 and railed(Placed(game.data.tile(code), game.grid_rot[p][c], game.grid_bridge[p][c]),
-                                opposite(side)):  # fmt: skip
-            out.append(f"{nx},{ny} ({tile_name(game, code)}) to the {SIDES[side]}")
+        if railed(Placed(game.data.tile(code), game.grid_rot[p][c], game.grid_bridge[p][c]), opposite(side)):
+            out.append(f"{x + dx},{y + dy} ({tile_name(game, code)}) to the {SIDES[side]}")
     return "rails join " + ", ".join(out) if out else "rails join no neighbour"
 
 
@@ -323,7 +357,7 @@ def choice_text(game: Game, action: int) -> str:
     """A choice with what it costs, and what it scores where it changes the score (one line)."""
     p, ph, d = game.to_move, game.phase, game.data
     name, i = A.block_of(action)
-    base = game.action_to_string(action)
+    base = action_name(game, action)
     if name == "land" and ph == "lead":
         k = game.won[p] + 1
         if [q for q in range(game.n) if not game.withdrawn[q]] == [p]:
@@ -359,15 +393,16 @@ def choice_text(game: Game, action: int) -> str:
         what = f"land tile {land_text(game, code)}, {plural(cubes, 'garbage cube')} on it" if tech is None \
             else f"{tech.name} [{tech.id}]: " + "; and ".join(ability_text(a) for a in tech.abilities)  # fmt: skip
         return f"{base}: attach {what}"
-    if name == "cell":
+    if name in ("place", "tile"):
         return f"{base}: {cell_choice(game, i)}"
     if name == "rotate":
-        code, cell = game.sel[0], game.sel[1]
+        code, cell = game.sel[0], game.placed_cell(p, game.sel[1])
         tile = d.tile(code)
         out = f"{base}: turn it {90 * i} degrees (rails leave by {railed_sides(tile, i)}; " \
               f"{rail_joins(game, p, cell, tile, i)})"  # fmt: skip
         after = _after(game, action)
-        change = "; ".join(x for x in (production_text(game, after, p), recycling_text(after, p, cell)) if x)
+        reach = recycling_text(after, p, after.slot_at(p, cell))
+        change = "; ".join(x for x in (production_text(game, after, p), reach) if x)
         return out + (f"; {change}" if change else "")
     if name == "city":
         return f"{base}: {city_choice(game, i)}"
@@ -422,17 +457,19 @@ def column_text(game: Game, p: int, c: int) -> str:
 
 
 def cell_choice(game: Game, cell: int) -> str:
-    """A cell choice, by the decision: where a tile goes, where a cube goes or comes from, a bridge's tile."""
+    """A cell choice, by the decision: where a tile goes, where a cube goes or comes from, a bridge's tile.
+    ``cell``: in ``attach_cell`` the placement (slot x 8 + direction: ``A.PLACE + cell`` is the action), otherwise
+    the slot of the tile chosen (``A.TILE + cell``)."""
     p, ph = game.to_move, game.phase
-    x, y = A.cell_xy(cell)
-    here = game.grid_tile[p][cell]
-    what = f"{tile_name(game, here)}, {plural(game.grid_cubes[p][cell], 'cube')}" if here >= 0 else "empty"
     if ph == "attach_cell":
-        beside = sorted({tile_name(game, game.grid_tile[p][A.cell_index(x + dx, y + dy)]) for dx, dy in STEP.values()
-                         if 0 <= x + dx < WINDOW and 0 <= y + dy < WINDOW
-                         and game.grid_tile[p][A.cell_index(x + dx, y + dy)] >= 0})  # fmt: skip
+        x, y = game.placed_cell(p, cell)
+        near = [game.slot_at(p, (x + dx, y + dy)) for dx, dy in STEP.values()]
+        beside = sorted({tile_name(game, game.grid_tile[p][c]) for c in near if c >= 0})
         side = f"beside {', '.join(beside)}" if beside else "touching your nation by a corner only"
         return f"attach {tile_name(game, game.sel[0])} at {x},{y} ({side})"
+    x, y = game.cell_of(p, cell)
+    here = game.grid_tile[p][cell]
+    what = f"{tile_name(game, here)}, {plural(game.grid_cubes[p][cell], 'cube')}" if here >= 0 else "empty"
     cubes = game.grid_cubes[p][cell]
     if ph == "garbage":
         return f"put the garbage cube on {x},{y} ({cubes_text(game, p, cell, cubes + 1)})"
@@ -450,10 +487,11 @@ def cell_choice(game: Game, cell: int) -> str:
 
 
 def city_choice(game: Game, index: int) -> str:
-    """A city choice: the new citizen's city, a Workers citizen's, a train's start or end; with what it produces."""
+    """A city choice: the new citizen's city, a Workers citizen's, a train's start or end; with what it produces.
+    ``index``: the tile's slot x 3 + the city (``A.CITY + index`` is the action)."""
     p, ph, d = game.to_move, game.phase, game.data
     cell, j = divmod(index, 3)
-    x, y = A.cell_xy(cell)
+    x, y = game.cell_of(p, cell)
     tile = d.tile(game.grid_tile[p][cell] if game.grid_tile[p][cell] >= 0 else game.sel[0])
     where = f"city {CITY_NAMES[j]} at {x},{y} ({city_text(tile.cities[j])})"
     if ph == "use_target":
@@ -582,7 +620,7 @@ def player_lines(game: Game, p: int, seat: int | None) -> list[str]:
     for c, code in enumerate(game.grid_tile[p]):
         if code < 0:
             continue
-        x, y = A.cell_xy(c)
+        x, y = game.cell_of(p, c)
         if d.is_land(code):
             occ = [CITY_NAMES[j] for j in range(3) if game.grid_citizens[p][c] >> j & 1]
             who = f"citizens in {' '.join(occ)}" if len(occ) > 1 else f"citizen in {occ[0]}" if occ else "no citizen"
@@ -609,18 +647,19 @@ def board_text(game: Game, seat: int | None) -> str:
 
 
 def nation_map(game: Game, p: int) -> str:
-    """A nation as a map of cells (x across, y down): each tile's id, its cubes after a colon; '.' is empty."""
-    cells = [c for c, code in enumerate(game.grid_tile[p]) if code >= 0]
-    xs = [A.cell_xy(c)[0] for c in cells]
-    ys = [A.cell_xy(c)[1] for c in cells]
-    x0, x1 = max(0, min(xs) - 1), min(WINDOW - 1, max(xs) + 1)
-    y0, y1 = max(0, min(ys) - 1), min(WINDOW - 1, max(ys) + 1)
+    """A nation as a map of cells (x across, y down, from the starting tile's 0,0): each tile's id, its cubes after a
+    colon; '.' is empty. The map is the nation's bounding box and one cell around it (where tiles may go)."""
+    slots = {game.cell_of(p, c): c for c, code in enumerate(game.grid_tile[p]) if code >= 0}
+    xs = [x for x, _ in slots]
+    ys = [y for _, y in slots]
+    x0, x1 = min(xs) - 1, max(xs) + 1
+    y0, y1 = min(ys) - 1, max(ys) + 1
     rows = ["     " + "".join(f"{x:^8}" for x in range(x0, x1 + 1))]
     for y in range(y0, y1 + 1):
         row = []
         for x in range(x0, x1 + 1):
-            c = A.cell_index(x, y)
-            code = game.grid_tile[p][c]
+            c = slots.get((x, y), -1)
+            code = game.grid_tile[p][c] if c >= 0 else -1
             if code < 0:
                 row.append(f"{'.':^8}")
                 continue
@@ -628,19 +667,20 @@ def nation_map(game: Game, p: int) -> str:
             cubes = game.grid_cubes[p][c]
             row.append(f"{label + (f':{cubes}' if cubes else ''):^8}")
         rows.append(f"{y:>3}  " + "".join(row))
-    return (f"player {p}'s nation (x across, y down, a cell is named 'x,y'; a tile's garbage cubes after ':'):\n"
+    return (f"player {p}'s nation (x across, y down, a cell named 'x,y' from the starting tile's 0,0; a tile's garbage "
+            "cubes after ':'):\n"
             + "\n".join(rows))  # fmt: skip
 
 
 def cell_info(game: Game, p: int, x: int, y: int) -> str:
-    """Everything about one cell of player ``p``'s nation: its tile, cities, citizens, production, rails, bridge,
-    cubes, and what its cities make now with the institutions' bonuses."""
-    if not (0 <= x < WINDOW and 0 <= y < WINDOW):
-        raise ValueError(f"cell {x},{y} is outside the nation's {WINDOW} x {WINDOW} window (0 to {WINDOW - 1})")
-    c = A.cell_index(x, y)
+    """Everything about one cell of player ``p``'s nation (x east, y south of the starting tile's 0,0, either
+    negative): its tile, cities, citizens, production, rails, bridge, cubes, and what its cities make now with the
+    institutions' bonuses."""
+    c = game.slot_at(p, (x, y))
+    if c < 0:
+        near = " (it touches the nation: a tile may be attached there)" if (x, y) in game.placement_cells(p) else ""
+        return f"player {p}'s {x},{y}: empty{near}"
     code = game.grid_tile[p][c]
-    if code < 0:
-        return f"player {p}'s {x},{y}: empty"
     d = game.data
     tile = d.tile(code)
     rot, bridge = game.grid_rot[p][c], game.grid_bridge[p][c]
@@ -663,7 +703,8 @@ def cell_info(game: Game, p: int, x: int, y: int) -> str:
 
 
 def parse_info(game: Game, seat: int, rest: str) -> str:
-    """'info X,Y [PLAYER]', 'info land N', 'info tech N': the look-up asked for; ValueError saying what is wrong."""
+    """'info X,Y [PLAYER]' (a cell from the starting tile's 0,0, 'info 1,-1 2'), 'info land N', 'info tech N': the
+    look-up asked for; ValueError saying what is wrong."""
     words = rest.replace(", ", ",").split()
     if len(words) == 2 and words[0] in ("land", "tech") and words[1].isdigit():
         offer = game.land_offer if words[0] == "land" else game.tech_offer
@@ -672,16 +713,16 @@ def parse_info(game: Game, seat: int, rest: str) -> str:
             raise ValueError(f"info {rest}: no {words[0]} {s} in the offer (type 'offers')")
         return land_text(game, offer[s]) if words[0] == "land" else tech_text(game, offer[s])
     if words and "," in words[0] and len(words) <= 2:
-        x, _, y = words[0].partition(",")
         p = seat
         if len(words) == 2:
-            if not (words[1].isdigit() and int(words[1]) < game.n):
+            if not (words[1].isascii() and words[1].isdigit() and int(words[1]) < game.n):
                 raise ValueError(f"info {rest}: no player {words[1]!r} (players are 0 to {game.n - 1})")
             p = int(words[1])
-        if x.isdigit() and y.isdigit():
-            return cell_info(game, p, int(x), int(y))
-    raise ValueError(f"info {rest!r}: say a cell and optionally a player ('info 4,4', 'info 5,3 2') or an offer "
-                     "('info land 2', 'info tech 0')")  # fmt: skip
+        m = re.fullmatch(r"(-?\d{1,3}),(-?\d{1,3})", words[0])
+        if m:
+            return cell_info(game, p, int(m[1]), int(m[2]))
+    raise ValueError(f"info {rest!r}: say a cell (x,y from your starting tile's 0,0) and optionally a player "
+                     "('info 0,0', 'info 1,-1 2') or an offer ('info land 2', 'info tech 0')")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------- moves and effects
@@ -762,9 +803,9 @@ def step_lines(b: Game, action: int, a: Game, forced: bool = False) -> list[str]
     elif ph == "tech" and name == "done" and forced:
         out.append(f"{who} buys no technology{only}")
     elif ph == "attach_rotate":
-        code, cell = b.sel
-        x, y = A.cell_xy(cell)
-        cubes = a.grid_cubes[p][cell]
+        code, placement = b.sel
+        x, y = b.placed_cell(p, placement)
+        cubes = a.grid_cubes[p][a.slot_at(p, (x, y))]
         on = f", {plural(cubes, 'garbage cube')} on it" if d.is_land(code) else ""
         out.append(f"{who} attaches {tile_name(b, code)} at {x},{y} turned {90 * i} degrees{on}")
         change = production_text(b, a, p)
@@ -773,7 +814,7 @@ def step_lines(b: Game, action: int, a: Game, forced: bool = False) -> list[str]
     elif ph == "citizen" or (ph in ("use_target", "use_target2") and name == "city"):
         out += _citizen_lines(b, a, p, i, only)
     elif ph == "garbage":
-        x, y = A.cell_xy(i)
+        x, y = b.cell_of(p, i)
         out.append(f"{who} puts a garbage cube on {x},{y} ({cubes_text(b, p, i, b.grid_cubes[p][i] + 1)}){only}")
     elif ph == "use" and name == "use":
         ab = b.ability(p, *divmod(i, A.MAX_ABILITIES))
@@ -781,17 +822,17 @@ def step_lines(b: Game, action: int, a: Game, forced: bool = False) -> list[str]
             out.append(f"{who} pays {ab.cost} coins for a cleanup: {pollution_text(b, p, 1)}")
         elif ab.kind == "quality_of_life":
             out.append(f"{who} pays {ab.cost} coins for {ab.vp} VP (quality of life)")
-    elif ph in ("use_target", "use_target2") and name == "cell":
+    elif ph in ("use_target", "use_target2") and name == "tile":
         out += _cube_use_lines(b, a, p, i, only)
     elif ph == "bridge":
         cell = b.sel[2]
-        x, y = A.cell_xy(cell)
+        x, y = b.cell_of(p, cell)
         out.append(f"{who} builds a bridge on {x},{y} ({tile_name(b, b.grid_tile[p][cell])}){only}")
         change = production_text(b, a, p)
         if change:
             out.append(f"{who}: {change}")
-    elif ph == "recycle" and name == "cell":
-        x, y = A.cell_xy(i)
+    elif ph == "recycle" and name == "tile":
+        x, y = b.cell_of(p, i)
         out.append(f"{who} recycles a cube from {x},{y} ({cubes_text(b, p, i, b.grid_cubes[p][i] - 1)}){only}")
     if forced:  # a decision that played itself (ruling 20), said as such once
         out = [line if line.endswith(only) or only + ":" in line else line + only for line in out]
@@ -800,13 +841,13 @@ def step_lines(b: Game, action: int, a: Game, forced: bool = False) -> list[str]
 
 def _citizen_lines(b: Game, a: Game, p: int, index: int, only: str) -> list[str]:
     cell, j = divmod(index, 3)
-    x, y = A.cell_xy(cell)
+    x, y = b.cell_of(p, cell)
     where = f"city {CITY_NAMES[j]} at {x},{y}"
     if b.phase == "citizen":
         head = f"player {p}'s new citizen works {where}{only}"
     elif b.phase == "use_target2":  # a train's end
         c0, j0 = divmod(b.sel[2], 3)
-        x0, y0 = A.cell_xy(c0)
+        x0, y0 = b.cell_of(p, c0)
         head = f"player {p}'s train moves the citizen of city {CITY_NAMES[j0]} at {x0},{y0} to {where}{only}"
     elif b.ability(p, b.sel[0], b.sel[1]).kind == "workers":
         head = f"player {p}'s workers put a new citizen in {where}{only}"
@@ -818,12 +859,12 @@ def _citizen_lines(b: Game, a: Game, p: int, index: int, only: str) -> list[str]
 
 def _cube_use_lines(b: Game, a: Game, p: int, cell: int, only: str) -> list[str]:
     kind = b.ability(p, b.sel[0], b.sel[1]).kind
-    x, y = A.cell_xy(cell)
+    x, y = b.cell_of(p, cell)
     if kind == "garbage_truck" and b.phase == "use_target":
         return []  # said with where it goes
     if kind == "garbage_truck":
         first = b.sel[2]
-        fx, fy = A.cell_xy(first)
+        fx, fy = b.cell_of(p, first)
         after_first = b.grid_cubes[p][first] - 1
         return [f"player {p}'s garbage truck moves a cube from {fx},{fy} ({cubes_text(b, p, first, after_first)}) "
                 f"to {x},{y} ({cubes_text(b, p, cell, b.grid_cubes[p][cell] + 1)}){only}"]  # fmt: skip

@@ -4,6 +4,7 @@ prints (:mod:`.playtext`). Everything shown is public (ruling 36)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...core import svg
@@ -11,7 +12,9 @@ from ...core.spec import GameSpec
 from ...core.webview import PicturedView
 from . import actions as A
 from . import picture, playtext
-from .geometry import WINDOW
+
+# A nation's elements in the picture: a tile, an empty cell of the decision at hand, a city (seat, x, y[, city]).
+_ELEMENT = re.compile(r"(tile|cell|city)-(\d)-(-?\d{1,3})-(-?\d{1,3})(?:-([abc]))?")
 
 
 class TwentiethCenturyView(PicturedView):
@@ -25,6 +28,8 @@ class TwentiethCenturyView(PicturedView):
         "tech": "Technologies",
         "catastrophe": "Catastrophe: bid science",
         "cell": "Cells",
+        "place": "Cells",
+        "tile": "Cells",
         "rotate": "Turn the tile",
         "city": "Cities",
         "use": "Use a technology",
@@ -79,17 +84,25 @@ class TwentiethCenturyView(PicturedView):
                     out.append({"title": heading[:1].upper() + heading[1:],
                                 "choices": [{"action": a, "label": f"{(a - A.CATASTROPHE) % A.NUM_CAT_BIDS}",
                                              "detail": ""} for a in bids]})  # fmt: skip
+            elif kind in ("place", "tile", "city"):  # named by their cells, as a person reads and types them
+                choices = []
+                for a in actions:
+                    label, full = self.T.action_name(game, a), self.choice_text(game, a)
+                    detail = full[len(label) + 2 :] if full.startswith(label + ": ") else full.removeprefix(label)
+                    choices.append({"action": a, "label": label, "detail": detail})
+                out.append({"title": group["title"], "choices": choices})
             else:
                 out.append(group)
         return out
 
     def places(self, game: Any) -> list[dict[str, str]]:
-        """Every placed tile of every nation (``4,4 0``: cell 4,4 of player 0's), then the offers."""
+        """Every placed tile of every nation (``1,-1 0``: cell 1,-1 of player 0's, from its starting tile's 0,0),
+        then the offers."""
         out = []
         for p in range(game.n):
             for c, code in enumerate(game.grid_tile[p]):
                 if code >= 0:
-                    x, y = A.cell_xy(c)
+                    x, y = game.cell_of(p, c)
                     out.append(
                         {"key": f"{x},{y} {p}", "label": f"player {p}: {self.T.tile_name(game, code)} at {x},{y}"}
                     )
@@ -101,15 +114,35 @@ class TwentiethCenturyView(PicturedView):
         return self.T.parse_info(game, 0 if seat is None else seat, key)
 
     def find(self, game: Any, key: str) -> str | None:
-        """``tile-P-X-Y`` (a nation's tile) -> ``X,Y P``; ``land-S`` (an offered tile) -> ``land S``."""
+        """``tile-P-X-Y`` (a nation's tile; X, Y may be negative: ``tile-0--1-2``), ``cell-P-X-Y`` (an empty cell
+        of the decision at hand) or ``city-P-X-Y-B`` (a city of it) -> ``X,Y P``; ``land-S`` (an offered tile) ->
+        ``land S``."""
+        m = _ELEMENT.fullmatch(key)
+        if m and int(m[2]) < game.n:
+            return f"{int(m[3])},{int(m[4])} {int(m[2])}"
         parts = key.split("-")
-        if parts[0] == "tile" and len(parts) == 4 and all(s.isdigit() for s in parts[1:]):
-            p, x, y = map(int, parts[1:])
-            if p < game.n and x < WINDOW and y < WINDOW:
-                return f"{x},{y} {p}"
         if parts[0] == "land" and len(parts) == 2 and parts[1].isdigit():
             return f"land {parts[1]}"
         return None
+
+    def click_action(self, game: Any, key: str) -> int | None:
+        """The legal action a click on the picture's element ``key`` names, for the player to move, or None: an
+        empty cell in ``attach_cell`` (``cell-P-X-Y``) -> its place action; a tile (``tile-P-X-Y``) -> its tile
+        action (a cube's, a technology's target, a bridge's tile); a city (``city-P-X-Y-B``) -> its city action."""
+        m = _ELEMENT.fullmatch(key)
+        if not m or game.is_over or int(m[2]) != game.to_move:
+            return None
+        p, cell = game.to_move, (int(m[3]), int(m[4]))
+        if m[1] == "city":
+            slot = game.slot_at(p, cell)
+            action = A.city_action(slot, "abc".index(m[5])) if slot >= 0 and m[5] else None
+        elif game.phase == "attach_cell":
+            placement = game.placement_cells(p).get(cell)
+            action = None if placement is None else A.PLACE + placement
+        else:
+            slot = game.slot_at(p, cell)
+            action = A.TILE + slot if slot >= 0 else None
+        return action if action is not None and action in game.legal_actions() else None
 
     def move_start(self, game: Any) -> Any:
         return game.clone()
