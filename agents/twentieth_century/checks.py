@@ -22,7 +22,11 @@ FLAG_PIECES = ("num_players", "round", "phase", "to_move", "seat_present", "scor
 #: one-hot pieces with exactly one entry set in a running game
 ONE_HOT_REQUIRED = ("num_players", "round", "phase")
 #: counts shown scaled (piece, column inside the piece's last axis, scale): the count times the scale is whole
-WHOLE_COUNTS = (("seats", 0, 10.0), ("seats", 1, 10.0), ("seat_vp", None, 50.0), ("grids", 5, 4.0))
+WHOLE_COUNTS = (("seats", 0, 10.0), ("seats", 1, 10.0), ("seat_vp", None, 50.0), ("grids", 5, 4.0), ("grids", 54, 8.0),
+                ("grids", 55, 8.0), ("selection", 1, 8.0), ("selection", 2, 8.0))  # fmt: skip
+#: entries that may be negative (piece, columns of the piece's last axis; None: all): victory points, and the cells
+#: of a nation's tiles and of the selection (x east, y south of the starting tile's (0, 0), ruling 18)
+SIGNED = (("seat_vp", None), ("grids", slice(54, 56)), ("selection", slice(1, 3)))
 
 
 @lru_cache(maxsize=1)
@@ -38,7 +42,7 @@ def _rows(bad: np.ndarray) -> list[int]:
 def check_observations(observations: np.ndarray) -> None:
     """AgentInputError unless every row of ``observations`` (float32[B, D], already of the game's width) is an
     observation a game produces, of a running game seen from the seat to move: every entry finite, only victory
-    points negative, flags 0 or 1, one-hot codes one-hot, scaled counts whole."""
+    points and cells negative, flags 0 or 1, one-hot codes one-hot, scaled counts whole."""
     at = pieces()
     B = observations.shape[0]
 
@@ -56,10 +60,15 @@ def check_observations(observations: np.ndarray) -> None:
         col = int(np.flatnonzero(~finite.all(axis=0))[0])
         name = next(p.name for p in at.values() if p.offset <= col < p.offset + p.size)
         refuse(~finite.all(axis=1), name, "holds NaN or an infinity")
+    signed = dict(SIGNED)
     for p in at.values():
         x = observations[:, p.slice]
-        if p.name != "seat_vp":
+        if p.name not in signed:
             refuse((x < 0).any(axis=1), p.name, "holds a negative value")
+        elif signed[p.name] is not None:
+            unsigned = np.ones(p.shape[-1], bool)
+            unsigned[signed[p.name]] = False
+            refuse((view(p.name)[..., unsigned] < 0).reshape(B, -1).any(axis=1), p.name, "holds a negative value")
         if p.name in FLAG_PIECES:
             refuse(((x != 0) & (x != 1)).any(axis=1), p.name, "holds a value that is not 0 or 1")
     for name, col, scale in WHOLE_COUNTS:
@@ -80,7 +89,7 @@ def check_observations(observations: np.ndarray) -> None:
                               f"from its own seat's observation (egocentric: the observer is its seat 0)")  # fmt: skip
 
 
-__all__ = ["FLAG_PIECES", "ONE_HOT_REQUIRED", "WHOLE_COUNTS", "check_observations", "pieces"]
+__all__ = ["FLAG_PIECES", "ONE_HOT_REQUIRED", "SIGNED", "WHOLE_COUNTS", "check_observations", "pieces"]
 
 
 def check_game_observations(observations: np.ndarray, data: object = None, **options: object) -> None:

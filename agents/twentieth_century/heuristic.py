@@ -42,7 +42,7 @@ import numpy as np
 
 from industry_env.games.twentieth_century import actions as A
 from industry_env.games.twentieth_century.components import INSTITUTIONS, KINDS, MAX_CITIES, load_data
-from industry_env.games.twentieth_century.geometry import STEP, WINDOW, opposite
+from industry_env.games.twentieth_century.geometry import DIRECTIONS, MAX_TILES, STEP, opposite
 from industry_env.games.twentieth_century.rules import LAST_FULL_ROUND, ROUNDS
 from industry_env.games.twentieth_century.state import PHASES
 
@@ -52,6 +52,7 @@ from .checks import check_observations, pieces
 PH = {name: i for i, name in enumerate(PHASES)}
 SECOND_CUBE = 5.0  # final scoring (F2): each cube past the first on a land tile costs 5 points
 CITY_F, REACH_F = 14, 32  # grid cell features: per city (exists, coins, science, VP, recycling, occupied); reaches
+XY_F = 54  # grid cell features: the tile's cell, x / 8 and y / 8 from the starting tile's (0, 0)
 
 
 @dataclass(frozen=True)
@@ -76,16 +77,30 @@ class HeuristicParams:
         return self
 
 
-@lru_cache(maxsize=1)
-def _neighbours() -> np.ndarray:
-    """int[81, 4]: the edge neighbour of each cell on each side (N, E, S, W), -1 off the grid."""
-    out = np.full((WINDOW * WINDOW, 4), -1, np.int64)
-    for c in range(WINDOW * WINDOW):
-        x, y = c % WINDOW, c // WINDOW
-        for s, (dx, dy) in STEP.items():
-            if 0 <= x + dx < WINDOW and 0 <= y + dy < WINDOW:
-                out[c, s] = (y + dy) * WINDOW + x + dx
+def _slot_cells(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """int[B, S] x, int[B, S] y (east, south of the starting tile) and bool[B, S] present of each slot's tile."""
+    x, y = (np.rint(g[..., XY_F + i] * 8).astype(np.int64) for i in (0, 1))
+    return x, y, g[..., 0] > 0
+
+
+def _neighbours(g: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """int[B, M, 4]: the slot of the tile beside each cell (``x``, ``y``: int[B, M]) on each side (N, E, S, W), -1
+    where that cell is empty; ``g`` the nations' grids by slot [B, S, F]."""
+    sx, sy, present = _slot_cells(g)
+    out = np.full((*x.shape, 4), -1, np.int64)
+    for s, (dx, dy) in STEP.items():
+        hit = present[:, None, :] & (sx[:, None, :] == (x + dx)[..., None]) & (sy[:, None, :] == (y + dy)[..., None])
+        out[..., s] = np.where(hit.any(axis=-1), hit.argmax(axis=-1), -1)
     return out
+
+
+def _placement_cells(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """int[B, S * 8] x and y of the cell each placement action names: beside slot k toward direction d (action
+    ``A.PLACE + k * 8 + d``; only the legal ones name an empty cell touching the nation)."""
+    sx, sy, _ = _slot_cells(g)
+    dx, dy = (np.array([d[i] for d in DIRECTIONS], np.int64) for i in (0, 1))
+    B = g.shape[0]
+    return (sx[:, :, None] + dx).reshape(B, -1), (sy[:, :, None] + dy).reshape(B, -1)
 
 
 @lru_cache(maxsize=1)
@@ -126,7 +141,7 @@ class Features:
         self.cat = view("catastrophe")
         me = view("seats")[:, 0]
         self.coins, self.science = me[:, 0] * 10, me[:, 1] * 10
-        self.grid = view("grids")[:, 0]  # [B, 81, 54]
+        self.grid = view("grids")[:, 0]  # [B, 46 slots, 56]
         self.selection = view("selection")
         owned_at = 5 + len(load_data().pollution_final) + 8  # coins, science, markers, pollution, 8 counts
         self.techs_owned = me[:, owned_at : owned_at + len(_tech_tables()[0])]
@@ -253,62 +268,69 @@ def heuristic_scores(obs: np.ndarray, mask: np.ndarray, prm: HeuristicParams) ->
     g = f.grid
     cubes = g[:, :, 5] * 4
     cities = g[:, :, CITY_F : CITY_F + 6 * MAX_CITIES].reshape(B, -1, MAX_CITIES, 6)
-    city_val = _city_values(cities, f.round, prm)  # [B, 81, 3]
+    city_val = _city_values(cities, f.round, prm)  # [B, 46, 3]
     city_val = np.where(np.isfinite(city_val), city_val, 0.0)
     occupied = cities[..., 5] > 0
-    cell_act = slice(A.CELL, A.CELL + WINDOW * WINDOW)
-    city_act = slice(A.CITY, A.CITY + WINDOW * WINDOW * MAX_CITIES)
+    tile_act = slice(A.TILE, A.TILE + MAX_TILES)  # the nation's tiles by slot
+    city_act = slice(A.CITY, A.CITY + MAX_TILES * MAX_CITIES)
     attach = ph == PH["attach_cell"]
     if attach.any():
-        score[attach, cell_act] = _placement_scores(f, g, cities, occupied)[attach]
+        rows_a = np.flatnonzero(attach)
+        place = _placement_scores(f, rows_a, g[rows_a], cities[rows_a], occupied[rows_a])
+        score[rows_a, A.PLACE : A.PLACE + MAX_TILES * A.NUM_DIRECTIONS] = place
     rotate = ph == PH["attach_rotate"]
     if rotate.any():
-        score[rotate, A.ROTATE : A.ROTATE + 4] = _rotation_scores(f, g)[rotate]
+        rows_r = np.flatnonzero(rotate)
+        score[rows_r, A.ROTATE : A.ROTATE + 4] = _rotation_scores(f, rows_r, g[rows_r])
     citizen = ph == PH["citizen"]
     score[citizen, city_act] = city_val.reshape(B, -1)[citizen]
-    recycler = (cities[..., 4] > 0) & occupied  # [B, 81, 3]
+    recycler = (cities[..., 4] > 0) & occupied  # [B, 46, 3]
     garbage = ph == PH["garbage"]
-    score[garbage, cell_act] = (-_cube_cost(cubes, prm) + 0.5 * recycler.any(axis=2))[garbage]
+    score[garbage, tile_act] = (-_cube_cost(cubes, prm) + 0.5 * recycler.any(axis=2))[garbage]
     use = ph == PH["use"]
     score[use, A.USE : A.USE + A.MAX_TECHS * A.MAX_ABILITIES] = 1.0
     score[use, A.DONE] = 0.0
     first = ph == PH["use_target"]
     if first.any():  # a train leaves the least valuable occupied city; workers take the best free one
         score[first, city_act] = np.where(occupied, -city_val, city_val).reshape(B, -1)[first]
-        score[first, cell_act] = (cubes + _cube_saving(cubes, prm))[first]  # the most crowded tile
+        score[first, tile_act] = (cubes + _cube_saving(cubes, prm))[first]  # the most crowded tile
     second = ph == PH["use_target2"]
     if second.any():
         score[second, city_act] = city_val.reshape(B, -1)[second]
-        score[second, cell_act] = (-_cube_cost(cubes, prm) + 0.5 * recycler.any(axis=2))[second]
+        score[second, tile_act] = (-_cube_cost(cubes, prm) + 0.5 * recycler.any(axis=2))[second]
 
     # ------------------------------------------------------------------------------ production: recycling (Q2)
     rec = ph == PH["recycle"]
-    score[rec, cell_act] = (1.0 + _cube_saving(cubes, prm) + 0.1 * cubes)[rec]
+    score[rec, tile_act] = (1.0 + _cube_saving(cubes, prm) + 0.1 * cubes)[rec]
     score[rec, A.DONE] = 0.0
     return score
 
 
-def _placement_scores(f: Features, g: np.ndarray, cities: np.ndarray, occupied: np.ndarray) -> np.ndarray:
-    """float[B, 81]: how well each cell joins the tile being attached to its neighbours: railed sides facing it,
-    occupied recycling centres and institutions that reach it, and for an institution the cities producing its
-    resource that reach it."""
-    B = g.shape[0]
-    nb = _neighbours()  # [81, 4]
+def _placement_scores(f: Features, rows: np.ndarray, g: np.ndarray, cities: np.ndarray,
+                      occupied: np.ndarray) -> np.ndarray:  # fmt: skip
+    """float[R, S * 8]: for the observations ``rows`` (``g``, ``cities``, ``occupied`` their nations by slot), how
+    well the cell each placement action names (beside slot k toward direction d) joins the tile being attached to
+    its neighbours: railed sides facing it, occupied recycling centres and institutions that reach it, and for an
+    institution the cities producing its resource that reach it."""
+    R = g.shape[0]
+    x, y = _placement_cells(g)  # [R, M]
+    nb = _neighbours(g, x, y)  # [R, M, 4]
     valid = nb >= 0
     idx = np.where(valid, nb, 0)
+    at = np.arange(R)[:, None]
     n_land = f.land.shape[1]
-    being = f.selection[:, 6 : 6 + n_land + f.tech.shape[1]]
+    being = f.selection[rows, 6 : 6 + n_land + f.tech.shape[1]]
     is_inst = being[:, n_land:].any(axis=1)
-    kind = _pending_institution(f, g)  # [B] 0 mine, 1 laboratory, 2 hospital, -1 unknown
-    out = np.zeros((B, g.shape[1]))
+    kind = _pending_institution(f.techs_owned[rows], g)  # [R] 0 mine, 1 laboratory, 2 hospital, -1 unknown
+    out = np.zeros(x.shape)
     for s in range(4):
         facing = opposite(s)
-        ng = g[:, idx[:, s]]  # [B, 81, 54] the neighbour on side s
-        there = (ng[..., 0] > 0) & valid[None, :, s]
+        ng = g[at, idx[..., s]]  # [R, M, F] the neighbour on side s
+        there = (ng[..., 0] > 0) & valid[..., s]
         railed = ng[..., 10 + facing] > 0
-        reach = ng[..., REACH_F + facing : REACH_F + 4 * MAX_CITIES : 4] > 0  # [B, 81, 3] its cities reaching c
-        ncity = cities[:, idx[:, s]]  # [B, 81, 3, 6]
-        nocc = occupied[:, idx[:, s]]
+        reach = ng[..., REACH_F + facing : REACH_F + 4 * MAX_CITIES : 4] > 0  # [R, M, 3] its cities reaching c
+        ncity = cities[at, idx[..., s]]  # [R, M, 3, 6]
+        nocc = occupied[at, idx[..., s]]
         recycling = (ncity[..., 4] > 0) & nocc & reach
         inst = (ng[..., 2] > 0) & (ng[..., 44 + facing] > 0)
         out += there * (0.4 + 1.0 * railed + 1.5 * recycling.any(axis=-1) + np.where(is_inst[:, None], 0, 1.5 * inst))
@@ -319,36 +341,38 @@ def _placement_scores(f: Features, g: np.ndarray, cities: np.ndarray, occupied: 
     return out
 
 
-def _rotation_scores(f: Features, g: np.ndarray) -> np.ndarray:
-    """float[B, 4]: for each rotation of the tile being attached (read from its offer row, which it keeps until it
-    is on the grid), how many railed sides of its neighbours it faces with a railed side of its own."""
-    B = g.shape[0]
+def _rotation_scores(f: Features, rows: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """float[R, 4]: for the observations ``rows`` (``g`` their nations by slot), for each rotation of the tile being
+    attached (read from its offer row, which it keeps until it is on the grid), how many railed sides of its
+    neighbours it faces with a railed side of its own; the cell it goes on is the selection's (x, y)."""
+    R = g.shape[0]
     n_land, n_tech = f.land.shape[1], f.tech.shape[1]
-    being = f.selection[:, 6 : 6 + n_land + n_tech]
+    sel = f.selection[rows]
+    being = sel[:, 6 : 6 + n_land + n_tech]
     slot = being.argmax(axis=1)
-    rows = np.arange(B)
     k = 4 + len(KINDS) + 6  # a technology row's railed sides
     land_sides = f.land[rows, np.minimum(slot, n_land - 1), 19:23]
     tech_sides = f.tech[rows, np.clip(slot - n_land, 0, n_tech - 1), k : k + 4]
-    sides = np.where((slot < n_land)[:, None], land_sides, tech_sides) > 0  # [B, 4] railed, unrotated
+    sides = np.where((slot < n_land)[:, None], land_sides, tech_sides) > 0  # [R, 4] railed, unrotated
     sides &= being.any(axis=1)[:, None]
-    x = np.rint(f.selection[:, 1] * (WINDOW - 1)).astype(np.int64)
-    y = np.rint(f.selection[:, 2] * (WINDOW - 1)).astype(np.int64)
-    nb = _neighbours()[y * WINDOW + x]  # [B, 4]
-    out = np.zeros((B, 4))
+    x = np.rint(sel[:, 1:2] * 8).astype(np.int64)  # the cell being attached on, from the starting tile
+    y = np.rint(sel[:, 2:3] * 8).astype(np.int64)
+    nb = _neighbours(g, x, y)[:, 0]  # [R, 4]
+    at = np.arange(R)
+    out = np.zeros((R, 4))
     for s in range(4):
-        ng = g[rows, np.maximum(nb[:, s], 0)]
-        facing = (nb[:, s] >= 0) & (ng[:, 0] > 0) & (ng[:, 10 + opposite(s)] > 0)  # [B] a railed neighbour on s
+        ng = g[at, np.maximum(nb[:, s], 0)]
+        facing = (nb[:, s] >= 0) & (ng[:, 0] > 0) & (ng[:, 10 + opposite(s)] > 0)  # [R] a railed neighbour on s
         for r in range(4):  # rotating r quarter turns sends side (s - r) % 4 to s
             out[:, r] += facing & sides[:, (s - r) % 4]
     return out
 
 
-def _pending_institution(f: Features, g: np.ndarray) -> np.ndarray:
+def _pending_institution(techs_owned: np.ndarray, g: np.ndarray) -> np.ndarray:
     """int[B]: the kind of an institution the seat owns and has not attached (0 mine, 1 laboratory, 2 hospital),
-    -1 where none: the technologies owned, less the buildings on the grid."""
+    -1 where none: the technologies owned (``techs_owned`` [B, T]), less the buildings on the grid (``g``)."""
     kind, _ = _tech_tables()
-    owned = f.techs_owned > 0
+    owned = techs_owned > 0
     out = np.full(g.shape[0], -1, np.int64)
     for k in range(3):
         have = (owned & (kind == k)[None]).sum(axis=1)

@@ -11,6 +11,7 @@ from industry_env.agents.twentieth_century.heuristic import HeuristicParams, heu
 
 from industry_env.arena import Arena
 from industry_env.games.twentieth_century import actions as A
+from industry_env.games.twentieth_century.geometry import MAX_TILES
 from industry_env.games.twentieth_century.reference import Game
 from industry_env.registry import load_game
 
@@ -193,10 +194,10 @@ def test_garbage_goes_on_a_clean_tile_before_a_dirty_one() -> None:
     """A clean tile loses its 2-4 final points for its first cube; a second cube costs 5 (final scoring, F2)."""
     game = _first_position("garbage")
     p = game.current_player
-    a, b = np.flatnonzero(game.legal_action_mask()[A.CELL : A.CELL + 81])[:2]
+    a, b = np.flatnonzero(game.legal_action_mask()[A.TILE : A.TILE + MAX_TILES])[:2]  # two tiles, by slot
     for clean, dirty in ((a, b), (b, a)):
         game.grid_cubes[p][clean], game.grid_cubes[p][dirty] = 0, 1
-        assert _heuristic().act_game(game) == A.CELL + clean
+        assert _heuristic().act_game(game) == A.TILE + clean
 
 
 def test_lead_it_withdraws_when_no_tile_is_worth_its_minimum_price() -> None:
@@ -221,16 +222,15 @@ def test_bid_it_passes_when_the_raise_exceeds_the_tiles_worth() -> None:
     )  # the smallest raise
 
 
-def _rails_joined(game: Game, p: int, cell: int, code: int, rotation: int) -> int:
+def _rails_joined(game: Game, p: int, cell: tuple[int, int], code: int, rotation: int) -> int:
     """How many railed sides of ``cell``'s neighbours in seat ``p``'s nation tile ``code`` faces with its own."""
-    from industry_env.games.twentieth_century.geometry import STEP, WINDOW, local_components, opposite
+    from industry_env.games.twentieth_century.geometry import STEP, local_components, opposite
 
     railed = {s for c in local_components(game.data.tile(code), rotation, -1) for s in c.sides}
-    x, y, total = cell % WINDOW, cell // WINDOW, 0
+    (x, y), total = cell, 0
     for s, (dx, dy) in STEP.items():
-        nx, ny = x + dx, y + dy
-        nb = ny * WINDOW + nx
-        if not (0 <= nx < WINDOW and 0 <= ny < WINDOW) or game.grid_tile[p][nb] < 0:
+        nb = game.slot_at(p, (x + dx, y + dy))
+        if nb < 0:
             continue
         other = local_components(game.data.tile(game.grid_tile[p][nb]), game.grid_rot[p][nb], game.grid_bridge[p][nb])
         total += s in railed and any(opposite(s) in c.sides for c in other)
@@ -242,7 +242,8 @@ def test_attach_rotate_it_faces_railed_neighbours_with_railed_sides() -> None:
     choices = 0
     for seed in range(6):
         game = _first_position("attach_rotate", seed=seed)
-        p, (code, cell) = game.current_player, game.sel[:2]
+        p, (code, placement) = game.current_player, game.sel[:2]
+        cell = game.placed_cell(p, placement)  # the empty cell being attached on
         legal = [a - A.ROTATE for a in game.legal_actions()]
         chosen = _heuristic().act_game(game) - A.ROTATE
         joined = [_rails_joined(game, p, cell, code, r) for r in legal]

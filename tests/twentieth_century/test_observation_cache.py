@@ -8,11 +8,9 @@ import numpy as np
 import pytest
 
 from industry_env.games.twentieth_century import observation
-from industry_env.games.twentieth_century.actions import cell_index
-from industry_env.games.twentieth_century.geometry import CENTRE
 from industry_env.games.twentieth_century.reference import Game
 
-CENTRE_CELL = cell_index(*CENTRE)
+START_SLOT = 0  # the starting tile's slot
 
 
 def all_seats(g: Game) -> list[np.ndarray]:
@@ -65,17 +63,18 @@ def test_every_action_and_its_forced_moves_leave_nothing_stale(n: int) -> None:
         lambda g, p, c: g.grid_new[p].__setitem__(c, not g.grid_new[p][c]),
         lambda g, p, c: g.grid_rot[p].__setitem__(c, (g.grid_rot[p][c] + 1) % 4),
         lambda g, p, c: g.grid_tile[p].__setitem__(c, -1),
+        lambda g, p, c: g.grid_x[p].__setitem__(c, g.grid_x[p][c] + 9),  # the tile moved to another cell
         lambda g, p, c: g.coins.__setitem__(p, g.coins[p] + 3),
         lambda g, p, c: g.vp[p].__setitem__("production", g.vp[p]["production"] + 2),
     ],
-    ids=["citizens", "cubes", "bought_this_round", "rotation", "tile_removed", "coins", "points"],
+    ids=["citizens", "cubes", "bought_this_round", "rotation", "tile_removed", "cell", "coins", "points"],
 )
 def test_a_field_written_by_hand_is_seen(write) -> None:
     g, _ = mid_game(4, 7, 150)
     p = next(q for q in range(g.n) if len(g.land_cells(q)) > 1)
-    cell = next(c for c in g.land_cells(p) if c != CENTRE_CELL)
+    slot = next(c for c in g.land_cells(p) if c != START_SLOT)
     before = all_seats(g)
-    write(g, p, cell)
+    write(g, p, slot)
     after = all_seats(g)
     changed = any(not np.array_equal(a, b) for a, b in zip(before, after, strict=True))
     assert changed, "the write changed nothing observed"

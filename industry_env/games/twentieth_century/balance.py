@@ -62,13 +62,13 @@ def rule_based_action(game: Game, rng: np.random.Generator) -> int:
         return min(legal, key=cost)
     if ph in ("attach_cell", "attach_rotate", "citizen"):
         return max(legal, key=lambda a: _after(game, a))
-    if ph in ("garbage", "recycle") or (ph == "use_target" and legal[0] >= A.CELL and legal[0] < A.ROTATE):
-        cells = [a for a in legal if A.CELL <= a < A.ROTATE]
-        if not cells:
+    if ph in ("garbage", "recycle") or (ph == "use_target" and A.TILE <= legal[0] < A.ROTATE):
+        tiles = [a for a in legal if A.TILE <= a < A.ROTATE]  # the nation's tiles, by slot
+        if not tiles:
             return A.DONE
         # new cubes together on the dirtiest tile (each costs 5 there, the others stay cleaner); removals from the
         # dirtiest tile too (each cube off it gains 5)
-        return max(cells, key=lambda a: game.grid_cubes[p][a - A.CELL])
+        return max(tiles, key=lambda a: game.grid_cubes[p][a - A.TILE])
     if ph == "use":
         uses = [a for a in legal if A.USE <= a < A.BRIDGE]
         return uses[0] if uses else A.DONE

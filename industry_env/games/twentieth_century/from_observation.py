@@ -6,25 +6,26 @@ the batched engine that agree with everything the seat sees: the observer become
 egocentric; the rules depend only on the order of play, which is observed), and observing the rebuilt position
 from seat 0 gives back the observation, float for float (``tests/twentieth_century/test_from_observation.py``).
 
-The observation shows tiles by their features, not by their codes: each land tile, technology and placed tile is
-recognised by the features the observation itself gives every code (computed once per set of components with the
-public ``observation.observe`` on made-up positions), and the tiles that look alike are matched to the dealt codes
-(those not ``unseen``), each used once. What the observation does not show is filled in:
+The observation shows tiles by their features, not by their codes: each land tile, technology and placed tile (a
+nation's tiles by slot, each with its cell) is recognised by the features the observation itself gives every code
+(computed once per set of components with the public ``observation.observe`` on made-up positions), and the tiles
+that look alike are matched to the dealt codes (those not ``unseen``), each used once. What the observation does
+not show is filled in:
 
 - **arbitrarily, for ``engine.resample`` to redeal**: the order of each stack (its ``unseen`` tiles, sorted), the
   face-down catastrophes (each era's first unrevealed cards) and the seed (0);
 - **derived as well as the observation allows** (these are public to a player with perfect recall, but the
-  observation lacks them): the order in which a seat bought its technologies, which names its ``use h.k`` actions
-  (by era, as one technology is bought a round, then consistent with the abilities marked used; two technologies
-  of one era whose flags do not tell them apart keep their code order, so the two may swap labels: the same
-  abilities stay legal, under each other's ``use`` action); the order in which a seat won its pending land tiles
-  and so the cubes each will bring (A8: the cube counts not yet on an attached tile, given in slot order); the
-  cells a seat has already recycled from in this production (a set of that many removals the working centres can
-  make, chosen to leave the most cells open; the true set may leave fewer); the tiles left over in earlier rounds
-  (every dealt tile not in play, in code order); the victory points by source (all counted as production: only
-  their sum is shown and used); the ledger (receipts equal to holdings); bookkeeping the rules overwrite before
-  reading (the next leader before the catastrophe is resolved, the maintenance order before maintenance, the phase
-  a withdrawal came from outside the technology purchase).
+  observation lacks them): the order in which a seat bought its technologies, which names its ``use h.k`` actions (by
+  era, as one technology is bought a round, then consistent with the abilities marked used and with an ability in use
+  that has something to act on; two technologies of one era whose flags do not tell them apart keep their code order,
+  so the two may swap labels: the same abilities stay legal, under each other's ``use`` action); the order in which a
+  seat won its pending land tiles and so the cubes each will bring (A8: the cube counts not yet on an attached tile,
+  given in slot order); the tiles a seat has already recycled from in this production (a set of that many removals
+  the working centres can make, chosen to leave the most tiles open; the true set may leave fewer); the tiles left
+  over in earlier rounds (every dealt tile not in play, in code order); the victory points by source (all counted as
+  production: only their sum is shown and used); the ledger (receipts equal to holdings); bookkeeping the rules
+  overwrite before reading (the next leader before the catastrophe is resolved, the maintenance order before
+  maintenance, the phase a withdrawal came from outside the technology purchase).
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ import numpy as np
 from ...core.matching import assign_distinct
 from ...core.spec import Piece, layout
 from . import engine
-from .actions import MAX_ABILITIES, cell_xy
+from .actions import MAX_ABILITIES, NUM_DIRECTIONS
 from .components import ERAS, MAX_CITIES, MULTI_USE, SINGLE_USE, GameData, load_data
-from .geometry import NUM_CELLS, recycling_reaches
+from .geometry import MAX_TILES, placements, recycling_reaches
 from .observation import layout as observation_pieces
 from .observation import observe
 from .reference import Game
@@ -50,7 +51,8 @@ from .state import CARD_CHOICES, GAME_NAME, JSON_VERSION, LEDGER, PHASES, SCORE_
 
 P = MAX_PLAYERS
 Q = 720.0  # features are multiples of 1/3, 1/4, 1/5, 1/8, 1/9: scaled by 720 they are whole, keys exact
-CUBES_COL, BOUGHT_COL = 5, 4  # a grid cell's cubes / 4 and 'bought this round'
+CUBES_COL, BOUGHT_COL = 5, 4  # a grid slot's cubes / 4 and 'bought this round'
+X_COL, Y_COL = 54, 55  # a grid slot's cell: x / 8, y / 8 from the starting tile's
 OCCUPIED_COLS = tuple(14 + 6 * j + 5 for j in range(MAX_CITIES))  # per city: exists, coins, science, VP, rec., occ.
 CAT_ERAS = ("I-II", "I-II", "III-IV", "III-IV", "V")  # the catastrophe stack's five cards by era, top first (S4)
 USABLE = frozenset(SINGLE_USE + MULTI_USE) - {"park"}  # abilities a player uses (the park: its effect only)
@@ -68,7 +70,7 @@ class _Looks:
 
     land: dict[bytes, list[int]]  # a land offer row ('on sale' 0) -> land codes
     tech: dict[bytes, list[int]]  # a technology offer row ('on sale' 0) -> technology indices
-    cell: dict[bytes, list[tuple[int, int]]]  # a grid row (cubes, bought, occupied 0) -> (tile code, bridge)
+    cell: dict[bytes, list[tuple[int, int]]]  # a grid row (cubes, bought, occupied, cell 0) -> (tile code, bridge)
 
 
 _PIECES: dict[str, dict[str, Piece]] = {}
@@ -121,25 +123,26 @@ def _read_looks(data: GameData) -> _Looks:
     tech = _offer_looks(data, at, "tech_offer", list(range(len(data.technologies))))
     codes = list(range(L)) + [L + t for t, tt in enumerate(data.technologies) if tt.institution]
     placements = [(code, rot, b) for code in codes for rot in range(4) for b in range(-1, len(data.tile(code).bridges))]
-    per_game = P * NUM_CELLS
+    per_game = P * MAX_TILES
     for i in range(0, len(placements), per_game):
         g = Game(5, seed=0, data=data)
         chunk = placements[i : i + per_game]
         for k, (code, rot, b) in enumerate(chunk):
-            q, c = divmod(k, NUM_CELLS)
+            q, c = divmod(k, MAX_TILES)  # seat q's slot c, on a cell of its own: a row of tiles going east
             g.grid_tile[q][c], g.grid_rot[q][c], g.grid_bridge[q][c] = code, rot, b
             g.grid_citizens[q][c], g.grid_cubes[q][c] = 0, 0
+            g.grid_x[q][c], g.grid_y[q][c] = c, 0
         grids = _view(observe(g, 0), at, "grids")
         for k, (code, _, b) in enumerate(chunk):
-            q, c = divmod(k, NUM_CELLS)
+            q, c = divmod(k, MAX_TILES)
             cell.setdefault(_key(_plain_cell(grids[q, c])), []).append((code, b))
     return _Looks(land, tech, cell)
 
 
 def _plain_cell(row: np.ndarray) -> np.ndarray:
-    """A grid row without what is not the tile's own: its cubes, 'bought this round' and citizens."""
+    """A grid row without what is not the tile's own: its cubes, 'bought this round', citizens and cell."""
     r = np.array(row, np.float32)
-    r[[CUBES_COL, BOUGHT_COL, *OCCUPIED_COLS]] = 0
+    r[[CUBES_COL, BOUGHT_COL, *OCCUPIED_COLS, X_COL, Y_COL]] = 0
     return r
 
 
@@ -193,12 +196,13 @@ def _onehot(x: np.ndarray) -> int:
     return int(np.argmax(x)) if x.max() > 0.5 else -1
 
 
-def _tech_order(data: GameData, owned: list[int], used: np.ndarray, in_hand: tuple[int, int], in_use: int,
-                kinds: frozenset[str], coins: int) -> list[int]:  # fmt: skip
-    """A purchase order of the technologies ``owned`` (one a round, so by era) agreeing with the abilities marked
-    used (``used``: [5, 2] flags by position), the Workers and bridges still in hand and the ability in use
-    (``in_use`` = h * 2 + k, -1 none; one of ``kinds``, those that ask for the decision awaited, and one the seat's
-    ``coins`` pay for: a Recycling is paid on taking its target)."""
+def _tech_orders(data: GameData, owned: list[int], used: np.ndarray, in_hand: tuple[int, int], in_use: int,
+                 kinds: frozenset[str], coins: int) -> list[list[int]]:  # fmt: skip
+    """The purchase orders of the technologies ``owned`` (one a round, so by era; code order first) agreeing with the
+    abilities marked used (``used``: [5, 2] flags by position), the Workers and bridges still in hand and the ability
+    in use (``in_use`` = h * 2 + k, -1 none; one of ``kinds``, those that ask for the decision awaited, and one the
+    seat's ``coins`` pay for: a Recycling is paid on taking its target). Whether the ability in use has something
+    to act on is the nation's to say: :func:`_game` takes the first order whose position passes the checks."""
     by_era = [sorted(t for t in owned if data.technologies[t].stack == e) for e in ERAS]
 
     def fits(order: list[int]) -> bool:
@@ -222,23 +226,28 @@ def _tech_order(data: GameData, owned: list[int], used: np.ndarray, in_hand: tup
                 return False
         return True
 
-    for parts in product(*(permutations(e) for e in by_era)):
-        order = [t for part in parts for t in part]
-        if fits(order):
-            return order
-    raise _Refused("its technologies cannot be ordered to agree with the abilities marked used and in hand")
+    orders = [order for parts in product(*(permutations(e) for e in by_era))
+              if fits(order := [t for part in parts for t in part])]  # fmt: skip
+    if not orders:
+        raise _Refused("its technologies cannot be ordered to agree with the abilities marked used and in hand")
+    return orders
+
+
+def _used(data: GameData, flags: np.ndarray, order: list[int]) -> list[list[bool]]:
+    """The abilities used of a seat's technologies bought in ``order``, from the flags by position ([5, 2])."""
+    return [[bool(flags[h, k] > 0.5) for k in range(len(data.technologies[t].abilities))] for h, t in enumerate(order)]
 
 
 def _removals(game: Game, p: int, count: int) -> list[int]:
-    """``count`` cells seat ``p``'s working centres can have recycled from (each removal its own centre, ruling
-    28), chosen to leave the most cells open to the next removal."""
+    """``count`` tiles (slots) seat ``p``'s working centres can have recycled from (each removal its own centre,
+    ruling 28), chosen to leave the most tiles open to the next removal."""
     if count == 0:
         return []
     centres = game.working_centres(p)
     nation = game.nation(p)
     cells = game.land_cells(p)
-    reach = {c: {i for i, (rc, j) in enumerate(centres) if recycling_reaches(nation, cell_xy(rc), j, cell_xy(c))}
-             for c in cells}  # fmt: skip
+    reach = {c: {i for i, (rc, j) in enumerate(centres)
+                 if recycling_reaches(nation, game.cell_of(p, rc), j, game.cell_of(p, c))} for c in cells}  # fmt: skip
     best: tuple[int, list[int]] | None = None
     for combo in combinations_with_replacement([c for c in cells if reach[c]], count):
         if not _assignable(list(combo), reach):
@@ -252,7 +261,7 @@ def _removals(game: Game, p: int, count: int) -> list[int]:
 
 
 def _assignable(cells: list[int], reach: dict[int, set[int]]) -> bool:
-    """Can each removal get its own centre that reaches its cell?"""
+    """Can each removal get its own centre that reaches its tile?"""
     owner: dict[int, int] = {}
 
     def augment(i: int, seen: set[int]) -> bool:
@@ -267,9 +276,10 @@ def _assignable(cells: list[int], reach: dict[int, set[int]]) -> bool:
     return all(augment(i, set()) for i in range(len(cells)))
 
 
-def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
-    """The saved position (``Game.to_json``'s document) of one observation, and the number of removals in this
-    production (the cells are chosen once the nations are built)."""
+def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int, list[tuple[list[int], list]]]:
+    """The saved position (``Game.to_json``'s document) of one observation, the number of removals in this
+    production (the tiles are chosen once the nations are built) and the purchase orders the seat to move may have,
+    each with its abilities used (the document holds the first)."""
     at = _pieces(data)
     v = {name: _view(obs, at, name) for name in at}
     L, T = len(data.land), len(data.technologies)
@@ -304,13 +314,17 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
     if phase == "use_target2":  # a train's first target is a city, a garbage truck's a cell
         kinds = frozenset({"train"} if sel_v[3:6].max() > 0.5 else {"garbage_truck"})
     techs = []
+    orders: list[list[int]] = []
     for q in range(n):
         try:
             in_hand = (_whole(seats[q, owned_at - 2]), _whole(seats[q, owned_at - 1]))
-            techs.append(_tech_order(data, owned[q], used_flags[q], in_hand, in_use if q == to_move else -1, kinds,
-                                     _whole(seats[q, 0], 10)))  # fmt: skip
+            fitting = _tech_orders(data, owned[q], used_flags[q], in_hand, in_use if q == to_move else -1, kinds,
+                                   _whole(seats[q, 0], 10))  # fmt: skip
         except _Refused as exc:
             raise _Refused(f"seat {q}: {exc}") from None
+        techs.append(fitting[0])
+        if q == to_move:
+            orders = fitting
     looks = _looks(data)
     # -------------------------------------------------------------------------------- tiles: offers, grids
     land_rows, tech_rows = v["land_offer"], v["tech_offer"]
@@ -323,16 +337,19 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
     tech_items, tech_where = _offer_rows("tech_offer", tech_rows, looks.tech, pend[:n], n_land_slots, dealt_free_tech,
                                          lambda q: owned[q])  # fmt: skip
     grids = v["grids"]
-    grid_tile = [[-1] * NUM_CELLS for _ in range(n)]
-    grid_rot = [[0] * NUM_CELLS for _ in range(n)]
-    grid_bridge = [[-1] * NUM_CELLS for _ in range(n)]
-    grid_cubes = [[0] * NUM_CELLS for _ in range(n)]
-    grid_citizens = [[0] * NUM_CELLS for _ in range(n)]
-    grid_new = [[False] * NUM_CELLS for _ in range(n)]
+    grid_tile = [[-1] * MAX_TILES for _ in range(n)]
+    grid_x = [[0] * MAX_TILES for _ in range(n)]
+    grid_y = [[0] * MAX_TILES for _ in range(n)]
+    grid_rot = [[0] * MAX_TILES for _ in range(n)]
+    grid_bridge = [[-1] * MAX_TILES for _ in range(n)]
+    grid_cubes = [[0] * MAX_TILES for _ in range(n)]
+    grid_citizens = [[0] * MAX_TILES for _ in range(n)]
+    grid_new = [[False] * MAX_TILES for _ in range(n)]
     cell_bridges: dict[tuple[int, int], dict[int, int]] = {}
     for q in range(n):
         for c in np.flatnonzero(grids[q, :, 0] > 0.5).tolist():
             row = grids[q, c]
+            grid_x[q][c], grid_y[q][c] = _whole(row[X_COL], 8), _whole(row[Y_COL], 8)
             grid_rot[q][c] = _onehot(row[6:10])
             grid_cubes[q][c] = _whole(row[CUBES_COL], 4)
             grid_new[q][c] = bool(row[BOUGHT_COL] > 0.5)
@@ -342,7 +359,7 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
             for code, b in looked:
                 bridge_of.setdefault(code, b)
             cell_bridges[(q, c)] = bridge_of
-            name = f"seat {q}'s grid cell {c}"
+            name = f"seat {q}'s grid slot {c} (cell {grid_x[q][c]},{grid_y[q][c]})"
             if row[3] > 0.5:  # the starting tile
                 if 0 not in bridge_of:
                     raise _Refused(f"{name} is marked the starting tile but does not look like it")
@@ -387,7 +404,7 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
     seat_col = lambda k: auc[base + 1 + k * P : base + 1 + (k + 1) * P]  # noqa: E731
     won = [_whole(x, 5) for x in seat_col(5)[:n]]
     for q in range(n):  # the k-th land tile won this round carries k cubes (A8); those attached show theirs
-        attached = [grid_cubes[q][c] for c in range(NUM_CELLS) if grid_new[q][c]]
+        attached = [grid_cubes[q][c] for c in range(MAX_TILES) if grid_new[q][c]]
         left = list(range(1, won[q] + 1))
         for k in attached:
             if k in left:
@@ -438,23 +455,31 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
     resume = ("bid" if auction_slot >= 0 else "lead") if phase == "tech" else ""
     # -------------------------------------------------------------------------------- the sub-decision
     sel: list[int] = []
-    cell_sel = -1
-    if sel_v[0] > 0.5:
-        cell_sel = _whole(sel_v[2], 8) * 9 + _whole(sel_v[1], 8)
+    cell_sel = (_whole(sel_v[1], 8), _whole(sel_v[2], 8)) if sel_v[0] > 0.5 else None
     city_sel = _onehot(sel_v[3:6])
+    slot_of = {(grid_x[to_move][k], grid_y[to_move][k]): k for k in range(MAX_TILES) if grid_tile[to_move][k] >= 0}
+    slot_sel = slot_of.get(cell_sel, -1) if cell_sel is not None else -1  # the slot of the tile on the selected cell
+    if phase in ("citizen", "use_target2", "bridge") and slot_sel < 0:
+        raise _Refused(f"'selection' names cell {cell_sel}, which holds no tile of the seat to move")
     if phase in ("attach_cell", "attach_rotate"):
         slot = _onehot(sel_v[6 : 6 + n_land_slots + n_tech_slots])
         code = next((e[0] for e in pending[to_move] if (e[1] if e[0] < L else n_land_slots + e[1]) == slot
                      and slot >= 0), -1)  # fmt: skip
         if code < 0:
             raise _Refused("'selection' names no pending tile of the seat to move")
-        sel = [code] if phase == "attach_cell" else [code, cell_sel]
+        sel = [code]
+        if phase == "attach_rotate":  # the cell being attached on, named by its placement (slot x 8 + direction)
+            named = placements(list(slot_of))  # the cells by slot (slots fill from 0: checked with the position)
+            if cell_sel not in named:
+                raise _Refused(f"'selection' names cell {cell_sel}, which is no empty cell touching the nation")
+            slot, direction = named[cell_sel]
+            sel.append(slot * NUM_DIRECTIONS + direction)
     elif phase == "citizen":
-        sel = [grid_tile[to_move][cell_sel], cell_sel]
+        sel = [grid_tile[to_move][slot_sel], slot_sel]
     elif phase in ("use_target", "use_target2", "bridge"):
         sel = list(divmod(in_use, MAX_ABILITIES))
         if phase != "use_target":
-            sel.append(cell_sel * 3 + city_sel if city_sel >= 0 else cell_sel)
+            sel.append(slot_sel * 3 + city_sel if city_sel >= 0 else slot_sel)
     removed_count = _whole(sel_v[-1], 5) if phase == "recycle" else 0
     # -------------------------------------------------------------------------------- holdings
     coins = [_whole(seats[q, 0], 10) for q in range(n)]
@@ -463,8 +488,7 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
     pollution = [_onehot(seats[q, 5 : 5 + track]) + data.pollution_low for q in range(n)]
     pending_cubes = [_whole(seats[q, 5 + track], 5) for q in range(n)]
     vp_total = [_whole(x, 50) for x in v["seat_vp"][:n]]
-    used = [[[bool(used_flags[q, h, k] > 0.5) for k in range(len(data.technologies[t].abilities))]
-             for h, t in enumerate(techs[q])] for q in range(n)]  # fmt: skip
+    used = [_used(data, used_flags[q], techs[q]) for q in range(n)]
     prices = v["prices"]
     cost_pos = max(_onehot(prices[8:]), 0)
     tech_stacks = {e: sorted(t for t in unseen_tech if data.technologies[t].stack == e) for e in ERAS}
@@ -484,13 +508,14 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int]:
         "vp": [{**dict.fromkeys(SCORE_SOURCES, 0), "production": vp_total[q]} for q in range(n)],
         "ledger": [{**dict.fromkeys(LEDGER, 0), "coins_in": coins[q], "science_in": science[q],
                     "cubes_in": sum(grid_cubes[q]) + pending_cubes[q]} for q in range(n)],
-        "grid_tile": grid_tile, "grid_rot": grid_rot, "grid_bridge": grid_bridge, "grid_cubes": grid_cubes,
-        "grid_citizens": grid_citizens, "grid_new": grid_new, "sel": sel, "removed": [], "production_now": markers,
+        "grid_tile": grid_tile, "grid_x": grid_x, "grid_y": grid_y, "grid_rot": grid_rot, "grid_bridge": grid_bridge,
+        "grid_cubes": grid_cubes, "grid_citizens": grid_citizens, "grid_new": grid_new, "sel": sel, "removed": [],
+        "production_now": markers,
     }  # fmt: skip
     if rnd > ROUNDS - 1 and phase not in ("use", "use_target", "use_target2", "bridge", "recycle", "attach_pick",
                                           "attach_cell", "attach_rotate", "citizen", "garbage"):  # fmt: skip
         raise _Refused(f"round VI has no {phase} decision")
-    return doc, removed_count
+    return doc, removed_count, [(order, _used(data, used_flags[to_move], order)) for order in orders]
 
 
 def game_from_observation(observation: np.ndarray, data: GameData | None = None) -> Game:
@@ -499,10 +524,25 @@ def game_from_observation(observation: np.ndarray, data: GameData | None = None)
     return _game(np.asarray(observation), data or load_data(), 0)
 
 
+def _first_position(doc: dict[str, Any], orders: list[tuple[list[int], list]], data: GameData) -> Game:
+    """The game of ``doc`` with the first purchase order of the seat to move (and its abilities used) that makes a
+    position the checks pass (the ability in use must have something to act on); the first order's error if none
+    does."""
+    first: ValueError | None = None
+    for techs, used in orders:
+        doc["techs"][doc["to_move"]], doc["used"][doc["to_move"]] = techs, used
+        try:
+            return Game.from_json(json.dumps(doc), data=data)
+        except ValueError as exc:
+            first = first or exc
+    assert first is not None  # _tech_orders gives at least one order
+    raise first
+
+
 def _game(obs: np.ndarray, data: GameData, i: int) -> Game:
     try:
-        doc, removals = _document(obs, data)
-        game = Game.from_json(json.dumps(doc), data=data)
+        doc, removals, orders = _document(obs, data)
+        game = _first_position(doc, orders, data)
         if removals:
             game.removed = _removals(game, game.to_move, removals)
     except ValueError as exc:
