@@ -43,6 +43,7 @@ from .ppo import (
     encoder_of,
     load_actor,
     load_value_head,
+    older_layout_of,
     options_of_actor,
 )
 from .search import OPPONENT_MODELS, NetworkEvaluator, NetworkGuide, SearchAgent, real, whole
@@ -174,6 +175,11 @@ class AZAgent(Agent):
             params["map"] = map
         self.path = network_path(path, spec.id)
         self.network = load_network(self.path, spec.id, threads)
+        older = older_layout_of(self.network.actor, spec.id)
+        if older is not None:  # the search reads today's observations and actions: only ppo translates
+            raise AgentInputError(f"{self.path}: a network of {spec.name}'s older {older.name} layout ({older.doc}); "
+                                  f"az searches with networks of today's layout only (the ppo agent plays "
+                                  f"an older layout's policy)")  # fmt: skip
         self.options = options_of_actor(self.network.actor, spec.id)
         if map is not None and self.options and self.options.get("map") not in (None, map):
             raise AgentInputError(f"map={map!r}: the network {self.path} plays {self.options['map']!r}")

@@ -28,6 +28,15 @@ Every file is checked when loaded: the layers must chain from the game's observa
 encoder's features, the encoder's piece one of the game's pieces of cells, its first layer taking a cell's
 features) to its number of actions (read from the game's spec), with finite weights.
 
+A policy trained on an **older layout** of its game's observation and actions still plays, where the game can
+translate today's positions into that layout (``GameSpec.older_layouts``: 20th Century's shipped policy sees each
+nation through the 9 x 9 window of cells it was trained on, from before ruling 18 was lifted). A policy whose sizes
+are an older layout's, and no current variant's, is loaded and checked against that layout; it acts on the
+layout's translation of each observation, and its logits are spread to today's actions through the layout's map
+(:func:`spread_logits`): each of today's actions gets the logit of the older action naming the same move, and one
+with no equivalent there (20th Century: a cell outside the window) a logit below all of those, so the policy plays
+a legal move whatever the position, preferring the moves it can see.
+
 What needs torch (the ``train`` extra): a policy file (``.npz``, both games' shipped policies among them) plays with
 numpy alone where torch is not installed (:class:`NumpyActor`: the same float32 layers and activations; its logits
 are torch's to float32 rounding, 1e-5 relative, and its actions torch's on every position tested); where torch is
@@ -58,7 +67,7 @@ import numpy as np
 
 from industry_env.core.aliases import moved_file
 from industry_env.core.outputs import atomic_file
-from industry_env.core.spec import import_path
+from industry_env.core.spec import OlderLayout, import_path
 from industry_env.registry import load_game
 
 from .base import Agent, AgentInputError, check_seed
@@ -252,13 +261,20 @@ class NumpyActor:
 
 
 def cell_piece(game: str, piece: str, observation_size: int | None = None) -> Any:
-    """The piece ``piece`` of ``game``'s observation (of its variant of ``observation_size`` floats, if given) that a
-    cell encoder reads: its last axis one cell's features, the axes before it the cells (20th Century's ``grids``:
-    5 seats x 81 cells x 54 features). AgentInputError naming the pieces there are if it has none such."""
+    """The piece ``piece`` of ``game``'s observation (of its variant of ``observation_size`` floats, if given, or
+    of its older layout of that size, :func:`older_layout_of`) that a cell encoder reads: its last axis one cell's
+    features, the axes before it the cells (20th Century's ``grids``: 5 seats x 46 tiles x 56 features; in its
+    older window layout 5 seats x 81 cells x 54 features). AgentInputError naming the pieces there are if it has
+    none such."""
     spec = load_game(game)
     for v in spec.variants():
         if observation_size is None or spec.observation_size(**v) == observation_size:
             for p in spec.observation_layout(**v):
+                if p.name == piece and len(p.shape) >= 2:
+                    return p
+    for older in _older_layouts(game) if observation_size is not None else ():  # a policy of an older layout
+        if older.observation_size == observation_size:
+            for p in older.pieces:
                 if p.name == piece and len(p.shape) >= 2:
                     return p
     names = [p.name for p in spec.observation_layout() if len(p.shape) >= 2]
@@ -386,8 +402,8 @@ def _checked_encoder(encoder: dict[str, Any], where: str, game: str) -> NumpyCel
     if not layers:
         raise AgentInputError(f"{where}: a cell encoder without layers")
     first = _as_array(layers[0][0], where)
-    pieces = []
-    for size in sorted({o for o, _ in _variants(game)}):
+    pieces = []  # today's variants first, then the older layouts (a policy's first layer chooses among them)
+    for size in sorted({o for o, _ in _variants(game)}) + [o.observation_size for o in _older_layouts(game)]:
         try:
             pieces.append((size, cell_piece(game, str(encoder.get("piece")), size)))
         except AgentInputError:
@@ -407,9 +423,10 @@ def _checked_layers(layers: list[tuple[Any, Any]], activation: str, where: str, 
 
     The layers must chain (each one's inputs the previous one's outputs) from the game's observation floats (or
     the ``size`` features of the actor's cell ``encoder``) to its logits, with 2-D weights, 1-D biases and finite
-    values: a file that does not fit is refused here, when it is loaded, not at its first action.
+    values: a file that does not fit is refused here, when it is loaded, not at its first action. The sizes of
+    the game's older layouts (:func:`older_layout_of`) fit too.
     """
-    variants = _variants(game)
+    variants = _sizes(game)
     if activation not in ACTIVATIONS:
         raise AgentInputError(f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
     if not layers:
@@ -498,6 +515,48 @@ def _variants(game: str = GAME) -> list[tuple[int, int]]:
     return [(spec.observation_size(**v), spec.num_actions(**v)) for v in spec.variants()]
 
 
+def _older_layouts(game: str = GAME) -> list[OlderLayout]:
+    """The older layouts of ``game``'s observation and actions that it translates today's positions into
+    (``GameSpec.older_layouts`` over its variants), one per size, none of a current variant's sizes."""
+    spec, current = load_game(game), set(_variants(game))
+    out: dict[tuple[int, int], OlderLayout] = {}
+    for v in spec.variants():
+        for older in spec.older_layouts(**v):
+            sizes = (older.observation_size, older.num_actions)
+            if sizes not in current:
+                out.setdefault(sizes, older)
+    return list(out.values())
+
+
+def _sizes(game: str = GAME) -> list[tuple[int, int]]:
+    """(observation size, number of actions) a policy of ``game`` may have: each variant's, then each older
+    layout's (:func:`_older_layouts`)."""
+    return _variants(game) + [(o.observation_size, o.num_actions) for o in _older_layouts(game)]
+
+
+def older_layout_of(actor: Any, game: str = GAME) -> OlderLayout | None:
+    """The older layout of ``game`` (``GameSpec.older_layouts``) whose sizes the actor's network reads and gives,
+    or None where they are a current variant's (or the actor has no layers)."""
+    sizes = _io_sizes(actor)
+    if sizes is None or sizes in _variants(game):
+        return None
+    return next((o for o in _older_layouts(game) if (o.observation_size, o.num_actions) == sizes), None)
+
+
+def spread_logits(logits: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """float32[B, A]: the logits float32[B, A_old] of a policy of an older layout spread to today's actions through
+    the layout's map ``actions`` (int64[B, A], :attr:`OlderLayout.actions`): today's action a gets ``logits[b,
+    actions[b, a]]``; one with no equivalent (-1) a logit below every logit of its row (the row's least less
+    max(1, its size), at least float32's lowest), so that the choice among legal actions falls on one the policy
+    sees where there is one, and is a legal action all the same where there is none."""
+    old = np.asarray(logits, np.float32)
+    mapped = actions >= 0
+    got = np.take_along_axis(old, np.where(mapped, actions, 0), axis=1)
+    least = old.min(axis=1, keepdims=True)
+    floor = np.maximum(least - np.maximum(np.float32(1), np.abs(least)), np.finfo(np.float32).min)
+    return np.where(mapped, got, floor).astype(np.float32)
+
+
 def _linears(actor: Any) -> list[Any]:
     """The Linear layers of an actor (nn.Sequential or NumpyActor), in order."""
     return [m for m in actor if hasattr(m, "in_features") and hasattr(m, "out_features")]
@@ -527,7 +586,7 @@ def game_of_sizes(inputs: int, outputs: int) -> list[str]:
     from industry_env.registry import available_games
 
     return [g for g in available_games(include_hidden=True) if load_game(g).engine_module is not None
-            and (inputs, outputs) in _variants(g)]  # fmt: skip
+            and (inputs, outputs) in _sizes(g)]  # fmt: skip
 
 
 def _another_game(inputs: int, outputs: int | None, where: str, game: str) -> None:
@@ -537,7 +596,7 @@ def _another_game(inputs: int, outputs: int | None, where: str, game: str) -> No
         from industry_env.registry import available_games
 
         others = [g for g in available_games(include_hidden=True) if g != game and load_game(g).engine_module
-                  is not None and inputs in {o for o, _ in _variants(g)}]  # fmt: skip
+                  is not None and inputs in {o for o, _ in _sizes(g)}]  # fmt: skip
     if others:
         names = " or ".join(load_game(g).name for g in others)
         raise AgentInputError(f"{where}: a policy of {names} (its network reads {inputs} floats), not of "
@@ -547,11 +606,11 @@ def _another_game(inputs: int, outputs: int | None, where: str, game: str) -> No
 
 def _check_actor(actor: Any, where: str, game: str = GAME) -> None:
     sizes = _io_sizes(actor)
-    if sizes is None or sizes not in _variants(game):
+    if sizes is None or sizes not in _sizes(game):
         if sizes is not None:
             _another_game(*sizes, where, game)
         raise AgentInputError(f"{where}: not a policy of {load_game(game).name} (expected observation size and "
-                              f"actions {' or '.join(map(str, sorted(set(_variants(game)))))})")  # fmt: skip
+                              f"actions {' or '.join(map(str, sorted(set(_sizes(game)))))})")  # fmt: skip
 
 
 def load_actor(path: str | Path, game: str = GAME, backend: str | None = None) -> Any:
@@ -831,7 +890,8 @@ class PPOAgent(NetworkAgent):
     ``path``: a policy file (``.npz``), a MaskablePPO ``.zip`` or a ``.pt`` weights file (default: the game's
     shipped policy, a policy file). A policy file runs on torch where it is installed, else on numpy (the actor a
     :class:`NumpyActor`, ``torch`` None); a ``.zip`` or ``.pt`` needs torch.
-    ``game``: the game the policy plays (its observation and actions; default Industry).
+    ``game``: the game the policy plays (its observation and actions; default Industry). A policy of one of the
+    game's older layouts (``older_layout``, :func:`older_layout_of`; None for today's) plays through it.
     ``deterministic``: the most probable legal action (default) or a sample from the masked softmax, drawn
     with the agent's generator seeded by ``seed``. ``threads``: torch threads during its calls (default 1: a
     forward pass of this size takes about 0.3 ms on one thread, and 30 times longer with two on a busy 2-core CPU;
@@ -862,6 +922,7 @@ class PPOAgent(NetworkAgent):
             self.path = Path(path)
         self.torch = None if isinstance(self.actor, NumpyActor) else _torch(f"the 'ppo' agent of {self.path}")
         self.options = options_of_actor(self.actor, spec.id)  # the map its network was made for, if it matters
+        self.older_layout = older_layout_of(self.actor, spec.id)  # the layout it was trained on, if not today's
 
     @classmethod
     def from_policy(cls, policy: Any, name: str = "ppo", seed: int | None = None, deterministic: bool = True,
@@ -885,13 +946,22 @@ class PPOAgent(NetworkAgent):
         agent.actor = actor
         _check_actor(agent.actor, "PPOAgent.from_actor", agent.game)
         agent.options = options_of_actor(agent.actor, agent.game)
+        agent.older_layout = older_layout_of(agent.actor, agent.game)
         agent.path = None
         agent.name = name
         return agent
 
     def raw_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """float32[B, A]: the actor's logits (torch's or numpy's)."""
+        """float32[B, A]: the actor's logits (torch's or numpy's); for a policy of an older layout, its logits on
+        the layout's translation of the observations, spread to today's actions (:func:`spread_logits`)."""
         x = np.ascontiguousarray(observations, np.float32)
+        if self.older_layout is None:
+            return self._forward(x)
+        old = self._forward(np.ascontiguousarray(self.older_layout.observation(x), np.float32))
+        return spread_logits(old, self.older_layout.actions(x))
+
+    def _forward(self, x: np.ndarray) -> np.ndarray:
+        """float32[B, A]: the actor on float32[B, D] inputs."""
         return self.actor(x) if self.torch is None else self.actor(self.torch.from_numpy(x)).numpy()
 
     def save(self, path: str | Path) -> Path:

@@ -2,7 +2,7 @@
 when a run trains with one, since they need torch and Stable-Baselines3 (the ``train`` extra).
 
 ``encoder = "cells"``: :class:`CellsExtractor`, one small network shared by every cell of an observation piece of
-cells (20th Century's ``grids``: 5 seats x 81 cells x 54 features, 88% of its 23,006 floats), its outputs
+cells (20th Century's ``grids``: 5 seats x 46 tile slots x 56 features, 92% of its 14,016 floats), its outputs
 flattened after the rest of the observation. The module is :func:`industry_env.agents.ppo.cell_encoder`, the one
 the ``ppo`` agent plays, so a policy file exported from the run computes what the run trained.
 """

@@ -72,6 +72,31 @@ class Piece:
         return slice(self.offset, self.offset + self.size)
 
 
+@dataclasses.dataclass(frozen=True)
+class OlderLayout:
+    """An earlier observation and action layout of a game, that a policy trained on it still plays through
+    (``GameSpec.older_layouts``): the ``ppo`` agent loads a policy of these sizes and acts on today's positions by
+    reading ``observation(obs)`` and spreading its logits to today's actions through ``actions(obs)``.
+
+    ``name``, ``doc``: what the layout is (one line); ``pieces``: its observation's pieces; ``num_actions``: its
+    number of actions; ``observation``: float32[B, today's size] -> float32[B, its size]; ``actions``:
+    float32[B, today's size] -> int64[B, today's actions], for each of today's actions the action of this layout
+    naming the same move in that position, -1 where it has none.
+    """
+
+    name: str
+    doc: str
+    pieces: tuple[Piece, ...]
+    num_actions: int
+    observation: Callable[[np.ndarray], np.ndarray]
+    actions: Callable[[np.ndarray], np.ndarray]
+
+    @property
+    def observation_size(self) -> int:
+        """Floats in one observation of this layout."""
+        return self.pieces[-1].offset + self.pieces[-1].size
+
+
 def layout(pieces: Sequence[tuple[str, tuple[int, ...] | int, str]]) -> tuple[Piece, ...]:
     """Pieces laid end to end from ``(name, shape, doc)`` triples (an int shape is a vector)."""
     out, at = [], 0
@@ -292,7 +317,8 @@ class GameSpec:
     Required (:data:`REQUIRED_ATTRIBUTES`; the methods of :class:`GameDeclaration`): the game's names, player
     range, whether it hides information, where its engines are, its sizes, its positions as JSON, its actions'
     names and how a game was set up. Optional, each with a default that works: ``options``, ``agents``,
-    ``shipped_policy``, ``tools``, ``variants``, ``observe``/``resample`` (the reference game's own),
+    ``shipped_policy`` (and ``older_layouts``, through which a policy of an earlier layout still plays), ``tools``,
+    ``variants``, ``observe``/``resample`` (the reference game's own),
     ``private_information``, ``render_text`` (``str(game)``), ``describe_action``, ``data_digests``, the texts
     (``rules_text``, ``components_text``: made from the declaration) and the pictures (``has_pictures``; without
     its own, a picture of the position's text).
@@ -321,6 +347,9 @@ class GameSpec:
     agents: Mapping[str, str] = {}
     #: the trained policy shipped with the game, ``"package:file.npz"`` (``make_agent("ppo", game=...)``), or None
     shipped_policy: str | None = None
+    #: the version of the game's action encoding: 1, and one more each time it changes; a record keeps the version
+    #: its actions are in, and an older one is read through :meth:`upgrade_action`
+    action_encoding: int = 1
     #: the game's own command-line tools by subcommand name: a module with ``run(args) -> int`` (the exit status)
     #: and, for a subcommand the command line does not define itself, ``configure(parser)`` (Industry's
     #: ``balance``; each game's ``board``)
@@ -450,6 +479,12 @@ class GameSpec:
         last = self.observation_layout(**options)[-1]
         return last.offset + last.size
 
+    def older_layouts(self, **options: Any) -> tuple[OlderLayout, ...]:
+        """Earlier layouts of the observation and actions (with these options) that the game can still translate
+        today's positions into, so that a policy trained on one keeps playing (the ``ppo`` agent asks for them when
+        a policy's sizes are no current variant's); none by default."""
+        return ()
+
     # ---------------------------------------------------------------------------------------- parts
     @property
     def engine(self) -> ModuleType:
@@ -480,6 +515,12 @@ class GameSpec:
     def render_text(self, game: ReferenceGame) -> str:
         """A position as text."""
         return str(game)
+
+    def upgrade_action(self, game: ReferenceGame, action: int, encoding: int) -> int:
+        """``action`` of the older action encoding ``encoding``, played in ``game``'s position, as an action of
+        today's (:attr:`action_encoding`); ValueError if that position has no such move. A game whose encoding
+        never changed has nothing to upgrade."""
+        raise ValueError(f"{self.name} has had one action encoding (1): encoding {encoding} is not one of its")
 
     def describe_action(self, game: ReferenceGame, action: int) -> str:
         """What ``action`` does in ``game``'s position, for people (a replay's move list)."""
