@@ -27,6 +27,10 @@ back (the line before the last take-back is ``actions[:k]`` followed by its move
 :func:`undone_lines`); a record without take-backs has no ``undone`` entry. A replay plays ``actions`` and checks
 that every line taken back was legal too.
 
+A game whose action encoding changed (``GameSpec.action_encoding``: 20th Century's is 2) has its records say
+which encoding their actions are in (``"encoding"``; none: 1); a record of an older encoding is read move by move
+into today's (:func:`upgraded`, which :func:`load` and every replay use).
+
 Records are written readable by their owner only (0600). The seed tells every hidden hand and every draw to
 come, so the record of an unfinished game is written without it (``"seed": null``): the seed is kept in a private
 file beside it (``<record>.seed``, :func:`seed_file`), with who plays each seat, so that the game can be resumed
@@ -104,6 +108,7 @@ class Record:
     final_scores: tuple[int, ...] | None = None
     source: str = field(default="record", compare=False)  # where it was read from, for messages
     undone: tuple[Undone, ...] = ()  # moves taken back, in the order they were (module docstring)
+    encoding: int = 1  # the game's action encoding the actions are in (GameSpec.action_encoding)
 
     @property
     def spec(self) -> GameSpec:
@@ -145,6 +150,7 @@ class Record:
             "actions": list(self.actions),
             "final_scores": None if self.final_scores is None else list(self.final_scores),
             **({"undone": [{"at": u.at, "actions": list(u.actions)} for u in self.undone]} if self.undone else {}),
+            **({"encoding": self.encoding} if self.encoding != 1 else {}),
         }
 
     def to_json(self) -> str:
@@ -234,10 +240,15 @@ class Record:
                                   or not all(abs(x) < 2**31 for x in final)):  # fmt: skip
             raise bad(f"final_scores is {_short(final)}, expected null or {n} whole numbers")
         undone = _undone(doc.get("undone", []), longest, num_actions, bad)
+        encoding = doc.get("encoding", 1)
+        if not _is_int(encoding) or not 1 <= encoding <= spec.action_encoding:
+            raise bad(f"encoding is {_short(encoding)}: {spec.name}'s actions have had encodings 1 to "
+                      f"{spec.action_encoding} (a newer industry_env wrote this record?)")  # fmt: skip
         json_options = {k: v for k, v in spec.options_to_json(checked).items() if k not in _data_options(spec)}
         return cls(num_players=n, seed=seed, actions=tuple(actions), game=game_id, options=json_options,
                    data={k: {"name": str(v.get("name", "")), "sha256": v["sha256"]} for k, v in data.items()},
-                   final_scores=None if final is None else tuple(final), source=source, undone=undone)  # fmt: skip
+                   final_scores=None if final is None else tuple(final), source=source, undone=undone,
+                   encoding=encoding)  # fmt: skip
 
     @classmethod
     def from_json(cls, text: str, source: str = "record") -> Record:
@@ -335,7 +346,7 @@ class Recorder:
         self._record = Record(
             num_players=n, seed=int(seed), actions=(), game=spec.id,
             options={k: v for k, v in spec.options_to_json(checked).items() if k not in data_names},
-            data=spec.data_digests(**checked),
+            data=spec.data_digests(**checked), encoding=spec.action_encoding,
         )  # fmt: skip
         Record.from_dict(self._record.to_dict(), "recorder")  # the set-up must make a valid record
         self.spec, self.options = spec, checked
@@ -497,7 +508,35 @@ def load(path: str | os.PathLike[str]) -> Record:
         kept = read_seed_file(path)
         if kept is not None:
             record = dataclasses.replace(record, seed=kept.seed)
-    return record
+    return upgraded(record) if record.seed is not None else record
+
+
+def upgraded(record: Record, board: Any = None, **data_options: Any) -> Record:
+    """``record`` with its actions (and those taken back) in its game's action encoding of today, read from an
+    older one move by move in their positions (:meth:`GameSpec.upgrade_action`); the record itself if they are
+    already. RecordError (file, move) if a move has no equivalent; the record must hold its seed."""
+    spec = record.spec
+    if record.encoding == spec.action_encoding:
+        return record
+
+    def line(actions: Sequence[int], what: str) -> tuple[int, ...]:
+        game, out = opening(record, board, **data_options), []
+        for number, action in enumerate(actions, start=1):
+            try:
+                new = spec.upgrade_action(game, action, record.encoding)
+                game.apply(new)
+            except ValueError as exc:
+                raise RecordError(f"{record.source}: {what}move {number} (action {action} of {spec.name}'s action "
+                                  f"encoding {record.encoding}) cannot be read in today's encoding "
+                                  f"{spec.action_encoding}: {exc}") from None  # fmt: skip
+            out.append(new)
+        return tuple(out)
+
+    lines = undone_lines(record)
+    actions = line(record.actions, "")
+    new_lines = [line(old, f"undone[{i}]: ") for i, old in enumerate(lines)]
+    undone = tuple(Undone(u.at, new[u.at:]) for u, new in zip(record.undone, new_lines, strict=True))
+    return dataclasses.replace(record, actions=actions, undone=undone, encoding=spec.action_encoding)
 
 
 def resume(path: str | os.PathLike[str]) -> tuple[Record, list[str | None] | None]:
@@ -599,6 +638,7 @@ def iter_replay(record: Record, board: Any = None, **data_options: Any) -> Itera
     legal.
     """
     spec = record.spec
+    record = upgraded(record, board, **data_options)
     game = opening(record, board, **data_options)
     for number, action in enumerate(record.actions, start=1):
         player = game.current_player
@@ -641,4 +681,4 @@ def replay(record: Record, board: Any = None, **data_options: Any) -> Any:
 
 __all__ = ["FORMAT", "VERSION", "Record", "RecordError", "Recorder", "Move", "SeedFile", "Undone", "board_digest",
            "record_from_game", "save", "load", "seed_file", "read_seed_file", "resume", "default_folder",
-           "private_folder", "opening", "iter_replay", "replay", "undone_lines"]  # fmt: skip
+           "private_folder", "opening", "iter_replay", "replay", "undone_lines", "upgraded"]  # fmt: skip
