@@ -20,6 +20,7 @@ from ...core.spec import GameSpec, OlderLayout, Option, Piece, ReferenceGame, la
 from . import actions as A
 from .actions import MAX_ABILITIES, MAX_TECHS, NUM_ACTIONS, NUM_CAT_BIDS, action_to_string, string_to_action
 from .components import MAX_CITIES, GameData, load_data
+from .geometry import MAX_TILES
 from .observation import layout as observation_pieces
 from .rules import CONSOLATION_EXTRA, LAST_FULL_ROUND, MAX_LAND_OFFER, MAX_PLAYERS, MIN_LAND_PRICE, MIN_PLAYERS, OFFERS
 from .state import CARD_CHOICES
@@ -105,6 +106,14 @@ class TwentiethCenturySpec(GameSpec):
                 low[p.slice] = -np.inf
             if p.name in FLAGS:
                 high[p.slice] = 1.0
+        # cells / 8, counted from the starting tile's 0,0: at most MAX_TILES away (ruling 18: a line of every tile,
+        # and the cell beside its end)
+        reach = MAX_TILES / 8
+        grids = next(p for p in pieces if p.name == "grids")
+        cells = np.arange(grids.offset, grids.offset + grids.size).reshape(grids.shape)[..., -2:]
+        select = next(p for p in pieces if p.name == "selection").offset + np.array([1, 2])
+        for at in (cells.ravel(), select):
+            low[at], high[at] = -reach, reach
         return low, high
 
     def max_game_length(self, num_players: int, **options: Any) -> int:
