@@ -19,7 +19,7 @@ from industry_env.agents import make_agent  # noqa: E402
 from industry_env.agents.az import load_network, shipped_network  # noqa: E402
 from industry_env.train import ConfigError, load_config, shipped_configs, train  # noqa: E402
 from industry_env.train.config import framework_of  # noqa: E402
-from industry_env.train.expert import Pending, ReplayBuffer, az_update, init_network  # noqa: E402
+from industry_env.train.expert import Pending, ReplayBuffer, SearchSelfPlay, az_update, init_network  # noqa: E402
 from industry_env.train.nets import ActorCritic, ObsCodec, codec_for  # noqa: E402
 
 from industry_env.arena import Arena  # noqa: E402
@@ -158,6 +158,41 @@ def test_root_visits_are_each_searched_rows_tree_and_the_move_played_is_the_most
     assert seen > 20
 
 
+def test_league_seats_play_their_own_moves_and_are_kept_for_the_value_alone() -> None:
+    """With az_opponent_share, a share of the seats is the league's: each game keeps an az seat; the league plays
+    its own moves in its seats, and its decisions reach the buffer without visits (the value's positions only)."""
+    from industry_env.envs.common import GameSetup
+
+    class FirstLegal:
+        """A league member that plays each row's first legal move and notes how many rows it was given."""
+
+        rows = 0
+
+        def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+            FirstLegal.rows += mask.shape[0]
+            return mask.argmax(axis=1)
+
+    setup = GameSetup("industry", 4, {})
+    agent = make_agent("az", seed=1, game="industry", simulations=4, top_k=2)
+    buffer = ReplayBuffer(8192, setup.observation_size, setup.num_actions, 3)
+    play = SearchSelfPlay(setup, 8, 5, agent, buffer, 0, [FirstLegal()], [1.0], share=0.6)
+    assert ((play.who < 0).sum(axis=1) >= 1).all() and (play.who >= 0).any()
+    league_rows = az_rows = 0
+    for _ in range(40):
+        s = play.state
+        theirs = play.who[np.arange(8), np.asarray(s.current_player)] >= 0
+        choice = setup.engine.legal_action_mask(s).sum(axis=1) > 1
+        league_rows, az_rows = league_rows + int(theirs.sum()), az_rows + int((~theirs & choice).sum())
+        first = buffer.writes
+        play.step()
+        kept = np.arange(first, buffer.writes) % buffer.capacity
+        assert (buffer.searched[kept] == ~theirs[choice]).all()  # visits for the az seats' decisions alone
+    assert FirstLegal.rows == league_rows > 0 and az_rows > 0
+    assert ((play.who < 0).sum(axis=1) >= 1).all()  # games dealt again keep an az seat
+    alone = SearchSelfPlay(setup, 4, 5, agent, ReplayBuffer(256, setup.observation_size, setup.num_actions, 3), 0)
+    assert (alone.who == -1).all()
+
+
 # ---------------------------------------------------------------------------------------------- runs
 @pytest.mark.parametrize("name", sorted(n for n in shipped_configs() if framework_of(load_config(n)) == "az"))
 def test_each_search_config_trains_a_network_that_az_and_net_play(name, tmp_path) -> None:
@@ -206,7 +241,8 @@ def test_the_trainers_refuse_each_others_keys_and_checkpoints_before_writing(tmp
             train(tiny(tmp_path / "x", key), framework="az")
     for key, why in (("az_simulations=0", "at least 1"), ("az_top_k=0", "at least 1"),
                      ("az_temperature_moves=-1", "0 .* or more"), ("az_buffer=10", "at least one minibatch"),
-                     ("az_simulations=many", "expected a whole number")):  # fmt: skip
+                     ("az_simulations=many", "expected a whole number"), ("az_opponent_share=1", r"in \[0, 1\)"),
+                     ("az_opponent_share=-0.1", r"in \[0, 1\)")):  # fmt: skip
         with pytest.raises(ConfigError, match=f"{key.split('=')[0]} = .*{why}"):
             load_config(None, [key])
     with pytest.raises(ConfigError, match="az_init = .*no such file"):

@@ -17,7 +17,7 @@ from industry_env.agents import make_agent  # noqa: E402
 from industry_env.train import ConfigError, load_config, shipped_configs, train  # noqa: E402
 from industry_env.train.config import framework_of  # noqa: E402
 from industry_env.train.credit import SeatLinks, gae  # noqa: E402
-from industry_env.train.native import pick_device  # noqa: E402
+from industry_env.train.native import Schedule, pick_device  # noqa: E402
 from industry_env.train.nets import ActorCritic, ValueNorm, codec_for, masked, sample  # noqa: E402
 
 from industry_env.arena import Arena  # noqa: E402
@@ -268,3 +268,12 @@ def test_a_minute_of_native_training_beats_random_players(tmp_path) -> None:
     table = Arena([make_agent("ppo", path=result.policy), "random", "random", "random"], games=400,
                   seed=5).run().table()  # fmt: skip
     assert table[0]["win_rate"] > 0.5, table[0]
+
+
+def test_evaluations_and_checkpoints_fall_due_every_period_and_keep_their_rhythm_on_resume() -> None:
+    s = Schedule(0, 100, 250)
+    due = {step: s.due(step) for step in (64, 128, 192, 256, 320, 512)}
+    assert [k for k, (e, _) in due.items() if e] == [128, 256, 320, 512]  # the first update past each 100
+    assert [k for k, (_, c) in due.items() if c] == [256, 512]
+    resumed = Schedule(1030, 100, 0)  # a run resumed at step 1,030: next evaluation at 1,100, no checkpoints
+    assert [resumed.due(step) for step in (1090, 1100, 1150)] == [(False, False), (True, False), (False, False)]

@@ -154,13 +154,18 @@ class TrainConfig:
     az_init: str = ""
     """az: the network to start from, a native checkpoint (.zip) or a policy-value file (.npz) of the same
     net_arch and encoder, or 'shipped' for the game's shipped az network; '' starts from a fresh network."""
+    az_opponent_share: float = 0.0
+    """az: the share of seats played by the league (``opponents``, drawn by ``opponent_weights``) instead of the az
+    agent, drawn seat by seat for each game (at least one az seat a game): their moves are kept for the value, not
+    the policy, so the value learns positions met against other players; 0 is pure self-play."""
 
 
 _FIELDS = {f.name: f for f in fields(TrainConfig)}
 #: keys only the native trainer reads; the SB3 trainer refuses them by name unless they keep their defaults
 NATIVE_KEYS = ("device", "precision", "value_norm", "imitation_steps", "imitation_agent", "imitation_epochs")
 #: keys only search self-play reads (``--framework az``); the other trainers refuse them unless they keep their defaults
-AZ_KEYS = ("az_simulations", "az_top_k", "az_temperature_moves", "az_policy_coef", "az_buffer", "az_init")
+AZ_KEYS = ("az_simulations", "az_top_k", "az_temperature_moves", "az_policy_coef", "az_buffer", "az_init",
+           "az_opponent_share")
 FRAMEWORKS = ("native", "sb3", "rllib", "az")  # industry-env train --framework; native is the default
 #: the trainer-specific keys each framework reads (search self-play runs its network where ``device`` says)
 KEYS_READ = {"native": NATIVE_KEYS, "az": ("device", *AZ_KEYS)}
@@ -336,6 +341,8 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     need(cfg.az_top_k >= 1, "az_top_k", "must be at least 1")
     need(cfg.az_policy_coef >= 0, "az_policy_coef", "must be 0 (the value alone) or more")
     need(cfg.az_temperature_moves >= 0, "az_temperature_moves", "must be 0 (always the most visited move) or more")
+    need(0 <= cfg.az_opponent_share < 1, "az_opponent_share",
+         "must be in [0, 1): the share of seats the league plays (every game keeps an az seat)")  # fmt: skip
     need(cfg.az_buffer >= cfg.batch_size, "az_buffer",
          f"must hold at least one minibatch (batch_size = {cfg.batch_size})")  # fmt: skip
     size = load_game(cfg.game).observation_size(**game_options(cfg))

@@ -2,7 +2,9 @@
 own searches, as AlphaZero (Silver et al. 2018) and expert iteration (Anthony et al. 2017) train theirs.
 
 ``num_envs`` games are played at once, every seat by one ``az`` agent (:class:`industry_env.agents.az.AZAgent`)
-searching with the current network: ``az_simulations`` simulations a searched decision, the policy's ``az_top_k``
+searching with the current network (or, with ``az_opponent_share``, that share of the seats by the league's
+``opponents``, drawn seat by seat for each game by ``opponent_weights``: their decisions are kept for the value
+alone, so that it also learns the positions the agent meets against other players): ``az_simulations`` simulations a searched decision, the policy's ``az_top_k``
 moves and the game's heuristic move as candidates, the leaves valued by the value head, positions rebuilt from each
 seat's own observation (hidden information redealt, as the agent always plays). Every game's decision of a step goes
 to the search in one call, so their simulations are stepped as one batch of the engine.
@@ -19,7 +21,7 @@ the masked policy against the visit shares, plus ``vf_coef`` times the squared e
 outcome; then the search plays with the new network. The network is the native trainer's
 (:class:`.nets.ActorCritic`), so ``az_init`` may start from a native run or a policy-value file, and every
 checkpoint plays as ``ppo``, ``net`` and ``az`` (its value read as it is: no normalisation). PPO's own keys
-(clipping, GAE, entropy, the league, imitation) are not read.
+(clipping, GAE, entropy, snapshots, imitation) are not read.
 
 The run folder is the native trainer's: ``config.toml``, ``tb/az`` (TensorBoard), ``checkpoints/step_N.zip`` with
 their ``.league.json``, ``best.zip`` (the best evaluation of the network alone against ``eval_opponent``),
@@ -47,7 +49,7 @@ from .config import (
     game_options,
     to_toml,
 )
-from .native import load_checkpoint, pick_device, progress_bar, resume_point, run_locked, save_checkpoint
+from .native import Schedule, load_checkpoint, pick_device, progress_bar, resume_point, run_locked, save_checkpoint
 from .ppo import TrainResult, evals_after, evaluate, league_seed
 
 FORMAT = "industry_env-az/1"  # the checkpoint zip's data["format"]
@@ -144,16 +146,24 @@ class Pending:
 
 
 class SearchSelfPlay:
-    """``num_games`` games of ``setup``'s game played on by ``agent`` (an ``az`` agent) in every seat, their
-    decisions kept in ``buffer`` (see the module docstring)."""
+    """``num_games`` games of ``setup``'s game played on by ``agent`` (an ``az`` agent), their decisions kept in
+    ``buffer`` (see the module docstring). With ``opponents`` (agents, drawn by ``weights``) each seat of each game
+    is theirs with probability ``share`` (at least one seat a game the az agent's): their decisions are kept
+    without visits, for the value alone."""
 
     def __init__(self, setup: Any, num_games: int, seed: int, agent: Any, buffer: ReplayBuffer,
-                 temperature_moves: int) -> None:  # fmt: skip
+                 temperature_moves: int, opponents: list[Any] | None = None, weights: list[float] | None = None,
+                 share: float = 0.0) -> None:  # fmt: skip
         from industry_env.envs.common import MAX_GAME_SEED
 
         self.setup, self.E, self.B, self.P = setup, setup.engine, int(num_games), setup.num_players
         self.agent, self.buffer, self.temperature_moves = agent, buffer, int(temperature_moves)
+        self.opponents, self.share = list(opponents or []), float(share) if opponents else 0.0
+        w = np.asarray(weights if weights is not None else [1.0] * len(self.opponents), np.float64)
+        self.weights = w / w.sum() if w.size else w
         self.rng = np.random.default_rng(seed)
+        self.who = np.full((self.B, self.P), -1, np.int64)  # who plays each seat: -1 the az agent, k opponents[k]
+        self._deal(np.arange(self.B))
         self.max_seed = MAX_GAME_SEED
         self.state = setup.init(self.B, self._seeds(self.B))
         self.searched = np.zeros((self.B, self.P), np.int64)  # searched decisions of each seat in its game so far
@@ -163,6 +173,17 @@ class SearchSelfPlay:
 
     def _seeds(self, n: int) -> np.ndarray:
         return self.rng.integers(0, self.max_seed, size=n, dtype=np.int64)
+
+    def _deal(self, rows: np.ndarray) -> None:
+        """Who plays each seat of the games ``rows`` (new games): a league member with probability ``share``,
+        drawn by its weight, else the az agent; a game drawn all to the league gives one seat back to the az."""
+        if not self.share:
+            return
+        league = self.rng.random((rows.size, self.P)) < self.share
+        who = np.where(league, self.rng.choice(len(self.opponents), size=(rows.size, self.P), p=self.weights), -1)
+        full = np.flatnonzero((who >= 0).all(axis=1))
+        who[full, self.rng.integers(0, self.P, size=full.size)] = -1
+        self.who[rows] = who
 
     def play(self, decisions: int, deadline: float | None) -> int:
         """Play on until ``decisions`` more are kept (or the deadline passes); the number kept."""
@@ -179,11 +200,20 @@ class SearchSelfPlay:
         mask = E.legal_action_mask(s)
         obs = E.observe(s)
         seat = np.asarray(s.current_player, np.int64)
-        actions = np.asarray(self.agent.act_batch(obs, mask), np.int64)
+        player = self.who[np.arange(self.B), seat]
+        az = np.flatnonzero(player < 0)
+        actions = np.zeros(self.B, np.int64)
+        if az.size:
+            actions[az] = np.asarray(self.agent.act_batch(obs[az], mask[az]), np.int64)
+        for k, opponent in enumerate(self.opponents):
+            rows = np.flatnonzero(player == k)
+            if rows.size:
+                actions[rows] = np.asarray(opponent.act_batch(obs[rows], mask[rows]), np.int64)
         cand = np.full((self.B, K), -1, np.int64)
         share = np.zeros((self.B, K), np.float32)
         searched = np.zeros(self.B, bool)
-        for row, (acts, visits) in self.agent.root_visits().items():
+        for r, (acts, visits) in (self.agent.root_visits().items() if az.size else ()):
+            row = az[r]
             order = np.argsort(-visits, kind="stable")[:K]
             acts, visits = acts[order], visits[order].astype(np.float64)
             if visits.sum() <= 0:
@@ -205,6 +235,7 @@ class SearchSelfPlay:
             self.pending.settle(self.buffer, ended, outcomes)
             self.games += int(ended.size)
             self.searched[ended] = 0
+            self._deal(ended)
             seeds = np.zeros(self.B, np.int64)
             seeds[ended] = self._seeds(ended.size)
             s = E.reset(s, ended, seeds=seeds, inplace=True)
@@ -303,7 +334,7 @@ def train(cfg: TrainConfig, overwrite: bool = False) -> ExpertResult:
 
 def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> ExpertResult:
     import torch
-    from industry_env.agents import PPOAgent
+    from industry_env.agents import PPOAgent, as_agent
     from industry_env.agents.az import AZAgent, load_network
     from industry_env.agents.ppo import export_policy_value
     from torch.utils.tensorboard import SummaryWriter
@@ -386,14 +417,16 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> ExpertResult:
                     top_k=cfg.az_top_k, game=game)  # fmt: skip
     K = cfg.az_top_k + 1  # the policy's moves and the heuristic's
     buffer = ReplayBuffer(cfg.az_buffer, setup.observation_size, setup.num_actions, K)
+    opponents = [as_agent(name, seed=league_seed(cfg, k), game=game, options=options)
+                 for k, name in enumerate(cfg.opponents)] if cfg.az_opponent_share else []  # fmt: skip
     games = SearchSelfPlay(setup, cfg.num_envs, (cfg.seed * 7 + step) % 2**63, agent, buffer,
-                           cfg.az_temperature_moves)  # fmt: skip
+                           cfg.az_temperature_moves, opponents, list(cfg.opponent_weights),
+                           cfg.az_opponent_share)  # fmt: skip
     per_update = cfg.n_steps * cfg.num_envs
     t0 = time.perf_counter()
     deadline = t0 + 60 * cfg.time_limit_minutes if cfg.time_limit_minutes else None
     updates, losses, kept = 0, {}, 0
-    every = [cfg.eval_every, cfg.checkpoint_every]
-    nxt = [((step // e) + 1) * e if e else None for e in every]
+    schedule = Schedule(step, cfg.eval_every, cfg.checkpoint_every)
 
     def over_time() -> bool:
         return deadline is not None and time.perf_counter() > deadline
@@ -420,11 +453,10 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> ExpertResult:
             writer.add_scalar("train/positions_ready", buffer.ready.size, step)
             writer.add_scalar("time/decisions_per_second", kept / wall, step)
             writer.add_scalar("rollout/games", games.games, step)
-            if nxt[0] is not None and step >= nxt[0]:
-                nxt[0] = (step // cfg.eval_every + 1) * cfg.eval_every
+            eval_due, checkpoint_due = schedule.due(step)
+            if eval_due:
                 evaluate_now(step)
-            if nxt[1] is not None and step >= nxt[1]:
-                nxt[1] = (step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
+            if checkpoint_due:
                 save(run / "checkpoints" / f"step_{step}.zip", step)
                 R.prune(run, cfg.keep_checkpoints)
         if over_time() and step < cfg.total_timesteps:

@@ -416,8 +416,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
     collected = 0  # learner decisions played (partial rollouts and imitation included), for the throughput
     opponent_moves = 0
     updates = 0
-    every = [cfg.eval_every, cfg.checkpoint_every]
-    nxt = [((step // e) + 1) * e if e else None for e in every]
+    schedule = Schedule(step, cfg.eval_every, cfg.checkpoint_every)
 
     def over_time() -> bool:
         return deadline is not None and time.perf_counter() > deadline
@@ -490,11 +489,10 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
             if bar is not None:
                 bar.update(buf.size)
             log_rollout(step, stats, "rollout")
-            if nxt[0] is not None and step >= nxt[0]:
-                nxt[0] = (step // cfg.eval_every + 1) * cfg.eval_every
+            eval_due, checkpoint_due = schedule.due(step)
+            if eval_due:
                 evaluate_now(step)
-            if nxt[1] is not None and step >= nxt[1]:
-                nxt[1] = (step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
+            if checkpoint_due:
                 save(run / "checkpoints" / f"step_{step}.zip", step)
                 R.prune(run, cfg.keep_checkpoints)
         if over_time() and step < cfg.total_timesteps:
@@ -515,6 +513,25 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
     R.write_json(run / "result.json", {**asdict(result), "run_dir": str(run), "final": str(final),
                                        "policy": str(policy)})  # fmt: skip
     return result
+
+
+class Schedule:
+    """When evaluations and checkpoints fall due: every ``eval_every`` and ``checkpoint_every`` learner steps (0:
+    never), counted on from ``step`` (a resumed run keeps its rhythm); one schedule for both torch trainers."""
+
+    def __init__(self, step: int, eval_every: int, checkpoint_every: int) -> None:
+        self._every = (eval_every, checkpoint_every)
+        self._next = [(step // e + 1) * e if e else None for e in self._every]
+
+    def due(self, step: int) -> tuple[bool, bool]:
+        """(evaluate now, checkpoint now) at ``step``; each next one then falls a whole period later."""
+        out = []
+        for k, e in enumerate(self._every):
+            hit = self._next[k] is not None and step >= self._next[k]
+            if hit:
+                self._next[k] = (step // e + 1) * e
+            out.append(hit)
+        return out[0], out[1]
 
 
 def progress_bar(cfg: TrainConfig, step: int) -> Any:
