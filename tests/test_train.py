@@ -129,6 +129,13 @@ def test_config_file_errors_name_the_file_and_key(tmp_path, capsys) -> None:
     assert load_config(good, ["seed=7"]) == TrainConfig(seed=7)  # --set wins over the file
 
 
+def test_a_list_on_the_command_line_reads_as_in_a_toml_file_or_comma_separated() -> None:
+    for weights, names in (("3,1", "heuristic,random"), ("[3.0, 1.0]", '["heuristic", "random"]'),
+                           ("[3,1]", "['heuristic','random']")):  # fmt: skip
+        cfg = load_config(None, [f"opponent_weights={weights}", f"opponents={names}"])
+        assert (cfg.opponent_weights, cfg.opponents) == ([3.0, 1.0], ["heuristic", "random"])
+
+
 def test_one_config_file_serves_both_frameworks(tmp_path) -> None:
     both = tmp_path / "both.toml"
     both.write_text("seed = 3\nnum_envs = 32\n\n[rllib]\nnum_env_runners = 2\n")

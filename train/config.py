@@ -223,8 +223,10 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         return value
     if kind is list:
         item = type(default[0]) if default else str
-        if isinstance(value, str):
-            value = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, str):  # a,b or, as in a TOML file, [a, b] (strings possibly quoted)
+            text = value.strip()
+            text = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+            value = [v.strip().strip("\"'") if item is str else v.strip() for v in text.split(",") if v.strip()]
         if not isinstance(value, list):
             raise bad
         try:

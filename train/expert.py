@@ -2,12 +2,13 @@
 own searches, as AlphaZero (Silver et al. 2018) and expert iteration (Anthony et al. 2017) train theirs.
 
 ``num_envs`` games are played at once, every seat by one ``az`` agent (:class:`industry_env.agents.az.AZAgent`)
-searching with the current network (or, with ``az_opponent_share``, that share of the seats by the league's
-``opponents``, drawn seat by seat for each game by ``opponent_weights``: their decisions are kept for the value
-alone, so that it also learns the positions the agent meets against other players): ``az_simulations`` simulations a searched decision, the policy's ``az_top_k``
+searching with the current network: ``az_simulations`` simulations a searched decision, the policy's ``az_top_k``
 moves and the game's heuristic move as candidates, the leaves valued by the value head, positions rebuilt from each
 seat's own observation (hidden information redealt, as the agent always plays). Every game's decision of a step goes
-to the search in one call, so their simulations are stepped as one batch of the engine.
+to the search in one call, so their simulations are stepped as one batch of the engine. With ``az_opponent_share``
+that share of the seats is played by the league's ``opponents`` instead, drawn seat by seat for each game by
+``opponent_weights``: their decisions are kept for the value alone, so that it also learns the positions the agent
+meets against other players.
 
 Every decision with more than one legal move is kept (:class:`ReplayBuffer`): its observation, its mask, where it
 was searched the root's visits (the policy's target), and, once its game is over, the outcome for its seat (+1 a
