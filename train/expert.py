@@ -454,12 +454,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> ExpertResult:
             writer.add_scalar("train/positions_ready", buffer.ready.size, step)
             writer.add_scalar("time/decisions_per_second", kept / wall, step)
             writer.add_scalar("rollout/games", games.games, step)
-            eval_due, checkpoint_due = schedule.due(step)
-            if eval_due:
-                evaluate_now(step)
-            if checkpoint_due:
-                save(run / "checkpoints" / f"step_{step}.zip", step)
-                R.prune(run, cfg.keep_checkpoints)
+            schedule.after(step, evaluate_now, run, cfg.keep_checkpoints, save)
         if over_time() and step < cfg.total_timesteps:
             say(f"time limit of {cfg.time_limit_minutes:g} minutes: stopping at step {step:,}")
     finally:

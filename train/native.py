@@ -489,12 +489,7 @@ def _train_locked(cfg: TrainConfig, run: Path, overwrite: bool) -> NativeResult:
             if bar is not None:
                 bar.update(buf.size)
             log_rollout(step, stats, "rollout")
-            eval_due, checkpoint_due = schedule.due(step)
-            if eval_due:
-                evaluate_now(step)
-            if checkpoint_due:
-                save(run / "checkpoints" / f"step_{step}.zip", step)
-                R.prune(run, cfg.keep_checkpoints)
+            schedule.after(step, evaluate_now, run, cfg.keep_checkpoints, save)
         if over_time() and step < cfg.total_timesteps:
             say(f"time limit of {cfg.time_limit_minutes:g} minutes: stopping at step {step:,}")
     finally:
@@ -532,6 +527,17 @@ class Schedule:
                 self._next[k] = (step // e + 1) * e
             out.append(hit)
         return out[0], out[1]
+
+    def after(self, step: int, evaluate: Callable[[int], None], run: Path, keep: int,
+              save: Callable[[Path, int], None]) -> None:  # fmt: skip
+        """At the end of an update: ``evaluate(step)`` if due, and if due ``save`` the checkpoint
+        ``run/checkpoints/step_N.zip`` and prune the checkpoints to the newest ``keep``."""
+        eval_due, checkpoint_due = self.due(step)
+        if eval_due:
+            evaluate(step)
+        if checkpoint_due:
+            save(run / "checkpoints" / f"step_{step}.zip", step)
+            R.prune(run, keep)
 
 
 def progress_bar(cfg: TrainConfig, step: int) -> Any:
