@@ -4,6 +4,7 @@ a redeal of what no seat may see, never the seed; tiles turned as the rules turn
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -257,10 +258,29 @@ def test_the_page_shows_the_tile_being_attached_turned_each_way() -> None:
     raise AssertionError("no tile turned")
 
 
-def test_a_click_on_a_cell_tile_or_city_of_the_decision_names_its_action_and_its_look_up() -> None:
+def _named(game: Game, key: str) -> int | None:
+    """The legal action a picture element of the decision at hand stands for, or None: an empty cell of
+    ``attach_cell`` (``cell-P-X-Y``) its place action, a tile (``tile-P-X-Y``) its tile action, a city
+    (``city-P-X-Y-B``) its city action."""
+    m = re.fullmatch(r"(tile|cell|city)-(\d+)-(-?\d+)-(-?\d+)(?:-([abc]))?", key)
+    if not m or game.is_over or int(m[2]) != game.to_move:
+        return None
+    p, cell = game.to_move, (int(m[3]), int(m[4]))
+    slot = game.slot_at(p, cell)
+    if m[1] == "city":
+        action = A.city_action(slot, "abc".index(m[5])) if slot >= 0 and m[5] else None
+    elif game.phase == "attach_cell":
+        placement = game.placement_cells(p).get(cell)
+        action = None if placement is None else A.PLACE + placement
+    else:
+        action = A.TILE + slot if slot >= 0 else None
+    return action if action is not None and action in game.legal_actions() else None
+
+
+def test_the_decisions_cells_tiles_and_cities_are_marked_and_each_looks_up_its_cell() -> None:
     """The nation has no bound: a tile's element id carries its cell from the starting tile, negative too
-    (``tile-0--1-2``); clicked, an empty cell of ``attach_cell`` names its place action, a tile its tile action, a
-    city its city action, and each looks up its cell."""
+    (``tile-0--1-2``); the picture marks exactly the cells, tiles and cities the legal moves name (an empty cell of
+    ``attach_cell`` its place, a tile its tile action, a city its city action), and each looks up its cell."""
     import xml.etree.ElementTree as ET
 
     from industry_env.web.views import view_of
@@ -275,11 +295,11 @@ def test_a_click_on_a_cell_tile_or_city_of_the_decision_names_its_action_and_its
                 root = ET.fromstring(view.picture(g, p))
                 ids = {e.get("id") for e in root.iter() if e.get("id")}
                 legal = set(g.legal_actions())
-                clicked = {view.click_action(g, i) for i in ids} - {None}
+                clicked = {_named(g, i) for i in ids} - {None}
                 assert clicked == {a for a in legal if A.block_of(a)[0] in ("place", "tile", "city")}, g.phase
                 for i in ids:
-                    if view.click_action(g, i) is not None:
-                        x, y = T.action_cell(g, view.click_action(g, i))
+                    if _named(g, i) is not None:
+                        x, y = T.action_cell(g, _named(g, i))
                         assert view.find(g, i) == f"{x},{y} {p}"
                         assert view.lookup(g, view.find(g, i), p).startswith(f"player {p}'s {x},{y}: ")
                 seen.add(g.phase)
@@ -289,7 +309,7 @@ def test_a_click_on_a_cell_tile_or_city_of_the_decision_names_its_action_and_its
             break
     assert seen == {"attach_cell", "garbage", "citizen", "recycle"} and negative
     tile = next(i for i in ids if i.startswith("tile-"))
-    assert view.click_action(g, "tile-9-0-0") is None and view.find(g, tile) is not None
+    assert _named(g, "tile-9-0-0") is None and view.find(g, tile) is not None
     q, c = next((q, c) for q in range(g.n) for c in range(g.slots(q)) if min(g.cell_of(q, c)) < 0)
     x, y = g.cell_of(q, c)
     assert view.find(g, f"tile-{q}-{x}-{y}") == f"{x},{y} {q}"

@@ -882,7 +882,7 @@ def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, 
     for cx, cy in cells:  # the cells of the decision at hand, named as the choices name them ('cell 1,-1')
         bx, by = ox + (cx - cx0) * s, oy + (cy - cy0) * s
         name = f"{cx},{cy}"
-        if game.slot_at(p, (cx, cy)) < 0:  # an empty cell: clicked, it names its place action (webview.click_action)
+        if game.slot_at(p, (cx, cy)) < 0:  # an empty cell (id cell-P-X-Y), where a tile may be attached
             k.rect(bx + 2, by + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0, ls="--", zorder=6,
                    gid=f"cell-{p}-{cx}-{cy}")  # fmt: skip
             k.text(bx + s / 2, by + s / 2, name, fontsize=_PAGE_PT, color=_CHOOSE, weight="bold", zorder=7)

@@ -125,25 +125,6 @@ class TwentiethCenturyView(PicturedView):
             return f"land {parts[1]}"
         return None
 
-    def click_action(self, game: Any, key: str) -> int | None:
-        """The legal action a click on the picture's element ``key`` names, for the player to move, or None: an
-        empty cell in ``attach_cell`` (``cell-P-X-Y``) -> its place action; a tile (``tile-P-X-Y``) -> its tile
-        action (a cube's, a technology's target, a bridge's tile); a city (``city-P-X-Y-B``) -> its city action."""
-        m = _ELEMENT.fullmatch(key)
-        if not m or game.is_over or int(m[2]) != game.to_move:
-            return None
-        p, cell = game.to_move, (int(m[3]), int(m[4]))
-        if m[1] == "city":
-            slot = game.slot_at(p, cell)
-            action = A.city_action(slot, "abc".index(m[5])) if slot >= 0 and m[5] else None
-        elif game.phase == "attach_cell":
-            placement = game.placement_cells(p).get(cell)
-            action = None if placement is None else A.PLACE + placement
-        else:
-            slot = game.slot_at(p, cell)
-            action = A.TILE + slot if slot >= 0 else None
-        return action if action is not None and action in game.legal_actions() else None
-
     def move_start(self, game: Any) -> Any:
         return game.clone()
 
