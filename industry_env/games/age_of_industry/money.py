@@ -10,7 +10,7 @@ class Money:
     """Loans, payments and income: a part of :class:`.reference.Game`, which mixes it in."""
 
     # ============================================================================================ money
-    def _receive(self, p: int, amount: int) -> None:
+    def receive(self, p: int, amount: int) -> None:
         self.s.money[p] += amount
         self.ledger["bank_paid"] += amount
 
@@ -22,9 +22,9 @@ class Money:
         if s.money[p] < amount:
             k = -(-(amount - s.money[p]) // value)
             s.loans[p] += k
-            self._receive(p, k * value)
+            self.receive(p, k * value)
 
-    def _pay(self, p: int, amount: int, spent: bool) -> None:
+    def pay(self, p: int, amount: int, spent: bool) -> None:
         """Pay the bank, borrowing first if short; ``spent`` counts it for the turn order ("posiziona le monete
         che hai speso durante il round nella casella di fianco al tuo gettone")."""
         if amount <= 0:
@@ -39,7 +39,7 @@ class Money:
     def repay_loan(self, p: int) -> None:
         """Prestiti: "Puoi ripagare il prestito in qualsiasi momento, durante il tuo turno, restituendo la somma
         indicata sulla tessera prestito." Not money spent for the turn order (ruling 5)."""
-        self._pay(p, self.components.LOAN_REPAY, spent=False)
+        self.pay(p, self.components.LOAN_REPAY, spent=False)
         self.s.loans[p] -= 1
 
     # ============================================================================================ income
@@ -49,4 +49,4 @@ class Money:
         s = self.s
         s.space_flipped[sp] = 1
         d = self.slot_of[(s.space_industry[sp], s.space_level[sp])]
-        self._receive(s.space_owner[sp], self.components.SLOT_INCOME[d])
+        self.receive(s.space_owner[sp], self.components.SLOT_INCOME[d])

@@ -1,12 +1,14 @@
 """The six actions of Age of Industry (Prima Fase: Azioni dei giocatori), rules of the reference engine.
 
-Where a player may build, lay a rail and sell; the cards played, drawn and discarded; and the handlers
-``_on_<block>`` that ``Game.apply`` calls for each block of the action encoding (:mod:`.actions`), which bring the
-coal and iron a build or a rail needs and end the action. Part of :class:`.reference.Game` (see its module for the
-rulebook cited and the rulings).
+Where a player may build, lay a rail and sell; the cards played, drawn and discarded; and the handler of each
+block of the action encoding (:mod:`.actions`) that ``Game.apply`` calls, which brings the coal and iron a build or
+a rail needs and ends the action. Part of :class:`.reference.Game` (see its module for the rulebook cited and the
+rulings).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from .components import MARKET_SPACE, TILE_ACCEPTS
 from .rules import (
@@ -56,10 +58,10 @@ class PlayerActions:
         s.discard[k] += 1
         s.card = k
 
-    def _hand_size(self, p: int) -> int:
+    def hand_size(self, p: int) -> int:
         return sum(self.s.hand[p])
 
-    def _deck_left(self) -> int:
+    def deck_left(self) -> int:
         return len(self.s.deck) - self.s.deck_pos
 
     # ============================================================================================ build rules
@@ -126,7 +128,7 @@ class PlayerActions:
 
     def ship_has_port(self, sp: int) -> bool:
         """"la casella deve essere connessa tramite linea marittima ad un segnalino porto" (anyone's)."""
-        return any(self._port_counter_at(x) for x in self.map.SHIP_PORT_LOCS[sp])
+        return any(self.port_counter_at(x) for x in self.map.SHIP_PORT_LOCS[sp])
 
     def can_build(self, p: int, sp: int, i: int) -> bool:
         """Everything but the card: display, space, occupancy, overbuilding, and the coal and iron it needs."""
@@ -177,7 +179,7 @@ class PlayerActions:
         if i == SHIP and not over_ship and s.edition == 2 and imp != sp:
             s.space_cubes[imp] = m.SPACE_IMPORT[imp]
         if i in LANE_COUNTERS or saved[1] in LANE_COUNTERS:
-            self._network_changed()  # a port or a ship opens sea lanes: distances change
+            self.network_changed()  # a port or a ship opens sea lanes: distances change
         return saved
 
     def _restore_counter(self, sp: int, saved: tuple) -> None:
@@ -187,7 +189,7 @@ class PlayerActions:
          s.space_cubes[sp], cubes_imp, imp) = saved  # fmt: skip
         s.space_cubes[imp] = cubes_imp if imp != sp else s.space_cubes[sp]
         if placed in LANE_COUNTERS or s.space_industry[sp] in LANE_COUNTERS:
-            self._network_changed()
+            self.network_changed()
 
     def card_builds(self, k: int) -> bool:
         """Descrizione delle carte: "Nota che le navi non possono essere costruite se si utilizza la mappa della
@@ -275,10 +277,15 @@ class PlayerActions:
             self.flip(t)
         else:  # a market tile, used once: "vengono voltate una volta che un tipo di bene è stato venduto"
             s.space_flipped[t] = 1
-            if t in self._market_ship:
-                self.check_ship(self._market_ship[t])
+            if t in self.market_ship:
+                self.check_ship(self.market_ship[t])
 
     # ============================================================================================ the actions
+    def handler(self, block: str) -> Callable[[int, int], None]:
+        """The method that carries out a choice in action block ``block`` (its name in :mod:`.actions`), given the
+        seat and the choice's index in the block: ``_on_<block>``."""
+        return getattr(self, f"_on_{block.lower()}")
+
     def _on_repay(self, p: int, _: int) -> None:
         self.repay_loan(p)
 
@@ -302,7 +309,7 @@ class PlayerActions:
         s, c = self.s, self.components
         d = self.lowest_counter(p, i)
         level = c.SLOT_LEVEL[d]
-        self._pay(p, c.SLOT_COST[d], spent=True)
+        self.pay(p, c.SLOT_COST[d], spent=True)
         if s.space_owner[sp] >= 0 and s.space_cubes[sp]:
             r = COAL if s.space_industry[sp] == COAL_MINE else IRON
             self.ledger["cubes_removed"][r] += s.space_cubes[sp]
@@ -317,7 +324,7 @@ class PlayerActions:
         s.need_coal, s.need_iron = c.SLOT_COAL[d], c.SLOT_IRON[d]
         self._deliver(p)
 
-    def _delivery_locs(self) -> tuple[int, ...]:
+    def delivery_locs(self) -> tuple[int, ...]:
         s, m = self.s, self.map
         if s.rail_link >= 0:  # "in una delle due località che la ferrovia mette in connessione"
             return (m.LINK_A[s.rail_link], m.LINK_B[s.rail_link])
@@ -328,7 +335,7 @@ class PlayerActions:
         s = self.s
         while s.need_coal or s.need_iron:
             r = COAL if s.need_coal else IRON
-            sources = self.nearest_sources(r, self._delivery_locs())
+            sources = self.nearest_sources(r, self.delivery_locs())
             if len(sources) > 1:
                 s.phase = COAL_SOURCE if r == COAL else IRON_SOURCE
                 return
@@ -347,7 +354,7 @@ class PlayerActions:
             s.need_coal -= 1
         else:
             s.need_iron -= 1
-        self._network_changed()
+        self.network_changed()
 
     def _on_source(self, p: int, h: int) -> None:
         r = COAL if self.s.phase == COAL_SOURCE else IRON
@@ -375,7 +382,7 @@ class PlayerActions:
             if imp >= 0 and s.edition == 2 and connected:
                 self.fill_demand_track(COAL, imp, p)
             self.check_ship(sp)
-        self._end_action()
+        self.end_action()
 
     def _on_rail(self, p: int, li: int) -> None:
         self.build_rail(p, li)
@@ -385,7 +392,7 @@ class PlayerActions:
         necessario trasportare un cubetto di acciaio ed uno di carbone" (ruling 3: the player's first rail; the new
         link carries none of its own cubes)."""
         s = self.s
-        self._pay(p, RAIL_COST, spent=True)
+        self.pay(p, RAIL_COST, spent=True)
         s.rail_link = li
         if s.rails_left[p] < RAILS_PER_PLAYER:
             s.need_coal, s.need_iron = 1, 1
@@ -395,8 +402,8 @@ class PlayerActions:
         s = self.s
         s.link_owner[s.rail_link] = p
         s.rails_left[p] -= 1
-        self._network_changed()
-        self._end_action()
+        self.network_changed()
+        self.end_action()
 
     def _on_sell(self, p: int, sp: int) -> None:
         """AZIONE Vendere Beni: the first (or next) sale's cotton mill or factory."""
@@ -407,15 +414,15 @@ class PlayerActions:
         s = self.s
         self.sell_goods(p, s.sell_from, t)
         s.sell_from = -1
-        self._network_changed()
+        self.network_changed()
         # "Puoi concludere un numero qualunque di vendite durante una singola azione."
         if self.sellers(p):
             s.phase = SELL_MORE
         else:
-            self._end_action()
+            self.end_action()
 
     def _on_done(self, p: int, _: int) -> None:
-        self._end_action()
+        self.end_action()
 
     def _on_develop(self, p: int, k: int) -> None:
         """AZIONE Sviluppo tecnologico: "Devi anche scartare una carta dalla tua mano come pagamento"."""
@@ -425,7 +432,7 @@ class PlayerActions:
     def _on_remove(self, p: int, d: int) -> None:
         """"Puoi rimuovere uno qualsiasi dei segnalini dalla tua scheda."""
         self.s.display[p][d] -= 1
-        self._end_action()
+        self.end_action()
 
     def _on_draw(self, p: int, src: int) -> None:
         """AZIONE Pescare due carte: "Puoi scegliere di pescare dal mazzo o pescare carte scoperte in qualsiasi
@@ -434,7 +441,7 @@ class PlayerActions:
         if s.phase == ACTION:
             s.draws_left = 2
         if src == 0:
-            s.hand[p][self._take_from_deck()] += 1
+            s.hand[p][self.take_from_deck()] += 1
         else:
             k = s.face_up[src - 1]
             s.face_up[src - 1] = -1
@@ -442,19 +449,19 @@ class PlayerActions:
             s.known[p][k] += 1  # a face-up card taken stays known to everyone
         s.draws_left -= 1
         # "se hai otto carte in mano e decidi di effettuare questa azione pescherai una sola carta"
-        if s.draws_left > 0 and self._hand_size(p) < HAND_LIMIT and self._draw_choices():
+        if s.draws_left > 0 and self.hand_size(p) < HAND_LIMIT and self.draw_choices():
             s.phase = DRAW_SECOND
             return
         # "Dopo aver pescato due carte rimpiazza, prendendo dal mazzo, le carte scoperte eventualmente pescate"
         for j in range(NUM_FACE_UP):
-            if s.face_up[j] < 0 and self._deck_left() > 0:
-                s.face_up[j] = self._take_from_deck()
-        self._end_action()
+            if s.face_up[j] < 0 and self.deck_left() > 0:
+                s.face_up[j] = self.take_from_deck()
+        self.end_action()
 
     def _on_pass(self, p: int, k: int) -> None:
         """AZIONE Passare: "Per fare ciò devi scartare una carta dalla tua mano."."""
         self.play_card(p, k)
-        self._end_action()
+        self.end_action()
 
     def _on_pass_free(self, p: int, _: int) -> None:
-        self._end_action()
+        self.end_action()

@@ -13,6 +13,10 @@ Chance comes only at set-up, from :mod:`.chance`, so a seed and a list of action
 Networks are searched by breadth-first search over the map's link tables (plain loops over index lists, as a
 kernel would), never over Python objects. ``apply`` of a forbidden action raises :class:`IllegalActionError` and
 changes nothing.
+
+:class:`Game` is this module's set-up, public API, legal actions, hidden information and saving, and the rules of
+the modules it mixes in: :mod:`.transport` (networks, coal and iron), :mod:`.money` (loans, payments, income),
+:mod:`.player_actions` (the six actions) and :mod:`.rounds` (turns, rounds, the end and the final scoring).
 """
 
 from __future__ import annotations
@@ -106,8 +110,8 @@ class Game(Transport, Money, PlayerActions, Rounds):
         self.build_spaces = tuple(s for s, sym in enumerate(m.SPACE_SYMBOL) if sym in ALLOWED)
         # (industry, level) -> display slot, for a counter's cost, cubes and income
         self.slot_of = {(c.SLOT_INDUSTRY[d], c.SLOT_LEVEL[d]): d for d in range(c.num_slots)}
-        self._import_ship = {m.SHIP_IMPORT[s]: s for s in range(m.num_spaces) if m.SHIP_IMPORT[s] >= 0}
-        self._market_ship = {m.SHIP_MARKET[s]: s for s in range(m.num_spaces) if m.SHIP_MARKET[s] >= 0}
+        self.import_ship = {m.SHIP_IMPORT[s]: s for s in range(m.num_spaces) if m.SHIP_IMPORT[s] >= 0}
+        self.market_ship = {m.SHIP_MARKET[s]: s for s in range(m.num_spaces) if m.SHIP_MARKET[s] >= 0}
         self.history: list[int] = []
         # Money and cubes entering and leaving the bank and the supply since this object was made (for checks).
         self.ledger = {"bank_paid": 0, "bank_received": 0, "cubes_placed": [0, 0], "cubes_removed": [0, 0]}
@@ -144,9 +148,9 @@ class Game(Transport, Money, PlayerActions, Rounds):
         hand_size = HAND_SIZE_FIRST_EDITION_4P if edition == 1 and n == 4 else HAND_SIZE
         for i in range(n):
             for _ in range(hand_size):
-                s.hand[s.order[i]][self._take_from_deck()] += 1
+                s.hand[s.order[i]][self.take_from_deck()] += 1
         for j in range(NUM_FACE_UP):
-            s.face_up[j] = self._take_from_deck()
+            s.face_up[j] = self.take_from_deck()
         # "Disponi una tessera mercato ... su ciascuna casella con l'icona mercato." (tiles left over go to the box)
         for j, sp in enumerate(m.market_spaces):
             s.space_tile[sp] = tiles[j]
@@ -156,7 +160,7 @@ class Game(Transport, Money, PlayerActions, Rounds):
                     s.space_cubes[sp] = m.SPACE_IMPORT[sp]
         return s
 
-    def _take_from_deck(self) -> int:
+    def take_from_deck(self) -> int:
         s = self.s
         k = s.deck[s.deck_pos]
         s.deck[s.deck_pos] = -1  # a drawn card's place in the deck is blank: the state keeps no history of draws
@@ -210,7 +214,7 @@ class Game(Transport, Money, PlayerActions, Rounds):
         self.history.append(a)
         block, i = self.space.block(a)
         p = self.current_player
-        handler = getattr(self, f"_on_{block.lower()}")
+        handler = self.handler(block)
         try:
             handler(p, i)
         finally:
@@ -227,7 +231,7 @@ class Game(Transport, Money, PlayerActions, Rounds):
     def forget_cached(self) -> None:
         """Drop what was computed from the position (legal actions, distances): call after editing ``s`` by hand."""
         self._legal: list[int] | None = None
-        self._network_changed()
+        self.network_changed()
 
     # ============================================================================================ legal actions
     def _compute_legal(self) -> list[int]:
@@ -242,7 +246,7 @@ class Game(Transport, Money, PlayerActions, Rounds):
             out += [A.build_at(sp, i) for sp, i in self.build_options(p, s.card, bool(s.combined))]
         elif s.phase in (COAL_SOURCE, IRON_SOURCE):
             r = COAL if s.phase == COAL_SOURCE else IRON
-            out += [A.source(h) for h in self.nearest_sources(r, self._delivery_locs())]
+            out += [A.source(h) for h in self.nearest_sources(r, self.delivery_locs())]
         elif s.phase == SELL_TO:
             out += [A.SELL_TO + t for t in self.sale_targets(s.sell_from)]
         elif s.phase == SELL_MORE:
@@ -250,15 +254,15 @@ class Game(Transport, Money, PlayerActions, Rounds):
         elif s.phase == DEVELOP_WHICH:
             out += [A.REMOVE + d for d, n in enumerate(s.display[p]) if n > 0]
         elif s.phase == DRAW_SECOND:
-            out += self._draw_choices()
+            out += self.draw_choices()
         # Prestiti: "Puoi ripagare il prestito in qualsiasi momento, durante il tuo turno"
         if s.loans[p] > 0 and s.money[p] >= self.components.LOAN_REPAY:
             out.append(A.REPAY)
         return out
 
-    def _draw_choices(self) -> list[int]:
+    def draw_choices(self) -> list[int]:
         s, A = self.s, self.space
-        out = [A.DRAW] if self._deck_left() > 0 else []
+        out = [A.DRAW] if self.deck_left() > 0 else []
         return out + [A.DRAW + 1 + j for j in range(NUM_FACE_UP) if s.face_up[j] >= 0]
 
     def _action_choices(self, p: int) -> list[int]:
@@ -281,11 +285,11 @@ class Game(Transport, Money, PlayerActions, Rounds):
             out.append(A.PASS + k)
         out += [A.RAIL + li for li in self.rail_options(p)]
         out += [A.SELL + sp for sp in self.sellers(p)]
-        if self._hand_size(p) < HAND_LIMIT:  # "Non puoi mai superare tale limite"
-            out += self._draw_choices()
+        if self.hand_size(p) < HAND_LIMIT:  # "Non puoi mai superare tale limite"
+            out += self.draw_choices()
         # "Se non hai carte in mano e non è possibile pescare altre carte dal mazzo puoi effettuare quest'azione
         # senza dover scartare una carta."
-        if not any(hand) and self._deck_left() == 0:
+        if not any(hand) and self.deck_left() == 0:
             out.append(A.PASS_FREE)
         return out
 

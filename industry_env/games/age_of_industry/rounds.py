@@ -15,7 +15,7 @@ class Rounds:
     """Turns, rounds, the end and the final scoring: a part of :class:`.reference.Game`, which mixes it in."""
 
     # ============================================================================================ turns and rounds
-    def _end_action(self) -> None:
+    def end_action(self) -> None:
         s = self.s
         actions = 0 if s.combined else s.actions_left - 1
         s.card, s.combined, s.build_space, s.build_industry, s.rail_link = -1, 0, -1, -1, -1
@@ -35,9 +35,9 @@ class Rounds:
         hanno più carte in mano ed il mazzo di carte è vuoto ... Le due carte scoperte non sono considerate parte del
         mazzo" (the first edition waits for the face-up cards too)."""
         s = self.s
-        if self._deck_left() > 0 or (s.edition == 1 and any(k >= 0 for k in s.face_up)):
+        if self.deck_left() > 0 or (s.edition == 1 and any(k >= 0 for k in s.face_up)):
             return False
-        return any(self._hand_size(q) == 0 for q in range(s.num_players))
+        return any(self.hand_size(q) == 0 for q in range(s.num_players))
 
     def _end_of_round(self) -> None:
         """Il gioco: "Ogni round è composto da tre fasi ... 1. Azioni dei giocatori 2. Determinazione del nuovo
@@ -66,7 +66,7 @@ class Rounds:
         contratto." (the interest is counted before any loan taken to pay it)"""
         s = self.s
         for q in s.order:
-            self._pay(q, s.loans[q] * self.components.LOAN_INTEREST, spent=False)
+            self.pay(q, s.loans[q] * self.components.LOAN_INTEREST, spent=False)
 
     # ============================================================================================ final scoring
     def occupied_spaces(self, loc: int) -> int:

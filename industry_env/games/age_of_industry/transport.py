@@ -21,7 +21,7 @@ class Transport:
     """The networks and the cubes: a part of :class:`.reference.Game`, which mixes it in."""
 
     # ============================================================================================ networks
-    def _network_changed(self) -> None:
+    def network_changed(self) -> None:
         """Drop the distances and the completed links: a rail was laid, or a port or a ship came or went (what
         :meth:`link_completed` reads, :data:`LANE_COUNTERS`), or the position was replaced."""
         self._dist_cache: dict[tuple[int, ...], list[int]] = {}
@@ -37,7 +37,7 @@ class Transport:
             if len(spaces) == 1 and m.SPACE_SYMBOL[spaces[0]] == SHIP_SPACE:  # the ship end
                 if s.space_industry[spaces[0]] != SHIP:
                     return False
-                return not m.LOC_HAS_PORT_SPACE[other] or self._port_counter_at(other)
+                return not m.LOC_HAS_PORT_SPACE[other] or self.port_counter_at(other)
         return False
 
     def link_completed(self, link: int) -> bool:
@@ -74,7 +74,7 @@ class Transport:
         self._dist_cache[starts] = dist
         return dist
 
-    def _port_counter_at(self, loc: int) -> bool:
+    def port_counter_at(self, loc: int) -> bool:
         s = self.s
         return any(s.space_industry[sp] == PORT for sp in self.map.LOC_SPACES[loc])
 
@@ -83,7 +83,7 @@ class Transport:
         connessa tramite una rete ferroviaria ad un segnalino porto o ad una località che ha un'icona Porto
         distante. Non ha importanza a chi appartiene il porto o se il segnalino sia girato o meno." """
         m = self.map
-        return any(d >= 0 and (m.LOC_DISTANT_PORT[x] or self._port_counter_at(x)) for x, d in enumerate(dist))
+        return any(d >= 0 and (m.LOC_DISTANT_PORT[x] or self.port_counter_at(x)) for x, d in enumerate(dist))
 
     def _holds(self, r: int, sp: int) -> bool:
         """Can space ``sp`` give a cube of resource ``r``: a mine's coal, an iron works' iron, an import's coal."""
@@ -147,7 +147,7 @@ class Transport:
         s = self.s
         self.ledger["cubes_removed"][r] += 1
         if source == DEMAND:
-            self._pay(p, self.demand_price(r), spent=True)
+            self.pay(p, self.demand_price(r), spent=True)
             if s.demand[r] > 0:
                 s.demand[r] -= 1
             else:  # "È possibile acquistare materie prime anche se non sono più disponibili cubetti": from the supply
@@ -156,7 +156,7 @@ class Transport:
         s.space_cubes[source] -= 1
         if s.space_cubes[source] == 0:
             if self.map.SPACE_SYMBOL[source] == IMPORT_SPACE:
-                self.check_ship(self._import_ship[source])
+                self.check_ship(self.import_ship[source])
             else:  # "Quando viene prelevato l'ultimo cubetto ... il segnalino ... viene immediatamente girato"
                 self.flip(source)
 
@@ -168,5 +168,5 @@ class Transport:
         s, prices = self.s, self.components.DEMAND_PRICES[r]
         while s.space_cubes[sp] > 0 and s.demand[r] < len(prices):
             s.space_cubes[sp] -= 1
-            self._receive(owner, prices[s.demand[r]])
+            self.receive(owner, prices[s.demand[r]])
             s.demand[r] += 1
