@@ -68,16 +68,14 @@ from ...core import batched
 from ...core.sampling import pick_uniform
 from ...core.state import BatchState
 from . import actions as A
-from . import chance
-from . import observation as O
+from . import chance, numpy_backend
 from .components import Board, load_board
-from .numpy_auction import _available
 from .numpy_backend import _numpy_mask, _numpy_play
-from .numpy_rounds import _begin_round, _final_scores, _ranking
+from .numpy_rounds import _final_scores, _ranking
 from .numpy_tables import AUCTION, BID, DEVELOP, OVER, PAY, SELL_OR_KEEP, P, board_tables, rows_players
 from .positions import JSON_VERSION, PHASES
 from .reference import Game, IllegalActionError
-from .rules import MAX_PLAYERS, MIN_PLAYERS, NUM_COLUMNS, STARTING_MONEY
+from .rules import MAX_PLAYERS, MIN_PLAYERS, NUM_COLUMNS
 from .state import SCHEMA
 
 __all__ = [
@@ -86,6 +84,7 @@ __all__ = [
     "use_backend",
     "IllegalActionError",
     "AUCTION", "BID", "SELL_OR_KEEP", "DEVELOP", "PAY", "OVER",
+    "P", "board_tables", "rows_players",  # the numpy rules' (.numpy_tables), still importable from here
 ]  # fmt: skip
 
 
@@ -110,7 +109,6 @@ class State(BatchState):
 
 _ARRAY_FIELDS = SCHEMA.names
 _DTYPES = {f.name: f.dtype for f in SCHEMA.fields}
-_FILL = {f.name: f.fill for f in SCHEMA.fields if f.fill}
 
 
 _LAYOUT, _BYTES_PER_GAME = SCHEMA.offset, SCHEMA.bytes_per_game
@@ -229,19 +227,7 @@ def _new_games(
     if _backend == "numba":
         _kernel().new_games(s, rows, seeds, n, balanced, next_mask)
         return
-    for name in _ARRAY_FIELDS:
-        getattr(s, name)[rows] = _FILL.get(name, 0)
-    s.seed[rows] = seeds
-    s.num_players[rows] = n
-    s.balanced_draws[rows] = balanced
-    # "Give each player 4 Talers"; "Randomly decide which player takes the Starting Player marker".
-    s.money[rows] = np.where(rows_players(n), STARTING_MONEY, 0)
-    s.starting_player[rows] = chance.starting_player(seeds, n)
-    # "Place the Column tokens in the bag and mix them."
-    s.bag[rows] = chance.bag_order(seeds, 0)
-    _begin_round(s, rows)
-    if next_mask is not None and rows.size:
-        next_mask[rows] = legal_action_mask(s.take(rows))
+    numpy_backend.new_games(s, rows, seeds, n, balanced, next_mask)
 
 
 def _new_state(batch_size: int, board: Board | None = None,
@@ -317,71 +303,11 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
 
     The layout is :mod:`industry_env.games.industry.observation`'s; ``observation.observe_game`` is the readable twin.
     """
-    s = state
-    B = s.batch_size
     if _backend == "numba":
         from . import observe_kernel
 
-        return observe_kernel.observe(s, player)
-    if player is None:
-        obs_p = np.maximum(s.current_player, 0).astype(np.int64)
-    else:
-        raw = np.asarray(player)
-        if not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (raw.ndim == 1 and raw.size != B):
-            raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
-        obs_p = np.broadcast_to(raw.astype(np.int64), (B,)).copy()
-    n = s.num_players.astype(np.int64)
-    if B and ((obs_p < 0) | (obs_p >= n)).any():
-        raise ValueError("observer must be a player of the game (0 .. num_players - 1)")
-    out = np.zeros((B, O.OBS_DIM), np.float32)
-    v = O.views(out)
-    b = np.arange(B)
-    k = np.arange(P)[None, :]
-    seat_ok = k < n[:, None]
-    absolute = (obs_p[:, None] + k) % n[:, None]  # [B, 4]: relative seat k -> player
-
-    def rel(q: np.ndarray) -> np.ndarray:
-        """Relative-seat one-hot [B, 4] of players ``q`` (-1: all zero)."""
-        q = q.astype(np.int64)
-        r = (q - obs_p) % n
-        return ((r[:, None] == k) & (q >= 0)[:, None]).astype(np.float32)
-
-    v["four_players"][:, 0] = n == 4
-    v["balanced_draws"][:, 0] = s.balanced_draws
-    v["era"][b, s.era] = 1.0
-    v["round"][:, 0] = s.round.astype(np.float32) / O.SCALE_ROUND
-    v["phase"][b, s.phase] = 1.0
-    v["to_move"][:] = rel(s.current_player)
-    v["seat_present"][:] = seat_ok
-    g = np.where(seat_ok, absolute, 0)
-    v["money"][:] = np.where(seat_ok, s.money[b[:, None], g], 0).astype(np.float32) / O.SCALE_MONEY
-    v["points"][:] = np.where(seat_ok, s.points[b[:, None], g], 0).astype(np.float32) / O.SCALE_POINTS
-    v["subsidy"][:] = seat_ok & s.subsidy[b[:, None], g]
-    v["jokers"][:] = np.where(seat_ok[:, :, None], s.jokers[b[:, None], g], 0)
-    v["starting_player"][:] = rel(s.starting_player)
-    v["auctioneer"][:] = rel(s.auctioneer)
-    v["high_bidder"][:] = rel(s.high_bidder)
-    v["developer"][:] = rel(s.developer)
-    own = s.owner.astype(np.int64)
-    r = (own - obs_p[:, None]) % n[:, None]
-    v["owner"][:] = (r[:, :, None] == k[None]) & (own >= 0)[:, :, None]
-    v["developed"][:] = s.developed
-    v["claimed"][:] = s.claimed
-    v["available"][:] = _available(s)
-    in_bag = np.arange(NUM_COLUMNS)[None, :] >= s.bag_pos[:, None]
-    bag_rows, bag_j = np.nonzero(in_bag)
-    v["in_bag"][bag_rows, s.bag[bag_rows, bag_j]] = 1.0
-    lot = np.flatnonzero(s.lot >= 0)
-    v["lot"][lot, s.lot[lot]] = 1.0
-    v["high_bid"][:, 0] = s.high_bid.astype(np.float32) / O.SCALE_MONEY
-    v["developments"][:, 0] = s.developments
-    v["dev_turns"][:, 0] = s.dev_turns
-    dv = np.flatnonzero(s.developing >= 0)
-    v["developing"][dv, s.developing[dv]] = 1.0
-    for j in range(2):
-        pr = np.flatnonzero(s.pending[:, j] >= 0)
-        v["pending"][pr, j, s.pending[pr, j]] = 1.0
-    return out
+        return observe_kernel.observe(state, player)
+    return numpy_backend.observe(state, player)
 
 
 # ---------------------------------------------------------------------------------------------- the reference
@@ -534,37 +460,7 @@ def rollout(
         stop_at = np.ascontiguousarray(stop_at, np.int64)
     if _backend == "numba":
         return _kernel().rollout(_writable(state, inplace), int(max_steps), weights, int(key), inplace, stop_at)
-    s = _writable(state, inplace)
-    B = s.batch_size
-    steps = np.zeros(B, np.int64)
-    final = np.zeros((B, P), np.float32)
-    row_key = chance.splitmix64(chance.splitmix64(chance.splitmix64(np.uint64(key)) ^ np.uint64(3))
-                                ^ np.arange(B, dtype=np.uint64))  # kernel._key(key, 3, i)  # fmt: skip
-    with np.errstate(over="ignore"):
-        game_key = chance.splitmix64(chance.splitmix64(s.seed.astype(np.uint64)) ^ row_key)
-    for k in range(max_steps):
-        live = ~s.terminated if stop_at is None else ~s.terminated & (s.current_player != stop_at)
-        if not live.any():
-            break
-        mask = legal_action_mask(s)
-        u = (chance.splitmix64(game_key ^ np.uint64(k)) >> np.uint64(11)).astype(np.float64) * 2.0**-53
-        if weights is None:  # sample_legal's rule: the floor(u * count)-th legal action
-            count = mask.sum(axis=1)
-            nth = (u * count).astype(np.int64)
-            a = np.argmax(np.cumsum(mask, axis=1) > nth[:, None], axis=1)
-        else:  # the first action whose cumulative weight exceeds u times the total
-            cs = np.cumsum(mask * weights, axis=1)
-            a = np.argmax(cs > (u * cs[:, -1])[:, None], axis=1)
-        held = s.terminated.copy()  # the games that stop here are set aside for this step
-        s.terminated |= ~live
-        _numpy_play(s, a, mask, True, -1.0, None)
-        s.terminated &= live | held
-        s.terminated |= held
-        steps += live
-        ended = live & s.terminated
-        final[ended] = s.rewards[ended]
-    s.rewards[...] = final
-    return s, steps
+    return numpy_backend.rollout(_writable(state, inplace), int(max_steps), weights, int(key), stop_at)
 
 
 # ---------------------------------------------------------------------------------------------- the engine

@@ -1,4 +1,4 @@
-"""Industry's numpy backend: the legal-action mask and the step, as array code over the batch.
+"""Industry's numpy backend: new games, the legal-action mask, the step, the observation and random playouts.
 
 :mod:`.engine` dispatches here where nothing compiles (``INDUSTRY_ENV_BACKEND=numpy``, or numba missing); the
 rules of each phase are in :mod:`.numpy_rounds`, :mod:`.numpy_auction` and :mod:`.numpy_development`, and the
@@ -11,7 +11,9 @@ import numpy as np
 
 from ...core.state import BatchState as State
 from . import actions as A
-from .numpy_auction import _bid_or_pass, _claim, _keep, _next_auction, _open_auction, _sell
+from . import chance
+from . import observation as O
+from .numpy_auction import _available, _bid_or_pass, _claim, _keep, _next_auction, _open_auction, _sell
 from .numpy_development import (
     _develop,
     _develop_ok,
@@ -20,9 +22,10 @@ from .numpy_development import (
     _pay_resource,
     _pay_ways,
 )
-from .numpy_rounds import _take_subsidy
+from .numpy_rounds import _begin_round, _take_subsidy
 from .numpy_tables import AUCTION, BID, DEVELOP, OVER, PAY, SELL_OR_KEEP, P, _flat, rows_players
-from .rules import MAX_BID, NUM_COLUMNS
+from .rules import MAX_BID, NUM_COLUMNS, STARTING_MONEY
+from .state import SCHEMA
 
 # ---------------------------------------------------------------------------------------------- legality
 _AT_MOST = np.arange(1, MAX_BID + 1)[None, :] <= np.arange(MAX_BID + 1)[:, None]  # [x, k-1]: bid k <= x
@@ -188,3 +191,127 @@ def _apply(s: State, groups: list[_Group]) -> None:
     finished.append(_pay_resource(s, rows, p, r, way))
     turn_over = _finish_development(s, np.concatenate(finished))
     _end_development_turn(s, np.concatenate([groups[_DONE_K][0], turn_over]))
+
+
+# ---------------------------------------------------------------------------------------------- new games
+def new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
+              next_mask: np.ndarray | None) -> None:  # fmt: skip
+    """Preparing the Game, in place, for the games ``rows`` of ``s`` (then the first round begins); their
+    legal-action masks into the rows of ``next_mask`` if given."""
+    for f in SCHEMA.fields:
+        getattr(s, f.name)[rows] = f.fill or 0
+    s.seed[rows] = seeds
+    s.num_players[rows] = n
+    s.balanced_draws[rows] = balanced
+    # "Give each player 4 Talers"; "Randomly decide which player takes the Starting Player marker".
+    s.money[rows] = np.where(rows_players(n), STARTING_MONEY, 0)
+    s.starting_player[rows] = chance.starting_player(seeds, n)
+    # "Place the Column tokens in the bag and mix them."
+    s.bag[rows] = chance.bag_order(seeds, 0)
+    _begin_round(s, rows)
+    if next_mask is not None and rows.size:
+        next_mask[rows] = _numpy_mask(s.take(rows), np.zeros((rows.size, A.NUM_ACTIONS), bool))
+
+
+# ---------------------------------------------------------------------------------------------- observation
+def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
+    """``engine.observe`` by the numpy rules: float32[B, OBS_DIM], each game seen from ``player`` (None: the player
+    to move; seat 0 once over), in :mod:`.observation`'s layout."""
+    s = state
+    B = s.batch_size
+    if player is None:
+        obs_p = np.maximum(s.current_player, 0).astype(np.int64)
+    else:
+        raw = np.asarray(player)
+        if not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (raw.ndim == 1 and raw.size != B):
+            raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
+        obs_p = np.broadcast_to(raw.astype(np.int64), (B,)).copy()
+    n = s.num_players.astype(np.int64)
+    if B and ((obs_p < 0) | (obs_p >= n)).any():
+        raise ValueError("observer must be a player of the game (0 .. num_players - 1)")
+    out = np.zeros((B, O.OBS_DIM), np.float32)
+    v = O.views(out)
+    b = np.arange(B)
+    k = np.arange(P)[None, :]
+    seat_ok = k < n[:, None]
+    absolute = (obs_p[:, None] + k) % n[:, None]  # [B, 4]: relative seat k -> player
+
+    def rel(q: np.ndarray) -> np.ndarray:
+        """Relative-seat one-hot [B, 4] of players ``q`` (-1: all zero)."""
+        q = q.astype(np.int64)
+        r = (q - obs_p) % n
+        return ((r[:, None] == k) & (q >= 0)[:, None]).astype(np.float32)
+
+    v["four_players"][:, 0] = n == 4
+    v["balanced_draws"][:, 0] = s.balanced_draws
+    v["era"][b, s.era] = 1.0
+    v["round"][:, 0] = s.round.astype(np.float32) / O.SCALE_ROUND
+    v["phase"][b, s.phase] = 1.0
+    v["to_move"][:] = rel(s.current_player)
+    v["seat_present"][:] = seat_ok
+    g = np.where(seat_ok, absolute, 0)
+    v["money"][:] = np.where(seat_ok, s.money[b[:, None], g], 0).astype(np.float32) / O.SCALE_MONEY
+    v["points"][:] = np.where(seat_ok, s.points[b[:, None], g], 0).astype(np.float32) / O.SCALE_POINTS
+    v["subsidy"][:] = seat_ok & s.subsidy[b[:, None], g]
+    v["jokers"][:] = np.where(seat_ok[:, :, None], s.jokers[b[:, None], g], 0)
+    v["starting_player"][:] = rel(s.starting_player)
+    v["auctioneer"][:] = rel(s.auctioneer)
+    v["high_bidder"][:] = rel(s.high_bidder)
+    v["developer"][:] = rel(s.developer)
+    own = s.owner.astype(np.int64)
+    r = (own - obs_p[:, None]) % n[:, None]
+    v["owner"][:] = (r[:, :, None] == k[None]) & (own >= 0)[:, :, None]
+    v["developed"][:] = s.developed
+    v["claimed"][:] = s.claimed
+    v["available"][:] = _available(s)
+    in_bag = np.arange(NUM_COLUMNS)[None, :] >= s.bag_pos[:, None]
+    bag_rows, bag_j = np.nonzero(in_bag)
+    v["in_bag"][bag_rows, s.bag[bag_rows, bag_j]] = 1.0
+    lot = np.flatnonzero(s.lot >= 0)
+    v["lot"][lot, s.lot[lot]] = 1.0
+    v["high_bid"][:, 0] = s.high_bid.astype(np.float32) / O.SCALE_MONEY
+    v["developments"][:, 0] = s.developments
+    v["dev_turns"][:, 0] = s.dev_turns
+    dv = np.flatnonzero(s.developing >= 0)
+    v["developing"][dv, s.developing[dv]] = 1.0
+    for j in range(2):
+        pr = np.flatnonzero(s.pending[:, j] >= 0)
+        v["pending"][pr, j, s.pending[pr, j]] = 1.0
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- random play
+def rollout(s: State, max_steps: int, weights: np.ndarray | None, key: int,
+            stop_at: np.ndarray | None) -> tuple[State, np.ndarray]:  # fmt: skip
+    """``engine.rollout`` by the numpy rules, its arguments checked, on the State it writes: ``(s, steps)``."""
+    B = s.batch_size
+    steps = np.zeros(B, np.int64)
+    final = np.zeros((B, P), np.float32)
+    row_key = chance.splitmix64(chance.splitmix64(chance.splitmix64(np.uint64(key)) ^ np.uint64(3))
+                                ^ np.arange(B, dtype=np.uint64))  # kernel._key(key, 3, i)  # fmt: skip
+    with np.errstate(over="ignore"):
+        game_key = chance.splitmix64(chance.splitmix64(s.seed.astype(np.uint64)) ^ row_key)
+    for k in range(max_steps):
+        live = ~s.terminated if stop_at is None else ~s.terminated & (s.current_player != stop_at)
+        if not live.any():
+            break
+        mask = _numpy_mask(s, np.zeros((B, A.NUM_ACTIONS), bool))
+        u = (chance.splitmix64(game_key ^ np.uint64(k)) >> np.uint64(11)).astype(np.float64) * 2.0**-53
+        if weights is None:  # sample_legal's rule: the floor(u * count)-th legal action
+            count = mask.sum(axis=1)
+            nth = (u * count).astype(np.int64)
+            a = np.argmax(np.cumsum(mask, axis=1) > nth[:, None], axis=1)
+        else:  # the first action whose cumulative weight exceeds u times the total
+            cs = np.cumsum(mask * weights, axis=1)
+            a = np.argmax(cs > (u * cs[:, -1])[:, None], axis=1)
+        held = s.terminated.copy()  # the games that stop here are set aside for this step
+        s.terminated |= ~live
+        _numpy_play(s, a, mask, True, -1.0, None)
+        s.terminated &= live | held
+        s.terminated |= held
+        steps += live
+        ended = live & s.terminated
+        final[ended] = s.rewards[ended]
+    s.rewards[...] = final
+    return s, steps
+
