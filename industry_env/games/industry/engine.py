@@ -1,9 +1,11 @@
-"""The batched numpy engine of Industry: B games as one dataclass of arrays, stepped together.
+"""The batched engine of Industry: B games as one dataclass of arrays, stepped together.
 
 This is the fast engine for reinforcement learning; :mod:`industry_env.games.industry.reference` is the readable oracle
-it is checked against, game by game (``tests/industry/test_engine_differential.py``, ``industry-env verify``). Each rule
-below is the reference's rule written as array code over the batch: one function per phase, named as the
-reference names it, looping only over the small fixed dimensions (players, the two resources of a field).
+it is checked against, game by game (``tests/industry/test_engine_differential.py``, ``industry-env verify``). This
+module is the front: the State, the backend's choice, and each verb's call to the compiled kernel (:mod:`.kernel`)
+or to the numpy backend (:mod:`.numpy_backend`), where each rule is the reference's rule written as array code over
+the batch, one function per phase named as the reference names it (:mod:`.numpy_rounds`, :mod:`.numpy_auction`,
+:mod:`.numpy_development`).
 
 Functional API
 ==============
@@ -68,10 +70,8 @@ from ...core import batched
 from ...core.sampling import pick_uniform
 from ...core.state import BatchState
 from . import actions as A
-from . import chance, numpy_backend
+from . import chance, numpy_backend, numpy_rounds
 from .components import Board, load_board
-from .numpy_backend import _numpy_mask, _numpy_play
-from .numpy_rounds import _final_scores, _ranking
 from .numpy_tables import AUCTION, BID, DEVELOP, OVER, PAY, SELL_OR_KEEP, P, board_tables, rows_players
 from .positions import JSON_VERSION, PHASES
 from .reference import Game, IllegalActionError
@@ -140,8 +140,8 @@ _backend = _default_backend()
 
 def backend() -> str:
     """The backend that runs ``legal_action_mask``, ``step``, ``sample_legal`` and ``rollout``: 'numba' (the
-    compiled kernel, :mod:`industry_env.games.industry.kernel`) or 'numpy' (this module's array rules); the results
-    agree."""
+    compiled kernel, :mod:`industry_env.games.industry.kernel`) or 'numpy' (the array rules of
+    :mod:`.numpy_backend`); the results agree."""
     return _backend
 
 
@@ -192,8 +192,9 @@ def _to_write(state: State, inplace: bool) -> State:
 
 
 def _writable(state: State, inplace: bool) -> State:
-    """The State a step or reset writes: a copy, or (``inplace``) ``state`` itself, its arrays that the rules
-    write through :func:`_flat` made C-contiguous (they always are, unless replaced by a strided view)."""
+    """The State a step or reset writes: a copy, or (``inplace``) ``state`` itself, its arrays that the numpy rules
+    write through :func:`.numpy_tables.flat_view` made C-contiguous (they always are, unless replaced by a strided
+    view)."""
     if not inplace:
         return state.copy()
     for name in _FLAT_WRITTEN:
@@ -244,7 +245,7 @@ def _new_state(batch_size: int, board: Board | None = None,
 def ranking(state: State) -> np.ndarray:
     """int64[B, P]: the rules' order of the players of finished games (points, then Property tokens on the board,
     then money), as a key per seat: higher is better, equal keys tie on everything; -1 for absent seats."""
-    return _ranking(state, np.arange(state.batch_size))
+    return numpy_rounds.ranking(state, np.arange(state.batch_size))
 
 
 def scores(state: State) -> np.ndarray:
@@ -252,7 +253,7 @@ def scores(state: State) -> np.ndarray:
     out = state.points.astype(np.int16).copy()
     over = np.flatnonzero(state.phase == OVER)
     if over.size:
-        out[over] = _final_scores(state, over)
+        out[over] = numpy_rounds.final_scores(state, over)
     return out
 
 
@@ -265,7 +266,7 @@ def legal_action_mask(state: State) -> np.ndarray:
     """bool[B, NUM_ACTIONS]: the legal actions of each game's player to move (all False once over)."""
     if _backend == "numba":
         return _kernel().legal_action_mask(state)
-    return _numpy_mask(state, np.zeros((state.batch_size, A.NUM_ACTIONS), bool))
+    return numpy_backend.mask_into(state, np.zeros((state.batch_size, A.NUM_ACTIONS), bool))
 
 
 def _illegal_message(s: State, rows: np.ndarray, a: np.ndarray) -> str:
@@ -294,7 +295,7 @@ def _play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, pe
     """``step`` on the State it writes, its arguments checked (``ENGINE.play``): the rows refused, or None."""
     if _backend == "numba":
         return _kernel().step(s, a_all, raise_, penalty, True, mask, next_mask)[1]
-    return _numpy_play(s, a_all, mask, raise_, penalty, next_mask)
+    return numpy_backend.play(s, a_all, mask, raise_, penalty, next_mask)
 
 
 # ---------------------------------------------------------------------------------------------- observation
@@ -418,7 +419,7 @@ def _random_step(state: State, rng: np.random.Generator, inplace: bool = False, 
     m = legal_action_mask(state)
     a = pick_uniform(m, u)
     s = _writable(state, inplace)
-    _numpy_play(s, a, m, True, -1.0, next_mask)
+    numpy_backend.play(s, a, m, True, -1.0, next_mask)
     return s, a
 
 
@@ -466,9 +467,9 @@ def rollout(
 # ---------------------------------------------------------------------------------------------- the engine
 class Engine(batched.Engine):
     """Industry on the shared front (:class:`industry_env.core.batched.Engine`), with two backends behind it: the
-    compiled kernel (:mod:`.kernel`, imported and warmed up by the first call that runs it) and this module's
-    numpy rules (where nothing compiles; ``INDUSTRY_ENV_BACKEND=numpy``). The verbs that differ by backend are
-    this module's functions; ``init``, ``reset``, ``step``'s checks and the batch surgery are the front's."""
+    compiled kernel (:mod:`.kernel`, imported and warmed up by the first call that runs it) and the numpy rules
+    (:mod:`.numpy_backend`, where nothing compiles; ``INDUSTRY_ENV_BACKEND=numpy``). The verbs that differ by backend
+    are this module's functions; ``init``, ``reset``, ``step``'s checks and the batch surgery are the front's."""
 
     name, State, IllegalActionError = "Industry", State, IllegalActionError
     num_actions, players, default_players = A.NUM_ACTIONS, (MIN_PLAYERS, MAX_PLAYERS), 4

@@ -1,30 +1,31 @@
 """Industry's numpy rules of Phase 3, the Auction: available fields, bids, the sale or keep, the claim.
 
-Each function is the reference's rule of the same name (:mod:`.reference`) for the games ``rows`` of a State.
+Each function is a rule of the reference (:mod:`.reference`), mostly of the same name, played for the games
+``rows`` of a State at once.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.state import BatchState as State
-from .numpy_development import _begin_development
-from .numpy_tables import AUCTION, BID, SELL_OR_KEEP, P, _count_row, _flat, board_tables
+from ...core.state import BatchState
+from .numpy_development import begin_development
+from .numpy_tables import AUCTION, BID, SELL_OR_KEEP, P, board_tables, count_row, flat_view
 from .rules import MAX_BID, MAX_PLAYERS, MIN_PLAYERS, NUM_COLUMNS, NUM_ERAS, NUM_FIELDS
 
 # ---------------------------------------------------------------------------------------------- Phase 3: Auction
-_Claims = tuple[np.ndarray, np.ndarray, np.ndarray]  # games, claimant, next auctioneer (for _claim, _next_auction)
-_NO_CLAIMS: _Claims = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+Claims = tuple[np.ndarray, np.ndarray, np.ndarray]  # games, claimant, next auctioneer (for claim, next_auction)
+_NO_CLAIMS: Claims = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
 
 
-def _available(s: State) -> np.ndarray:
+def available(s: BatchState) -> np.ndarray:
     """bool[B, 60]: 'A field is available if it lies in the current Era and has a face-up Column token above it.'"""
     out = np.zeros((s.batch_size, NUM_ERAS, NUM_COLUMNS), bool)
     out[np.arange(s.batch_size), s.era] = s.face_up
     return out.reshape(s.batch_size, NUM_FIELDS)
 
 
-def _open_auction(s: State, rows: np.ndarray, f: np.ndarray) -> None:
+def open_auction(s: BatchState, rows: np.ndarray, f: np.ndarray) -> None:
     """The auctioneer offers field ``f``; bidding starts with the player to his left."""
     if rows.size == 0:
         return
@@ -36,7 +37,7 @@ def _open_auction(s: State, rows: np.ndarray, f: np.ndarray) -> None:
     s.bidder[rows] = (s.auctioneer[rows] + 1) % s.num_players[rows]
 
 
-def _bid_or_pass(s: State, rows: np.ndarray, p: np.ndarray, amount: np.ndarray) -> _Claims:
+def bid_or_pass(s: BatchState, rows: np.ndarray, p: np.ndarray, amount: np.ndarray) -> Claims:
     """A bid (amount > 0) or a pass; after the last bidder, the auctioneer decides (or must claim)."""
     if rows.size == 0:
         return _NO_CLAIMS
@@ -55,17 +56,17 @@ def _bid_or_pass(s: State, rows: np.ndarray, p: np.ndarray, amount: np.ndarray) 
     return no_bid, auct, auct + 1
 
 
-def _sell(s: State, rows: np.ndarray) -> _Claims:
+def sell(s: BatchState, rows: np.ndarray) -> Claims:
     """'He can let the highest bidder claim the field and take the appropriate amount of money'."""
     if rows.size == 0:
         return _NO_CLAIMS
     hb, price, auct = s.high_bidder[rows], s.high_bid[rows], s.auctioneer[rows]
-    _flat(s.money)[rows * P + hb] -= price
-    _flat(s.money)[rows * P + auct] += price
+    flat_view(s.money)[rows * P + hb] -= price
+    flat_view(s.money)[rows * P + auct] += price
     return rows, hb, auct  # the highest bidder claims; "He remains the Auctioneer"
 
 
-def _keep(s: State, rows: np.ndarray) -> _Claims:
+def keep(s: BatchState, rows: np.ndarray) -> Claims:
     """'He claims the field himself, paying an amount equal to the highest bid.'"""
     if rows.size == 0:
         return _NO_CLAIMS
@@ -93,21 +94,21 @@ def _keep_payments() -> np.ndarray:
 _KEEP_PAYMENTS = _keep_payments()
 
 
-def _claim(s: State, rows: np.ndarray, p: np.ndarray) -> None:
+def claim(s: BatchState, rows: np.ndarray, p: np.ndarray) -> None:
     """Claim a Field: a Property token clock side up, or, on a Joker field, the Joker token in hand."""
     if rows.size == 0:
         return
     t = board_tables(s.board)
     f = s.lot[rows].astype(np.int64)
     rf = rows * NUM_FIELDS + f
-    _flat(s.claimed)[rf] = True
+    flat_view(s.claimed)[rf] = True
     joker = t.IS_JOKER[f]
     s.jokers[rows[joker], p[joker], t.JOKER_KIND[f[joker]]] += 1
-    _flat(s.owner)[rf[~joker]] = p[~joker]
-    _flat(s.face_up)[rows * NUM_COLUMNS + t.COLUMN[f]] = False  # "turn the corresponding Column token face-down"
+    flat_view(s.owner)[rf[~joker]] = p[~joker]
+    flat_view(s.face_up)[rows * NUM_COLUMNS + t.COLUMN[f]] = False  # "turn the corresponding Column token face-down"
 
 
-def _next_auction(s: State, rows: np.ndarray, auctioneer: np.ndarray) -> None:
+def next_auction(s: BatchState, rows: np.ndarray, auctioneer: np.ndarray) -> None:
     """The next auction of the round, or the Development phase once no column token is face up."""
     if rows.size == 0:
         return
@@ -118,4 +119,4 @@ def _next_auction(s: State, rows: np.ndarray, auctioneer: np.ndarray) -> None:
     s.auctioneer[rows] = auctioneer % s.num_players[rows]
     s.phase[rows] = AUCTION
     # "When all available fields have been auctioned, this phase ends."
-    _begin_development(s, rows[_count_row(s.face_up.take(rows, axis=0)) == 0])
+    begin_development(s, rows[count_row(s.face_up.take(rows, axis=0)) == 0])

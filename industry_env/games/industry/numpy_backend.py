@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.state import BatchState as State
+from ...core.state import BatchState
 from . import actions as A
 from . import chance
 from . import observation as O
-from .numpy_auction import _available, _bid_or_pass, _claim, _keep, _next_auction, _open_auction, _sell
+from .numpy_auction import available, bid_or_pass, claim, keep, next_auction, open_auction, sell
 from .numpy_development import (
-    _develop,
-    _develop_ok,
-    _end_development_turn,
-    _finish_development,
-    _pay_resource,
-    _pay_ways,
+    develop,
+    develop_ok,
+    end_development_turn,
+    finish_development,
+    pay_resource,
+    pay_ways,
 )
-from .numpy_rounds import _begin_round, _take_subsidy
-from .numpy_tables import AUCTION, BID, DEVELOP, OVER, PAY, SELL_OR_KEEP, P, _flat, rows_players
+from .numpy_rounds import begin_round, take_subsidy
+from .numpy_tables import AUCTION, BID, DEVELOP, OVER, PAY, SELL_OR_KEEP, P, flat_view, rows_players
 from .rules import MAX_BID, NUM_COLUMNS, STARTING_MONEY
 from .state import SCHEMA
 
@@ -32,7 +32,7 @@ _AT_MOST = np.arange(1, MAX_BID + 1)[None, :] <= np.arange(MAX_BID + 1)[:, None]
 _BIDS = _AT_MOST[None, :, :] & ~_AT_MOST[:, None, :]  # [high bid, money, k-1]: high < k <= money (1.4 MB)
 
 
-def _numpy_mask(s: State, mask: np.ndarray) -> np.ndarray:
+def mask_into(s: BatchState, mask: np.ndarray) -> np.ndarray:
     """``legal_action_mask`` by the numpy rules, written into ``mask`` (all False, C-contiguous bool[B, 314])."""
     flat = mask.reshape(-1)  # entry (b, a) at b * NUM_ACTIONS + a: single entries are set through it
     p = s.current_player.astype(np.int64)  # -1 once over, or ended by an illegal action: an all-False row
@@ -47,24 +47,24 @@ def _numpy_mask(s: State, mask: np.ndarray) -> np.ndarray:
     if bid.size:
         flat[bid * A.NUM_ACTIONS + A.PASS] = True
         # "A bid must be higher than any preceding bid, and a player cannot bid more Talers than he can pay."
-        money = np.minimum(_flat(s.money)[bid * P + p[bid]], MAX_BID)
+        money = np.minimum(flat_view(s.money)[bid * P + p[bid]], MAX_BID)
         mask[bid, A.BID : A.SELL] = _BIDS[s.high_bid[bid], money]  # one [N, 112] gather (bids: 47% of decisions)
     sok = (ph == SELL_OR_KEEP).nonzero()[0]
     if sok.size:
         flat[sok * A.NUM_ACTIONS + A.SELL] = True
         # ruling: he can keep only if he can pay the full price
-        flat[sok * A.NUM_ACTIONS + A.KEEP] = _flat(s.money)[sok * P + p[sok]] >= s.high_bid[sok]
+        flat[sok * A.NUM_ACTIONS + A.KEEP] = flat_view(s.money)[sok * P + p[sok]] >= s.high_bid[sok]
     dev = (ph == DEVELOP).nonzero()[0]
     if dev.size:
-        mask[dev, A.DEVELOP : A.DONE] = _develop_ok(s, dev, p[dev])
+        mask[dev, A.DEVELOP : A.DONE] = develop_ok(s, dev, p[dev])
         flat[dev * A.NUM_ACTIONS + A.DONE] = True
     pay = (ph == PAY).nonzero()[0]
     if pay.size:
         at = pay * A.NUM_ACTIONS + A.PAY + s.pending[pay, 0].astype(np.int64) * A.NUM_PAY_WAYS
-        flat[at[:, None] + np.arange(A.NUM_PAY_WAYS)] = _pay_ways(s, pay, p[pay])
+        flat[at[:, None] + np.arange(A.NUM_PAY_WAYS)] = pay_ways(s, pay, p[pay])
     # "At any time during the game, a player may take one Subsidy token"
     live = (p >= 0).nonzero()[0]
-    flat[live * A.NUM_ACTIONS + A.SUBSIDY] = ~_flat(s.subsidy)[live * P + p[live]]
+    flat[live * A.NUM_ACTIONS + A.SUBSIDY] = ~flat_view(s.subsidy)[live * P + p[live]]
     return mask
 
 
@@ -83,13 +83,13 @@ _KIND[PAY, A.PAY : A.SUBSIDY] = _PAY_K
 _KIND[:OVER, A.SUBSIDY] = _SUBSIDY_K
 
 
-def _kinds(s: State, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
+def _kinds(s: BatchState, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
     """int8[N]: the decision kind of action ``a`` in each game ``rows``, ``_NUM_KINDS`` if not of its phase."""
     # column NUM_ACTIONS of _KIND stands for any out-of-range integer (negative ones wrap to huge unsigned)
     return _KIND[s.phase[rows], np.minimum(a.astype(np.uint64), A.NUM_ACTIONS)]
 
 
-def _decisions(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, cur: np.ndarray) -> list[_Group]:
+def _decisions(s: BatchState, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, cur: np.ndarray) -> list[_Group]:
     """The games ``rows`` and their actions ``a`` grouped by decision ``kind``: ``(rows, player, action)``.
 
     One stable sort by kind, so each group is a slice (rows ascending); index ``k`` holds kind ``k``, and the
@@ -103,7 +103,7 @@ def _decisions(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, cur:
     return [(rows[lo:hi], p[lo:hi], a[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def _chosen_legal(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, cur: np.ndarray) -> np.ndarray:
+def _chosen_legal(s: BatchState, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, cur: np.ndarray) -> np.ndarray:
     """bool[N]: is action ``a`` legal in each of the live games ``rows``? (One entry of the mask, cheaply.)
     ``cur``: ``s.current_player`` as int64."""
     ok = np.zeros(rows.size, bool)
@@ -126,14 +126,14 @@ def _chosen_legal(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, c
         elif k == _KEEP_K:
             ok[sel] = s.money[r, p] >= s.high_bid[r]
         elif k == _DEVELOP_K:
-            ok[sel] = _develop_ok(s, r, p)[np.arange(r.size), act - A.DEVELOP]
+            ok[sel] = develop_ok(s, r, p)[np.arange(r.size), act - A.DEVELOP]
         elif k == _PAY_K:
             res, way = np.divmod(act - A.PAY, A.NUM_PAY_WAYS)
-            ok[sel] = (res == s.pending[r, 0]) & _pay_ways(s, r, p)[np.arange(r.size), way]
+            ok[sel] = (res == s.pending[r, 0]) & pay_ways(s, r, p)[np.arange(r.size), way]
     return ok
 
 
-def _numpy_play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, penalty: float,
+def play(s: BatchState, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, penalty: float,
                 next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
     """``step`` by the numpy rules on the State it writes: the rows refused (nothing written), or None."""
     live = (~s.terminated).nonzero()[0]
@@ -143,7 +143,7 @@ def _numpy_play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bo
     if mask is None:
         legal = _chosen_legal(s, live, a, kind, cur)
     else:  # one entry of the given mask per game (wrapped into range: out-of-range actions are of no kind)
-        legal = _flat(mask)[live * A.NUM_ACTIONS + a % A.NUM_ACTIONS]
+        legal = flat_view(mask)[live * A.NUM_ACTIONS + a % A.NUM_ACTIONS]
         legal &= kind < _NUM_KINDS
     all_legal = bool(legal.all())
     if not all_legal:
@@ -162,11 +162,11 @@ def _numpy_play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bo
     _apply(s, _decisions(s, live, a, kind, cur))
     if next_mask is not None:
         next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
-        _numpy_mask(s, next_mask)
+        mask_into(s, next_mask)
     return None
 
 
-def _apply(s: State, groups: list[_Group]) -> None:
+def _apply(s: BatchState, groups: list[_Group]) -> None:
     """Apply the legal decisions (grouped by kind, disjoint games) in place, phase by phase.
 
     The automatic steps a decision leads to run once for all the games that reach them, in the reference's
@@ -174,27 +174,27 @@ def _apply(s: State, groups: list[_Group]) -> None:
     every development finished (no resource due, or the last one paid), then the development turns ended.
     """
     rows, p, _ = groups[_SUBSIDY_K]
-    _take_subsidy(s, rows, p)
+    take_subsidy(s, rows, p)
     rows, _, a = groups[_AUCTION_K]
-    _open_auction(s, rows, a - A.AUCTION)
+    open_auction(s, rows, a - A.AUCTION)
     rows, p, a = groups[_BID_K]
-    claims = [_bid_or_pass(s, rows, p, np.where(a == A.PASS, 0, a - A.BID + 1))]
-    claims.append(_sell(s, groups[_SELL_K][0]))
-    claims.append(_keep(s, groups[_KEEP_K][0]))
+    claims = [bid_or_pass(s, rows, p, np.where(a == A.PASS, 0, a - A.BID + 1))]
+    claims.append(sell(s, groups[_SELL_K][0]))
+    claims.append(keep(s, groups[_KEEP_K][0]))
     rows, claimant, auctioneer = (np.concatenate(x) for x in zip(*claims, strict=True))
-    _claim(s, rows, claimant)
-    _next_auction(s, rows, auctioneer)
+    claim(s, rows, claimant)
+    next_auction(s, rows, auctioneer)
     rows, p, a = groups[_DEVELOP_K]
-    finished = [_develop(s, rows, p, a - A.DEVELOP)]
+    finished = [develop(s, rows, p, a - A.DEVELOP)]
     rows, p, a = groups[_PAY_K]
     r, way = np.divmod(a - A.PAY, A.NUM_PAY_WAYS)
-    finished.append(_pay_resource(s, rows, p, r, way))
-    turn_over = _finish_development(s, np.concatenate(finished))
-    _end_development_turn(s, np.concatenate([groups[_DONE_K][0], turn_over]))
+    finished.append(pay_resource(s, rows, p, r, way))
+    turn_over = finish_development(s, np.concatenate(finished))
+    end_development_turn(s, np.concatenate([groups[_DONE_K][0], turn_over]))
 
 
 # ---------------------------------------------------------------------------------------------- new games
-def new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
+def new_games(s: BatchState, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
               next_mask: np.ndarray | None) -> None:  # fmt: skip
     """Preparing the Game, in place, for the games ``rows`` of ``s`` (then the first round begins); their
     legal-action masks into the rows of ``next_mask`` if given."""
@@ -208,13 +208,13 @@ def new_games(s: State, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, bala
     s.starting_player[rows] = chance.starting_player(seeds, n)
     # "Place the Column tokens in the bag and mix them."
     s.bag[rows] = chance.bag_order(seeds, 0)
-    _begin_round(s, rows)
+    begin_round(s, rows)
     if next_mask is not None and rows.size:
-        next_mask[rows] = _numpy_mask(s.take(rows), np.zeros((rows.size, A.NUM_ACTIONS), bool))
+        next_mask[rows] = mask_into(s.take(rows), np.zeros((rows.size, A.NUM_ACTIONS), bool))
 
 
 # ---------------------------------------------------------------------------------------------- observation
-def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
+def observe(state: BatchState, player: int | np.ndarray | None = None) -> np.ndarray:
     """``engine.observe`` by the numpy rules: float32[B, OBS_DIM], each game seen from ``player`` (None: the player
     to move; seat 0 once over), in :mod:`.observation`'s layout."""
     s = state
@@ -263,7 +263,7 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
     v["owner"][:] = (r[:, :, None] == k[None]) & (own >= 0)[:, :, None]
     v["developed"][:] = s.developed
     v["claimed"][:] = s.claimed
-    v["available"][:] = _available(s)
+    v["available"][:] = available(s)
     in_bag = np.arange(NUM_COLUMNS)[None, :] >= s.bag_pos[:, None]
     bag_rows, bag_j = np.nonzero(in_bag)
     v["in_bag"][bag_rows, s.bag[bag_rows, bag_j]] = 1.0
@@ -281,8 +281,8 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------- random play
-def rollout(s: State, max_steps: int, weights: np.ndarray | None, key: int,
-            stop_at: np.ndarray | None) -> tuple[State, np.ndarray]:  # fmt: skip
+def rollout(s: BatchState, max_steps: int, weights: np.ndarray | None, key: int,
+            stop_at: np.ndarray | None) -> tuple[BatchState, np.ndarray]:  # fmt: skip
     """``engine.rollout`` by the numpy rules, its arguments checked, on the State it writes: ``(s, steps)``."""
     B = s.batch_size
     steps = np.zeros(B, np.int64)
@@ -295,7 +295,7 @@ def rollout(s: State, max_steps: int, weights: np.ndarray | None, key: int,
         live = ~s.terminated if stop_at is None else ~s.terminated & (s.current_player != stop_at)
         if not live.any():
             break
-        mask = _numpy_mask(s, np.zeros((B, A.NUM_ACTIONS), bool))
+        mask = mask_into(s, np.zeros((B, A.NUM_ACTIONS), bool))
         u = (chance.splitmix64(game_key ^ np.uint64(k)) >> np.uint64(11)).astype(np.float64) * 2.0**-53
         if weights is None:  # sample_legal's rule: the floor(u * count)-th legal action
             count = mask.sum(axis=1)
@@ -306,7 +306,7 @@ def rollout(s: State, max_steps: int, weights: np.ndarray | None, key: int,
             a = np.argmax(cs > (u * cs[:, -1])[:, None], axis=1)
         held = s.terminated.copy()  # the games that stop here are set aside for this step
         s.terminated |= ~live
-        _numpy_play(s, a, mask, True, -1.0, None)
+        play(s, a, mask, True, -1.0, None)
         s.terminated &= live | held
         s.terminated |= held
         steps += live

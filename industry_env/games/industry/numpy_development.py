@@ -1,6 +1,7 @@
 """Industry's numpy rules of Phase 4, Development: what may be developed, the costs, the ways to pay a resource.
 
-Each function is the reference's rule of the same name (:mod:`.reference`) for the games ``rows`` of a State.
+Each function is a rule of the reference (:mod:`.reference`), mostly of the same name, played for the games
+``rows`` of a State at once.
 """
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ...core.state import BatchState as State
+from ...core.state import BatchState
 from . import actions as A
-from .numpy_rounds import _new_starting_player
-from .numpy_tables import DEVELOP, PAY, P, _flat, board_tables
+from .numpy_rounds import new_starting_player
+from .numpy_tables import DEVELOP, PAY, P, board_tables, flat_view
 from .rules import MAX_DEVELOPMENTS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES, RESOURCE_PRICE, WILD_JOKER
 
 
 # ---------------------------------------------------------------------------------------------- Phase 4: Development
-def _begin_development(s: State, rows: np.ndarray) -> None:
+def begin_development(s: BatchState, rows: np.ndarray) -> None:
     """'Beginning with the Starting Player, each player may in turn develop up to two of his undeveloped fields.'"""
     if rows.size == 0:
         return
@@ -27,7 +28,7 @@ def _begin_development(s: State, rows: np.ndarray) -> None:
     s.dev_turns[rows] = 0
 
 
-def _buyable(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
+def _buyable(s: BatchState, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     """bool[N, 11]: resources ``p`` may pay for with a Taler (to another producer, else to the bank).
 
     "Another player has an already developed Factory that produces the required resource. You can pay this
@@ -57,7 +58,7 @@ def _payable(only_wild: np.ndarray, to_pay: np.ndarray, wild: np.ndarray, money:
     return (only_wild <= wild) & (to_pay <= wild + money)
 
 
-def _develop_ok(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
+def develop_ok(s: BatchState, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     """bool[N, 60]: may ``p`` (int[N]) develop each field now? Rows of the development mask.
 
     The cheap tests run on whole rows, the costlier ones only on the few candidate (game, field) pairs left.
@@ -104,20 +105,20 @@ def _count_needs(t: SimpleNamespace, per_resource: np.ndarray, i: np.ndarray, f:
     return flat[i * NUM_JOKER_KINDS + t.NEED_COL[0][f]] + flat[i * NUM_JOKER_KINDS + t.NEED_COL[1][f]]
 
 
-def _develop(s: State, rows: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
+def develop(s: BatchState, rows: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
     """Pay the construction cost; then pay each required resource, or finish at once if none is due.
 
-    Returns the games that finish at once (for :func:`_finish_development`).
+    Returns the games that finish at once (for :func:`finish_development`).
     """
     if rows.size == 0:
         return rows
     t = board_tables(s.board)
     rp = rows * P + p
     # "He must pay the construction costs ... to the bank" (less the discount, never below zero)
-    _flat(s.money)[rp] -= t.NET_COST[_flat(s.discount)[rp], f]
+    flat_view(s.money)[rp] -= t.NET_COST[flat_view(s.discount)[rp], f]
     s.developing[rows] = f
     need = t.NEED[f]  # [N, 2]
-    due = t.NEED_OK[f] & ~_flat(_flat(s.produces))[rp[:, None] * NUM_RESOURCES + need]  # own factories pay
+    due = t.NEED_OK[f] & ~flat_view(flat_view(s.produces))[rp[:, None] * NUM_RESOURCES + need]  # own factories pay
     first = np.where(due[:, 0], need[:, 0], np.where(due[:, 1], need[:, 1], -1))
     second = np.where(due[:, 0] & due[:, 1], need[:, 1], -1)
     s.pending[rows] = np.stack([first, second], axis=1)
@@ -132,31 +133,31 @@ _TALERS_NEEDED = (RESOURCE_PRICE * (1 + (np.arange(A.NUM_PAY_WAYS) >= A.PAY_BANK
 _OTHERS = ~np.eye(P, dtype=bool)  # [p, q]: q is another player than p
 
 
-def _pay_ways(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
+def pay_ways(s: BatchState, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     """bool[N, 7]: legal ways to pay the first pending resource, the rest staying payable afterwards."""
     t = board_tables(s.board)
     rp = rows * P + p
     r = s.pending[rows, 0].astype(np.int64)
     r2 = s.pending[rows, 1].astype(np.int64)
     r2c = np.maximum(r2, 0)
-    jok = _flat(s.jokers).take(rp, axis=0)  # [N, 12]
-    money, wild, era = _flat(s.money)[rp], jok[:, WILD_JOKER], s.era[rows]
+    jok = flat_view(s.jokers).take(rp, axis=0)  # [N, 12]
+    money, wild, era = flat_view(s.money)[rp], jok[:, WILD_JOKER], s.era[rows]
     # other players' developed factories making the resource: [N, P], by flat index (row, player, resource)
     at = (rows * (P * NUM_RESOURCES))[:, None] + np.arange(0, P * NUM_RESOURCES, NUM_RESOURCES)[None, :]
-    others = _flat(_flat(s.produces))[at + r[:, None]] & _OTHERS[p]
+    others = flat_view(flat_view(s.produces))[at + r[:, None]] & _OTHERS[p]
     cash = money >= RESOURCE_PRICE
     ways = np.empty((rows.size, A.NUM_PAY_WAYS), bool)
-    ways[:, A.PAY_JOKER] = _flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r] > 0  # "a Joker token of ..."
+    ways[:, A.PAY_JOKER] = flat_view(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r] > 0  # "a Joker token of ..."
     ways[:, A.PAY_WILD] = wild > 0  # "The Joker token labeled ? is worth one resource of your choice."
     ways[:, A.PAY_BANK] = cash & ~_any_player(others) & (era >= t.BANK_ERA[r])
     ways[:, A.PAY_PLAYER :] = cash[:, None] & others
     # Would the second resource (if any) still be payable after each way? (See _buyable.)
-    others2 = _flat(_flat(s.produces))[at + r2c[:, None]] & _OTHERS[p]
+    others2 = flat_view(flat_view(s.produces))[at + r2c[:, None]] & _OTHERS[p]
     buy2 = _any_player(others2) | (era >= t.BANK_ERA[r2c])
-    free2 = (r2 < 0) | (_flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] > 0)
+    free2 = (r2 < 0) | (flat_view(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] > 0)
     rest_ok = free2[:, None] | (wild[:, None] > _WILD_SPENT) | (buy2[:, None] & (money[:, None] >= _TALERS_NEEDED))
     if t.TWICE_ANY:  # the same resource twice: its only joker, spent on the first, cannot pay the second
-        last = (r2 == r) & (_flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] == 1)
+        last = (r2 == r) & (flat_view(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] == 1)
         rest_ok[last, A.PAY_JOKER] = (wild > 0)[last] | (buy2 & (money >= RESOURCE_PRICE))[last]
     return ways & rest_ok
 
@@ -169,38 +170,38 @@ def _any_player(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _pay_resource(s: State, rows: np.ndarray, p: np.ndarray, r: np.ndarray, way: np.ndarray) -> np.ndarray:
+def pay_resource(s: BatchState, rows: np.ndarray, p: np.ndarray, r: np.ndarray, way: np.ndarray) -> np.ndarray:
     """Pay one resource by ``way``; once none is pending, the field is developed (the games returned)."""
     if rows.size == 0:
         return rows
     # a joker of the resource, or the "?" joker, is given up; else a Taler, to the bank or to a player
     rp = rows * P + p
     joker = np.where(way == A.PAY_WILD, WILD_JOKER, r)
-    _flat(_flat(s.jokers))[rp * NUM_JOKER_KINDS + joker] -= (way <= A.PAY_WILD).astype(np.int8)
-    _flat(s.money)[rp] -= np.where(way >= A.PAY_BANK, RESOURCE_PRICE, 0).astype(np.int16)
+    flat_view(flat_view(s.jokers))[rp * NUM_JOKER_KINDS + joker] -= (way <= A.PAY_WILD).astype(np.int8)
+    flat_view(s.money)[rp] -= np.where(way >= A.PAY_BANK, RESOURCE_PRICE, 0).astype(np.int16)
     to_player = way >= A.PAY_PLAYER
-    _flat(s.money)[(rows * P + way - A.PAY_PLAYER)[to_player]] += RESOURCE_PRICE
+    flat_view(s.money)[(rows * P + way - A.PAY_PLAYER)[to_player]] += RESOURCE_PRICE
     second = s.pending[rows, 1]
     s.pending[rows, 0] = second
     s.pending[rows, 1] = -1
     return rows[second < 0]
 
 
-def _finish_development(s: State, rows: np.ndarray) -> np.ndarray:
+def finish_development(s: BatchState, rows: np.ndarray) -> np.ndarray:
     """Flip the Property token and score the cogwheel's points; two developments end the turn (those returned)."""
     if rows.size == 0:
         return rows
     t = board_tables(s.board)
     f, p = s.developing[rows].astype(np.int64), s.developer[rows]
     rp = rows * P + p
-    _flat(s.developed)[rows * NUM_FIELDS + f] = True
+    flat_view(s.developed)[rows * NUM_FIELDS + f] = True
     # "You receive points for developing a Factory only if that Factory is located in the current Era."
     # Technologies are developed only in their era; "Bonus fields earn victory points only at the end".
     scores = t.IS_TECH[f] | (t.IS_FACTORY[f] & (t.ERA[f] == s.era[rows]))
-    _flat(s.points)[rp] += np.where(scores, t.POINTS[f], 0).astype(np.int16)
+    flat_view(s.points)[rp] += np.where(scores, t.POINTS[f], 0).astype(np.int16)
     makes = t.PRODUCES[f] >= 0
-    _flat(s.produces)[rp[makes], t.PRODUCES[f[makes]]] = True  # cache
-    _flat(s.discount)[rp] += t.DISCOUNT[f]  # cache: "all subsequent construction costs are each reduced by 1"
+    flat_view(s.produces)[rp[makes], t.PRODUCES[f[makes]]] = True  # cache
+    flat_view(s.discount)[rp] += t.DISCOUNT[f]  # cache: "all subsequent construction costs are each reduced by 1"
     s.developing[rows] = -1
     s.pending[rows] = -1
     s.phase[rows] = DEVELOP
@@ -209,7 +210,7 @@ def _finish_development(s: State, rows: np.ndarray) -> np.ndarray:
     return rows[developments == MAX_DEVELOPMENTS]
 
 
-def _end_development_turn(s: State, rows: np.ndarray) -> None:
+def end_development_turn(s: BatchState, rows: np.ndarray) -> None:
     """The next player's development turn, or Phase 5 once every player has had his."""
     if rows.size == 0:
         return
@@ -219,4 +220,4 @@ def _end_development_turn(s: State, rows: np.ndarray) -> None:
     s.dev_turns[rows] = np.where(all_done, 0, turns)
     s.developer[rows] = np.where(all_done, -1, (s.developer[rows] + 1) % n)
     s.developments[rows] = 0
-    _new_starting_player(s, rows[all_done])
+    new_starting_player(s, rows[all_done])

@@ -1,15 +1,16 @@
 """Industry's numpy rules of the round and the end: Phases 1, 2 and 5, the Subsidy, the final scoring and ranking.
 
-Each function is the reference's rule of the same name (:mod:`.reference`) for the games ``rows`` of a State.
+Each function is a rule of the reference (:mod:`.reference`), mostly of the same name, played for the games
+``rows`` of a State at once.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.state import BatchState as State
+from ...core.state import BatchState
 from . import chance
-from .numpy_tables import AUCTION, OVER, P, _count_row, _flat, board_tables, rows_players
+from .numpy_tables import AUCTION, OVER, P, board_tables, count_row, flat_view, rows_players
 from .rules import (
     COIN_COLUMN,
     COIN_TOKEN_MONEY,
@@ -28,7 +29,7 @@ _MAX_TOKENS = 4  # tokens drawn in a round: one per player, at most 4 with the b
 
 
 # ---------------------------------------------------------------------------------------------- Phases 1, 2, 5
-def _begin_round(s: State, rows: np.ndarray) -> None:
+def begin_round(s: BatchState, rows: np.ndarray) -> None:
     """Phase 1 (income), Phase 2 (new column tokens) and the start of Phase 3 for the games ``rows``."""
     if rows.size == 0:
         return
@@ -40,8 +41,8 @@ def _begin_round(s: State, rows: np.ndarray) -> None:
     pos = s.bag_pos[rows].astype(np.int64)
     valid = np.arange(_MAX_TOKENS)[None, :] < k[:, None]  # [N, 4]
     at = rows[:, None] * NUM_COLUMNS  # flat index of (game, column 0) in bag and face_up
-    drawn = _flat(s.bag)[at + np.minimum(pos[:, None] + np.arange(_MAX_TOKENS), NUM_COLUMNS - 1)]  # [N, 4]
-    _flat(s.face_up)[(at + drawn)[valid]] = True
+    drawn = flat_view(s.bag)[at + np.minimum(pos[:, None] + np.arange(_MAX_TOKENS), NUM_COLUMNS - 1)]  # [N, 4]
+    flat_view(s.face_up)[(at + drawn)[valid]] = True
     s.bag_pos[rows] = pos + k
     # Phase 1: Income. "Each player takes 1 Taler from the bank." And "If the Column token with a coin symbol is
     # drawn, each player immediately takes one Taler".
@@ -53,7 +54,7 @@ def _begin_round(s: State, rows: np.ndarray) -> None:
     s.auctioneer[rows] = s.starting_player[rows]
 
 
-def _new_starting_player(s: State, rows: np.ndarray) -> None:
+def new_starting_player(s: BatchState, rows: np.ndarray) -> None:
     """Phase 5, the change of Era, and the end of the game, for the games ``rows``."""
     if rows.size == 0:
         return
@@ -62,7 +63,7 @@ def _new_starting_player(s: State, rows: np.ndarray) -> None:
     s.starting_player[rows] = (s.starting_player[rows] + 1) % n
     era = s.era[rows]
     era_row = s.claimed.reshape(-1, NUM_COLUMNS).take(rows * NUM_ERAS + era, axis=0)  # [N, 12]
-    era_done = _count_row(era_row) == NUM_COLUMNS  # every field of the era auctioned
+    era_done = count_row(era_row) == NUM_COLUMNS  # every field of the era auctioned
     # "Once all fields in all eras have been auctioned, the game ends at the end of the round."
     over = era_done & (era == NUM_ERAS - 1)
     _game_over(s, rows[over])
@@ -72,19 +73,19 @@ def _new_starting_player(s: State, rows: np.ndarray) -> None:
         s.era[change] += 1
         s.bag[change] = chance.bag_order(s.seed[change], s.era[change])
         s.bag_pos[change] = 0
-    _begin_round(s, rows[~over])
+    begin_round(s, rows[~over])
 
 
 # ---------------------------------------------------------------------------------------------- Subsidy, end
-def _take_subsidy(s: State, rows: np.ndarray, p: np.ndarray) -> None:
+def take_subsidy(s: BatchState, rows: np.ndarray, p: np.ndarray) -> None:
     """'a player may take one Subsidy token ... He immediately takes 3 Talers from the bank.'"""
     if rows.size == 0:
         return
-    _flat(s.subsidy)[rows * P + p] = True
-    _flat(s.money)[rows * P + p] += SUBSIDY_MONEY
+    flat_view(s.subsidy)[rows * P + p] = True
+    flat_view(s.money)[rows * P + p] += SUBSIDY_MONEY
 
 
-def _final_scores(s: State, rows: np.ndarray) -> np.ndarray:
+def final_scores(s: BatchState, rows: np.ndarray) -> np.ndarray:
     """int64[N, P]: Scoring Track plus the final scoring of the games ``rows`` (which must be over)."""
     t = board_tables(s.board)
     n = s.num_players[rows]
@@ -104,11 +105,11 @@ def _final_scores(s: State, rows: np.ndarray) -> np.ndarray:
     return np.where(present, total, 0)
 
 
-def _ranking(s: State, rows: np.ndarray) -> np.ndarray:
+def ranking(s: BatchState, rows: np.ndarray) -> np.ndarray:
     """int64[N, P]: each seat's place in the final order, higher is better, equal only for a full tie; -1 for
     absent seats."""
     present = rows_players(s.num_players[rows])
-    sc = _final_scores(s, rows)
+    sc = final_scores(s, rows)
     # "In case of a tie, the player with the most Property tokens on the board wins. If there is still a tie,
     # the player with the most money wins." Lexicographic key in bit fields that cannot overlap: money is int16
     # (< 2**15, 16 bits), tokens <= 60 (16 bits), scores of int16 state stay far inside 2**20 either way.
@@ -117,10 +118,10 @@ def _ranking(s: State, rows: np.ndarray) -> np.ndarray:
     return np.where(present, key, -1)
 
 
-def _returns(s: State, rows: np.ndarray) -> np.ndarray:
+def returns(s: BatchState, rows: np.ndarray) -> np.ndarray:
     """float32[N, P]: +1 winners, -1 others, 0 for all if everyone ties (``Game.returns()``)."""
     present = rows_players(s.num_players[rows])
-    key = _ranking(s, rows)
+    key = ranking(s, rows)
     win = (key == key.max(axis=1, keepdims=True)) & present
     everyone = win.sum(axis=1) == s.num_players[rows]
     out = np.where(win, 1.0, -1.0)
@@ -128,10 +129,10 @@ def _returns(s: State, rows: np.ndarray) -> np.ndarray:
     return out.astype(np.float32)
 
 
-def _game_over(s: State, rows: np.ndarray) -> None:
+def _game_over(s: BatchState, rows: np.ndarray) -> None:
     """The game ends: phase OVER, terminated, and the terminal rewards."""
     if rows.size == 0:
         return
     s.phase[rows] = OVER
     s.terminated[rows] = True
-    s.rewards[rows] = _returns(s, rows)
+    s.rewards[rows] = returns(s, rows)

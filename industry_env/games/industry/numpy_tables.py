@@ -1,4 +1,4 @@
-"""Industry's numpy backend: the phase numbers, the board's facts as flat tables, and the array helpers its rules share.
+"""Industry's numpy rules' shared ground: the phase numbers, the board's facts as flat tables, the array helpers.
 
 The numpy backend (:mod:`.numpy_backend`, behind :mod:`.engine`) plays the rules as array code over the batch:
 each rule is the reference's (:mod:`.reference`) rule written for the games ``rows`` of a State at once, looping
@@ -69,7 +69,7 @@ def rows_players(n: np.ndarray) -> np.ndarray:
     return np.arange(P)[None, :] < n[:, None]
 
 
-def _count_row(x: np.ndarray) -> np.ndarray:
+def count_row(x: np.ndarray) -> np.ndarray:
     """int[N]: True entries in each row of ``x`` (bool[N, 12]): its 12 bytes summed as three 4-byte words.
 
     numpy reduces short rows slowly (``x.any(axis=1)``: ~13 ns a row); this is a few whole-array operations.
@@ -79,10 +79,10 @@ def _count_row(x: np.ndarray) -> np.ndarray:
     return (w * np.uint32(0x01010101)) >> np.uint32(24)  # the sum of the four bytes
 
 
-def _flat(a: np.ndarray) -> np.ndarray:
-    """``a`` (shape [B, K, ...]) as [B * K, ...]: entry ``a[b, k]`` is ``_flat(a)[b * K + k]``.
+def flat_view(a: np.ndarray) -> np.ndarray:
+    """``a`` (shape [B, K, ...]) as [B * K, ...]: entry ``a[b, k]`` is ``flat_view(a)[b * K + k]``.
 
     One flat index array gathers and scatters several times faster than two (numpy's multi-index path). It is
-    a view, written through, for the C-contiguous arrays of a State being stepped (see :func:`_writable`).
+    a view, written through, for the C-contiguous arrays of a State being stepped (see ``engine._writable``).
     """
     return a.reshape(-1, *a.shape[2:])
