@@ -11,6 +11,7 @@ class Money:
 
     # ============================================================================================ money
     def receive(self, p: int, amount: int) -> None:
+        """Money from the bank to ``p`` (income, loans, cubes sold to the demand track), kept in the ledger."""
         self.s.money[p] += amount
         self.ledger["bank_paid"] += amount
 

@@ -59,9 +59,11 @@ class PlayerActions:
         s.card = k
 
     def hand_size(self, p: int) -> int:
+        """Cards in the hand of ``p``."""
         return sum(self.s.hand[p])
 
     def deck_left(self) -> int:
+        """Cards left in the deck (the face-up cards are not part of it)."""
         return len(self.s.deck) - self.s.deck_pos
 
     # ============================================================================================ build rules
@@ -325,6 +327,8 @@ class PlayerActions:
         self._deliver(p)
 
     def delivery_locs(self) -> tuple[int, ...]:
+        """Where the coal and iron of the build or rail in progress must reach: the space's location, or either end
+        of the rail."""
         s, m = self.s, self.map
         if s.rail_link >= 0:  # "in una delle due località che la ferrovia mette in connessione"
             return (m.LINK_A[s.rail_link], m.LINK_B[s.rail_link])

@@ -161,6 +161,7 @@ class Game(Transport, Money, PlayerActions, Rounds):
         return s
 
     def take_from_deck(self) -> int:
+        """The deck's top card, drawn."""
         s = self.s
         k = s.deck[s.deck_pos]
         s.deck[s.deck_pos] = -1  # a drawn card's place in the deck is blank: the state keeps no history of draws
@@ -261,6 +262,7 @@ class Game(Transport, Money, PlayerActions, Rounds):
         return out
 
     def draw_choices(self) -> list[int]:
+        """The draws open now: the deck while it lasts, and each face-up card."""
         s, A = self.s, self.space
         out = [A.DRAW] if self.deck_left() > 0 else []
         return out + [A.DRAW + 1 + j for j in range(NUM_FACE_UP) if s.face_up[j] >= 0]

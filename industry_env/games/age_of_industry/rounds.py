@@ -16,6 +16,7 @@ class Rounds:
 
     # ============================================================================================ turns and rounds
     def end_action(self) -> None:
+        """The action is done: the same player's next action, else the next player's turn, else the round's end."""
         s = self.s
         actions = 0 if s.combined else s.actions_left - 1
         s.card, s.combined, s.build_space, s.build_industry, s.rail_link = -1, 0, -1, -1, -1

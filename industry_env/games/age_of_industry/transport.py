@@ -75,6 +75,7 @@ class Transport:
         return dist
 
     def port_counter_at(self, loc: int) -> bool:
+        """A port counter (anyone's, flipped or not) stands on location ``loc``."""
         s = self.s
         return any(s.space_industry[sp] == PORT for sp in self.map.LOC_SPACES[loc])
 
