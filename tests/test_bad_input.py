@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from industry_env.games.industry import engine as E
+from industry_env.games.industry import numpy_rounds
 from industry_env.games.industry.reference import Game, GameStateError
 from industry_env.games.industry.rules import MAX_BID
 
@@ -152,7 +153,7 @@ def test_tie_break_key_orders_tokens_and_money_for_every_loadable_state() -> Non
     assert g.scores()[0] == g.scores()[1]
     assert g.winners() == [1]
     s = E.from_games([g])
-    assert E._returns(s, np.array([0]))[0].tolist() == [-1.0, 1.0, -1.0, -1.0]
+    assert numpy_rounds.returns(s, np.array([0]))[0].tolist() == [-1.0, 1.0, -1.0, -1.0]
 
 
 # ---------------------------------------------------------------------------------------------- the command

@@ -306,13 +306,15 @@ class Engine:
     :class:`industry_env.core.state.BatchState`), ``IllegalActionError``, ``kernel`` (its compiled kernel beside
     ``engine.py``, warmed up before the first call reaches it; None: nothing to compile), ``num_actions``,
     ``players``, ``default_players`` and ``players_rule`` (the player counts allowed, ``init``'s default, and why),
-    ``kept`` (the State's fields that hold a game's options: ``reset`` keeps them) and ``shared`` (what the games
-    of a batch share, for ``put``/``concat``'s messages).
+    ``kept`` (the State's fields that hold a game's options: ``reset`` keeps them), ``shared`` (what the games
+    of a batch share, for ``put``/``concat``'s messages) and ``Games`` (where the kernel reads the State's arrays
+    by name: their named tuple, :func:`fields_of`).
 
-    The hooks a game writes (see each): :meth:`new_games`, :meth:`finished`, :meth:`scores`, :meth:`to_game`,
-    :meth:`from_games`, and :meth:`new_state` where it has options. The rest have defaults: :meth:`kernel_args`,
-    :meth:`mask_into`, :meth:`play` and :meth:`observe_into` drive the kernel's standard entries
-    (:data:`STANDARD_ENTRIES`); a kernel of another shape overrides those four, an engine with more to do any verb.
+    The hooks a game writes (see each): :meth:`finished`, :meth:`scores`, :meth:`to_game`, :meth:`from_games`, and
+    :meth:`new_state` where it has options. The rest have defaults: :meth:`new_games` calls the kernel's
+    ``new_games``, and :meth:`kernel_args` (the named tuple ``Games``), :meth:`mask_into`, :meth:`play` and
+    :meth:`observe_into` drive the kernel's standard entries (:data:`STANDARD_ENTRIES`); a kernel of another shape
+    overrides them, an engine with more to do any verb.
     """
 
     name: str = "this game"
@@ -325,6 +327,7 @@ class Engine:
     players_rule: str = ""
     kept: tuple[str, ...] = ()
     shared: str = "components"
+    Games: type | None = None
 
     def __init__(self) -> None:
         self._ready = False  # the kernel warmed up in this process
@@ -342,8 +345,12 @@ class Engine:
                   kept: tuple[np.ndarray, ...], next_mask: np.ndarray | None) -> None:  # fmt: skip
         """Start new games in the rows ``rows`` of ``s`` in place: game ``rows[j]`` seeded ``seeds[j]`` with
         ``num_players[j]`` players (int8) and the options ``kept[k][j]``; its legal mask into ``next_mask[rows[j]]``
-        when ``next_mask`` is given. The kernel is warm."""
-        raise NotImplementedError(f"{type(self).__name__}.new_games: the game starts its games here")
+        when ``next_mask`` is given. The kernel is warm. Default: the kernel's ``new_games(*kernel_args(s), rows,
+        seeds, num_players, *kept, next_mask, write_next)``, ``next_mask`` an empty array where none is asked for."""
+        if self.kernel is None:
+            raise NotImplementedError(f"{type(self).__name__}.new_games: the game starts its games here")
+        nm = np.zeros((0, self.num_actions_of(s)), bool) if next_mask is None else next_mask
+        self.kernel.new_games(*self.kernel_args(s), rows, seeds, num_players, *kept, nm, next_mask is not None)
 
     def finished(self, state: Any) -> np.ndarray:
         """bool[B]: the games ended by the rules (not by an illegal action)."""
@@ -366,8 +373,11 @@ class Engine:
         return self.num_actions
 
     def kernel_args(self, state: Any) -> tuple:
-        """The arguments every standard kernel entry takes first (the batch as the kernel reads it, its tables)."""
-        raise NotImplementedError(f"{type(self).__name__}.kernel_args: what the kernel's entries take first")
+        """The arguments every standard kernel entry takes first (the batch as the kernel reads it, its tables).
+        Default: the State's arrays as the game's named tuple ``Games`` (:func:`fields_of`), where it declares one."""
+        if self.Games is None:
+            raise NotImplementedError(f"{type(self).__name__}.kernel_args: what the kernel's entries take first")
+        return (fields_of(state, self.Games),)
 
     def mask_into(self, state: Any, out: np.ndarray) -> None:
         """Every game's legal mask into ``out`` (bool[B, A], all False): the kernel's ``mask_range``, or its

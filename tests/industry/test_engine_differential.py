@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from industry_env.games.industry import engine as E
+from industry_env.games.industry import numpy_rounds
 from industry_env.registry import load_game
 from industry_env.verify import differential, game_configs
 
@@ -61,7 +61,7 @@ def test_harness_detects_a_disagreement(monkeypatch) -> None:
     """An engine with a planted bug (a subsidy worth 4 Talers) is caught, with seed and step. (The numpy rules:
     the compiled kernel's constants are fixed at compile time; tests/industry/test_kernel.py plants one in the
     reference.)"""
-    monkeypatch.setattr(E, "SUBSIDY_MONEY", 4)
+    monkeypatch.setattr(numpy_rounds, "SUBSIDY_MONEY", 4)  # the numpy rule of the Subsidy
     rep = differential(16, first_seed=0, backend="numpy")
     assert rep.disagreements
     assert all(d.startswith("seed ") and " step " in d for d in rep.disagreements)

@@ -1,9 +1,11 @@
-"""The batched numpy engine of Industry: B games as one dataclass of arrays, stepped together.
+"""The batched engine of Industry: B games as one dataclass of arrays, stepped together.
 
 This is the fast engine for reinforcement learning; :mod:`industry_env.games.industry.reference` is the readable oracle
-it is checked against, game by game (``tests/industry/test_engine_differential.py``, ``industry-env verify``). Each rule
-below is the reference's rule written as array code over the batch: one function per phase, named as the
-reference names it, looping only over the small fixed dimensions (players, the two resources of a field).
+it is checked against, game by game (``tests/industry/test_engine_differential.py``, ``industry-env verify``). This
+module is the front: the State, the backend's choice, and each verb's call to the compiled kernel (:mod:`.kernel`)
+or to the numpy backend (:mod:`.numpy_backend`), where each rule is the reference's rule written as array code over
+the batch, one function per phase named as the reference names it (:mod:`.numpy_rounds`, :mod:`.numpy_auction`,
+:mod:`.numpy_development`).
 
 Functional API
 ==============
@@ -60,8 +62,7 @@ import importlib.util
 import json
 import os
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 
 import numpy as np
 
@@ -69,38 +70,12 @@ from ...core import batched
 from ...core.sampling import pick_uniform
 from ...core.state import BatchState
 from . import actions as A
-from . import chance
-from . import observation as O
+from . import chance, numpy_backend, numpy_rounds
 from .components import Board, load_board
+from .numpy_tables import AUCTION, BID, DEVELOP, OVER, PAY, SELL_OR_KEEP, P, board_tables, rows_players
 from .positions import JSON_VERSION, PHASES
 from .reference import Game, IllegalActionError
-from .rules import (
-    BONUS,
-    COIN_COLUMN,
-    COIN_TOKEN_MONEY,
-    FACTORY,
-    INCOME,
-    JOKER,
-    JOKER_POINTS,
-    LINK_POINTS,
-    MAX_BID,
-    MAX_DEVELOPMENTS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    NUM_COLUMNS,
-    NUM_ERAS,
-    NUM_FIELDS,
-    NUM_JOKER_KINDS,
-    NUM_RESOURCES,
-    RESOURCE_PRICE,
-    STARTING_MONEY,
-    SUBSIDY_MONEY,
-    SUBSIDY_POINTS,
-    TALERS_PER_POINT,
-    TECHNOLOGY,
-    WILD_JOKER,
-    tokens_per_round,
-)
+from .rules import MAX_PLAYERS, MIN_PLAYERS, NUM_COLUMNS
 from .state import SCHEMA
 
 __all__ = [
@@ -109,11 +84,8 @@ __all__ = [
     "use_backend",
     "IllegalActionError",
     "AUCTION", "BID", "SELL_OR_KEEP", "DEVELOP", "PAY", "OVER",
+    "P", "board_tables", "rows_players",  # the numpy rules' (.numpy_tables), still importable from here
 ]  # fmt: skip
-
-AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY, OVER = range(6)  # the order of reference.PHASES
-P = MAX_PLAYERS
-_MAX_TOKENS = 4  # tokens drawn in a round: one per player, at most 4 with the balanced draws
 
 
 class State(BatchState):
@@ -137,7 +109,6 @@ class State(BatchState):
 
 _ARRAY_FIELDS = SCHEMA.names
 _DTYPES = {f.name: f.dtype for f in SCHEMA.fields}
-_FILL = {f.name: f.fill for f in SCHEMA.fields if f.fill}
 
 
 _LAYOUT, _BYTES_PER_GAME = SCHEMA.offset, SCHEMA.bytes_per_game
@@ -169,8 +140,8 @@ _backend = _default_backend()
 
 def backend() -> str:
     """The backend that runs ``legal_action_mask``, ``step``, ``sample_legal`` and ``rollout``: 'numba' (the
-    compiled kernel, :mod:`industry_env.games.industry.kernel`) or 'numpy' (this module's array rules); the results
-    agree."""
+    compiled kernel, :mod:`industry_env.games.industry.kernel`) or 'numpy' (the array rules of
+    :mod:`.numpy_backend`); the results agree."""
     return _backend
 
 
@@ -211,75 +182,6 @@ def _from_buffer(buf: np.ndarray, batch_size: int, board: Board) -> State:
     return State.from_buffer(buf, batch_size, board=board)  # fields viewed on first use
 
 
-# ---------------------------------------------------------------------------------------------- board tables
-@lru_cache(maxsize=8)
-def board_tables(board: Board) -> SimpleNamespace:
-    """Board facts as the flat numpy tables the array rules index, built once per board."""
-    b = board
-    needs = b.NEEDS.astype(np.int64)
-    # tokens[n - 3, balanced, era]: column tokens drawn a round (rules.tokens_per_round)
-    tokens = np.array(
-        [[[tokens_per_round(n, e, bal) for e in range(NUM_ERAS)] for bal in (False, True)]
-         for n in (MIN_PLAYERS, MAX_PLAYERS)], np.int8,
-    )  # fmt: skip
-    links = [b.ROADS.astype(np.int64), b.TECH_LINKS.astype(np.int64)]
-    max_discount = int(np.maximum(b.DISCOUNT, 0).sum())  # a player owning every Bank and Stock Exchange
-    return SimpleNamespace(
-        KIND=b.KIND.astype(np.int8),
-        ERA=b.ERA.astype(np.int8),
-        COLUMN=b.COLUMN.astype(np.int64),
-        NEED=np.maximum(needs, 0),  # int64[60, 2], -1 replaced by 0 (use with NEED_OK)
-        NEED_OK=needs >= 0,
-        # a field needing one resource twice (["Glass", "Glass"]): two payments; its second unit has no joker
-        # of its own unless two are held. TWICE_ANY: the board has such a field (else that work is skipped).
-        NEED_TWICE=(needs[:, 0] == needs[:, 1]) & (needs[:, 0] >= 0),
-        TWICE_ANY=bool(((needs[:, 0] == needs[:, 1]) & (needs[:, 0] >= 0)).any()),
-        PRODUCES=b.PRODUCES.astype(np.int64),
-        POINTS=b.POINTS.astype(np.int16),
-        DISCOUNT=b.DISCOUNT.astype(np.int8),
-        # "Technologies may be developed only if they are located in the current Era."
-        IS_TECH=b.KIND == TECHNOLOGY,
-        IS_FACTORY=b.KIND == FACTORY,
-        IS_JOKER=b.KIND == JOKER,
-        IS_BONUS=b.KIND == BONUS,
-        JOKER_KIND=np.maximum(b.JOKER_KIND.astype(np.int64), 0),
-        BANK_ERA=b.BANK_ERA.astype(np.int8),
-        LINKS=links,
-        BONUS_CONNECT=b.BONUS_CONNECT.astype(np.float32),
-        TOKENS=tokens,
-        # The development rules as lookups: a field's two needs as columns of a [N, 12] per-resource array
-        # (an absent need -> column 11, always False there); the construction cost [discount, field], "never
-        # reduced below zero"; [era, field]: not a Technology outside its era.
-        NEED_COL=np.where(needs >= 0, needs, WILD_JOKER).T.copy(),  # int64[2, 60]
-        NET_COST=np.maximum(b.COST[None, :] - np.arange(max_discount + 1)[:, None], 0).astype(np.int16),
-        ERA_OK=~((b.KIND == TECHNOLOGY)[None, :] & (np.arange(NUM_ERAS)[:, None] != b.ERA[None, :])),  # bool[5, 60]
-    )
-
-
-def rows_players(n: np.ndarray) -> np.ndarray:
-    """bool[N, P]: which player slots take part in each game."""
-    return np.arange(P)[None, :] < n[:, None]
-
-
-def _count_row(x: np.ndarray) -> np.ndarray:
-    """int[N]: True entries in each row of ``x`` (bool[N, 12]): its 12 bytes summed as three 4-byte words.
-
-    numpy reduces short rows slowly (``x.any(axis=1)``: ~13 ns a row); this is a few whole-array operations.
-    """
-    w = np.ascontiguousarray(x).view(np.uint32)  # [N, 3]; each byte 0 or 1, so byte sums never carry
-    w = w[:, 0] + w[:, 1] + w[:, 2]
-    return (w * np.uint32(0x01010101)) >> np.uint32(24)  # the sum of the four bytes
-
-
-def _flat(a: np.ndarray) -> np.ndarray:
-    """``a`` (shape [B, K, ...]) as [B * K, ...]: entry ``a[b, k]`` is ``_flat(a)[b * K + k]``.
-
-    One flat index array gathers and scatters several times faster than two (numpy's multi-index path). It is
-    a view, written through, for the C-contiguous arrays of a State being stepped (see :func:`_writable`).
-    """
-    return a.reshape(-1, *a.shape[2:])
-
-
 _FLAT_WRITTEN = ("claimed", "owner", "developed", "face_up", "money", "points", "jokers", "subsidy", "produces",
                  "discount")  # fmt: skip
 
@@ -290,8 +192,9 @@ def _to_write(state: State, inplace: bool) -> State:
 
 
 def _writable(state: State, inplace: bool) -> State:
-    """The State a step or reset writes: a copy, or (``inplace``) ``state`` itself, its arrays that the rules
-    write through :func:`_flat` made C-contiguous (they always are, unless replaced by a strided view)."""
+    """The State a step or reset writes: a copy, or (``inplace``) ``state`` itself, its arrays that the numpy rules
+    write through :func:`.numpy_tables.flat_view` made C-contiguous (they always are, unless replaced by a strided
+    view)."""
     if not inplace:
         return state.copy()
     for name in _FLAT_WRITTEN:
@@ -325,19 +228,7 @@ def _new_games(
     if _backend == "numba":
         _kernel().new_games(s, rows, seeds, n, balanced, next_mask)
         return
-    for name in _ARRAY_FIELDS:
-        getattr(s, name)[rows] = _FILL.get(name, 0)
-    s.seed[rows] = seeds
-    s.num_players[rows] = n
-    s.balanced_draws[rows] = balanced
-    # "Give each player 4 Talers"; "Randomly decide which player takes the Starting Player marker".
-    s.money[rows] = np.where(rows_players(n), STARTING_MONEY, 0)
-    s.starting_player[rows] = chance.starting_player(seeds, n)
-    # "Place the Column tokens in the bag and mix them."
-    s.bag[rows] = chance.bag_order(seeds, 0)
-    _begin_round(s, rows)
-    if next_mask is not None and rows.size:
-        next_mask[rows] = legal_action_mask(s.take(rows))
+    numpy_backend.new_games(s, rows, seeds, n, balanced, next_mask)
 
 
 def _new_state(batch_size: int, board: Board | None = None,
@@ -351,435 +242,10 @@ def _new_state(batch_size: int, board: Board | None = None,
     return _empty(batch_size, board if board is not None else load_board()), (bal,)
 
 
-# ---------------------------------------------------------------------------------------------- Phases 1, 2, 5
-def _begin_round(s: State, rows: np.ndarray) -> None:
-    """Phase 1 (income), Phase 2 (new column tokens) and the start of Phase 3 for the games ``rows``."""
-    if rows.size == 0:
-        return
-    t = board_tables(s.board)
-    n = s.num_players[rows]
-    s.round[rows] += 1
-    # Phase 2: "The Starting Player draws one Column token per player from the bag" (balanced: 3 or 4).
-    k = t.TOKENS[n - MIN_PLAYERS, s.balanced_draws[rows].astype(np.int64), s.era[rows]]
-    pos = s.bag_pos[rows].astype(np.int64)
-    valid = np.arange(_MAX_TOKENS)[None, :] < k[:, None]  # [N, 4]
-    at = rows[:, None] * NUM_COLUMNS  # flat index of (game, column 0) in bag and face_up
-    drawn = _flat(s.bag)[at + np.minimum(pos[:, None] + np.arange(_MAX_TOKENS), NUM_COLUMNS - 1)]  # [N, 4]
-    _flat(s.face_up)[(at + drawn)[valid]] = True
-    s.bag_pos[rows] = pos + k
-    # Phase 1: Income. "Each player takes 1 Taler from the bank." And "If the Column token with a coin symbol is
-    # drawn, each player immediately takes one Taler".
-    coin = ((drawn == COIN_COLUMN) & valid).any(axis=1)
-    income = INCOME + COIN_TOKEN_MONEY * coin.astype(np.int16)
-    s.money[rows] += np.where(rows_players(n), income[:, None], 0).astype(np.int16)
-    # Phase 3: "The Starting Player is the first Auctioneer".
-    s.phase[rows] = AUCTION
-    s.auctioneer[rows] = s.starting_player[rows]
-
-
-def _new_starting_player(s: State, rows: np.ndarray) -> None:
-    """Phase 5, the change of Era, and the end of the game, for the games ``rows``."""
-    if rows.size == 0:
-        return
-    n = s.num_players[rows]
-    # "the Starting Player marker moves clockwise to the next player"
-    s.starting_player[rows] = (s.starting_player[rows] + 1) % n
-    era = s.era[rows]
-    era_row = s.claimed.reshape(-1, NUM_COLUMNS).take(rows * NUM_ERAS + era, axis=0)  # [N, 12]
-    era_done = _count_row(era_row) == NUM_COLUMNS  # every field of the era auctioned
-    # "Once all fields in all eras have been auctioned, the game ends at the end of the round."
-    over = era_done & (era == NUM_ERAS - 1)
-    _game_over(s, rows[over])
-    # Change of Era: "Move the Era token down one space." The tokens go back into the bag.
-    change = rows[era_done & ~over]
-    if change.size:
-        s.era[change] += 1
-        s.bag[change] = chance.bag_order(s.seed[change], s.era[change])
-        s.bag_pos[change] = 0
-    _begin_round(s, rows[~over])
-
-
-# ---------------------------------------------------------------------------------------------- Phase 3: Auction
-_Claims = tuple[np.ndarray, np.ndarray, np.ndarray]  # games, claimant, next auctioneer (for _claim, _next_auction)
-_NO_CLAIMS: _Claims = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
-
-
-def _available(s: State) -> np.ndarray:
-    """bool[B, 60]: 'A field is available if it lies in the current Era and has a face-up Column token above it.'"""
-    out = np.zeros((s.batch_size, NUM_ERAS, NUM_COLUMNS), bool)
-    out[np.arange(s.batch_size), s.era] = s.face_up
-    return out.reshape(s.batch_size, NUM_FIELDS)
-
-
-def _open_auction(s: State, rows: np.ndarray, f: np.ndarray) -> None:
-    """The auctioneer offers field ``f``; bidding starts with the player to his left."""
-    if rows.size == 0:
-        return
-    s.phase[rows] = BID
-    s.lot[rows] = f
-    s.high_bid[rows] = 0
-    s.high_bidder[rows] = -1
-    # "In turn, starting with the player to the left of the Auctioneer, each player ... bid or pass."
-    s.bidder[rows] = (s.auctioneer[rows] + 1) % s.num_players[rows]
-
-
-def _bid_or_pass(s: State, rows: np.ndarray, p: np.ndarray, amount: np.ndarray) -> _Claims:
-    """A bid (amount > 0) or a pass; after the last bidder, the auctioneer decides (or must claim)."""
-    if rows.size == 0:
-        return _NO_CLAIMS
-    bids = amount > 0
-    bidders = rows[bids]
-    s.high_bid[bidders] = amount[bids]
-    s.high_bidder[bidders] = p[bids]
-    nxt = (p + 1) % s.num_players[rows]
-    s.bidder[rows] = nxt
-    last = rows[nxt == s.auctioneer[rows]]
-    has_bid = s.high_bidder[last] >= 0
-    s.phase[last[has_bid]] = SELL_OR_KEEP
-    # No Bids: "the Auctioneer must claim the field himself, although he pays nothing." (Then the next auction.)
-    no_bid = last[~has_bid]
-    auct = s.auctioneer[no_bid]
-    return no_bid, auct, auct + 1
-
-
-def _sell(s: State, rows: np.ndarray) -> _Claims:
-    """'He can let the highest bidder claim the field and take the appropriate amount of money'."""
-    if rows.size == 0:
-        return _NO_CLAIMS
-    hb, price, auct = s.high_bidder[rows], s.high_bid[rows], s.auctioneer[rows]
-    _flat(s.money)[rows * P + hb] -= price
-    _flat(s.money)[rows * P + auct] += price
-    return rows, hb, auct  # the highest bidder claims; "He remains the Auctioneer"
-
-
-def _keep(s: State, rows: np.ndarray) -> _Claims:
-    """'He claims the field himself, paying an amount equal to the highest bid.'"""
-    if rows.size == 0:
-        return _NO_CLAIMS
-    auct = s.auctioneer[rows]
-    s.money[rows] += _KEEP_PAYMENTS[s.num_players[rows] - MIN_PLAYERS, auct, s.high_bid[rows]]
-    return rows, auct, auct + 1  # "His left-hand neighbor becomes the new Auctioneer"
-
-
-def _keep_payments() -> np.ndarray:
-    """int16[2, P, MAX_BID + 1, P]: [n - 3, auctioneer, price] -> each player's change of money in a keep.
-
-    "starting with the player to his left, the Auctioneer gives each player - including himself - 1 Taler until
-    he has paid the full price": the player k seats to his left (k = 1..n, n = himself) receives one Taler for
-    each i < price with i % n == k - 1, and the Auctioneer pays the price.
-    """
-    n = np.arange(MIN_PLAYERS, MAX_PLAYERS + 1)[:, None, None, None]
-    auct = np.arange(P)[None, :, None, None]
-    price = np.arange(MAX_BID + 1)[None, None, :, None]
-    q = np.arange(P)[None, None, None, :]
-    k = (q - auct - 1) % n + 1  # seats to the Auctioneer's left
-    change = np.where(q < n, (price - k + n) // n, 0) - np.where(q == auct, price, 0)
-    return np.where(auct < n, change, 0).astype(np.int16)
-
-
-_KEEP_PAYMENTS = _keep_payments()
-
-
-def _claim(s: State, rows: np.ndarray, p: np.ndarray) -> None:
-    """Claim a Field: a Property token clock side up, or, on a Joker field, the Joker token in hand."""
-    if rows.size == 0:
-        return
-    t = board_tables(s.board)
-    f = s.lot[rows].astype(np.int64)
-    rf = rows * NUM_FIELDS + f
-    _flat(s.claimed)[rf] = True
-    joker = t.IS_JOKER[f]
-    s.jokers[rows[joker], p[joker], t.JOKER_KIND[f[joker]]] += 1
-    _flat(s.owner)[rf[~joker]] = p[~joker]
-    _flat(s.face_up)[rows * NUM_COLUMNS + t.COLUMN[f]] = False  # "turn the corresponding Column token face-down"
-
-
-def _next_auction(s: State, rows: np.ndarray, auctioneer: np.ndarray) -> None:
-    """The next auction of the round, or the Development phase once no column token is face up."""
-    if rows.size == 0:
-        return
-    s.lot[rows] = -1
-    s.bidder[rows] = -1
-    s.high_bid[rows] = 0
-    s.high_bidder[rows] = -1
-    s.auctioneer[rows] = auctioneer % s.num_players[rows]
-    s.phase[rows] = AUCTION
-    # "When all available fields have been auctioned, this phase ends."
-    _begin_development(s, rows[_count_row(s.face_up.take(rows, axis=0)) == 0])
-
-
-# ---------------------------------------------------------------------------------------------- Phase 4: Development
-def _begin_development(s: State, rows: np.ndarray) -> None:
-    """'Beginning with the Starting Player, each player may in turn develop up to two of his undeveloped fields.'"""
-    if rows.size == 0:
-        return
-    s.phase[rows] = DEVELOP
-    s.developer[rows] = s.starting_player[rows]
-    s.developments[rows] = 0
-    s.dev_turns[rows] = 0
-
-
-def _buyable(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """bool[N, 11]: resources ``p`` may pay for with a Taler (to another producer, else to the bank).
-
-    "Another player has an already developed Factory that produces the required resource. You can pay this
-    player 1 Taler"; the bank sells "only ... resources that are not produced by other players and only ...
-    resources that appeared in previous Eras". Either way exists iff some other player produces it or the
-    bank sells it in this era.
-    """
-    t = board_tables(s.board)
-    producers = s.produces.take(rows, axis=0)  # [N, P, 11], a copy
-    producers.reshape(-1, NUM_RESOURCES)[np.arange(rows.size) * P + p] = False  # other players' factories only
-    buyable = s.era[rows][:, None] >= t.BANK_ERA[None, :]
-    for q in range(P):
-        buyable |= producers[:, q]
-    return buyable
-
-
-def _payable(only_wild: np.ndarray, to_pay: np.ndarray, wild: np.ndarray, money: np.ndarray) -> np.ndarray:
-    """Can a field's required resources all be paid with these jokers and Talers?
-
-    ``to_pay``: how many of its required units have neither an own developed factory nor an own joker (a unit
-    with its own joker is paid by it; a resource needed twice takes two of its jokers); ``only_wild``: how
-    many of those only the "?" joker can pay (not buyable); ``wild``: "?" jokers held; ``money``: Talers left
-    after the construction cost (arrays broadcast together). This is the reference's exhaustive search
-    (``_can_pay_all``) in closed form, a resource's own jokers serving only it: the "?" jokers cover the
-    ``only_wild`` ones, and "?" jokers and Talers together cover all.
-    """
-    return (only_wild <= wild) & (to_pay <= wild + money)
-
-
-def _develop_ok(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """bool[N, 60]: may ``p`` (int[N]) develop each field now? Rows of the development mask.
-
-    The cheap tests run on whole rows, the costlier ones only on the few candidate (game, field) pairs left.
-    """
-    t = board_tables(s.board)
-    # own fields whose Property token still shows the clock (.take: a faster row gather than indexing)
-    ok = s.owner.take(rows, axis=0) == p.astype(np.int8)[:, None]
-    ok &= ~s.developed.take(rows, axis=0)
-    # "Technologies may be developed only if they are located in the current Era."
-    ok &= t.ERA_OK.take(s.era[rows], axis=0)
-    candidates = ok.reshape(-1).nonzero()[0]
-    i, f = np.divmod(candidates, NUM_FIELDS)
-    rp = rows * P + p  # flat (game, player) index: one index array gathers faster than two
-    # construction cost, less the Bank / Stock Exchange discount, "never reduced below zero"
-    discount = s.discount.reshape(-1)[rp].astype(np.int64)
-    money = s.money.reshape(-1)[rp][i] - t.NET_COST.reshape(-1)[discount[i] * NUM_FIELDS + f]
-    # "If you do not have enough money, or a required resource is not available, you may not develop"
-    jok = s.jokers.reshape(-1, NUM_JOKER_KINDS).take(rp, axis=0)  # [N, 12]
-    # per resource: to be paid (own developed factories pay automatically), and by the "?" joker only (not
-    # buyable); column WILD_JOKER stays False and stands for a field's absent need
-    to_pay = jok == 0
-    to_pay[:, :NUM_RESOURCES] &= ~s.produces.reshape(-1, NUM_RESOURCES).take(rp, axis=0)
-    to_pay[:, WILD_JOKER] = False
-    only_wild = to_pay.copy()
-    buyable = _buyable(s, rows, p)
-    only_wild[:, :NUM_RESOURCES] &= ~buyable
-    wild = jok[i, WILD_JOKER]
-    n_only_wild, n_to_pay = _count_needs(t, only_wild, i, f), _count_needs(t, to_pay, i, f)
-    if t.TWICE_ANY:  # a resource needed twice with one joker of it: the joker pays one unit, the other is due
-        twice = np.flatnonzero(t.NEED_TWICE[f])
-        if twice.size:
-            it, r = i[twice], t.NEED[f[twice], 0]
-            second = (jok[it, r] == 1) & ~s.produces.reshape(-1, NUM_RESOURCES)[rp[it], r]
-            n_to_pay[twice] += second
-            n_only_wild[twice] += second & ~buyable[it, r]
-    pay = _payable(n_only_wild, n_to_pay, wild, money)
-    ok.reshape(-1)[candidates] = (money >= 0) & pay
-    return ok
-
-
-def _count_needs(t: SimpleNamespace, per_resource: np.ndarray, i: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """int[K]: how many of field ``f``'s required resources are True in ``per_resource[i]`` (bool[N, 12])."""
-    flat = per_resource.reshape(-1).view(np.int8)
-    return flat[i * NUM_JOKER_KINDS + t.NEED_COL[0][f]] + flat[i * NUM_JOKER_KINDS + t.NEED_COL[1][f]]
-
-
-def _develop(s: State, rows: np.ndarray, p: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """Pay the construction cost; then pay each required resource, or finish at once if none is due.
-
-    Returns the games that finish at once (for :func:`_finish_development`).
-    """
-    if rows.size == 0:
-        return rows
-    t = board_tables(s.board)
-    rp = rows * P + p
-    # "He must pay the construction costs ... to the bank" (less the discount, never below zero)
-    _flat(s.money)[rp] -= t.NET_COST[_flat(s.discount)[rp], f]
-    s.developing[rows] = f
-    need = t.NEED[f]  # [N, 2]
-    due = t.NEED_OK[f] & ~_flat(_flat(s.produces))[rp[:, None] * NUM_RESOURCES + need]  # own factories pay
-    first = np.where(due[:, 0], need[:, 0], np.where(due[:, 1], need[:, 1], -1))
-    second = np.where(due[:, 0] & due[:, 1], need[:, 1], -1)
-    s.pending[rows] = np.stack([first, second], axis=1)
-    none_due = first < 0
-    s.phase[rows[~none_due]] = PAY
-    return rows[none_due]
-
-
-# By way to pay (PAY_JOKER, PAY_WILD, PAY_BANK, players): "?" jokers it spends; Talers then needed for the next
-_WILD_SPENT = (np.arange(A.NUM_PAY_WAYS) == A.PAY_WILD).astype(np.int8)
-_TALERS_NEEDED = (RESOURCE_PRICE * (1 + (np.arange(A.NUM_PAY_WAYS) >= A.PAY_BANK))).astype(np.int16)
-_OTHERS = ~np.eye(P, dtype=bool)  # [p, q]: q is another player than p
-
-
-def _pay_ways(s: State, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """bool[N, 7]: legal ways to pay the first pending resource, the rest staying payable afterwards."""
-    t = board_tables(s.board)
-    rp = rows * P + p
-    r = s.pending[rows, 0].astype(np.int64)
-    r2 = s.pending[rows, 1].astype(np.int64)
-    r2c = np.maximum(r2, 0)
-    jok = _flat(s.jokers).take(rp, axis=0)  # [N, 12]
-    money, wild, era = _flat(s.money)[rp], jok[:, WILD_JOKER], s.era[rows]
-    # other players' developed factories making the resource: [N, P], by flat index (row, player, resource)
-    at = (rows * (P * NUM_RESOURCES))[:, None] + np.arange(0, P * NUM_RESOURCES, NUM_RESOURCES)[None, :]
-    others = _flat(_flat(s.produces))[at + r[:, None]] & _OTHERS[p]
-    cash = money >= RESOURCE_PRICE
-    ways = np.empty((rows.size, A.NUM_PAY_WAYS), bool)
-    ways[:, A.PAY_JOKER] = _flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r] > 0  # "a Joker token of ..."
-    ways[:, A.PAY_WILD] = wild > 0  # "The Joker token labeled ? is worth one resource of your choice."
-    ways[:, A.PAY_BANK] = cash & ~_any_player(others) & (era >= t.BANK_ERA[r])
-    ways[:, A.PAY_PLAYER :] = cash[:, None] & others
-    # Would the second resource (if any) still be payable after each way? (See _buyable.)
-    others2 = _flat(_flat(s.produces))[at + r2c[:, None]] & _OTHERS[p]
-    buy2 = _any_player(others2) | (era >= t.BANK_ERA[r2c])
-    free2 = (r2 < 0) | (_flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] > 0)
-    rest_ok = free2[:, None] | (wild[:, None] > _WILD_SPENT) | (buy2[:, None] & (money[:, None] >= _TALERS_NEEDED))
-    if t.TWICE_ANY:  # the same resource twice: its only joker, spent on the first, cannot pay the second
-        last = (r2 == r) & (_flat(jok)[np.arange(rows.size) * NUM_JOKER_KINDS + r2c] == 1)
-        rest_ok[last, A.PAY_JOKER] = (wild > 0)[last] | (buy2 & (money >= RESOURCE_PRICE))[last]
-    return ways & rest_ok
-
-
-def _any_player(x: np.ndarray) -> np.ndarray:
-    """bool[N]: any of the P columns of ``x`` (bool[N, P]); faster than ``x.any(axis=1)`` on short rows."""
-    out = x[:, 0] | x[:, 1]
-    for q in range(2, P):
-        out |= x[:, q]
-    return out
-
-
-def _pay_resource(s: State, rows: np.ndarray, p: np.ndarray, r: np.ndarray, way: np.ndarray) -> np.ndarray:
-    """Pay one resource by ``way``; once none is pending, the field is developed (the games returned)."""
-    if rows.size == 0:
-        return rows
-    # a joker of the resource, or the "?" joker, is given up; else a Taler, to the bank or to a player
-    rp = rows * P + p
-    joker = np.where(way == A.PAY_WILD, WILD_JOKER, r)
-    _flat(_flat(s.jokers))[rp * NUM_JOKER_KINDS + joker] -= (way <= A.PAY_WILD).astype(np.int8)
-    _flat(s.money)[rp] -= np.where(way >= A.PAY_BANK, RESOURCE_PRICE, 0).astype(np.int16)
-    to_player = way >= A.PAY_PLAYER
-    _flat(s.money)[(rows * P + way - A.PAY_PLAYER)[to_player]] += RESOURCE_PRICE
-    second = s.pending[rows, 1]
-    s.pending[rows, 0] = second
-    s.pending[rows, 1] = -1
-    return rows[second < 0]
-
-
-def _finish_development(s: State, rows: np.ndarray) -> np.ndarray:
-    """Flip the Property token and score the cogwheel's points; two developments end the turn (those returned)."""
-    if rows.size == 0:
-        return rows
-    t = board_tables(s.board)
-    f, p = s.developing[rows].astype(np.int64), s.developer[rows]
-    rp = rows * P + p
-    _flat(s.developed)[rows * NUM_FIELDS + f] = True
-    # "You receive points for developing a Factory only if that Factory is located in the current Era."
-    # Technologies are developed only in their era; "Bonus fields earn victory points only at the end".
-    scores = t.IS_TECH[f] | (t.IS_FACTORY[f] & (t.ERA[f] == s.era[rows]))
-    _flat(s.points)[rp] += np.where(scores, t.POINTS[f], 0).astype(np.int16)
-    makes = t.PRODUCES[f] >= 0
-    _flat(s.produces)[rp[makes], t.PRODUCES[f[makes]]] = True  # cache
-    _flat(s.discount)[rp] += t.DISCOUNT[f]  # cache: "all subsequent construction costs are each reduced by 1"
-    s.developing[rows] = -1
-    s.pending[rows] = -1
-    s.phase[rows] = DEVELOP
-    developments = s.developments[rows] + 1
-    s.developments[rows] = developments
-    return rows[developments == MAX_DEVELOPMENTS]
-
-
-def _end_development_turn(s: State, rows: np.ndarray) -> None:
-    """The next player's development turn, or Phase 5 once every player has had his."""
-    if rows.size == 0:
-        return
-    n = s.num_players[rows]
-    turns = s.dev_turns[rows] + 1
-    all_done = turns == n
-    s.dev_turns[rows] = np.where(all_done, 0, turns)
-    s.developer[rows] = np.where(all_done, -1, (s.developer[rows] + 1) % n)
-    s.developments[rows] = 0
-    _new_starting_player(s, rows[all_done])
-
-
-# ---------------------------------------------------------------------------------------------- Subsidy, end
-def _take_subsidy(s: State, rows: np.ndarray, p: np.ndarray) -> None:
-    """'a player may take one Subsidy token ... He immediately takes 3 Talers from the bank.'"""
-    if rows.size == 0:
-        return
-    _flat(s.subsidy)[rows * P + p] = True
-    _flat(s.money)[rows * P + p] += SUBSIDY_MONEY
-
-
-def _final_scores(s: State, rows: np.ndarray) -> np.ndarray:
-    """int64[N, P]: Scoring Track plus the final scoring of the games ``rows`` (which must be over)."""
-    t = board_tables(s.board)
-    n = s.num_players[rows]
-    present = rows_players(n)
-    # "Remove from the board all Property tokens that still show the clock symbol."
-    mine = (s.owner[rows][:, None, :] == np.arange(P)[None, :, None]) & s.developed[rows][:, None, :]  # [N,P,60]
-    total = s.points[rows].astype(np.int64)
-    total += s.money[rows] // TALERS_PER_POINT  # "For every 3 Talers a player holds, he earns 1 victory point"
-    for pairs in t.LINKS:  # roads between factories, links between technologies: 3 points a pair
-        total += LINK_POINTS * (mine[:, :, pairs[:, 0]] & mine[:, :, pairs[:, 1]]).sum(axis=2)
-    # "For each Bonus field ... connected to a Factory that he also owns, he earns 2 or 3 bonus points",
-    # per connected Factory (the rulebook's example: 3 Ports x 2 points x 4 river Factories = 24).
-    bonus = (mine & t.IS_BONUS).astype(np.float32) @ t.BONUS_CONNECT  # [N, P, 60]
-    total += np.rint((bonus * mine).sum(axis=2)).astype(np.int64)
-    total += JOKER_POINTS * s.jokers[rows].sum(axis=2, dtype=np.int64)
-    total += np.where(s.subsidy[rows], SUBSIDY_POINTS, 0)
-    return np.where(present, total, 0)
-
-
-def _ranking(s: State, rows: np.ndarray) -> np.ndarray:
-    """int64[N, P]: each seat's place in the final order, higher is better, equal only for a full tie; -1 for
-    absent seats."""
-    present = rows_players(s.num_players[rows])
-    sc = _final_scores(s, rows)
-    # "In case of a tie, the player with the most Property tokens on the board wins. If there is still a tie,
-    # the player with the most money wins." Lexicographic key in bit fields that cannot overlap: money is int16
-    # (< 2**15, 16 bits), tokens <= 60 (16 bits), scores of int16 state stay far inside 2**20 either way.
-    tokens = ((s.owner[rows][:, None, :] == np.arange(P)[None, :, None]) & s.developed[rows][:, None, :]).sum(2)
-    key = ((sc + 2**20) << 32) + (tokens.astype(np.int64) << 16) + s.money[rows].astype(np.int64)
-    return np.where(present, key, -1)
-
-
 def ranking(state: State) -> np.ndarray:
     """int64[B, P]: the rules' order of the players of finished games (points, then Property tokens on the board,
     then money), as a key per seat: higher is better, equal keys tie on everything; -1 for absent seats."""
-    return _ranking(state, np.arange(state.batch_size))
-
-
-def _returns(s: State, rows: np.ndarray) -> np.ndarray:
-    """float32[N, P]: +1 winners, -1 others, 0 for all if everyone ties (``Game.returns()``)."""
-    present = rows_players(s.num_players[rows])
-    key = _ranking(s, rows)
-    win = (key == key.max(axis=1, keepdims=True)) & present
-    everyone = win.sum(axis=1) == s.num_players[rows]
-    out = np.where(win, 1.0, -1.0)
-    out = np.where(everyone[:, None] | ~present, 0.0, out)
-    return out.astype(np.float32)
-
-
-def _game_over(s: State, rows: np.ndarray) -> None:
-    """The game ends: phase OVER, terminated, and the terminal rewards."""
-    if rows.size == 0:
-        return
-    s.phase[rows] = OVER
-    s.terminated[rows] = True
-    s.rewards[rows] = _returns(s, rows)
+    return numpy_rounds.ranking(state, np.arange(state.batch_size))
 
 
 def scores(state: State) -> np.ndarray:
@@ -787,13 +253,8 @@ def scores(state: State) -> np.ndarray:
     out = state.points.astype(np.int16).copy()
     over = np.flatnonzero(state.phase == OVER)
     if over.size:
-        out[over] = _final_scores(state, over)
+        out[over] = numpy_rounds.final_scores(state, over)
     return out
-
-
-# ---------------------------------------------------------------------------------------------- legality
-_AT_MOST = np.arange(1, MAX_BID + 1)[None, :] <= np.arange(MAX_BID + 1)[:, None]  # [x, k-1]: bid k <= x
-_BIDS = _AT_MOST[None, :, :] & ~_AT_MOST[:, None, :]  # [high bid, money, k-1]: high < k <= money (1.4 MB)
 
 
 def finished(state: State) -> np.ndarray:
@@ -805,108 +266,7 @@ def legal_action_mask(state: State) -> np.ndarray:
     """bool[B, NUM_ACTIONS]: the legal actions of each game's player to move (all False once over)."""
     if _backend == "numba":
         return _kernel().legal_action_mask(state)
-    return _numpy_mask(state, np.zeros((state.batch_size, A.NUM_ACTIONS), bool))
-
-
-def _numpy_mask(s: State, mask: np.ndarray) -> np.ndarray:
-    """``legal_action_mask`` by the numpy rules, written into ``mask`` (all False, C-contiguous bool[B, 314])."""
-    flat = mask.reshape(-1)  # entry (b, a) at b * NUM_ACTIONS + a: single entries are set through it
-    p = s.current_player.astype(np.int64)  # -1 once over, or ended by an illegal action: an all-False row
-    ph = np.where(p >= 0, s.phase, OVER)
-    auc = (ph == AUCTION).nonzero()[0]
-    if auc.size:
-        # "A field is available if it lies in the current Era and has a face-up Column token above it."
-        era = s.era[auc].astype(np.int64)
-        at = (auc * A.NUM_ACTIONS + A.AUCTION + era * NUM_COLUMNS)[:, None] + np.arange(NUM_COLUMNS)
-        flat[at] = s.face_up.take(auc, axis=0)
-    bid = (ph == BID).nonzero()[0]
-    if bid.size:
-        flat[bid * A.NUM_ACTIONS + A.PASS] = True
-        # "A bid must be higher than any preceding bid, and a player cannot bid more Talers than he can pay."
-        money = np.minimum(_flat(s.money)[bid * P + p[bid]], MAX_BID)
-        mask[bid, A.BID : A.SELL] = _BIDS[s.high_bid[bid], money]  # one [N, 112] gather (bids: 47% of decisions)
-    sok = (ph == SELL_OR_KEEP).nonzero()[0]
-    if sok.size:
-        flat[sok * A.NUM_ACTIONS + A.SELL] = True
-        # ruling: he can keep only if he can pay the full price
-        flat[sok * A.NUM_ACTIONS + A.KEEP] = _flat(s.money)[sok * P + p[sok]] >= s.high_bid[sok]
-    dev = (ph == DEVELOP).nonzero()[0]
-    if dev.size:
-        mask[dev, A.DEVELOP : A.DONE] = _develop_ok(s, dev, p[dev])
-        flat[dev * A.NUM_ACTIONS + A.DONE] = True
-    pay = (ph == PAY).nonzero()[0]
-    if pay.size:
-        at = pay * A.NUM_ACTIONS + A.PAY + s.pending[pay, 0].astype(np.int64) * A.NUM_PAY_WAYS
-        flat[at[:, None] + np.arange(A.NUM_PAY_WAYS)] = _pay_ways(s, pay, p[pay])
-    # "At any time during the game, a player may take one Subsidy token"
-    live = (p >= 0).nonzero()[0]
-    flat[live * A.NUM_ACTIONS + A.SUBSIDY] = ~_flat(s.subsidy)[live * P + p[live]]
-    return mask
-
-
-# Decision kinds: what an action does in each phase, _NUM_KINDS where it is not an action of that phase.
-_SUBSIDY_K, _AUCTION_K, _BID_K, _SELL_K, _KEEP_K, _DONE_K, _DEVELOP_K, _PAY_K = range(8)
-_NUM_KINDS = 8
-_Group = tuple[np.ndarray, np.ndarray, np.ndarray]  # games, player to move, action
-_KIND = np.full((OVER + 1, A.NUM_ACTIONS + 1), _NUM_KINDS, np.int8)  # [phase, action, or NUM_ACTIONS: none]
-_KIND[AUCTION, A.AUCTION : A.PASS] = _AUCTION_K
-_KIND[BID, A.PASS : A.SELL] = _BID_K  # pass or bid k
-_KIND[SELL_OR_KEEP, A.SELL] = _SELL_K
-_KIND[SELL_OR_KEEP, A.KEEP] = _KEEP_K
-_KIND[DEVELOP, A.DEVELOP : A.DONE] = _DEVELOP_K
-_KIND[DEVELOP, A.DONE] = _DONE_K
-_KIND[PAY, A.PAY : A.SUBSIDY] = _PAY_K
-_KIND[:OVER, A.SUBSIDY] = _SUBSIDY_K
-
-
-def _kinds(s: State, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """int8[N]: the decision kind of action ``a`` in each game ``rows``, ``_NUM_KINDS`` if not of its phase."""
-    # column NUM_ACTIONS of _KIND stands for any out-of-range integer (negative ones wrap to huge unsigned)
-    return _KIND[s.phase[rows], np.minimum(a.astype(np.uint64), A.NUM_ACTIONS)]
-
-
-def _decisions(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, cur: np.ndarray) -> list[_Group]:
-    """The games ``rows`` and their actions ``a`` grouped by decision ``kind``: ``(rows, player, action)``.
-
-    One stable sort by kind, so each group is a slice (rows ascending); index ``k`` holds kind ``k``, and the
-    last one the actions that are not of their game's phase.
-    """
-    order = np.argsort(kind, kind="stable")  # a radix sort (int8)
-    bounds = np.zeros(_NUM_KINDS + 2, np.int64)
-    np.cumsum(np.bincount(kind, minlength=_NUM_KINDS + 1), out=bounds[1:])
-    rows, a = rows[order], a[order]
-    p = cur[rows]
-    return [(rows[lo:hi], p[lo:hi], a[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
-
-
-def _chosen_legal(s: State, rows: np.ndarray, a: np.ndarray, kind: np.ndarray, cur: np.ndarray) -> np.ndarray:
-    """bool[N]: is action ``a`` legal in each of the live games ``rows``? (One entry of the mask, cheaply.)
-    ``cur``: ``s.current_player`` as int64."""
-    ok = np.zeros(rows.size, bool)
-    for k in range(_NUM_KINDS):
-        sel = (kind == k).nonzero()[0]
-        if sel.size == 0:
-            continue
-        r, act = rows[sel], a[sel]
-        p = cur[r]
-        if k in (_SELL_K, _DONE_K):
-            ok[sel] = True
-        elif k == _SUBSIDY_K:
-            ok[sel] = ~s.subsidy[r, p]
-        elif k == _AUCTION_K:
-            era, col = np.divmod(act - A.AUCTION, NUM_COLUMNS)
-            ok[sel] = (era == s.era[r]) & s.face_up[r, col]
-        elif k == _BID_K:
-            bid = act - A.BID + 1  # 0 for a pass
-            ok[sel] = (bid == 0) | ((bid > s.high_bid[r]) & (bid <= s.money[r, p]))
-        elif k == _KEEP_K:
-            ok[sel] = s.money[r, p] >= s.high_bid[r]
-        elif k == _DEVELOP_K:
-            ok[sel] = _develop_ok(s, r, p)[np.arange(r.size), act - A.DEVELOP]
-        elif k == _PAY_K:
-            res, way = np.divmod(act - A.PAY, A.NUM_PAY_WAYS)
-            ok[sel] = (res == s.pending[r, 0]) & _pay_ways(s, r, p)[np.arange(r.size), way]
-    return ok
+    return numpy_backend.mask_into(state, np.zeros((state.batch_size, A.NUM_ACTIONS), bool))
 
 
 def _illegal_message(s: State, rows: np.ndarray, a: np.ndarray) -> str:
@@ -935,67 +295,7 @@ def _play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, pe
     """``step`` on the State it writes, its arguments checked (``ENGINE.play``): the rows refused, or None."""
     if _backend == "numba":
         return _kernel().step(s, a_all, raise_, penalty, True, mask, next_mask)[1]
-    return _numpy_play(s, a_all, mask, raise_, penalty, next_mask)
-
-
-def _numpy_play(s: State, a_all: np.ndarray, mask: np.ndarray | None, raise_: bool, penalty: float,
-                next_mask: np.ndarray | None) -> np.ndarray | None:  # fmt: skip
-    """``step`` by the numpy rules on the State it writes: the rows refused (nothing written), or None."""
-    live = (~s.terminated).nonzero()[0]
-    a = a_all[live].astype(np.int64)
-    kind = _kinds(s, live, a)
-    cur = s.current_player.astype(np.int64)  # once a step: each kind's players, the one at fault
-    if mask is None:
-        legal = _chosen_legal(s, live, a, kind, cur)
-    else:  # one entry of the given mask per game (wrapped into range: out-of-range actions are of no kind)
-        legal = _flat(mask)[live * A.NUM_ACTIONS + a % A.NUM_ACTIONS]
-        legal &= kind < _NUM_KINDS
-    all_legal = bool(legal.all())
-    if not all_legal:
-        bad = live[~legal]
-        if raise_:
-            return bad
-        live, a, kind = live[legal], a[legal], kind[legal]
-    s.rewards[:] = 0.0
-    if not all_legal:
-        # Pgx: "Taking illegal action leads to immediate game terminal with negative reward".
-        fault = cur[bad]
-        present = rows_players(s.num_players[bad])
-        s.rewards[bad] = np.where(present, -penalty, 0.0)  # every other player is treated as a winner
-        s.rewards[bad, fault] = penalty
-        s.terminated[bad] = True
-    _apply(s, _decisions(s, live, a, kind, cur))
-    if next_mask is not None:
-        next_mask.fill(False)  # the new masks written in place: no [B, 314] array made and copied
-        _numpy_mask(s, next_mask)
-    return None
-
-
-def _apply(s: State, groups: list[_Group]) -> None:
-    """Apply the legal decisions (grouped by kind, disjoint games) in place, phase by phase.
-
-    The automatic steps a decision leads to run once for all the games that reach them, in the reference's
-    order within each game: every field claimed (after a last pass, a sale, a keep), then the next auctions;
-    every development finished (no resource due, or the last one paid), then the development turns ended.
-    """
-    rows, p, _ = groups[_SUBSIDY_K]
-    _take_subsidy(s, rows, p)
-    rows, _, a = groups[_AUCTION_K]
-    _open_auction(s, rows, a - A.AUCTION)
-    rows, p, a = groups[_BID_K]
-    claims = [_bid_or_pass(s, rows, p, np.where(a == A.PASS, 0, a - A.BID + 1))]
-    claims.append(_sell(s, groups[_SELL_K][0]))
-    claims.append(_keep(s, groups[_KEEP_K][0]))
-    rows, claimant, auctioneer = (np.concatenate(x) for x in zip(*claims, strict=True))
-    _claim(s, rows, claimant)
-    _next_auction(s, rows, auctioneer)
-    rows, p, a = groups[_DEVELOP_K]
-    finished = [_develop(s, rows, p, a - A.DEVELOP)]
-    rows, p, a = groups[_PAY_K]
-    r, way = np.divmod(a - A.PAY, A.NUM_PAY_WAYS)
-    finished.append(_pay_resource(s, rows, p, r, way))
-    turn_over = _finish_development(s, np.concatenate(finished))
-    _end_development_turn(s, np.concatenate([groups[_DONE_K][0], turn_over]))
+    return numpy_backend.play(s, a_all, mask, raise_, penalty, next_mask)
 
 
 # ---------------------------------------------------------------------------------------------- observation
@@ -1004,71 +304,11 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
 
     The layout is :mod:`industry_env.games.industry.observation`'s; ``observation.observe_game`` is the readable twin.
     """
-    s = state
-    B = s.batch_size
     if _backend == "numba":
         from . import observe_kernel
 
-        return observe_kernel.observe(s, player)
-    if player is None:
-        obs_p = np.maximum(s.current_player, 0).astype(np.int64)
-    else:
-        raw = np.asarray(player)
-        if not np.issubdtype(raw.dtype, np.integer) or raw.ndim > 1 or (raw.ndim == 1 and raw.size != B):
-            raise ValueError(f"player={player!r}: a seat number, or one per game (int[{B}])")
-        obs_p = np.broadcast_to(raw.astype(np.int64), (B,)).copy()
-    n = s.num_players.astype(np.int64)
-    if B and ((obs_p < 0) | (obs_p >= n)).any():
-        raise ValueError("observer must be a player of the game (0 .. num_players - 1)")
-    out = np.zeros((B, O.OBS_DIM), np.float32)
-    v = O.views(out)
-    b = np.arange(B)
-    k = np.arange(P)[None, :]
-    seat_ok = k < n[:, None]
-    absolute = (obs_p[:, None] + k) % n[:, None]  # [B, 4]: relative seat k -> player
-
-    def rel(q: np.ndarray) -> np.ndarray:
-        """Relative-seat one-hot [B, 4] of players ``q`` (-1: all zero)."""
-        q = q.astype(np.int64)
-        r = (q - obs_p) % n
-        return ((r[:, None] == k) & (q >= 0)[:, None]).astype(np.float32)
-
-    v["four_players"][:, 0] = n == 4
-    v["balanced_draws"][:, 0] = s.balanced_draws
-    v["era"][b, s.era] = 1.0
-    v["round"][:, 0] = s.round.astype(np.float32) / O.SCALE_ROUND
-    v["phase"][b, s.phase] = 1.0
-    v["to_move"][:] = rel(s.current_player)
-    v["seat_present"][:] = seat_ok
-    g = np.where(seat_ok, absolute, 0)
-    v["money"][:] = np.where(seat_ok, s.money[b[:, None], g], 0).astype(np.float32) / O.SCALE_MONEY
-    v["points"][:] = np.where(seat_ok, s.points[b[:, None], g], 0).astype(np.float32) / O.SCALE_POINTS
-    v["subsidy"][:] = seat_ok & s.subsidy[b[:, None], g]
-    v["jokers"][:] = np.where(seat_ok[:, :, None], s.jokers[b[:, None], g], 0)
-    v["starting_player"][:] = rel(s.starting_player)
-    v["auctioneer"][:] = rel(s.auctioneer)
-    v["high_bidder"][:] = rel(s.high_bidder)
-    v["developer"][:] = rel(s.developer)
-    own = s.owner.astype(np.int64)
-    r = (own - obs_p[:, None]) % n[:, None]
-    v["owner"][:] = (r[:, :, None] == k[None]) & (own >= 0)[:, :, None]
-    v["developed"][:] = s.developed
-    v["claimed"][:] = s.claimed
-    v["available"][:] = _available(s)
-    in_bag = np.arange(NUM_COLUMNS)[None, :] >= s.bag_pos[:, None]
-    bag_rows, bag_j = np.nonzero(in_bag)
-    v["in_bag"][bag_rows, s.bag[bag_rows, bag_j]] = 1.0
-    lot = np.flatnonzero(s.lot >= 0)
-    v["lot"][lot, s.lot[lot]] = 1.0
-    v["high_bid"][:, 0] = s.high_bid.astype(np.float32) / O.SCALE_MONEY
-    v["developments"][:, 0] = s.developments
-    v["dev_turns"][:, 0] = s.dev_turns
-    dv = np.flatnonzero(s.developing >= 0)
-    v["developing"][dv, s.developing[dv]] = 1.0
-    for j in range(2):
-        pr = np.flatnonzero(s.pending[:, j] >= 0)
-        v["pending"][pr, j, s.pending[pr, j]] = 1.0
-    return out
+        return observe_kernel.observe(state, player)
+    return numpy_backend.observe(state, player)
 
 
 # ---------------------------------------------------------------------------------------------- the reference
@@ -1179,7 +419,7 @@ def _random_step(state: State, rng: np.random.Generator, inplace: bool = False, 
     m = legal_action_mask(state)
     a = pick_uniform(m, u)
     s = _writable(state, inplace)
-    _numpy_play(s, a, m, True, -1.0, next_mask)
+    numpy_backend.play(s, a, m, True, -1.0, next_mask)
     return s, a
 
 
@@ -1221,45 +461,15 @@ def rollout(
         stop_at = np.ascontiguousarray(stop_at, np.int64)
     if _backend == "numba":
         return _kernel().rollout(_writable(state, inplace), int(max_steps), weights, int(key), inplace, stop_at)
-    s = _writable(state, inplace)
-    B = s.batch_size
-    steps = np.zeros(B, np.int64)
-    final = np.zeros((B, P), np.float32)
-    row_key = chance.splitmix64(chance.splitmix64(chance.splitmix64(np.uint64(key)) ^ np.uint64(3))
-                                ^ np.arange(B, dtype=np.uint64))  # kernel._key(key, 3, i)  # fmt: skip
-    with np.errstate(over="ignore"):
-        game_key = chance.splitmix64(chance.splitmix64(s.seed.astype(np.uint64)) ^ row_key)
-    for k in range(max_steps):
-        live = ~s.terminated if stop_at is None else ~s.terminated & (s.current_player != stop_at)
-        if not live.any():
-            break
-        mask = legal_action_mask(s)
-        u = (chance.splitmix64(game_key ^ np.uint64(k)) >> np.uint64(11)).astype(np.float64) * 2.0**-53
-        if weights is None:  # sample_legal's rule: the floor(u * count)-th legal action
-            count = mask.sum(axis=1)
-            nth = (u * count).astype(np.int64)
-            a = np.argmax(np.cumsum(mask, axis=1) > nth[:, None], axis=1)
-        else:  # the first action whose cumulative weight exceeds u times the total
-            cs = np.cumsum(mask * weights, axis=1)
-            a = np.argmax(cs > (u * cs[:, -1])[:, None], axis=1)
-        held = s.terminated.copy()  # the games that stop here are set aside for this step
-        s.terminated |= ~live
-        _numpy_play(s, a, mask, True, -1.0, None)
-        s.terminated &= live | held
-        s.terminated |= held
-        steps += live
-        ended = live & s.terminated
-        final[ended] = s.rewards[ended]
-    s.rewards[...] = final
-    return s, steps
+    return numpy_backend.rollout(_writable(state, inplace), int(max_steps), weights, int(key), stop_at)
 
 
 # ---------------------------------------------------------------------------------------------- the engine
 class Engine(batched.Engine):
     """Industry on the shared front (:class:`industry_env.core.batched.Engine`), with two backends behind it: the
-    compiled kernel (:mod:`.kernel`, imported and warmed up by the first call that runs it) and this module's
-    numpy rules (where nothing compiles; ``INDUSTRY_ENV_BACKEND=numpy``). The verbs that differ by backend are
-    this module's functions; ``init``, ``reset``, ``step``'s checks and the batch surgery are the front's."""
+    compiled kernel (:mod:`.kernel`, imported and warmed up by the first call that runs it) and the numpy rules
+    (:mod:`.numpy_backend`, where nothing compiles; ``INDUSTRY_ENV_BACKEND=numpy``). The verbs that differ by backend
+    are this module's functions; ``init``, ``reset``, ``step``'s checks and the batch surgery are the front's."""
 
     name, State, IllegalActionError = "Industry", State, IllegalActionError
     num_actions, players, default_players = A.NUM_ACTIONS, (MIN_PLAYERS, MAX_PLAYERS), 4

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from collections import namedtuple
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -30,15 +29,8 @@ class State(BatchState):
 
 
 class Engine(batched.Engine):
-    name, State, IllegalActionError, kernel = "Nim", State, IllegalActionError, K
+    name, State, IllegalActionError, kernel, Games = "Nim", State, IllegalActionError, K, Games
     num_actions, players, default_players = NUM_ACTIONS, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), 3
-
-    def kernel_args(self, s: State) -> tuple:
-        return (batched.fields_of(s, Games),)
-
-    def new_games(self, s: State, rows: Any, seeds: Any, num_players: Any, kept: Any, next_mask: Any) -> None:
-        nm = np.zeros((0, NUM_ACTIONS), bool) if next_mask is None else next_mask
-        K.new_games(batched.fields_of(s, Games), rows, seeds, num_players, nm, next_mask is not None)
 
     def finished(self, state: State) -> np.ndarray:
         return state.winner >= 0
