@@ -286,7 +286,7 @@ def _others_make(s8, B, i, p):
 
 @njit(cache=True)
 def _developable(s8, s16, t, B, i, p, out):
-    """The fields ``p`` may develop now into ``out[:n]`` (increasing); returns n (``engine._develop_ok``).
+    """The fields ``p`` may develop now into ``out[:n]`` (increasing); returns n (``numpy_development.develop_ok``).
 
     The reference searches the ways to pay; the closed form: a resource's own jokers serve only it, so a field
     is payable iff the required units neither his own joker nor his own factory pays that only the "?" joker
@@ -470,7 +470,7 @@ def _final_score(s8, s16, t, B, i, q):
 
 @njit(cache=True)
 def _game_over(s8, s16, r32, t, B, i):
-    """The game ends: phase OVER, terminated, and the rewards ``Game.returns()`` (see ``engine._returns``)."""
+    """The game ends: phase OVER, terminated, and the rewards ``Game.returns()`` (see ``numpy_rounds.returns``)."""
     s8[PHASE * B + i] = OVER
     s8[TERMINATED * B + i] = 1
     n = s8[NUM_PLAYERS * B + i]
@@ -480,7 +480,7 @@ def _game_over(s8, s16, r32, t, B, i):
         # "In case of a tie, the player with the most Property tokens on the board wins. If there is still a tie,
         # the player with the most money wins."
         sc, tokens = _final_score(s8, s16, t, B, i, q)
-        # the lexicographic key of engine._returns, in bit fields that cannot overlap
+        # the lexicographic key of numpy_rounds.returns, in bit fields that cannot overlap
         keys[q] = ((np.int64(sc) + 2**20) << 32) + (np.int64(tokens) << 16) + s16[MONEY * B + P * i + q]
         best = max(best, keys[q])
     winners = 0
@@ -610,7 +610,7 @@ _START_BYTES = (
 
 @njit(cache=True)
 def _new_game(s8, s16, s64, r32, t, B, i, seed, n, balanced):
-    """Preparing the Game in row ``i`` (``engine._new_games``), then the first round begins."""
+    """Preparing the Game in row ``i`` (``numpy_backend.new_games``), then the first round begins."""
     for off, width, fill in _START_BYTES:
         s8[off * B + width * i : off * B + width * (i + 1)] = fill
     for q in range(P):
@@ -1272,7 +1272,7 @@ def rollout(state, max_steps: int, weights, key: int, inplace: bool, stop=None):
 
 def new_games(state, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balanced: np.ndarray,
               next_mask: np.ndarray | None = None) -> None:  # fmt: skip
-    """``engine._new_games`` by the kernel: new games in ``rows`` of ``state`` (in place), masks optionally."""
+    """``numpy_backend.new_games`` by the kernel: new games in ``rows`` of ``state`` (in place), masks optionally."""
     buf = state.backed()
     B = state.batch_size
     new_games_rows(buf, B, _table(state.board), np.ascontiguousarray(rows, np.int64),
