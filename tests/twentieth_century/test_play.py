@@ -49,6 +49,14 @@ def play(script: list[str], players: int = 3, seed: int = 5) -> str:
     return out.getvalue()
 
 
+def played_to(phase: str, players: int, seed: int, moves_seed: int) -> Game:
+    """Game ``seed`` of ``players`` played by random choices (seeded ``moves_seed``) until ``phase``."""
+    g, rng = Game(players, seed=seed), random.Random(moves_seed)
+    while g.phase != phase:
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
 def test_a_whole_game_against_random_players_ends_with_the_points_by_source() -> None:
     text = play(["info 0,0", "info 0,0 1", "info land 0", "info tech 0", "offers", "catastrophe", "nation 2"])
     assert "final scores:" in text and ("Winner" in text or "You win" in text or "You tie" in text)
@@ -100,17 +108,13 @@ def test_each_choice_says_what_it_costs() -> None:
 
 
 def test_catastrophe_choices_name_the_column_and_the_science() -> None:
-    g, rng = Game(4, seed=3), random.Random(0)
-    while g.phase != "catastrophe":
-        g.apply(rng.choice(g.legal_actions()))
+    g = played_to("catastrophe", players=4, seed=3, moves_seed=0)
     text = T.choice_text(g, g.legal_actions()[0])
     assert "pay 0 science (you have" in text and "for column 0: " in text and "at the end" in text
 
 
 def test_back_restores_the_position_before_the_move() -> None:
-    g, rng = Game(3, seed=7), random.Random(7)
-    while g.phase != "attach_cell":
-        g.apply(rng.choice(g.legal_actions()))
+    g = played_to("attach_cell", players=3, seed=7, moves_seed=7)
     seat = g.to_move
     table = TwentiethCenturyTable(SPEC, g, seat)
     start = table.begin_move()
@@ -432,9 +436,7 @@ def test_a_person_reads_and_types_cells_from_the_starting_tile_and_the_agents_na
 
 
 def test_a_move_is_echoed_with_the_cells_of_the_movers_nation() -> None:
-    g, rng = Game(3, seed=7), random.Random(7)
-    while g.phase != "attach_cell":
-        g.apply(rng.choice(g.legal_actions()))
+    g = played_to("attach_cell", players=3, seed=7, moves_seed=7)
     mover = g.to_move
     table = TwentiethCenturyTable(SPEC, g, mover)
     table.begin_move()
@@ -449,9 +451,7 @@ def test_a_move_is_echoed_with_the_cells_of_the_movers_nation() -> None:
 
 def test_typed_cells_are_played_and_a_cell_off_the_nation_is_named() -> None:
     """At the terminal: 'cell X,Y' where a tile cannot go says so; 'cell X,Y' of a legal choice plays it."""
-    g, rng = Game(3, seed=7), random.Random(7)
-    while g.phase != "attach_cell":
-        g.apply(rng.choice(g.legal_actions()))
+    g = played_to("attach_cell", players=3, seed=7, moves_seed=7)
     table = TwentiethCenturyTable(SPEC, g, g.to_move)
     try:
         table.parse("cell 9,-9")
