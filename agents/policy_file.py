@@ -22,19 +22,19 @@ from industry_env.registry import load_game
 from .base import AgentInputError
 from .policy_layouts import (
     GAME,
-    _another_game,
-    _check_actor,
-    _is_encoder,
-    _linears,
-    _older_layouts,
-    _sizes,
-    _variants,
     cell_piece,
+    check_actor,
     encoder_of,
     features_width,
+    game_older_layouts,
+    is_encoder,
+    linear_layers,
+    policy_sizes,
+    refuse_another_game,
+    variant_sizes,
 )
 from .policy_numpy import ACTIVATIONS, NumpyActor, NumpyCellEncoder, ValueHead
-from .policy_torch import CELL_ACTIVATION, _torch, _torch_if_installed, cell_encoder
+from .policy_torch import CELL_ACTIVATION, cell_encoder, import_torch, torch_if_installed
 
 WEIGHTS_FORMAT = "industry_env-ppo-actor/1"  # the older torch weights file (.pt), still read
 POLICY_FORMAT = "industry_env-ppo-actor/2"  # the policy file (.npz): JSON description + plain arrays
@@ -92,7 +92,7 @@ def _checked_encoder(encoder: dict[str, Any], where: str, game: str) -> NumpyCel
         raise AgentInputError(f"{where}: a cell encoder without layers")
     first = _as_array(layers[0][0], where)
     pieces = []  # today's variants first, then the older layouts (a policy's first layer chooses among them)
-    for size in sorted({o for o, _ in _variants(game)}) + [o.observation_size for o in _older_layouts(game)]:
+    for size in sorted({o for o, _ in variant_sizes(game)}) + [o.observation_size for o in game_older_layouts(game)]:
         try:
             pieces.append((size, cell_piece(game, str(encoder.get("piece")), size)))
         except AgentInputError:
@@ -115,7 +115,7 @@ def _checked_layers(layers: list[tuple[Any, Any]], activation: str, where: str, 
     values: a file that does not fit is refused here, when it is loaded, not at its first action. The sizes of
     the game's older layouts (:func:`older_layout_of`) fit too.
     """
-    variants = _sizes(game)
+    variants = policy_sizes(game)
     if activation not in ACTIVATIONS:
         raise AgentInputError(f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
     if not layers:
@@ -127,7 +127,7 @@ def _checked_layers(layers: list[tuple[Any, Any]], activation: str, where: str, 
     else:
         if first.ndim == 2 and int(first.shape[-1]) not in sizes:  # another game's network: name it
             last = _as_array(layers[-1][0], where)
-            _another_game(int(first.shape[-1]), int(last.shape[0]) if last.ndim == 2 else None, where, game)
+            refuse_another_game(int(first.shape[-1]), int(last.shape[0]) if last.ndim == 2 else None, where, game)
         width = int(first.shape[-1]) if len(sizes) > 1 and first.ndim == 2 else sizes[0]
         if width not in sizes:
             raise AgentInputError(f"{where}: layer 0 takes {width} inputs, not the {' or '.join(map(str, sizes))} "
@@ -152,9 +152,9 @@ def _actor_from_layers(layers: list[tuple[Any, Any]], activation: str, where: st
         raise AgentInputError(f"backend={backend!r}: one of {', '.join(BACKENDS)}, or None (torch if installed)")
     cells = _checked_encoder(encoder, where, game) if encoder is not None else None
     checked = _checked_layers(layers, activation, where, game, cells)
-    torch = None if backend == "numpy" else _torch_if_installed()
+    torch = None if backend == "numpy" else torch_if_installed()
     if torch is None and backend == "torch":
-        torch = _torch(f"{where}: backend='torch'")
+        torch = import_torch(f"{where}: backend='torch'")
     if torch is None:
         return NumpyActor(checked, activation, cells)
 
@@ -264,7 +264,7 @@ def _read_sb3_zip(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str, dict
     ``data`` is JSON: the activation is read from the text SB3 writes next to its pickled ``policy_kwargs``;
     ``policy.pth`` is a state dict, read with ``torch.load(weights_only=True)``.
     """
-    torch = _torch(f"{where}: reading a MaskablePPO .zip")
+    torch = import_torch(f"{where}: reading a MaskablePPO .zip")
     try:
         with zipfile.ZipFile(p) as z:
             data = json.loads(z.read("data").decode("utf-8"))
@@ -326,7 +326,7 @@ def _sb3_cell_encoder(data: dict[str, Any], state: dict[str, Any], where: str) -
 
 def _read_weights_pt(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
     """The layers of an older ``PPOAgent.save`` file (torch, format ``industry_env-ppo-actor/1``)."""
-    torch = _torch(f"{where}: not a policy file (.npz) nor a MaskablePPO .zip; reading it as a PPOAgent weights "
+    torch = import_torch(f"{where}: not a policy file (.npz) nor a MaskablePPO .zip; reading it as a PPOAgent weights "
                    f"file (.pt)")  # fmt: skip
     try:
         blob = torch.load(p, map_location="cpu", weights_only=True)
@@ -343,16 +343,16 @@ def _read_weights_pt(p: Path, where: str) -> tuple[list[tuple[Any, Any]], str]:
     return list(zip(weights, biases, strict=True)), str(blob.get("activation", "Tanh"))
 
 
-def _write_policy_file(actor: Any, p: Path, game: str = GAME, value: ValueHead | None = None) -> Path:
+def write_policy_file(actor: Any, p: Path, game: str = GAME, value: ValueHead | None = None) -> Path:
     """The actor as a policy file; its description names the game it plays (``game``), read back by
     :func:`load_actor`, so that loading it for another game names both. An actor with a cell encoder is written in
     :data:`ENCODER_FORMAT`: its description says which piece the encoder reads, with its layers as plain arrays.
     ``value``: a value network written beside it (:func:`export_policy_value`), which the actor's readers skip."""
-    lins, encoder = _linears(actor), encoder_of(actor)
+    lins, encoder = linear_layers(actor), encoder_of(actor)
     if isinstance(actor, NumpyActor):
         activation = actor.activation
     else:
-        acts = {type(m).__name__ for m in actor if not hasattr(m, "in_features") and not _is_encoder(m)}
+        acts = {type(m).__name__ for m in actor if not hasattr(m, "in_features") and not is_encoder(m)}
         activation = acts.pop() if acts else "Tanh"
     description: dict[str, Any] = {"format": POLICY_FORMAT, "activation": activation, "layers": len(lins),
                                    "sizes": [lins[0].in_features] + [m.out_features for m in lins],
@@ -407,7 +407,7 @@ def load_value_head(path: str | Path, game: str = GAME, actor: Any | None = None
             raise AgentInputError(f"{where}: not readable ({type(exc).__name__}: {exc})") from None
     elif {"data", "policy.pth"} <= names:
         _, activation, _ = _read_sb3_zip(p, where)  # the activation, as the actor's reader finds it
-        torch = _torch(f"{where}: reading a .zip")
+        torch = import_torch(f"{where}: reading a .zip")
         try:
             with zipfile.ZipFile(p) as z:
                 data = json.loads(z.read("data").decode("utf-8"))
@@ -446,12 +446,12 @@ def save_policy_value(actor: Any, value: ValueHead, path: str | Path, game: str 
     """Write ``actor`` (a torch nn.Sequential of the policy files' layout or a :class:`NumpyActor`) and its value
     network ``value`` as one policy-value file (``.npz``, weights only, written whole or not at all); both are
     checked against ``game``'s sizes first."""
-    _check_actor(actor, "save_policy_value", game)
+    check_actor(actor, "save_policy_value", game)
     checked = _checked_chain([(m.weight, m.bias) for m in value.linears], features_width(actor),
                              "save_policy_value", "actor's features", name="value layer")  # fmt: skip
     if checked[-1][0].shape[0] != 1:
         raise AgentInputError(f"save_policy_value: the value network gives {checked[-1][0].shape[0]} outputs, not 1")
-    return _write_policy_file(actor, Path(path), game, value)
+    return write_policy_file(actor, Path(path), game, value)
 
 
 def export_policy_value(source: str | Path, path: str | Path, game: str = GAME) -> Path:

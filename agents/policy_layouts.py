@@ -28,7 +28,7 @@ def cell_piece(game: str, piece: str, observation_size: int | None = None) -> An
             for p in spec.observation_layout(**v):
                 if p.name == piece and len(p.shape) >= 2:
                     return p
-    for older in _older_layouts(game) if observation_size is not None else ():  # a policy of an older layout
+    for older in game_older_layouts(game) if observation_size is not None else ():  # a policy of an older layout
         if older.observation_size == observation_size:
             for p in older.pieces:
                 if p.name == piece and len(p.shape) >= 2:
@@ -38,7 +38,7 @@ def cell_piece(game: str, piece: str, observation_size: int | None = None) -> An
                           f"axes or more: {', '.join(names) or 'none'})")  # fmt: skip
 
 
-def _is_encoder(module: Any) -> bool:
+def is_encoder(module: Any) -> bool:
     """Whether an actor's module is a cell encoder (torch's or numpy's)."""
     return hasattr(module, "cells") and hasattr(module, "piece") and hasattr(module, "layers")
 
@@ -46,19 +46,19 @@ def _is_encoder(module: Any) -> bool:
 def encoder_of(actor: Any) -> Any | None:
     """The cell encoder an actor starts with (torch's or numpy's), or None for a plain MLP."""
     first = next(iter(actor), None)
-    return first if first is not None and _is_encoder(first) else None
+    return first if first is not None and is_encoder(first) else None
 
 
-def _variants(game: str = GAME) -> list[tuple[int, int]]:
+def variant_sizes(game: str = GAME) -> list[tuple[int, int]]:
     """(observation size, number of actions) of each variant of ``game`` (a map may change both)."""
     spec = load_game(game)
     return [(spec.observation_size(**v), spec.num_actions(**v)) for v in spec.variants()]
 
 
-def _older_layouts(game: str = GAME) -> list[OlderLayout]:
+def game_older_layouts(game: str = GAME) -> list[OlderLayout]:
     """The older layouts of ``game``'s observation and actions that it translates today's positions into
     (``GameSpec.older_layouts`` over its variants), one per size, none of a current variant's sizes."""
-    spec, current = load_game(game), set(_variants(game))
+    spec, current = load_game(game), set(variant_sizes(game))
     out: dict[tuple[int, int], OlderLayout] = {}
     for v in spec.variants():
         for older in spec.older_layouts(**v):
@@ -68,19 +68,19 @@ def _older_layouts(game: str = GAME) -> list[OlderLayout]:
     return list(out.values())
 
 
-def _sizes(game: str = GAME) -> list[tuple[int, int]]:
+def policy_sizes(game: str = GAME) -> list[tuple[int, int]]:
     """(observation size, number of actions) a policy of ``game`` may have: each variant's, then each older
-    layout's (:func:`_older_layouts`)."""
-    return _variants(game) + [(o.observation_size, o.num_actions) for o in _older_layouts(game)]
+    layout's (:func:`game_older_layouts`)."""
+    return variant_sizes(game) + [(o.observation_size, o.num_actions) for o in game_older_layouts(game)]
 
 
 def older_layout_of(actor: Any, game: str = GAME) -> OlderLayout | None:
     """The older layout of ``game`` (``GameSpec.older_layouts``) whose sizes the actor's network reads and gives,
     or None where they are a current variant's (or the actor has no layers)."""
-    sizes = _io_sizes(actor)
-    if sizes is None or sizes in _variants(game):
+    sizes = io_sizes(actor)
+    if sizes is None or sizes in variant_sizes(game):
         return None
-    return next((o for o in _older_layouts(game) if (o.observation_size, o.num_actions) == sizes), None)
+    return next((o for o in game_older_layouts(game) if (o.observation_size, o.num_actions) == sizes), None)
 
 
 def spread_logits(logits: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -97,14 +97,14 @@ def spread_logits(logits: np.ndarray, actions: np.ndarray) -> np.ndarray:
     return np.where(mapped, got, floor).astype(np.float32)
 
 
-def _linears(actor: Any) -> list[Any]:
+def linear_layers(actor: Any) -> list[Any]:
     """The Linear layers of an actor (nn.Sequential or NumpyActor), in order."""
     return [m for m in actor if hasattr(m, "in_features") and hasattr(m, "out_features")]
 
 
-def _io_sizes(actor: Any) -> tuple[int, int] | None:
+def io_sizes(actor: Any) -> tuple[int, int] | None:
     """(observation floats, actions) an actor reads and gives (None: no Linear layers)."""
-    lins, encoder = _linears(actor), encoder_of(actor)
+    lins, encoder = linear_layers(actor), encoder_of(actor)
     if not lins:
         return None
     return (int(encoder.observation_size) if encoder is not None else lins[0].in_features), lins[-1].out_features
@@ -113,7 +113,7 @@ def _io_sizes(actor: Any) -> tuple[int, int] | None:
 def options_of_actor(actor: Any, game: str = GAME) -> dict[str, Any] | None:
     """The options of ``game`` whose sizes the actor's network reads and gives (None: every variant's)."""
     spec = load_game(game)
-    sizes = _io_sizes(actor)
+    sizes = io_sizes(actor)
     fits = [v for v in spec.variants() if (spec.observation_size(**v), spec.num_actions(**v)) == sizes]
     if len(fits) == len(spec.variants()) or not fits:
         return None
@@ -126,17 +126,17 @@ def game_of_sizes(inputs: int, outputs: int) -> list[str]:
     from industry_env.registry import available_games
 
     return [g for g in available_games(include_hidden=True) if load_game(g).engine_module is not None
-            and (inputs, outputs) in _sizes(g)]  # fmt: skip
+            and (inputs, outputs) in policy_sizes(g)]  # fmt: skip
 
 
-def _another_game(inputs: int, outputs: int | None, where: str, game: str) -> None:
+def refuse_another_game(inputs: int, outputs: int | None, where: str, game: str) -> None:
     """AgentInputError naming the game a network of these sizes plays, if it is not ``game`` (None: any)."""
     others = [g for g in game_of_sizes(inputs, outputs) if g != game] if outputs is not None else []
     if outputs is None:
         from industry_env.registry import available_games
 
         others = [g for g in available_games(include_hidden=True) if g != game and load_game(g).engine_module
-                  is not None and inputs in {o for o, _ in _sizes(g)}]  # fmt: skip
+                  is not None and inputs in {o for o, _ in policy_sizes(g)}]  # fmt: skip
     if others:
         names = " or ".join(load_game(g).name for g in others)
         raise AgentInputError(f"{where}: a policy of {names} (its network reads {inputs} floats), not of "
@@ -144,16 +144,18 @@ def _another_game(inputs: int, outputs: int | None, where: str, game: str) -> No
                               f"command line)")  # fmt: skip
 
 
-def _check_actor(actor: Any, where: str, game: str = GAME) -> None:
-    sizes = _io_sizes(actor)
-    if sizes is None or sizes not in _sizes(game):
+def check_actor(actor: Any, where: str, game: str = GAME) -> None:
+    """AgentInputError unless the actor reads and gives the sizes of one of ``game``'s variants or older layouts;
+    one of another game's sizes is named as that game's."""
+    sizes = io_sizes(actor)
+    if sizes is None or sizes not in policy_sizes(game):
         if sizes is not None:
-            _another_game(*sizes, where, game)
+            refuse_another_game(*sizes, where, game)
         raise AgentInputError(f"{where}: not a policy of {load_game(game).name} (expected observation size and "
-                              f"actions {' or '.join(map(str, sorted(set(_sizes(game)))))})")  # fmt: skip
+                              f"actions {' or '.join(map(str, sorted(set(policy_sizes(game)))))})")  # fmt: skip
 
 
 def features_width(actor: Any) -> int:
     """The width of the features an actor's MLP reads (its cell encoder's output, or the observation)."""
     encoder = encoder_of(actor)
-    return int(encoder.size) if encoder is not None else int(_linears(actor)[0].in_features)
+    return int(encoder.size) if encoder is not None else int(linear_layers(actor)[0].in_features)

@@ -8,7 +8,7 @@ import functools
 from typing import Any
 
 from .base import AgentInputError
-from .policy_layouts import _is_encoder
+from .policy_layouts import is_encoder
 
 CELL_ACTIVATION = "ReLU"  # the cell encoder's activation, after each of its layers (a 1x1 convolution's usual one)
 
@@ -17,7 +17,7 @@ class TrainExtraMissing(ImportError, ValueError):
     """torch (or Stable-Baselines3) is not installed: the PPO agent needs ``pip install 'industry_env[train]'``."""
 
 
-def _torch(needs: str = "this") -> Any:
+def import_torch(needs: str = "this") -> Any:
     """torch, or TrainExtraMissing saying that ``needs`` needs it (and that a policy file does not)."""
     try:
         import torch
@@ -28,7 +28,7 @@ def _torch(needs: str = "this") -> Any:
     return torch
 
 
-def _torch_if_installed() -> Any | None:
+def torch_if_installed() -> Any | None:
     """torch where it is installed, else None (a policy file then plays with numpy)."""
     try:
         import torch
@@ -47,7 +47,7 @@ def cell_encoder(piece: Any, arch: list[int], observation_size: int, activation:
     an empty cell): it gets the encoding of an all-zero cell, computed once, since most cells of a batch are
     empty (97% in random games), which makes the encoder several times faster. :class:`NumpyCellEncoder` does
     the same."""
-    torch = _torch("a cell encoder")
+    torch = import_torch("a cell encoder")
     return _cell_encoder_class(torch)(piece, list(arch), observation_size, activation)
 
 
@@ -89,10 +89,10 @@ def actor_from_policy(policy: Any) -> Any:
     """A frozen copy of a MaskablePPO policy's actor (features -> policy MLP -> action logits) as nn.Sequential;
     the features: the flat observation, or the cell encoder of an ``industry_env.train`` policy
     (``encoder = "cells"``), first in the Sequential."""
-    torch = _torch("actor_from_policy (a live MaskablePPO policy)")
+    torch = import_torch("actor_from_policy (a live MaskablePPO policy)")
     extractor = getattr(policy, "pi_features_extractor", getattr(policy, "features_extractor", None))
     encoder = getattr(extractor, "encoder", None)
-    if type(extractor).__name__ != "FlattenExtractor" and (encoder is None or not _is_encoder(encoder)):
+    if type(extractor).__name__ != "FlattenExtractor" and (encoder is None or not is_encoder(encoder)):
         raise AgentInputError(f"PPOAgent reads MLP policies on the flat observation or on a cell encoder "
                               f"(industry_env.train's encoder = 'cells'), not {type(extractor).__name__}")  # fmt: skip
     first = [] if encoder is None else [copy.deepcopy(encoder)]

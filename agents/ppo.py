@@ -68,17 +68,16 @@ from .policy_file import (
     POLICY_FORMAT,
     VALUE_KEY,
     WEIGHTS_FORMAT,
-    _write_policy_file,
     export_policy_value,
     load_actor,
     load_value_head,
     save_policy_value,
+    write_policy_file,
 )
 from .policy_layouts import (
     GAME,
-    _check_actor,
-    _io_sizes,  # noqa: F401 (the tests read it here; made public next)
     cell_piece,
+    check_actor,
     encoder_of,
     features_width,
     game_of_sizes,
@@ -99,10 +98,10 @@ from .policy_numpy import (
 from .policy_torch import (
     CELL_ACTIVATION,
     TrainExtraMissing,
-    _torch,
-    _torch_if_installed,
     actor_from_policy,
     cell_encoder,
+    import_torch,
+    torch_if_installed,
 )
 
 __all__ = [  # what this module has always offered, wherever it now lives
@@ -152,8 +151,8 @@ def export_policy(source: Any, path: str | Path, game: str = GAME) -> Path:
             raise AgentInputError(f"export_policy: {type(source).__name__} is not a PPOAgent, a MaskablePPO model "
                                   f"or policy, nor the path of a policy")  # fmt: skip
         actor = actor_from_policy(policy)
-    _check_actor(actor, f"export_policy({type(source).__name__})", game)
-    return _write_policy_file(actor, Path(path), game)
+    check_actor(actor, f"export_policy({type(source).__name__})", game)
+    return write_policy_file(actor, Path(path), game)
 
 
 _SHIPPED_ACTOR: dict[tuple[str, bool], Any] = {}  # (game, torch installed) -> its shipped actor, read once per
@@ -233,7 +232,7 @@ class PPOAgent(NetworkAgent):
         self.rng = np.random.default_rng(check_seed(seed))
         self.deterministic = deterministic
         if path is None:
-            p, key = shipped_path(spec.id), (spec.id, _torch_if_installed() is not None)
+            p, key = shipped_path(spec.id), (spec.id, torch_if_installed() is not None)
             if key not in _SHIPPED_ACTOR:
                 if not p.is_file():
                     raise AgentInputError(f"the shipped PPO policy of {spec.name} is missing from this install ({p})")
@@ -243,7 +242,7 @@ class PPOAgent(NetworkAgent):
         else:
             self.actor = load_actor(path, spec.id)
             self.path = Path(path)
-        self.torch = None if isinstance(self.actor, NumpyActor) else _torch(f"the 'ppo' agent of {self.path}")
+        self.torch = None if isinstance(self.actor, NumpyActor) else import_torch(f"the 'ppo' agent of {self.path}")
         self.options = options_of_actor(self.actor, spec.id)  # the map its network was made for, if it matters
         self.older_layout = older_layout_of(self.actor, spec.id)  # the layout it was trained on, if not today's
 
@@ -251,7 +250,7 @@ class PPOAgent(NetworkAgent):
     def from_policy(cls, policy: Any, name: str = "ppo", seed: int | None = None, deterministic: bool = True,
                     game: str = GAME) -> PPOAgent:  # fmt: skip
         """A frozen snapshot of a live MaskablePPO policy (e.g. ``model.policy`` during training) of ``game``."""
-        _torch("PPOAgent.from_policy (a live MaskablePPO policy)")
+        import_torch("PPOAgent.from_policy (a live MaskablePPO policy)")
         return cls.from_actor(actor_from_policy(policy), name=name, seed=seed, deterministic=deterministic, game=game)
 
     @classmethod
@@ -265,9 +264,9 @@ class PPOAgent(NetworkAgent):
         agent.rng = np.random.default_rng(check_seed(seed))
         agent.deterministic = bool(deterministic)
         agent.threads = 1
-        agent.torch = None if isinstance(actor, NumpyActor) else _torch("PPOAgent.from_actor (a torch actor)")
+        agent.torch = None if isinstance(actor, NumpyActor) else import_torch("PPOAgent.from_actor (a torch actor)")
         agent.actor = actor
-        _check_actor(agent.actor, "PPOAgent.from_actor", agent.game)
+        check_actor(agent.actor, "PPOAgent.from_actor", agent.game)
         agent.options = options_of_actor(agent.actor, agent.game)
         agent.older_layout = older_layout_of(agent.actor, agent.game)
         agent.path = None
@@ -289,7 +288,7 @@ class PPOAgent(NetworkAgent):
 
     def save(self, path: str | Path) -> Path:
         """Write the actor as a policy file (``.npz``, weights only; :func:`export_policy`) that ``path=`` reads."""
-        return _write_policy_file(self.actor, Path(path), self.game)
+        return write_policy_file(self.actor, Path(path), self.game)
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         check = self.spec.observation_check if self.spec is not None else None

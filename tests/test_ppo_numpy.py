@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from industry_env.agents import AgentInputError, make_agent
 from industry_env.agents import ppo as P
+from industry_env.agents.policy_layouts import io_sizes
 
 from industry_env.registry import load_game
 
@@ -80,7 +81,7 @@ def test_the_numpy_actors_logits_are_torchs_on_random_observations(game) -> None
     assert isinstance(numpy_actor, P.NumpyActor) and isinstance(torch_actor, torch.nn.Sequential)
     assert P.options_of_actor(numpy_actor, game) == P.options_of_actor(torch_actor, game)
     rng = np.random.default_rng(0)
-    size = P._io_sizes(numpy_actor)[0]  # the observation it reads (20th Century's: its older window layout's)
+    size = io_sizes(numpy_actor)[0]  # the observation it reads (20th Century's: its older window layout's)
     for x in (rng.normal(size=(512, size)), rng.uniform(size=(512, size)), rng.integers(0, 5, size=(512, size))):
         x = x.astype(np.float32)
         expected = torch_actor(torch.from_numpy(x)).numpy()

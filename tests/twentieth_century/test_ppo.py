@@ -20,6 +20,7 @@ torch = pytest.importorskip("torch")
 
 from industry_env.agents import AgentInputError, PPOAgent, make_agent  # noqa: E402
 from industry_env.agents import ppo as P  # noqa: E402
+from industry_env.agents.policy_layouts import io_sizes  # noqa: E402
 from industry_env.train import ConfigError, load_config, shipped_configs, train  # noqa: E402
 
 from industry_env.arena import Arena  # noqa: E402
@@ -191,7 +192,7 @@ def test_the_shipped_policy_is_a_cell_encoder_of_the_window_layout_and_plays_fro
     assert encoder is not None and (encoder.piece, encoder.cells, encoder.features) == ("grids", 405, 54)
     assert encoder.observation_size == W.WINDOW_OBSERVATION_SIZE == 23006
     assert agent.older_layout is not None and agent.older_layout.name == "window"
-    assert P._io_sizes(agent.actor) == (W.WINDOW_OBSERVATION_SIZE, W.WINDOW_NUM_ACTIONS)
+    assert io_sizes(agent.actor) == (W.WINDOW_OBSERVATION_SIZE, W.WINDOW_NUM_ACTIONS)
     obs, masks = _observations()
     actions = agent.act_batch(obs, masks)
     assert masks[np.arange(len(actions)), actions].all()
