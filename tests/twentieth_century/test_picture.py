@@ -79,7 +79,7 @@ def test_a_tile_turned_a_quarter_turn_draws_its_north_rail_leaving_by_the_east()
     data = load_data()
     tile = next(t for t in data.land if any("N" in piece for piece in t.rails) and t.cities)
     for rotation, end in ((0, (50.0, 0.0)), (1, (100.0, 50.0)), (2, (50.0, 100.0)), (3, (0.0, 50.0))):
-        k = P._Sketch()
+        k = P.Sketch()
         P.sketch_tile(k, tile, 0.0, 0.0, 100.0, rotation)
         ends = {(args[0][1], args[1][1]) for kind, args, _ in k.regions["header"] if kind == "Line2D"}
         assert any(abs(x - end[0]) < 1e-9 and abs(y - end[1]) < 1e-9 for x, y in ends), rotation

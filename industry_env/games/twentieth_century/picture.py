@@ -37,24 +37,24 @@ from .picture_board import (  # the names after "noqa": offered here before the 
 )
 from .picture_page import PAGE_WIDTH, sketch_page  # noqa: F401
 from .picture_sketch import (
-    _BRIDGE,
-    _INK,
-    _RECYCLE,
+    BRIDGE_COLOUR,
     BUILDING_PLACE,  # noqa: F401
     CITY_PLACES,  # noqa: F401
     DPI,
     ERA_COLOURS,
     HEIGHT,
+    INK,
     INSTITUTION_LETTERS,  # noqa: F401
     PHASE_WORDS,  # noqa: F401
     PICTURE_SHAPE,
     PLAYER_COLOURS,
+    RECYCLE_COLOUR,
     RESOURCE_COLOURS,  # noqa: F401
     ROMAN,  # noqa: F401
     SCORE_WORDS,  # noqa: F401
     SIDE_POINTS,  # noqa: F401
     WIDTH,
-    _Sketch,  # noqa: F401 (the tests draw with it here; made public next)
+    Sketch,  # noqa: F401
     nation_scale,  # noqa: F401
     sketch_tile,  # noqa: F401
 )
@@ -156,8 +156,8 @@ def to_svg(game: Game, seat: int | None = None, text_as_paths: bool = False) -> 
 
 
 PICTURES = Pictures("20th Century", to_rgb_array, to_svg,
-                    swatch=(*PLAYER_COLOURS, *ERA_COLOURS.values(), _RECYCLE, _BRIDGE, _INK), width=WIDTH, dpi=DPI,
-                    requires=_matplotlib, where=f"{__name__}.save_png / to_svg")
+                    swatch=(*PLAYER_COLOURS, *ERA_COLOURS.values(), RECYCLE_COLOUR, BRIDGE_COLOUR, INK), width=WIDTH,
+                    dpi=DPI, requires=_matplotlib, where=f"{__name__}.save_png / to_svg")
 
 
 # the shared picture front (core.figure.Pictures): PNG bytes and files (written atomically), the SVG file, the GIF

@@ -9,24 +9,24 @@ from typing import TYPE_CHECKING
 
 from . import playtext as _T
 from .picture_sketch import (
-    _GREY,
-    _INK,
     ERA_COLOURS,
+    GREY,
     HEIGHT,
+    INK,
     PHASE_WORDS,
     PLAYER_COLOURS,
     ROMAN,
     SCORE_WORDS,
     WIDTH,
-    _check_seat,
-    _nation_box,
-    _production_label,
-    _Sketch,
-    _tile_cells,
-    _turning,
-    _wrap,
+    Sketch,
+    checked_seat,
+    nation_box,
     nation_scale,
+    production_label,
     sketch_tile,
+    tile_cells,
+    turning_cells,
+    wrap_text,
 )
 from .rules import ERA_OF_ROUND, LAST_FULL_ROUND, ROUNDS
 from .state import SCORE_SOURCES
@@ -108,7 +108,7 @@ def _tech_lines(game: Game, t: int) -> tuple[str, str]:
     return tech.name, ", ".join(what) + (f"; {', '.join(cost)}" if cost else "")
 
 
-def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
+def _sketch_central(k: Sketch, game: Game, seat: int | None) -> None:
     d, n = game.data, game.n
     x0, y = 10.0, _HEADER_H + 8.0
     # the round track with the scoring cards under II and IV
@@ -117,8 +117,8 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
     for r in range(1, ROUNDS + 1):
         bx = x0 + 70 + (r - 1) * w * 0.58
         now = r == game.round and not game.is_over
-        k.rect(bx, y, w * 0.52, 20, facecolor="#333333" if now else "#ffffff", edgecolor=_INK, lw=1)
-        k.text(bx + w * 0.26, y + 10, ROMAN[r], fontsize=9, color="white" if now else _INK, weight="bold")
+        k.rect(bx, y, w * 0.52, 20, facecolor="#333333" if now else "#ffffff", edgecolor=INK, lw=1)
+        k.text(bx + w * 0.26, y + 10, ROMAN[r], fontsize=9, color="white" if now else INK, weight="bold")
     y += 28
     for r, card in ((2, game.r2), (4, game.r4)):
         text = "none (first game)" if card < 0 else f"{'abc'[card]}: {CARD_TEXT[r][card]}"
@@ -138,7 +138,7 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
     for slot, code in enumerate(game.land_offer):
         col, row = slot % 8, slot // 8
         tx, ty = x0 + col * (s + gap) - (0 if col < 8 else 0), y + row * (s + 30)
-        k.text(tx + s / 2, ty + 6, f"{slot}", fontsize=8, color=_GREY)
+        k.text(tx + s / 2, ty + 6, f"{slot}", fontsize=8, color=GREY)
         if code < 0 and slot in held:  # bought and not yet attached: shown faded, with its buyer, until placed
             code, q = held[slot]
             sketch_tile(k, d.land[code], tx, ty + 12, s, fill="#f3f3f3", production=False, gid=f"land-{slot}")
@@ -150,7 +150,7 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
         tile = d.land[code]
         sketch_tile(k, tile, tx, ty + 12, s, fill=ERA_COLOURS.get(tile.stack, "#eeeeee"), production=False,
                     gid=f"land-{slot}")  # fmt: skip
-        k.text(tx + s / 2, ty + s + 20, tile.id, fontsize=8, color=_GREY)
+        k.text(tx + s / 2, ty + s + 20, tile.id, fontsize=8, color=GREY)
         if slot == game.auction_slot:
             k.rect(tx - 3, ty + 9, s + 6, s + 6, fill=False, edgecolor="#c0112b", lw=2.2, zorder=6)
     y += 12 + s + 18
@@ -163,7 +163,7 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
         if code < 0:
             continue
         tile = d.land[code]
-        cities = ", ".join(f"{_production_label(c)}{' recycling' if c.recycling else ''}" for c in tile.cities)
+        cities = ", ".join(f"{production_label(c)}{' recycling' if c.recycling else ''}" for c in tile.cities)
         k.text(x0, y + 6, f"{slot}: {tile.id}{whose}  cities {cities}", fontsize=8, ha="left")
         y += 13
     if game.auction_slot >= 0 and not over:
@@ -177,7 +177,7 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
         elif game.passed[p]:
             status.append(f"player {p} passed")
     if status and game.phase in ("lead", "open", "bid", "tech"):
-        k.text(x0, y + 7, ", ".join(status), fontsize=8, ha="left", color=_GREY)
+        k.text(x0, y + 7, ", ".join(status), fontsize=8, ha="left", color=GREY)
         y += 14
     y += 8
     # the technology offer and the cost track
@@ -193,12 +193,12 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
         k.text(x0 + 150, y + 6, what, fontsize=8, ha="left")
         y += 15
     track = d.tech_cost[era]
-    k.text(x0, y + 10, f"cost track ({era})", fontsize=8, ha="left", color=_GREY)
+    k.text(x0, y + 10, f"cost track ({era})", fontsize=8, ha="left", color=GREY)
     for i, v in enumerate(track):
         bx = x0 + 100 + i * 26
         here = i == game.cost_pos and not over
-        k.rect(bx, y + 1, 22, 18, facecolor="#333333" if here else "#ffffff", edgecolor=_INK, lw=0.8)
-        k.text(bx + 11, y + 10, str(v), fontsize=8, color="white" if here else _INK)
+        k.rect(bx, y + 1, 22, 18, facecolor="#333333" if here else "#ffffff", edgecolor=INK, lw=0.8)
+        k.text(bx + 11, y + 10, str(v), fontsize=8, color="white" if here else INK)
     y += 32
     # the catastrophe card
     if game.cat_current >= 0 and not over:
@@ -211,25 +211,25 @@ def _sketch_central(k: _Sketch, game: Game, seat: int | None) -> None:
         for c, (garbage, pollution) in enumerate(card.columns):
             bx = x0 + c * (cw + 4)
             on = c in used
-            k.rect(bx, y, cw, 62, facecolor="#fbeaea" if on else "#eeeeee", edgecolor=_INK if on else "#bbbbbb",
+            k.rect(bx, y, cw, 62, facecolor="#fbeaea" if on else "#eeeeee", edgecolor=INK if on else "#bbbbbb",
                    lw=1.0)  # fmt: skip
             spoil = f"pollution -{pollution}" if pollution else "no pollution"
             words = [f"{garbage} cube{'s' * (garbage != 1)}", spoil]
-            k.text(bx + cw / 2, y + 12, words[0], fontsize=8, color=_INK if on else "#999999")
-            k.text(bx + cw / 2, y + 26, words[1], fontsize=8, color=_INK if on else "#999999")
+            k.text(bx + cw / 2, y + 12, words[0], fontsize=8, color=INK if on else "#999999")
+            k.text(bx + cw / 2, y + 26, words[1], fontsize=8, color=INK if on else "#999999")
             if not on:
                 k.text(bx + cw / 2, y + 46, f"{'4' if c == d.four_players_only else '5'}+ players", fontsize=8,
                        color="#999999")  # fmt: skip
             pawns = [p for p in range(n) if game.cat_col[p] == c]
             for i, p in enumerate(sorted(pawns, key=lambda q: game.cat_bid[q])):
                 px = bx + 14 + i * 30
-                k.patch("Circle", (px, y + 47), 9, facecolor=PLAYER_COLOURS[p], edgecolor=_INK, lw=0.8, zorder=5)
+                k.patch("Circle", (px, y + 47), 9, facecolor=PLAYER_COLOURS[p], edgecolor=INK, lw=0.8, zorder=5)
                 k.text(px, y + 47, str(game.cat_bid[p]), fontsize=8, color="white", weight="bold", zorder=6)
         y += 72
     _sketch_points(k, game, x0, max(y, HEIGHT - 150.0))
 
 
-def _sketch_final(k: _Sketch, game: Game, x0: float, y: float) -> None:
+def _sketch_final(k: Sketch, game: Game, x0: float, y: float) -> None:
     """The final scoring as a table: each seat's points by source, the total and the cubes (the tie-breaker)."""
     k.text(x0, y + 8, "Final scoring", fontsize=10, ha="left", weight="bold")
     y += 26
@@ -249,7 +249,7 @@ def _sketch_final(k: _Sketch, game: Game, x0: float, y: float) -> None:
     _sketch_points(k, game, x0, max(y + 20, HEIGHT - 150.0))
 
 
-def _sketch_points(k: _Sketch, game: Game, x0: float, y: float) -> None:
+def _sketch_points(k: Sketch, game: Game, x0: float, y: float) -> None:
     """The points track: each seat's marker at its points, stacked where they meet."""
     n = game.n
     k.text(x0, y + 8, "Points", fontsize=10, ha="left", weight="bold")
@@ -264,14 +264,14 @@ def _sketch_points(k: _Sketch, game: Game, x0: float, y: float) -> None:
             continue
         px = tx0 + (v - lo) / (hi - lo) * (tx1 - tx0)
         k.line((px, px), (ty - 4, ty + 4), color="#999999", lw=1)
-        k.text(px, ty + 12, str(v), fontsize=8, color=_GREY)
+        k.text(px, ty + 12, str(v), fontsize=8, color=GREY)
     seen: dict[int, int] = {}
     for p in sorted(range(n), key=lambda q: scores[q]):
         px = tx0 + (scores[p] - lo) / (hi - lo) * (tx1 - tx0)
         stack = seen.get(round(px / 14), 0)
         seen[round(px / 14)] = stack + 1
         py = ty - 14 - stack * 17
-        k.patch("Circle", (px, py), 8, facecolor=PLAYER_COLOURS[p], edgecolor=_INK, lw=0.8, zorder=5)
+        k.patch("Circle", (px, py), 8, facecolor=PLAYER_COLOURS[p], edgecolor=INK, lw=0.8, zorder=5)
         k.text(px, py, str(p), fontsize=8, color="white", weight="bold", zorder=6)
     rows = "   ".join(f"player {p}: {v}" for p, v in enumerate(scores))
     k.text(x0, ty + 34, rows, fontsize=9, ha="left")
@@ -284,7 +284,7 @@ def _sketch_points(k: _Sketch, game: Game, x0: float, y: float) -> None:
 _PANEL_TOP = 142  # the nation's top in a player's panel of the PNG, below the player board
 
 
-def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, float, float], you: bool,
+def _sketch_player(k: Sketch, game: Game, p: int, box: tuple[float, float, float, float], you: bool,
                    s: float) -> None:  # fmt: skip
     d = game.data
     x, y, w, h = box
@@ -304,7 +304,7 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
     ty += 15
     # the pollution track: its spaces from the low end to the high end, the marker on the player's
     lo, hi = d.pollution_low, d.pollution_high
-    k.text(x + 8, ty + 1, "pollution", fontsize=8, ha="left", color=_GREY)
+    k.text(x + 8, ty + 1, "pollution", fontsize=8, ha="left", color=GREY)
     sw = min(16.0, (w - 80) / (hi - lo + 1))
     for i, v in enumerate(range(lo, hi + 1)):
         bx = x + 66 + i * sw
@@ -312,17 +312,17 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
         shade = "#f2c4c4" if v < 0 else ("#c9e8c9" if v > 0 else "#eeeeee")
         k.rect(bx, ty - 6, sw - 1, 13, facecolor=colour if here else shade, edgecolor="#999999", lw=0.5)
     k.text(x + 66 + (game.pollution[p] - lo + 0.5) * sw, ty + 15, f"{game.pollution[p]:+d}", fontsize=8,
-           color=_INK)  # fmt: skip
+           color=INK)  # fmt: skip
     ty += 26
     techs = []
     for h_, t in enumerate(game.techs[p]):
         name = d.technologies[t].name
         used = game.used[p][h_] if h_ < len(game.used[p]) else []
         techs.append(name + (" (used)" if used and all(used) else ""))
-    lines = _wrap("technologies: " + (", ".join(techs) or "none"), w - 16, 8)
+    lines = wrap_text("technologies: " + (", ".join(techs) or "none"), w - 16, 8)
     pending = [(d.land[c].id if d.is_land(c) else d.technologies[c - len(d.land)].name) for c, _, _ in game.pending[p]]
     if pending:
-        lines += _wrap("to attach: " + ", ".join(pending), w - 16, 8)
+        lines += wrap_text("to attach: " + ", ".join(pending), w - 16, 8)
     if game.pending_cubes[p]:
         lines.append(f"garbage cubes to place: {game.pending_cubes[p]}")
     for line in lines[:4]:
@@ -330,7 +330,7 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
         ty += 12
     # the nation, at the scale every nation is drawn at
     top = y + _PANEL_TOP
-    cx0, cy0, cx1, cy1 = _nation_box(game, p)
+    cx0, cy0, cx1, cy1 = nation_box(game, p)
     cols, rows = cx1 - cx0 + 1, cy1 - cy0 + 1
     ox = x + (w - cols * s) / 2
     oy = top + (y + h - top - rows * s) / 2
@@ -338,14 +338,14 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
         k.line((ox + gx * s, ox + gx * s), (oy, oy + rows * s), color="#e4e4e4", lw=0.6, zorder=1)
     for gy in range(rows + 1):
         k.line((ox, ox + cols * s), (oy + gy * s, oy + gy * s), color="#e4e4e4", lw=0.6, zorder=1)
-    for c, cx, cy in _tile_cells(game, p):
+    for c, cx, cy in tile_cells(game, p):
         code = game.grid_tile[p][c]
         tile = d.tile(code)
         era = tile.stack if d.is_land(code) else "institution"
         sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
                     ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
                     production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
-    for cx, cy in _turning(game, p):  # the tile goes here once turned: the cell outlined, the tile named
+    for cx, cy in turning_cells(game, p):  # the tile goes here once turned: the cell outlined, the tile named
         k.rect(ox + (cx - cx0) * s + 2, oy + (cy - cy0) * s + 2, s - 4, s - 4, fill=False, edgecolor="#c0112b",
                lw=2.0, ls="--", zorder=6)  # fmt: skip
         code = game.sel[0]
@@ -356,8 +356,8 @@ def _sketch_player(k: _Sketch, game: Game, p: int, box: tuple[float, float, floa
 def sketch_position(game: Game, seat: int | None = None) -> dict[str, list[tuple]]:
     """The position's primitives by region of the picture (everything public, ruling 36; ``seat`` marks whose view
     it is)."""
-    seat = _check_seat(game, seat)
-    k = _Sketch()
+    seat = checked_seat(game, seat)
+    k = Sketch()
     k.region = "header"
     k.text(10, 20, "20th Century", fontsize=15, ha="left", weight="bold")
     rnd = "game over" if game.is_over else f"round {ROMAN[game.round]}"
@@ -366,11 +366,11 @@ def sketch_position(game: Game, seat: int | None = None) -> dict[str, list[tuple
     k.text(180, 20, f"{game.n} players   ·   {rnd}{what}", fontsize=10, ha="left",
            color="#444444")  # fmt: skip
     k.text(WIDTH - 10, 20, "cities: c coins, s science, v VP; filled = citizen; green ring = recycling; "
-           "black square = garbage; brown bar = bridge", fontsize=8, ha="right", color=_GREY)  # fmt: skip
+           "black square = garbage; brown bar = bridge", fontsize=8, ha="right", color=GREY)  # fmt: skip
     k.region = "central"
     _sketch_central(k, game, seat)
     boxes = panels(game.n)
-    scale = nation_scale([_nation_box(game, p) for p in range(game.n)],
+    scale = nation_scale([nation_box(game, p) for p in range(game.n)],
                          [(w - 12, h - _PANEL_TOP - 6) for _, _, w, h in boxes], 120.0)  # fmt: skip
     for p, box in enumerate(boxes):
         k.region = f"player{p}"

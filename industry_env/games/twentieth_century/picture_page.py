@@ -9,24 +9,24 @@ from . import playtext as _T
 from .actions import block_of
 from .components import CITY_NAMES
 from .picture_sketch import (
-    _GREY,
-    _INK,
     CITY_PLACES,
     DPI,
     ERA_COLOURS,
+    GREY,
+    INK,
     PHASE_WORDS,
     PLAYER_COLOURS,
     ROMAN,
     SCORE_WORDS,
-    _check_seat,
-    _nation_box,
-    _Sketch,
-    _tile_cells,
-    _turn,
-    _turning,
-    _wrap,
+    Sketch,
+    checked_seat,
+    nation_box,
     nation_scale,
     sketch_tile,
+    tile_cells,
+    turned_point,
+    turning_cells,
+    wrap_text,
 )
 from .rules import ERA_OF_ROUND, LAST_FULL_ROUND, ROUNDS
 from .state import SCORE_SOURCES
@@ -55,8 +55,8 @@ def sketch_page(game: Game, seat: int | None = None) -> tuple[list[tuple], int, 
     (or the final scoring), then every player's board over his nation, the person's first, every nation at one
     scale, the cells and cities of the decision at hand outlined in red with their names. Returns the primitives,
     the width and the height (pixels)."""
-    seat = _check_seat(game, seat)
-    k = _Sketch()
+    seat = checked_seat(game, seat)
+    k = Sketch()
     k.region = "page"
     y = _page_header(k, game, seat)
     # what the decision at hand is about comes first: the offers in the auction and the catastrophe, the nations in
@@ -79,20 +79,20 @@ def sketch_page(game: Game, seat: int | None = None) -> tuple[list[tuple], int, 
     return k.regions.get("page", []), PAGE_WIDTH, int(y + 10)
 
 
-def _page_text(k: _Sketch, x: float, y: float, text: str, width: float, pt: float = _PAGE_PT, **kw: Any) -> float:
+def _page_text(k: Sketch, x: float, y: float, text: str, width: float, pt: float = _PAGE_PT, **kw: Any) -> float:
     """``text`` wrapped to ``width`` pixels from (x, y) down; the y below it."""
     # DejaVu Sans, the browser's font, runs a little wider than the PNG's estimate: 0.57 em a letter, 0.62 bold
-    for line in _wrap(text, width, pt, 0.62 if kw.get("weight") == "bold" else 0.57):
+    for line in wrap_text(text, width, pt, 0.62 if kw.get("weight") == "bold" else 0.57):
         k.text(x, y + _LINE / 2, line, fontsize=pt, ha="left", **kw)
         y += _LINE * pt / _PAGE_PT
     return y
 
 
-def _page_heading(k: _Sketch, y: float, text: str) -> float:
+def _page_heading(k: Sketch, y: float, text: str) -> float:
     return _page_text(k, _PAGE_X, y + 4, text, PAGE_WIDTH - 2 * _PAGE_X, 10, weight="bold") + 2
 
 
-def _page_header(k: _Sketch, game: Game, seat: int | None) -> float:
+def _page_header(k: Sketch, game: Game, seat: int | None) -> float:
     x = _PAGE_X
     k.text(x, 14, "20th Century", fontsize=12, ha="left", weight="bold")
     rnd = "game over" if game.is_over else f"round {ROMAN[game.round]} of {ROMAN[ROUNDS]}"
@@ -100,8 +100,8 @@ def _page_header(k: _Sketch, game: Game, seat: int | None) -> float:
     for r in range(1, ROUNDS + 1):
         bx = PAGE_WIDTH - _PAGE_X - (ROUNDS - r + 1) * 36
         now = r == game.round and not game.is_over
-        k.rect(bx, 4, 32, 20, facecolor="#333333" if now else "#ffffff", edgecolor=_INK, lw=1)
-        k.text(bx + 16, 14, ROMAN[r], fontsize=9, color="white" if now else _INK, weight="bold")
+        k.rect(bx, 4, 32, 20, facecolor="#333333" if now else "#ffffff", edgecolor=INK, lw=1)
+        k.text(bx + 16, 14, ROMAN[r], fontsize=9, color="white" if now else INK, weight="bold")
     if game.is_over:
         win = game.winners()
         what = f"The game is over: {'winner' if len(win) == 1 else 'winners'} {_T.players_text(win)}"
@@ -109,7 +109,7 @@ def _page_header(k: _Sketch, game: Game, seat: int | None) -> float:
         you = " (you)" if game.to_move == seat else ""
         what = f"Player {game.to_move}{you} to move: {_T.decision_words(game, PHASE_WORDS)}"
     y = _page_text(k, x, 30, what, PAGE_WIDTH - 2 * x, 10, weight="bold",
-                   color=_CHOOSE if seat is not None and game.to_move == seat else _INK)  # fmt: skip
+                   color=_CHOOSE if seat is not None and game.to_move == seat else INK)  # fmt: skip
     y += 2
     for r, card in ((2, game.r2), (4, game.r4)):
         text = _T.card_text(r, card)
@@ -119,11 +119,11 @@ def _page_header(k: _Sketch, game: Game, seat: int | None) -> float:
     y = _page_text(k, x, y + 2, "On the tiles: 2c 1s 1v is what a city makes with a citizen (coins, science, VP); a "
                    "filled circle is a citizen, a green ring a recycling centre, a black square the garbage cubes "
                    "(with their number), a brown bar a bridge, M L H an institution (mine, laboratory, hospital); red "
-                   "marks what is chosen now. Click a tile to read all about it.", PAGE_WIDTH - 2 * x, 8, color=_GREY)
+                   "marks what is chosen now. Click a tile to read all about it.", PAGE_WIDTH - 2 * x, 8, color=GREY)
     return y + 4
 
 
-def _page_land(k: _Sketch, game: Game, y: float) -> float:
+def _page_land(k: Sketch, game: Game, y: float) -> float:
     d, n = game.data, game.n
     y = _page_heading(k, y, f"Land offer: opening bid at least {game.min_land_price()} coins; a player's k-th land "
                       "tile of the round comes with k garbage cubes")  # fmt: skip
@@ -132,7 +132,7 @@ def _page_land(k: _Sketch, game: Game, y: float) -> float:
     for slot, code in enumerate(game.land_offer):
         tx, ty = _PAGE_X + slot * step, y + 14
         up = slot == game.auction_slot
-        k.text(tx + s / 2, y + 6, f"land {slot}", fontsize=_PAGE_PT, weight="bold", color=_CHOOSE if up else _INK)
+        k.text(tx + s / 2, y + 6, f"land {slot}", fontsize=_PAGE_PT, weight="bold", color=_CHOOSE if up else INK)
         if code < 0 and slot in held:  # bought, waiting to be attached: faded, with its buyer
             code, q = held[slot]
             sketch_tile(k, d.land[code], tx, ty, s, fill="#f3f3f3", gid=f"land-{slot}")
@@ -140,11 +140,11 @@ def _page_land(k: _Sketch, game: Game, y: float) -> float:
             continue
         if code < 0:
             k.rect(tx, ty, s, s, fill=False, edgecolor="#cccccc", lw=0.8, ls="--")
-            k.text(tx + s / 2, ty + s / 2, "sold", fontsize=8, color=_GREY)
+            k.text(tx + s / 2, ty + s / 2, "sold", fontsize=8, color=GREY)
             continue
         tile = d.land[code]
         sketch_tile(k, tile, tx, ty, s, fill=ERA_COLOURS.get(tile.stack, "#eeeeee"), gid=f"land-{slot}")
-        k.text(tx + s / 2, ty + s + 9, f"{tile.id} ({tile.stack})", fontsize=8, color=_GREY)
+        k.text(tx + s / 2, ty + s + 9, f"{tile.id} ({tile.stack})", fontsize=8, color=GREY)
         if up:
             k.rect(tx - 3, ty - 3, s + 6, s + 6, fill=False, edgecolor=_CHOOSE, lw=2.2, zorder=6)
     y += 14 + s + 20
@@ -154,19 +154,19 @@ def _page_land(k: _Sketch, game: Game, y: float) -> float:
     return y + 4
 
 
-def _page_technologies(k: _Sketch, game: Game, y: float) -> float:
+def _page_technologies(k: Sketch, game: Game, y: float) -> float:
     d = game.data
     y = _page_heading(k, y, f"Technology offer: {game.tech_price()} science now; one technology for each player who "
                       "withdraws from the land auction")  # fmt: skip
     track = d.tech_cost[ERA_OF_ROUND.get(game.round, "V")]
-    k.text(_PAGE_X, y + 9, "cost track", fontsize=_PAGE_PT, ha="left", color=_GREY)
+    k.text(_PAGE_X, y + 9, "cost track", fontsize=_PAGE_PT, ha="left", color=GREY)
     for i, v in enumerate(track):
         bx = _PAGE_X + 80 + i * 28
         here = i == game.cost_pos
-        k.rect(bx, y, 24, 18, facecolor="#333333" if here else "#ffffff", edgecolor=_INK, lw=0.8)
-        k.text(bx + 12, y + 9, str(v), fontsize=_PAGE_PT, color="white" if here else _INK)
+        k.rect(bx, y, 24, 18, facecolor="#333333" if here else "#ffffff", edgecolor=INK, lw=0.8)
+        k.text(bx + 12, y + 9, str(v), fontsize=_PAGE_PT, color="white" if here else INK)
     k.text(_PAGE_X + 80 + len(track) * 28 + 6, y + 9, "its marker moves one space right after each land tile sold",
-           fontsize=_PAGE_PT, ha="left", color=_GREY)  # fmt: skip
+           fontsize=_PAGE_PT, ha="left", color=GREY)  # fmt: skip
     y += 24
     for slot, t in enumerate(game.tech_offer):
         if t < 0:
@@ -181,7 +181,7 @@ def _page_technologies(k: _Sketch, game: Game, y: float) -> float:
     return y + 4
 
 
-def _page_catastrophe(k: _Sketch, game: Game, y: float) -> float:
+def _page_catastrophe(k: Sketch, game: Game, y: float) -> float:
     d, n = game.data, game.n
     if game.cat_current < 0:
         return y
@@ -194,7 +194,7 @@ def _page_catastrophe(k: _Sketch, game: Game, y: float) -> float:
     for c, (garbage, pollution) in enumerate(card.columns):
         bx = _PAGE_X + c * (cw + 6)
         on = c in used
-        ink = _INK if on else "#888888"
+        ink = INK if on else "#888888"
         k.rect(bx, y, cw, 70, facecolor="#fbeaea" if on else "#eeeeee", edgecolor=ink, lw=1.0)
         k.text(bx + cw / 2, y + 10, f"column {c}" + (" (worst)" if c == 0 else ""), fontsize=_PAGE_PT, color=ink,
                weight="bold")  # fmt: skip
@@ -206,7 +206,7 @@ def _page_catastrophe(k: _Sketch, game: Game, y: float) -> float:
         pawns = sorted((p for p in range(n) if game.cat_col[p] == c), key=lambda q: game.cat_bid[q])
         for i, p in enumerate(pawns):
             px = bx + 16 + i * 28
-            k.patch("Circle", (px, y + 56), 11, facecolor=PLAYER_COLOURS[p], edgecolor=_INK, lw=0.8, zorder=5)
+            k.patch("Circle", (px, y + 56), 11, facecolor=PLAYER_COLOURS[p], edgecolor=INK, lw=0.8, zorder=5)
             k.text(px, y + 56, str(game.cat_bid[p]), fontsize=_PAGE_PT, color="white", weight="bold", zorder=6)
     y += 76
     bids = [f"player {p} bid {game.cat_bid[p]} on column {game.cat_col[p]}" for p in range(n) if game.cat_col[p] >= 0]
@@ -215,7 +215,7 @@ def _page_catastrophe(k: _Sketch, game: Game, y: float) -> float:
     return y + 4
 
 
-def _page_final(k: _Sketch, game: Game, y: float) -> float:
+def _page_final(k: Sketch, game: Game, y: float) -> float:
     """The final scoring as a table: each player's points by source, the total, the cubes (the tie-breaker)."""
     y = _page_heading(k, y, "Final scoring")
     col = (PAGE_WIDTH - 2 * _PAGE_X - 200) / game.n
@@ -252,11 +252,11 @@ def _choosing(game: Game, p: int) -> tuple[list[tuple[int, int]], list[tuple[int
     return cells, cities
 
 
-def _page_players(k: _Sketch, game: Game, seat: int | None, y: float) -> float:
+def _page_players(k: Sketch, game: Game, seat: int | None, y: float) -> float:
     n = game.n
     order = list(range(n)) if seat is None else [(seat + i) % n for i in range(n)]
     chosen = {p: _choosing(game, p) for p in range(n)}
-    boxes = {p: _nation_box(game, p, chosen[p][0]) for p in range(n)}
+    boxes = {p: nation_box(game, p, chosen[p][0]) for p in range(n)}
     scale = nation_scale([boxes[p] for p in order], [(_PAGE_COLUMN - 30, 10_000.0)] * n, _PAGE_CELL)
     for row in range(0, n, 2):
         bottom = y
@@ -267,7 +267,7 @@ def _page_players(k: _Sketch, game: Game, seat: int | None, y: float) -> float:
     return y
 
 
-def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, s: float,
+def _page_player(k: Sketch, game: Game, p: int, x: float, y: float, you: bool, s: float,
                  box: tuple[int, int, int, int],
                  chosen: tuple[list[tuple[int, int]], list[tuple[int, int]]]) -> float:  # fmt: skip
     """A player's board over his nation; the y below it."""
@@ -286,7 +286,7 @@ def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, 
     y = _page_text(k, x + 6, y, f"produces {prod[0]} coins, {prod[1]} science, {prod[2]} VP a round", w - 12)
     # the pollution track, the marker on the player's space
     lo, hi = d.pollution_low, d.pollution_high
-    k.text(x + 6, y + 8, "pollution", fontsize=_PAGE_PT, ha="left", color=_GREY)
+    k.text(x + 6, y + 8, "pollution", fontsize=_PAGE_PT, ha="left", color=GREY)
     sw = min(20.0, (w - 90) / (hi - lo + 1))
     for i, v in enumerate(range(lo, hi + 1)):
         here = v == game.pollution[p]
@@ -297,7 +297,7 @@ def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, 
     y += 20
     pol = game.pollution[p] - lo
     y = _page_text(k, x + 6, y, f"at the end: pollution {d.pollution_final[pol]:+d} VP, a clean land tile "
-                   f"{d.clean_tile[pol]} VP", w - 12, color=_GREY)  # fmt: skip
+                   f"{d.clean_tile[pol]} VP", w - 12, color=GREY)  # fmt: skip
     techs = []
     for h, t in enumerate(game.techs[p]):
         tech = d.technologies[t]
@@ -319,21 +319,21 @@ def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, 
     oy = y + 14
     ox = x + 20 + (w - 24 - cols * s) / 2
     for gx in range(cols):
-        k.text(ox + (gx + 0.5) * s, oy - 7, str(cx0 + gx), fontsize=8, color=_GREY)
+        k.text(ox + (gx + 0.5) * s, oy - 7, str(cx0 + gx), fontsize=8, color=GREY)
     for gy in range(rows):
-        k.text(ox - 9, oy + (gy + 0.5) * s, str(cy0 + gy), fontsize=8, color=_GREY)
+        k.text(ox - 9, oy + (gy + 0.5) * s, str(cy0 + gy), fontsize=8, color=GREY)
     for gx in range(cols + 1):
         k.line((ox + gx * s, ox + gx * s), (oy, oy + rows * s), color="#e4e4e4", lw=0.6, zorder=1)
     for gy in range(rows + 1):
         k.line((ox, ox + cols * s), (oy + gy * s, oy + gy * s), color="#e4e4e4", lw=0.6, zorder=1)
-    for c, cx, cy in _tile_cells(game, p):
+    for c, cx, cy in tile_cells(game, p):
         code = game.grid_tile[p][c]
         tile = d.tile(code)
         era = tile.stack if d.is_land(code) else "institution"
         sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
                     ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
                     production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
-    for cx, cy in _turning(game, p):  # the tile goes here once turned
+    for cx, cy in turning_cells(game, p):  # the tile goes here once turned
         k.rect(ox + (cx - cx0) * s + 2, oy + (cy - cy0) * s + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0,
                ls="--", zorder=6)  # fmt: skip
         k.text(ox + (cx - cx0 + 0.5) * s, oy + (cy - cy0 + 0.5) * s, f"{_T.tile_name(game, game.sel[0])}\nhere",
@@ -355,11 +355,11 @@ def _page_player(k: _Sketch, game: Game, p: int, x: float, y: float, you: bool, 
         cx, cy = game.cell_of(p, c)
         code = game.grid_tile[p][c] if game.grid_tile[p][c] >= 0 else game.sel[0]
         tile = d.tile(code)
-        u, v = _turn(*CITY_PLACES[len(tile.cities)][j], game.grid_rot[p][c])
+        u, v = turned_point(*CITY_PLACES[len(tile.cities)][j], game.grid_rot[p][c])
         k.patch("Circle", (ox + (cx - cx0 + u) * s, oy + (cy - cy0 + v) * s), max(4.0, 0.1 * s) + 5, fill=False,
                 edgecolor=_CHOOSE, lw=2.2, zorder=7, gid=f"city-{p}-{cx}-{cy}-{CITY_NAMES[j]}")  # fmt: skip
     bottom = oy + rows * s + 6
-    if _turning(game, p):  # the tile being attached, turned each way, named as the choices name the turns
+    if turning_cells(game, p):  # the tile being attached, turned each way, named as the choices name the turns
         tile = d.tile(game.sel[0])
         era = tile.stack if d.is_land(game.sel[0]) else "institution"
         ps = min(84.0, (w - 16 - 3 * 12) / 4)

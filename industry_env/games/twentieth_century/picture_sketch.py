@@ -1,5 +1,5 @@
 """What both of 20th Century's pictures (the PNG/SVG picture and the browser's page) draw with: the drawing
-primitives by region (:class:`_Sketch`), the colours and words, one tile drawn from its rail-piece graph
+primitives by region (:class:`Sketch`), the colours and words, one tile drawn from its rail-piece graph
 (:func:`sketch_tile`), and the cells of a nation a picture shows at one scale for every nation."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ PLAYER_COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00")
 
 ERA_COLOURS = {"start": "#efe6cf", "I-II": "#e3eed6", "III-IV": "#f6e2c4", "V": "#e5ddf0", "institution": "#d9e4ef"}
 RESOURCE_COLOURS = ("#9a6b00", "#1f5fa8", "#222222")  # coins, science, VP
-_INK, _GREY, _RAIL, _BRIDGE, _RECYCLE = "#222222", "#777777", "#4d4d4d", "#8b5a2b", "#1b8a3a"
+INK, GREY, _RAIL, BRIDGE_COLOUR, RECYCLE_COLOUR = "#222222", "#777777", "#4d4d4d", "#8b5a2b", "#1b8a3a"
 SCORE_WORDS = {"production": "production", "quality_of_life": "quality of life", "round_2_card": "round II card",
                "round_4_card": "round IV card", "land_tiles": "land tiles", "pollution": "pollution track",
                "coins": "coins ranking", "science": "science ranking"}  # fmt: skip
@@ -44,7 +44,7 @@ BUILDING_PLACE = (0.5, 0.5)
 INSTITUTION_LETTERS = {"mine": "M", "laboratory": "L", "hospital": "H"}
 
 
-class _Sketch:
+class Sketch:
     """Drawing primitives (hashable tuples) by region of the picture: what to draw, before anything is drawn."""
 
     def __init__(self) -> None:
@@ -54,7 +54,7 @@ class _Sketch:
     def text(self, x: float, y: float, s: str, **kw: Any) -> None:
         kw.setdefault("ha", "center")
         kw.setdefault("va", "center")
-        kw.setdefault("color", _INK)
+        kw.setdefault("color", INK)
         kw.setdefault("parse_math", False)
         kw["fontsize"] = max(_MIN_PT, float(kw.get("fontsize", 9)))
         self.regions.setdefault(self.region, []).append(("text", (x, y, s), tuple(sorted(kw.items()))))
@@ -70,7 +70,7 @@ class _Sketch:
         self.patch("Line2D", tuple(float(x) for x in xs), tuple(float(y) for y in ys), **kw)
 
 
-def _turn(u: float, v: float, rotation: int) -> tuple[float, float]:
+def turned_point(u: float, v: float, rotation: int) -> tuple[float, float]:
     """A point of a tile of side 1 after ``rotation`` quarter turns clockwise (y downwards)."""
     for _ in range(rotation % 4):
         u, v = 1.0 - v, u
@@ -95,13 +95,13 @@ def _hub(piece: frozenset[str], anchors: dict[str, tuple[float, float]]) -> tupl
     return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
 
 
-def _production_label(city: Any) -> str:
+def production_label(city: Any) -> str:
     parts = [f"{v}{c}" for v, c in zip((city.coins, city.science, city.vp), "csv", strict=True) if v]
     return " ".join(parts) or "-"
 
 
-def sketch_tile(k: _Sketch, tile: Tile, x: float, y: float, s: float, rotation: int = 0, bridge: int = -1,
-                fill: str = "#eeeeee", citizens: int = 0, colour: str = _INK, cubes: int = 0,
+def sketch_tile(k: Sketch, tile: Tile, x: float, y: float, s: float, rotation: int = 0, bridge: int = -1,
+                fill: str = "#eeeeee", citizens: int = 0, colour: str = INK, cubes: int = 0,
                 production: bool = True, gid: str = "") -> None:  # fmt: skip
     """One tile of side ``s`` pixels at (x, y): its rails (hub and spokes), bridge, building, cities with their
     citizens (bit j: city j) and production, recycling centres (a green ring) and garbage cubes."""
@@ -109,7 +109,7 @@ def sketch_tile(k: _Sketch, tile: Tile, x: float, y: float, s: float, rotation: 
     anchors = _anchors(tile)
 
     def at(point: tuple[float, float]) -> tuple[float, float]:
-        u, v = _turn(*point, rotation)
+        u, v = turned_point(*point, rotation)
         return x + u * s, y + v * s
 
     rail_w = max(1.2, s / 28)
@@ -123,28 +123,28 @@ def sketch_tile(k: _Sketch, tile: Tile, x: float, y: float, s: float, rotation: 
             k.line((hx, ex), (hy, ey), color=_RAIL, lw=rail_w, zorder=3)
     if bridge >= 0:
         ends = [at(hubs[int(e[1:]) - 1] if e.startswith("r") else anchors[e]) for e in tile.bridges[bridge]]
-        k.line((ends[0][0], ends[1][0]), (ends[0][1], ends[1][1]), color=_BRIDGE, lw=rail_w * 2.6, zorder=3.5)
+        k.line((ends[0][0], ends[1][0]), (ends[0][1], ends[1][1]), color=BRIDGE_COLOUR, lw=rail_w * 2.6, zorder=3.5)
     if tile.building:
         b = 0.3 * s
         bx, by = at(BUILDING_PLACE)
-        k.rect(bx - b / 2, by - b / 2, b, b, facecolor="#ffffff", edgecolor=_INK, lw=1.0, zorder=4)
+        k.rect(bx - b / 2, by - b / 2, b, b, facecolor="#ffffff", edgecolor=INK, lw=1.0, zorder=4)
         label = INSTITUTION_LETTERS[tile.building] + (f"+{tile.bonus}" if s >= 50 else "")
         k.text(bx, by, label, fontsize=max(8, s / 9), weight="bold", zorder=5)
     r = max(4.0, 0.1 * s)
     for j, city in enumerate(tile.cities):
         cx, cy = at(CITY_PLACES[len(tile.cities)][j])
         occupied = bool(citizens >> j & 1)
-        k.patch("Circle", (cx, cy), r, facecolor=colour if occupied else "#ffffff", edgecolor=_INK, lw=1.0, zorder=5)
+        k.patch("Circle", (cx, cy), r, facecolor=colour if occupied else "#ffffff", edgecolor=INK, lw=1.0, zorder=5)
         if city.recycling:
-            k.patch("Circle", (cx, cy), r + max(2.0, s / 30), fill=False, edgecolor=_RECYCLE, lw=max(1.5, s / 40),
+            k.patch("Circle", (cx, cy), r + max(2.0, s / 30), fill=False, edgecolor=RECYCLE_COLOUR, lw=max(1.5, s / 40),
                     zorder=5)  # fmt: skip
         # a city that makes nothing (a bare centre) is unlabelled; three cities need a larger tile for labels
-        if production and _production_label(city) != "-" and (len(tile.cities) < 3 or s >= 80):
-            label, pt = _production_label(city), 8 if s < 90 else 9
+        if production and production_label(city) != "-" and (len(tile.cities) < 3 or s >= 80):
+            label, pt = production_label(city), 8 if s < 90 else 9
             lw, lh = len(label) * pt * DPI / 72 * 0.6 + 2, pt * DPI / 72 * 1.25
             top = min(cy + r + 1, y + s - lh)  # inside the tile
             k.rect(cx - lw / 2, top, lw, lh, facecolor="#ffffff", edgecolor="none", lw=0, alpha=0.75, zorder=5.5)
-            k.text(cx, top + lh / 2, label, fontsize=pt, zorder=6, color=_INK)
+            k.text(cx, top + lh / 2, label, fontsize=pt, zorder=6, color=INK)
     if cubes:
         c = max(7.0, s / 7)
         k.rect(x + s - c - 2, y + 2, c, c, facecolor="#111111", edgecolor="#111111", lw=0.5, zorder=6)
@@ -153,15 +153,15 @@ def sketch_tile(k: _Sketch, tile: Tile, x: float, y: float, s: float, rotation: 
 
 
 # ================================================================================================ the players
-def _tile_cells(game: Game, p: int) -> list[tuple[int, int, int]]:
+def tile_cells(game: Game, p: int) -> list[tuple[int, int, int]]:
     """Seat ``p``'s tiles as (slot, x, y): each slot's cell, from the starting tile's (0, 0), either negative."""
     return [(c, *game.cell_of(p, c)) for c, code in enumerate(game.grid_tile[p]) if code >= 0]
 
 
-def _nation_box(game: Game, p: int, extra: list[tuple[int, int]] | None = None) -> tuple[int, int, int, int]:
+def nation_box(game: Game, p: int, extra: list[tuple[int, int]] | None = None) -> tuple[int, int, int, int]:
     """The cells the picture shows of a nation (x0, y0, x1, y1; the nation has no bound, so any may be negative): its
     tiles' bounding box (and the cell a tile is being turned on, and the ``extra`` cells (x, y)), at least 3 x 3."""
-    cells = [(x, y) for _, x, y in _tile_cells(game, p)] + _turning(game, p) + list(extra or [])
+    cells = [(x, y) for _, x, y in tile_cells(game, p)] + turning_cells(game, p) + list(extra or [])
     xs, ys = [x for x, _ in cells], [y for _, y in cells]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     while x1 - x0 < 2:
@@ -171,7 +171,7 @@ def _nation_box(game: Game, p: int, extra: list[tuple[int, int]] | None = None) 
     return x0, y0, x1, y1
 
 
-def _turning(game: Game, p: int) -> list[tuple[int, int]]:
+def turning_cells(game: Game, p: int) -> list[tuple[int, int]]:
     """The cell (x, y) on which seat ``p`` is choosing how to turn the tile it attaches (empty list: none)."""
     if game.phase == "attach_rotate" and game.to_move == p and not game.is_over:
         return [game.placed_cell(p, game.sel[1])]
@@ -187,7 +187,7 @@ def nation_scale(boxes: list[tuple[int, int, int, int]], spaces: list[tuple[floa
     return scale
 
 
-def _wrap(text: str, width: float, points: float, em: float = 0.55) -> list[str]:
+def wrap_text(text: str, width: float, points: float, em: float = 0.55) -> list[str]:
     """``text`` in lines of at most ``width`` pixels at ``points`` (an average letter is ``em`` wide)."""
     per = max(10, int(width / (points * DPI / 72 * em)))
     words, lines, line = text.split(" "), [], ""
@@ -200,7 +200,7 @@ def _wrap(text: str, width: float, points: float, em: float = 0.55) -> list[str]
     return [*lines, line] if line else lines
 
 
-def _check_seat(game: Game, seat: Any) -> int | None:
+def checked_seat(game: Game, seat: Any) -> int | None:
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) < game.n:
