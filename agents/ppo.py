@@ -45,6 +45,12 @@ installed, torch runs them, as before. A numpy actor multiplies on ``threads`` O
 and a ``.pt`` file are read by ``torch.load``, so they need torch, as do :meth:`PPOAgent.from_policy` and
 :func:`export_policy` of a model, a zip or a ``.pt`` file (they read torch models); exporting or saving an agent
 or a policy file does not.
+
+This module holds the agent (:class:`PPOAgent`, :class:`NetworkAgent`), the shipped policies and
+:func:`export_policy`, and offers every name of the modules beside it: :mod:`.policy_file` (the files' formats, their
+safe reading and checking, writing a policy file, the value network), :mod:`.policy_numpy` (the numpy forward pass),
+:mod:`.policy_torch` (torch, the cell encoder module, a live policy's actor) and :mod:`.policy_layouts` (which game,
+variant or older layout a network's sizes are, :func:`spread_logits`).
 """
 
 from __future__ import annotations

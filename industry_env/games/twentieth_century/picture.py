@@ -15,6 +15,11 @@ whose view it is. No picture shows the seed, the stacks' order or a face-down ca
 It reads only a reference :class:`~industry_env.games.twentieth_century.reference.Game` and the data; it holds no
 rule. matplotlib is an optional extra (``pip install 'industry_env[render]'``); this module imports without it.
 The shared figure makes these functions unsafe from several threads at once, so a lock serialises them.
+
+This module draws and offers the pictures (the game's spec and tools import it); what is drawn lies beside it:
+:mod:`.picture_sketch` (the primitives, colours, a tile, a nation's cells), :mod:`.picture_board` (this picture's
+layout: the central board and the players' boards, :func:`sketch_position`) and :mod:`.picture_page` (the
+browser's one-column picture, :func:`sketch_page`).
 """
 
 from __future__ import annotations

@@ -281,6 +281,7 @@ def _sketch_points(k: Sketch, game: Game, x0: float, y: float) -> None:
                ha="left", weight="bold")  # fmt: skip
 
 
+# ================================================================================================ the players
 _PANEL_TOP = 142  # the nation's top in a player's panel of the PNG, below the player board
 
 

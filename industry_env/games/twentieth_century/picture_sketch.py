@@ -152,7 +152,7 @@ def sketch_tile(k: Sketch, tile: Tile, x: float, y: float, s: float, rotation: i
             k.text(x + s - c / 2 - 2, y + 2 + c / 2, str(cubes), fontsize=8, color="white", weight="bold", zorder=7)
 
 
-# ================================================================================================ the players
+# ================================================================================================ a nation's cells
 def tile_cells(game: Game, p: int) -> list[tuple[int, int, int]]:
     """Seat ``p``'s tiles as (slot, x, y): each slot's cell, from the starting tile's (0, 0), either negative."""
     return [(c, *game.cell_of(p, c)) for c, code in enumerate(game.grid_tile[p]) if code >= 0]
