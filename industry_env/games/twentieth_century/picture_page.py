@@ -22,8 +22,8 @@ from .picture_sketch import (
     checked_seat,
     nation_box,
     nation_scale,
+    sketch_nation,
     sketch_tile,
-    tile_cells,
     turned_point,
     turning_cells,
     wrap_text,
@@ -322,17 +322,7 @@ def _page_player(k: Sketch, game: Game, p: int, x: float, y: float, you: bool, s
         k.text(ox + (gx + 0.5) * s, oy - 7, str(cx0 + gx), fontsize=8, color=GREY)
     for gy in range(rows):
         k.text(ox - 9, oy + (gy + 0.5) * s, str(cy0 + gy), fontsize=8, color=GREY)
-    for gx in range(cols + 1):
-        k.line((ox + gx * s, ox + gx * s), (oy, oy + rows * s), color="#e4e4e4", lw=0.6, zorder=1)
-    for gy in range(rows + 1):
-        k.line((ox, ox + cols * s), (oy + gy * s, oy + gy * s), color="#e4e4e4", lw=0.6, zorder=1)
-    for c, cx, cy in tile_cells(game, p):
-        code = game.grid_tile[p][c]
-        tile = d.tile(code)
-        era = tile.stack if d.is_land(code) else "institution"
-        sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
-                    ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
-                    production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
+    sketch_nation(k, game, p, ox, oy, s, (cx0, cy0, cx1, cy1), colour)
     for cx, cy in turning_cells(game, p):  # the tile goes here once turned
         k.rect(ox + (cx - cx0) * s + 2, oy + (cy - cy0) * s + 2, s - 4, s - 4, fill=False, edgecolor=_CHOOSE, lw=2.0,
                ls="--", zorder=6)  # fmt: skip

@@ -187,6 +187,26 @@ def nation_scale(boxes: list[tuple[int, int, int, int]], spaces: list[tuple[floa
     return scale
 
 
+def sketch_nation(k: Sketch, game: Game, p: int, ox: float, oy: float, s: float, box: tuple[int, int, int, int],
+                  colour: str) -> None:  # fmt: skip
+    """Seat ``p``'s nation as both pictures draw it: the grid of the cells of ``box`` (:func:`nation_box`) from
+    (ox, oy), ``s`` pixels a cell, and each tile on its cell in the seat's ``colour``."""
+    d = game.data
+    cx0, cy0, cx1, cy1 = box
+    cols, rows = cx1 - cx0 + 1, cy1 - cy0 + 1
+    for gx in range(cols + 1):
+        k.line((ox + gx * s, ox + gx * s), (oy, oy + rows * s), color="#e4e4e4", lw=0.6, zorder=1)
+    for gy in range(rows + 1):
+        k.line((ox, ox + cols * s), (oy + gy * s, oy + gy * s), color="#e4e4e4", lw=0.6, zorder=1)
+    for c, cx, cy in tile_cells(game, p):
+        code = game.grid_tile[p][c]
+        tile = d.tile(code)
+        era = tile.stack if d.is_land(code) else "institution"
+        sketch_tile(k, tile, ox + (cx - cx0) * s, oy + (cy - cy0) * s, s, game.grid_rot[p][c], game.grid_bridge[p][c],
+                    ERA_COLOURS.get(era, "#eeeeee"), game.grid_citizens[p][c], colour, game.grid_cubes[p][c],
+                    production=s >= 56, gid=f"tile-{p}-{cx}-{cy}")  # fmt: skip
+
+
 def wrap_text(text: str, width: float, points: float, em: float = 0.55) -> list[str]:
     """``text`` in lines of at most ``width`` pixels at ``points`` (an average letter is ``em`` wide)."""
     per = max(10, int(width / (points * DPI / 72 * em)))
