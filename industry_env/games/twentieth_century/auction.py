@@ -15,7 +15,7 @@ class LandAuction:
     """A round's start, the land auction and the technologies bought: a part of :class:`.reference.Game`."""
 
     # ------------------------------------------------------------------------------------------- phase 1
-    def _start_round(self, r: int) -> None:
+    def start_round(self, r: int) -> None:
         """Fase 1, Disposizione iniziale: leftovers out, new offers dealt, the catastrophe revealed, prices set."""
         self.round = r
         self.leader = self.next_leader  # 'la persona che ha ottenuto la catastrofe peggiore nel turno precedente'
@@ -26,7 +26,7 @@ class LandAuction:
         self.discarded_tech += [t for t in self.tech_offer if t >= 0]
         if r > LAST_FULL_ROUND:  # 'Si salta l'asta territori e catastrofe e si va direttamente alla manutenzione.'
             self.land_offer, self.tech_offer = [], []
-            self._start_maintenance()
+            self.start_maintenance()
             return
         era = ERA_OF_ROUND[r]
         lands, techs = OFFERS[self.n]
@@ -55,14 +55,14 @@ class LandAuction:
         """The high bidder is asked again: his last bid was 'bid +31', 31 or more over the smallest (ruling 19)."""
         return self.phase == "bid" and self.to_move == self.high_bidder
 
-    def _bid_base(self) -> int:
+    def bid_base(self) -> int:
         """What 'bid +0' offers: the minimum to open, the high bid + 1 to raise, the bid itself to add to one's own
         bid (ruling 19)."""
         if self.phase == "open":
             return self.min_land_price()
         return self.high_bid if self.raising_own_bid() else self.high_bid + 1
 
-    def _next_clockwise(self, after: int, ok: Any) -> int:
+    def next_clockwise(self, after: int, ok: Any) -> int:
         for k in range(1, self.n + 1):
             q = (after + k) % self.n
             if ok(q):
@@ -96,9 +96,7 @@ class LandAuction:
         self._next_bidder(p)
 
     def _next_bidder(self, after: int) -> None:
-        q = self._next_clockwise(
-            after, lambda q: not self.withdrawn[q] and not self.passed[q] and q != self.high_bidder
-        )
+        q = self.next_clockwise(after, lambda q: not self.withdrawn[q] and not self.passed[q] and q != self.high_bidder)
         if q < 0:  # 'Una volta che tutti gli altri giocatori hanno passato o si sono ritirati'
             self.win_land(self.high_bidder, self.auction_slot, self.high_bid)
         else:
@@ -146,14 +144,14 @@ class LandAuction:
         self.move_pollution(p, tech.pollution)
         if tech.institution:
             self.pending[p].append([len(self.data.land) + t, slot, 0])
-        self._after_withdrawal(p)
+        self.after_withdrawal(p)
 
-    def _after_withdrawal(self, p: int) -> None:
+    def after_withdrawal(self, p: int) -> None:
         if self.resume == "bid":
             self._next_bidder(p)
             return
         # 'il nuovo giocatore iniziale sarà il giocatore seguente in ordine in senso orario che non si è ritirato'
-        q = self._next_clockwise(p, lambda q: not self.withdrawn[q])
+        q = self.next_clockwise(p, lambda q: not self.withdrawn[q])
         if q < 0:
             self.end_auction()
         else:

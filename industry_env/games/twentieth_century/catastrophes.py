@@ -32,7 +32,7 @@ class Catastrophes:
     def bid_on_catastrophe(self, p: int, column: int, amount: int) -> None:
         """Place (or move) the pawn; bidding goes on clockwise until one pawn stands in each used column."""
         self.cat_col[p], self.cat_bid[p] = column, amount
-        q = self._next_clockwise(p, lambda q: not self.on_top(q))  # a player on top 'passa' (is skipped)
+        q = self.next_clockwise(p, lambda q: not self.on_top(q))  # a player on top 'passa' (is skipped)
         if q < 0:
             self.resolve_catastrophe()
         else:
@@ -51,4 +51,4 @@ class Catastrophes:
         # 'La colonna estrema a sinistra è la catastrofe peggiore. Il giocatore che "vince" questo disastro aprirà il
         # prossimo round di asta dei territori.'
         self.next_leader = min(range(self.n), key=lambda p: self.cat_col[p])
-        self._start_maintenance()
+        self.start_maintenance()

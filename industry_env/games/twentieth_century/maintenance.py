@@ -17,7 +17,7 @@ class Maintenance:
     """Maintenance and the technologies' abilities: a part of :class:`.reference.Game`, which mixes it in."""
 
     # ------------------------------------------------------------------------------------------- phase 4
-    def _start_maintenance(self) -> None:
+    def start_maintenance(self) -> None:
         """In sequence from the leftmost column's player clockwise (ruling 21)."""
         first = self.next_leader
         self.maint_order = [(first + k) % self.n for k in range(self.n)]
@@ -146,7 +146,7 @@ class Maintenance:
         self.coins[p] -= amount
         self.ledger[p]["coins_out"] += amount
 
-    def _remove_cube(self, p: int, cell: int) -> None:
+    def remove_cube(self, p: int, cell: int) -> None:
         self.grid_cubes[p][cell] -= 1
         self.ledger[p]["cubes_out"] += 1
 
@@ -182,7 +182,7 @@ class Maintenance:
         elif kind in ("separated_collection", "recycling"):  # 'rimuovere 1 cubo rifiuti da qualsiasi tessera'
             if kind == "recycling":
                 self._pay_coins(p, self.ability(p, h, k).cost)
-            self._remove_cube(p, target)
+            self.remove_cube(p, target)
             self._finish_use(p)
         else:  # bridge: the tile; train: the city left; garbage truck: the tile the cube leaves
             self.sel = [h, k, target]
@@ -218,7 +218,7 @@ class Maintenance:
             return sorted({A.CITY + c * 3 + j for c, j, _, _ in self._train_moves(p)})
         return [A.TILE + c for c in lands if self.grid_cubes[p][c]]  # truck, collection, recycling
 
-    def _second_targets(self, p: int) -> list[int]:
+    def second_targets(self, p: int) -> list[int]:
         h, k, first = self.sel
         if self.ability(p, h, k).kind == "train":
             return [A.CITY + c2 * 3 + j2 for c, j, c2, j2 in self._train_moves(p) if c * 3 + j == first]

@@ -63,7 +63,7 @@ class Production:
         return _matchable(list(self.removed), reach)
 
     def recycle(self, p: int, cell: int) -> None:
-        self._remove_cube(p, cell)
+        self.remove_cube(p, cell)
         self.removed.append(cell)
 
     def end_recycling(self) -> None:
@@ -77,7 +77,7 @@ class Production:
         if self.round == ROUNDS:
             self.phase, self.to_move = "over", -1
         else:
-            self._start_round(self.round + 1)
+            self.start_round(self.round + 1)
 
 
 def _matchable(cubes: list[int], reach: dict[int, list[int]]) -> bool:

@@ -132,7 +132,7 @@ class Game(Nation, LandAuction, Catastrophes, Maintenance, Production, Scoring):
         self.sel: list[int] = []  # the sub-decision in progress (tile code, placement or slot, ability, from)
         self.removed: list[int] = []  # slots recycled from in this production, by the player recycling
         self.production_now = [(0, 0, 0)] * n  # the markers of this round's production
-        self._start_round(1)
+        self.start_round(1)
 
     # ------------------------------------------------------------------------------------------- protocol
     @property
@@ -192,7 +192,7 @@ class Game(Nation, LandAuction, Catastrophes, Maintenance, Production, Scoring):
         p = self.to_move
         if name == "bid" and self.phase in ("open", "bid"):
             more = " or more" if i == A.NUM_BIDS - 1 else ""
-            text += f" ({self._bid_base() + i} coins{more})"
+            text += f" ({self.bid_base() + i} coins{more})"
         elif p >= 0 and name == "place" and i // A.NUM_DIRECTIONS < self.slots(p):
             text += " (cell {},{})".format(*self.placed_cell(p, i))
         elif p >= 0 and name in ("tile", "city") and (k := i // (3 if name == "city" else 1)) < self.slots(p):
@@ -262,7 +262,7 @@ class Game(Nation, LandAuction, Catastrophes, Maintenance, Production, Scoring):
                 out += [A.LAND + s for s, t in enumerate(self.land_offer) if t >= 0]
             out.append(A.WITHDRAW)
         elif ph in ("open", "bid"):
-            base = self._bid_base()
+            base = self.bid_base()
             out += [A.BID + k for k in range(A.NUM_BIDS) if base + k <= self.coins[p]]  # A6; ruling 19
             if ph == "bid" and not self.raising_own_bid():
                 out += [A.PASS, A.WITHDRAW]
@@ -290,7 +290,7 @@ class Game(Nation, LandAuction, Catastrophes, Maintenance, Production, Scoring):
         elif ph == "use_target":
             out += self.first_targets(p)
         elif ph == "use_target2":
-            out += self._second_targets(p)
+            out += self.second_targets(p)
         elif ph == "bridge":
             out += [A.BRIDGE + b for b in range(len(self.data.tile(self.grid_tile[p][self.sel[2]]).bridges))]
         elif ph == "recycle":
@@ -308,7 +308,7 @@ class Game(Nation, LandAuction, Catastrophes, Maintenance, Production, Scoring):
                 self.withdraw(p)
         elif ph in ("open", "bid"):
             if name == "bid":
-                self.bid(p, self._bid_base() + i, more=i == A.NUM_BIDS - 1)
+                self.bid(p, self.bid_base() + i, more=i == A.NUM_BIDS - 1)
             elif name == "pass":
                 self.pass_land(p)
             else:
@@ -317,7 +317,7 @@ class Game(Nation, LandAuction, Catastrophes, Maintenance, Production, Scoring):
             if name == "tech":
                 self.buy_technology(p, i)
             else:
-                self._after_withdrawal(p)
+                self.after_withdrawal(p)
         elif ph == "catastrophe":
             self.bid_on_catastrophe(p, *divmod(i, A.NUM_CAT_BIDS))
         elif ph == "attach_pick":
