@@ -6,7 +6,7 @@ Part of :class:`.reference.Game` (see its module for the rulebook cited and the 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from .rules import ERA_OF_ROUND, LAST_FULL_ROUND, MIN_LAND_PRICE, OFFERS, consolation
 
@@ -41,6 +41,8 @@ class LandAuction:
         self.phase, self.to_move = "lead", self.leader
 
     def min_land_price(self) -> int:
+        """The smallest opening bid for land this round ('2 monete nei round uno e due, 3 ... tre e quattro e 4 ...
+        cinque'); 0 in round VI, which has no auction."""
         return MIN_LAND_PRICE.get(self.round, 0)
 
     def tech_price(self) -> int:
@@ -62,7 +64,8 @@ class LandAuction:
             return self.min_land_price()
         return self.high_bid if self.raising_own_bid() else self.high_bid + 1
 
-    def next_clockwise(self, after: int, ok: Any) -> int:
+    def next_clockwise(self, after: int, ok: Callable[[int], bool]) -> int:
+        """The first seat clockwise after ``after`` (``after`` itself last) for which ``ok`` holds, -1 if none."""
         for k in range(1, self.n + 1):
             q = (after + k) % self.n
             if ok(q):
@@ -147,6 +150,8 @@ class LandAuction:
         self.after_withdrawal(p)
 
     def after_withdrawal(self, p: int) -> None:
+        """After a withdrawal (and the technology bought or not): the bidding goes on if he withdrew from it, else
+        the next player clockwise still in leads the next auction; when none is left the auction ends."""
         if self.resume == "bid":
             self._next_bidder(p)
             return

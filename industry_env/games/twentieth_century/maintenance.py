@@ -97,6 +97,7 @@ class Maintenance:
 
     # ------------------------------------------------------------------------------------------- technologies
     def ability(self, p: int, h: int, k: int) -> Any:
+        """Ability ``k`` of seat ``p``'s ``h``-th technology (in the order bought)."""
         return self.data.technologies[self.techs[p][h]].abilities[k]
 
     def _train_moves(self, p: int) -> list[tuple[int, int, int, int]]:
@@ -147,6 +148,8 @@ class Maintenance:
         self.ledger[p]["coins_out"] += amount
 
     def remove_cube(self, p: int, cell: int) -> None:
+        """A garbage cube off seat ``p``'s tile in slot ``cell`` back to the supply (Separated collection,
+        Recycling, the recycling centres), kept in the ledger."""
         self.grid_cubes[p][cell] -= 1
         self.ledger[p]["cubes_out"] += 1
 
@@ -219,6 +222,8 @@ class Maintenance:
         return [A.TILE + c for c in lands if self.grid_cubes[p][c]]  # truck, collection, recycling
 
     def second_targets(self, p: int) -> list[int]:
+        """The actions naming the second target of the ability in use: the free city a Train's citizen moves to,
+        or the other land tile a Garbage truck's cube goes to."""
         h, k, first = self.sel
         if self.ability(p, h, k).kind == "train":
             return [A.CITY + c2 * 3 + j2 for c, j, c2, j2 in self._train_moves(p) if c * 3 + j == first]

@@ -34,9 +34,11 @@ class Nation:
         return next((k for k in range(self.slots(p)) if self.cell_of(p, k) == tuple(cell)), -1)
 
     def land_cells(self, p: int) -> list[int]:
+        """The slots of seat ``p``'s land tiles (not its institutions), ascending."""
         return [c for c, code in enumerate(self.grid_tile[p]) if code >= 0 and self.data.is_land(code)]
 
     def total_cubes(self, p: int) -> int:
+        """The garbage cubes on seat ``p``'s nation (fewer breaks a tie)."""
         return sum(self.grid_cubes[p])
 
     def cities(self, p: int, occupied: bool | None = None) -> list[tuple[int, int]]:
@@ -84,6 +86,7 @@ class Nation:
                 if self.data.tile(self.grid_tile[p][c]).cities[j].recycling]  # fmt: skip
 
     def clean_land_tiles(self, p: int) -> int:
+        """Seat ``p``'s land tiles without a garbage cube."""
         return sum(self.grid_cubes[p][c] == 0 for c in self.land_cells(p))
 
     # ------------------------------------------------------------------------------------------- pollution

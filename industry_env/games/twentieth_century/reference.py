@@ -9,6 +9,13 @@ encoding of :mod:`.actions`). Everything else runs by itself, and so does a deci
 (ruling 20: a leader short of the minimum withdraws, a one-city tile's citizen is placed, ...). Chance comes only
 at set-up (:mod:`.chance`): a seed and the actions reproduce a game. ``apply`` of a forbidden action raises
 :class:`IllegalActionError` and changes nothing.
+
+:class:`Game` is this module's set-up, public API, legal actions, apply's dispatch, hidden information and saving,
+and the rules of the modules it mixes in, one for each part of the rulebook: :mod:`.nation` (a nation's tiles,
+cities, production markers and pollution track), :mod:`.auction` (Fase 1, the round's offers, and Fase 2, the land
+auction and the technologies bought), :mod:`.catastrophes` (Fase 3), :mod:`.maintenance` (Fase 4: tiles attached,
+citizens and cubes placed, the technologies' abilities), :mod:`.production` (Fase 5, production and recycling) and
+:mod:`.scoring` (Fase 6, the bonus and final scoring).
 """
 
 from __future__ import annotations
