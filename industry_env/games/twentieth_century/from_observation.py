@@ -448,7 +448,7 @@ def _document(obs: np.ndarray, data: GameData) -> tuple[dict[str, Any], int, lis
         next_leader = min(range(n), key=lambda q: cat_col[q])
         maint_order = [(next_leader + k) % n for k in range(n)]
         maint_pos = (to_move - next_leader) % n
-    else:  # overwritten by the rules before they read it (resolve_catastrophe, _start_maintenance)
+    else:  # overwritten by the rules before they read it (resolve_catastrophe, start_maintenance)
         next_leader = max(leader, 0)
         maint_order = [] if rnd == 1 else [(next_leader + k) % n for k in range(n)]
         maint_pos = 0 if rnd == 1 else n
