@@ -277,7 +277,7 @@ def test_X13_to_X16_recycling_cleanup_quality_of_life_cost_coins_once_per_mainte
     assert g.coins[0] == 2 and g.pollution[0] == 1 and g.score_parts(0)["quality_of_life"] == 2
     assert g.legal_actions() == [keep, A.DONE]  # each once this maintenance
     g.coins[0] = 0
-    g._begin_maintenance(0)  # the next maintenance: multiple-use abilities are fresh, but unaffordable
+    g.begin_maintenance(0)  # the next maintenance: multiple-use abilities are fresh, but unaffordable
     assert g.legal_actions() == [keep, A.DONE]
     g.coins[0] = 10
     assert A.use_action(clean, 0) in g.legal_actions()
@@ -291,7 +291,7 @@ def test_X8_separated_collection_is_free_and_once_per_game():
     act(g, f"use {h}.0")  # the one tile with a cube is chosen by itself
     assert g.coins[0] == 10 and g.total_cubes(0) == 0 and g.used[0][h] == [True]
     g.grid_cubes[0][CENTRE_CELL] = 1
-    g._begin_maintenance(0)
+    g.begin_maintenance(0)
     assert g.legal_actions() == [keep, A.DONE]
 
 
@@ -586,7 +586,7 @@ def test_X1_the_two_mixed_tiles_carry_two_abilities_each_treated_separately():
     act(g, f"use {h}.0", "city -1,0 b")  # the workers' citizen on a free city
     assert g.used[0][h] == [True, False] and A.use_action(h, 1) in g.legal_actions()  # the train is still there
     g.grid_citizens[0][g.slot_at(0, (-1, 0))] = 0b01  # a free city again, for the next maintenance
-    g._begin_maintenance(0)
+    g.begin_maintenance(0)
     assert A.use_action(h, 0) not in g.legal_actions() and A.use_action(h, 1) in g.legal_actions()
 
 
@@ -644,7 +644,7 @@ def test_X10_a_multiple_use_ability_is_used_once_in_each_maintenance():
     act(g, f"use {truck}.0")  # from the one dirty tile to the one other land tile: both targets forced
     assert g.grid_cubes[0][g.slot_at(0, (-1, 0))] == 1
     assert g.legal_actions() == [keep, A.DONE]  # not twice in one maintenance
-    g._begin_maintenance(0)
+    g.begin_maintenance(0)
     assert A.use_action(truck, 0) in g.legal_actions()  # again in the next one
 
 
@@ -728,7 +728,7 @@ def test_P2_unsold_tiles_leave_the_game_at_the_next_round():
 
 def _maintenance_of(g: Game, p: int) -> None:
     g.maint_order, g.maint_pos = [(p + k) % g.n for k in range(g.n)], 0
-    g._begin_maintenance(p)
+    g.begin_maintenance(p)
 
 
 def test_M7_an_institution_is_attached_like_a_land_tile():

@@ -22,9 +22,10 @@ class Maintenance:
         first = self.next_leader
         self.maint_order = [(first + k) % self.n for k in range(self.n)]
         self.maint_pos = 0
-        self._begin_maintenance(self.maint_order[0])
+        self.begin_maintenance(self.maint_order[0])
 
-    def _begin_maintenance(self, p: int) -> None:
+    def begin_maintenance(self, p: int) -> None:
+        """Player ``p``'s maintenance begins: the multiple-use abilities of its technologies are fresh again."""
         for h, t in enumerate(self.techs[p]):  # multiple-use: 'una volta durante ogni fase manutenzione'
             for k, ab in enumerate(self.data.technologies[t].abilities):
                 if ab.kind in MULTI_USE:
@@ -91,7 +92,7 @@ class Maintenance:
     def end_maintenance(self, p: int) -> None:
         self.maint_pos += 1
         if self.maint_pos < self.n:
-            self._begin_maintenance(self.maint_order[self.maint_pos])
+            self.begin_maintenance(self.maint_order[self.maint_pos])
         else:
             self.produce()
 
