@@ -175,6 +175,66 @@ def test_no_writable_cache_folder_compiles_without_it_after_one_warning(toy) -> 
     assert done.stderr.count("NumbaCacheWarning") == 1
 
 
+_RULES = """
+import numpy as np
+
+from industry_env.core.batch_entries import compile_for
+from industry_env.core.numba_cache import njit
+
+
+@njit(cache=True)
+def mask_row(g, i, row):
+    row[:] = False
+    row[LEGAL] = True
+
+
+@njit(cache=True)
+def apply(g, i, a):
+    g.to_move[i] = a
+
+
+check_range, step_range, mask_range, run_parallel = compile_for(mask_row, apply, 3, __name__)
+"""
+_TWO_GAMES = """
+from collections import namedtuple
+
+import numpy as np
+
+import first, last
+
+Games = namedtuple("Games", "terminated rewards num_players to_move")
+g = Games(np.zeros(2, np.bool_), np.zeros((2, 2), np.float32), np.full(2, 2, np.int8), np.zeros(2, np.int64))
+actions, legal, no_mask = np.array([0, 0]), np.zeros(2, np.bool_), np.zeros((0, 3), np.bool_)
+bad = [k.check_range(g, actions, no_mask, False, legal, np.int64(0), np.int64(2)) for k in (first, last)]
+print(*bad, all(k.check_range.stats.cache_hits for k in (first, last)))
+"""
+
+
+def test_core_batch_entries_compile_a_cached_copy_for_each_games_rules(tmp_path) -> None:
+    """Two games' copies of core's batch loops, each over its own rules, in one cache folder: each keeps to its
+    rules (game ``first`` allows action 0, ``last`` does not) and each loads from the disk cache in a new process,
+    neither taken for the other."""
+    pytest.importorskip("numba")
+    for name, legal in (("first", 0), ("last", 2)):
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(_RULES).replace("LEGAL", str(legal)))
+    (tmp_path / "toy.py").write_text(textwrap.dedent(_TWO_GAMES))
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    assert _run(tmp_path, **env)[0] == "0 2 False"  # compiled
+    assert _run(tmp_path, **env)[0] == "0 2 True"  # loaded
+    assert len(list((tmp_path / "cache").rglob("batch_entries.*.check_range-*.nbi"))) == 2
+
+
+def test_core_batch_entries_refuse_a_second_copy_under_one_name() -> None:
+    pytest.importorskip("numba")
+    from industry_env.core import batch_entries
+    from industry_env.games.nim import kernel
+
+    with pytest.raises(ValueError, match="already has its batch entries"):
+        batch_entries.compile_for(kernel.mask_row, kernel.apply, 9, kernel.__name__)
+    with pytest.raises(ValueError, match="is not imported"):
+        batch_entries.compile_for(kernel.mask_row, kernel.apply, 9, "no_such_kernel")
+
+
 class _Terminal:
     """A stand-in stderr that says it is a terminal and keeps what is written."""
 

@@ -1,20 +1,20 @@
 """Nim's compiled kernel: the rules of game ``i`` of a batch, and the standard entries the shared front calls
-(:data:`industry_env.core.batched.STANDARD_ENTRIES`). A batch reaches it as ``g``, the State's arrays by field name
-(``g.heaps[i, h]``: heap ``h`` of game ``i``)."""
+(:data:`industry_env.core.batched.STANDARD_ENTRIES`: core's batch loops compiled over these rules). A batch
+reaches it as ``g``, the State's arrays by field name (``g.heaps[i, h]``: heap ``h`` of game ``i``)."""
 
 from __future__ import annotations
 
 import sys
 
 import numpy as np
-from numba import prange
 
-from ...core import runtime
+from ...core import batch_entries, runtime
 from ...core.chance import key_one, splitmix64_one
 from ...core.numba_cache import njit
 from .reference import FIRST, HEAPS, MAX_COUNTERS, MAX_PLAYERS, MAX_TAKE, MIN_PLAYERS, NUM_ACTIONS, NUM_HEAPS, OBS_SIZE
 
-NUM_OBS, OP_CHECK, OP_STEP, OP_MASK = OBS_SIZE, 0, 1, 2
+NUM_OBS = OBS_SIZE
+OP_CHECK, OP_STEP, OP_MASK = batch_entries.OP_CHECK, batch_entries.OP_STEP, batch_entries.OP_MASK
 
 
 # ---------------------------------------------------------------------------------------------- one game: the rules
@@ -65,60 +65,7 @@ def observe_rows(g, seats, out):
 
 
 # ---------------------------------------------------------------------------------------------- the batch entries
-@njit(cache=True)
-def check_range(g, actions, mask, use_mask, legal, lo, hi):
-    """``legal[i]`` for games ``lo:hi`` (against ``mask`` where ``use_mask``; True once over); the illegal count."""
-    row, bad = np.zeros(NUM_ACTIONS, np.bool_), 0
-    for i in range(lo, hi):
-        a = actions[i]
-        if g.terminated[i]:
-            legal[i] = True
-        elif a < 0 or a >= NUM_ACTIONS:
-            legal[i] = False
-        elif use_mask:
-            legal[i] = mask[i, a]
-        else:
-            mask_row(g, i, row)
-            legal[i] = row[a]
-        bad += not legal[i]
-    return bad
-
-
-@njit(cache=True)
-def step_range(g, actions, legal, penalty, next_mask, write_next, lo, hi):
-    """Step games ``lo:hi``: rewards zeroed; a legal action played; an illegal one ends its game, ``penalty`` to the
-    player at fault and ``-penalty`` to the others (the Pgx convention); then the new masks into ``next_mask``."""
-    for i in range(lo, hi):
-        g.rewards[i, :] = 0.0
-        if not g.terminated[i] and legal[i]:
-            apply(g, i, actions[i])
-        elif not g.terminated[i]:
-            for q in range(g.num_players[i]):
-                g.rewards[i, q] = penalty if q == g.to_move[i] else -penalty
-            g.terminated[i] = True
-        if write_next:
-            mask_row(g, i, next_mask[i])
-
-
-@njit(cache=True)
-def mask_range(g, out, lo, hi):
-    for i in range(lo, hi):
-        mask_row(g, i, out[i])
-
-
-@njit(cache=True, parallel=True)
-def run_parallel(op, g, actions, mask, use_mask, legal, penalty, next_mask, write_next, nc):
-    """The one parallel entry: ``op`` over ``nc`` chunks of the batch on numba's threads (the illegal count)."""
-    B, bad = legal.shape[0], np.zeros(nc, np.int64)
-    for c in prange(nc):
-        lo, hi = np.int64(c * B // nc), np.int64((c + 1) * B // nc)
-        if op == OP_CHECK:
-            bad[c] = check_range(g, actions, mask, use_mask, legal, lo, hi)
-        elif op == OP_STEP:
-            step_range(g, actions, legal, penalty, next_mask, write_next, lo, hi)
-        else:
-            mask_range(g, next_mask, lo, hi)
-    return bad.sum()
+check_range, step_range, mask_range, run_parallel = batch_entries.compile_for(mask_row, apply, NUM_ACTIONS, __name__)
 
 
 # ---------------------------------------------------------------------------------------------- KERNEL_ENTRIES
@@ -130,9 +77,9 @@ COLD_COMPILE_SECONDS, CACHE_NAME = 10, "nim_kernel"
 
 
 def sources() -> list[str]:
-    """This file, the rules' constants, the State's fields and core's chance: what the compiled code holds."""
+    """What the compiled code holds: this file, the rules, the State's fields, core's chance and batch loops."""
     return [__file__, *(sys.modules[f"{__package__}.{m}"].__file__ for m in ("reference", "engine")),
-            sys.modules[key_one.__module__].__file__]  # fmt: skip
+            sys.modules[key_one.__module__].__file__, batch_entries.__file__]  # fmt: skip
 
 
 def dispatchers() -> list:
