@@ -171,3 +171,11 @@ LONG_KERNELS = {"industry_env.games.industry.kernel", "industry_env.games.age_of
 def test_no_module_holds_over_1000_lines_but_the_compiled_kernels() -> None:
     long = {name: n for name, f in MODULES.items() if (n := len(f.read_text(encoding="utf-8").splitlines())) > 1000}
     assert set(long) <= LONG_KERNELS, {k: v for k, v in long.items() if k not in LONG_KERNELS}
+
+
+def test_the_template_game_is_its_rules_under_300_lines_and_its_engine_under_60() -> None:
+    """The guide's worked example (``docs/adding-a-game.md``) costs a new game its rules: what any game needs is
+    the front's (``core.batched``) and core's batch loops (``core.batch_entries``)."""
+    files = (PACKAGES["industry_env"] / "games" / "nim").glob("*.py")
+    nim = {f.name: len(f.read_text(encoding="utf-8").splitlines()) for f in files}
+    assert sum(nim.values()) < 300 and nim["engine.py"] < 60, nim
