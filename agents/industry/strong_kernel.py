@@ -31,6 +31,7 @@ from industry_env.core.numba_cache import njit  # numba's, falling back to no di
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
 from industry_env.games.industry import kernel as K
+from industry_env.games.industry import kernel_rules as R
 from industry_env.games.industry.components import Board
 from industry_env.games.industry.rules import (
     JOKER_POINTS,
@@ -56,7 +57,7 @@ from .strong_tables import board_tables as _tables
 
 NF, NR, P, NA = NUM_FIELDS, NUM_RESOURCES, 4, A.NUM_ACTIONS
 NJ = NR + 1
-AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY = K.AUCTION, K.BID, K.SELL_OR_KEEP, K.DEVELOP, K.PAY
+AUCTION, BID, SELL_OR_KEEP, DEVELOP, PAY = R.AUCTION, R.BID, R.SELL_OR_KEEP, R.DEVELOP, R.PAY
 COMPILE_SECONDS = 10  # about what the first compile takes (7 s of CPU on the 2-core test machine)
 
 # The board as one float64 table (:func:`board_floats`): per-field rows of 60, the needs of each field (up to two
@@ -112,9 +113,9 @@ def board_floats(board: Board) -> np.ndarray:
 @njit(cache=True)
 def _tie_noise(seed, round_, field):
     """``heuristic_v0.tie_noise`` of one (seed, round, field)."""
-    h = K._splitmix64(np.uint64(seed) ^ np.uint64(_NOISE_PURPOSE))
-    h = K._splitmix64(h ^ np.uint64(np.int64(round_)))
-    h = K._splitmix64(h ^ np.uint64(np.int64(field)))
+    h = R._splitmix64(np.uint64(seed) ^ np.uint64(_NOISE_PURPOSE))
+    h = R._splitmix64(h ^ np.uint64(np.int64(round_)))
+    h = R._splitmix64(h ^ np.uint64(np.int64(field)))
     return np.float64(h >> np.uint64(11)) * 2.0**-53 * TIE_NOISE
 
 
@@ -141,8 +142,8 @@ def _prepare(s8, ft, prm, B, i, era, share, w):
     """The per-game part of ``strong_heuristic._assessment`` into ``w``: chances, own fields to develop, open
     fields, resource needs, the producer value per resource, the unlimited resources, the discount's savings."""
     sw = prm[5]
-    own0, dev0, cl0 = K.OWNER * B + NF * i, K.DEVELOPED * B + NF * i, K.CLAIMED * B + NF * i
-    prod0 = K.PRODUCES * B + P * NR * i
+    own0, dev0, cl0 = R.OWNER * B + NF * i, R.DEVELOPED * B + NF * i, R.CLAIMED * B + NF * i
+    prod0 = R.PRODUCES * B + P * NR * i
     for f in range(NF):
         w[W_OPEN, f] = 1.0 if (not s8[cl0 + f] and ft[F_ERA + f] >= era) else 0.0
     for q in range(P):
@@ -177,7 +178,7 @@ def _prepare(s8, ft, prm, B, i, era, share, w):
             w[W_PER + q, r] = (self_use + sw * sales) * (0.0 if made else 1.0)
         w[W_UNLIM, r] = 1.0 if (makers > 0 or ft[F_BANK_ERA + r] <= era) else 0.0
     for q in range(P):  # Bank / Stock Exchange: the construction costs it will save
-        disc = np.float64(s8[K.DISCOUNT * B + P * i + q])
+        disc = np.float64(s8[R.DISCOUNT * B + P * i + q])
         for f in range(NF):
             costly = 1.0 if ft[F_COST + f] > disc else 0.0
             w[W_TMP, f] = costly * (w[W_UND + q, f] + share * w[W_OPEN, f])
@@ -190,15 +191,15 @@ def _devcost(s8, ft, B, i, q, f):
     unmade = 0.0
     for j in range(2):
         r = np.int64(ft[F_NEEDS + 4 * f + 2 * j])
-        if r >= 0 and s8[K.PRODUCES * B + P * NR * i + NR * q + r] == 0:
+        if r >= 0 and s8[R.PRODUCES * B + P * NR * i + NR * q + r] == 0:
             unmade += ft[F_NEEDS + 4 * f + 2 * j + 1]
-    return max(ft[F_COST + f] - np.float64(s8[K.DISCOUNT * B + P * i + q]), 0.0) + unmade
+    return max(ft[F_COST + f] - np.float64(s8[R.DISCOUNT * B + P * i + q]), 0.0) + unmade
 
 
 @njit(cache=True)
 def _gross(s8, ft, prm, B, i, era, w, q, f):
     """What ``f`` adds for ``q`` (points, before its development cost): ``_assessment``'s ``gross``."""
-    jok0 = K.JOKERS * B + P * NJ * (i) + NJ * q
+    jok0 = R.JOKERS * B + P * NJ * (i) + NJ * q
     now = ft[F_POINTS + f] if (ft[F_SCORES + f] != 0.0 and ft[F_ERA + f] == era) else 0.0
     lacks = False
     for j in range(2):
@@ -227,7 +228,7 @@ def _value(s8, ft, prm, B, i, era, w, q, f):
 @njit(cache=True)
 def _leader(s8, s16, ft, B, i, n):
     """The first player of highest standing (``argmax`` of ``_assessment``'s rough final score)."""
-    own0, dev0 = K.OWNER * B + NF * i, K.DEVELOPED * B + NF * i
+    own0, dev0 = R.OWNER * B + NF * i, R.DEVELOPED * B + NF * i
     nptr = F_SYN + NF + 1
     nnz = np.int64(ft[F_SYN + NF])
     best, best_st = 0, -np.inf
@@ -241,10 +242,10 @@ def _leader(s8, s16, ft, B, i, n):
                         synsum += ft[nptr + nnz + k]
         jsum = 0
         for k in range(NJ):
-            jsum += s8[K.JOKERS * B + P * NJ * i + NJ * q + k]
-        money = np.float64(s16[K.MONEY * B + P * i + q])
-        st = np.float64(s16[K.POINTS * B + P * i + q]) + money / TALERS_PER_POINT
-        st = (st + JOKER_POINTS * jsum) + SUBSIDY_POINTS * (1 if s8[K.SUBSIDY * B + P * i + q] else 0)
+            jsum += s8[R.JOKERS * B + P * NJ * i + NJ * q + k]
+        money = np.float64(s16[R.MONEY * B + P * i + q])
+        st = np.float64(s16[R.POINTS * B + P * i + q]) + money / TALERS_PER_POINT
+        st = (st + JOKER_POINTS * jsum) + SUBSIDY_POINTS * (1 if s8[R.SUBSIDY * B + P * i + q] else 0)
         st = st + 0.5 * synsum
         if st > best_st:
             best, best_st = q, st
@@ -255,11 +256,11 @@ def _leader(s8, s16, ft, B, i, n):
 def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
     """The strong heuristic's action in game ``i`` (``row``: its legal-action mask); -1 if its phase has none."""
     tv, greed, deny, keep_margin = prm[0], prm[2], prm[3], prm[4]
-    p = np.int64(K._player(s8, B, i))
-    ph = s8[K.PHASE * B + i]
+    p = np.int64(R._player(s8, B, i))
+    ph = s8[R.PHASE * B + i]
     if p < 0 or ph > PAY:
         return -1
-    money_p = np.float64(s16[K.MONEY * B + P * i + p])
+    money_p = np.float64(s16[R.MONEY * B + P * i + p])
     subsidy_ok = row[A.SUBSIDY]
     if ph == PAY:  # a Taler before a joker of the resource, the "?" joker last, a joker before the last Taler
         poor = money_p <= 1
@@ -275,12 +276,12 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
             if key < best_key:
                 best, best_key = k, key
         return A.PAY + best
-    n = np.int64(s8[K.NUM_PLAYERS * B + i])
-    era = np.int64(s8[K.ERA * B + i])
+    n = np.int64(s8[R.NUM_PLAYERS * B + i])
+    era = np.int64(s8[R.ERA * B + i])
     share = prm[1] * (MIN_PLAYERS + 1) / n
     _prepare(s8, ft, prm, B, i, era, share, w)
     if ph == AUCTION:
-        rnd = np.int64(s8[K.ROUND * B + i])
+        rnd = np.int64(s8[R.ROUND * B + i])
         best, best_score = 0, -np.inf
         for f in range(NF):
             if not row[A.AUCTION + f]:
@@ -289,16 +290,16 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
             for q in range(n):
                 if q != p:
                     v = _value(s8, ft, prm, B, i, era, w, q, f) / tv
-                    others = max(others, min(v, np.float64(s16[K.MONEY * B + P * i + q])))
+                    others = max(others, min(v, np.float64(s16[R.MONEY * B + P * i + q])))
             mine = _value(s8, ft, prm, B, i, era, w, p, f) / tv
             score = max(mine, 0.0) + 0.5 * max(others, 0.0)
             noisy = score + _tie_noise(seed, rnd, f)
             if noisy > best_score:
                 best, best_score = f, noisy
         return A.AUCTION + best
-    lot = np.int64(s8[K.LOT * B + i])
+    lot = np.int64(s8[R.LOT * B + i])
     if ph == BID:
-        high = np.float64(s16[K.HIGH_BID * B + i])
+        high = np.float64(s16[R.HIGH_BID * B + i])
         leader = _leader(s8, s16, ft, B, i, n)
         mine = _value(s8, ft, prm, B, i, era, w, p, lot)
         lv = _value(s8, ft, prm, B, i, era, w, leader, lot) if leader != p else 0.0
@@ -309,14 +310,14 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
                 reserve += _devcost(s8, ft, B, i, p, f)
         budget = money_p - _devcost(s8, ft, B, i, p, lot) - reserve
         limit = np.floor(min(worth, budget))
-        auct = np.int64(s8[K.AUCTIONEER * B + i])
+        auct = np.int64(s8[R.AUCTIONEER * B + i])
         until = (auct - p) % n
         rival = 0.0
         for q in range(n):
             after = (q - p) % n
             if after > 0 and after <= until:
                 v = np.floor(_value(s8, ft, prm, B, i, era, w, q, lot) / tv)
-                rival = max(rival, min(v, np.float64(s16[K.MONEY * B + P * i + q])))
+                rival = max(rival, min(v, np.float64(s16[R.MONEY * B + P * i + q])))
         amount = min(max(rival + 1, high + 1), limit)
         ok = amount > high and amount <= money_p
         action = A.BID + np.int64(min(max(amount, 1.0), np.float64(A.SELL - A.BID))) - 1
@@ -328,8 +329,8 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
             return A.SUBSIDY
         return A.PASS
     if ph == SELL_OR_KEEP:
-        high = np.float64(s16[K.HIGH_BID * B + i])
-        bidder = np.int64(s8[K.HIGH_BIDDER * B + i])
+        high = np.float64(s16[R.HIGH_BID * B + i])
+        bidder = np.int64(s8[R.HIGH_BIDDER * B + i])
         mine = _value(s8, ft, prm, B, i, era, w, p, lot)
         d = deny * _value(s8, ft, prm, B, i, era, w, bidder, lot) if bidder == _leader(s8, s16, ft, B, i, n) else 0.0
         worth = (mine + d) / tv
@@ -342,7 +343,7 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
         return A.SELL
     # develop: the legal field of highest gain, expiring ones first; one not paying for itself waits
     last = era == 4
-    own0, dev0 = K.OWNER * B + NF * i, K.DEVELOPED * B + NF * i
+    own0, dev0 = R.OWNER * B + NF * i, R.DEVELOPED * B + NF * i
     best, best_score = 0, -np.inf
     for f in range(NF):
         w[W_TMP, f] = -np.inf  # the gain of an urgent field, for the subsidy below
@@ -362,9 +363,9 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
     if subsidy_ok:  # an own field it cannot afford now, worth more than 5 points, that 3 Talers make legal
         _game_copy(s8, B, i, copy)
         c16 = copy.view(np.int16)
-        c16[K.MONEY + p] += SUBSIDY_MONEY
+        c16[R.MONEY + p] += SUBSIDY_MONEY
         top = -np.inf
-        for j in range(K._developable(copy, c16, t, 1, 0, p, scratch)):
+        for j in range(R._developable(copy, c16, t, 1, 0, p, scratch)):
             top = max(top, w[W_TMP, scratch[j]])
         if top > SUBSIDY_GAIN:
             return A.SUBSIDY
@@ -388,8 +389,8 @@ def actions_range(buf, B, t, ft, prm, seeds, mask, out, lo, hi):
     row (or -1: a finished game or no decision)."""
     s8, s16, _, _ = K._views(buf, B)
     w = np.empty((W_ROWS, NF))
-    scratch = np.empty(K._MAX_LEGAL, np.int64)
-    copy = np.empty(K.BYTES_PER_GAME, np.int8)
+    scratch = np.empty(R._MAX_LEGAL, np.int64)
+    copy = np.empty(R.BYTES_PER_GAME, np.int8)
     bad = 0
     for i in range(lo, hi):
         a = _act(s8, s16, t, ft, prm, seeds[i], mask[i], B, i, w, scratch, copy)
@@ -407,14 +408,13 @@ def _dispatchers() -> list:
 
 
 def _sources() -> list[str]:
-    """The files whose numbers the compiled code holds as constants: this one, the engine kernel (and the State
-    layout), the strong heuristic's tables and heuristic v0 (the rule-of-thumb constants), the rules and the action
-    numbers."""
+    """The files whose numbers the compiled code holds as constants: this one, the engine kernel and its rules (and
+    the State layout), the strong heuristic's tables and heuristic v0 (the rule-of-thumb constants), the rules and
+    the action numbers."""
     from . import heuristic_v0, strong_tables
 
-    return [m.__file__ for m in (sys.modules[__name__], K, engine, A, strong_tables, heuristic_v0)] + [
-        sys.modules["industry_env.games.industry.rules"].__file__
-    ]
+    modules = (sys.modules[__name__], K, R, engine, A, strong_tables, heuristic_v0)
+    return [m.__file__ for m in modules] + [sys.modules["industry_env.games.industry.rules"].__file__]
 
 
 def _cached() -> bool:

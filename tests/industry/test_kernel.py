@@ -19,6 +19,7 @@ pytest.importorskip("numba")
 from industry_env.games.industry import actions as A  # noqa: E402
 from industry_env.games.industry import engine as E  # noqa: E402
 from industry_env.games.industry import kernel as K  # noqa: E402
+from industry_env.games.industry import kernel_rules as R  # noqa: E402
 from industry_env.games.industry import reference  # noqa: E402
 from industry_env.games.industry.from_observation import _producer_table  # noqa: E402
 from industry_env.games.industry.reference import Game, IllegalActionError  # noqa: E402
@@ -196,10 +197,10 @@ def test_state_is_one_buffer_through_batch_surgery() -> None:
     state = E.init(6, seed=1)
     for s in (state, E.copy(state), E.take(state, [4, 1]), E.concat([state, state]), E.put(state, 2, E.take(state, 0)),
               E.from_games([Game(4, seed=3), Game(3, seed=4)]), E.reset(state, np.ones(6, bool))):  # fmt: skip
-        assert s._buf is not None and s._buf.nbytes == K.BYTES_PER_GAME * s.batch_size
+        assert s._buf is not None and s._buf.nbytes == R.BYTES_PER_GAME * s.batch_size
         for name, arr in s.arrays().items():
             assert arr.flags.c_contiguous and np.shares_memory(arr, s._buf), name
-    assert state.state_bytes_per_game == K.BYTES_PER_GAME
+    assert state.state_bytes_per_game == R.BYTES_PER_GAME
 
 
 def test_a_state_built_from_other_arrays_is_adopted_and_stepped() -> None:
@@ -486,7 +487,7 @@ def test_board_tables_are_bounded_shared_by_content_and_free_their_boards() -> N
             with E.use_backend("numpy"):
                 want = E.step(want, actions)
         assert_same_state(got, want)
-        assert np.array_equal(K._table(board), K.board_table(board))
+        assert np.array_equal(K._table(board), R.board_table(board))
         assert len(K._tables_by_content) <= K.TABLES_BY_CONTENT
         boards.append(board)
     copies = [dataclasses.replace(shipped) for _ in range(2)]  # each env loading its own copy of one file
