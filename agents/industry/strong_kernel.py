@@ -8,7 +8,7 @@ State's one buffer (``State._buf``, the offsets of :mod:`industry_env.games.indu
 game and only where the phase reads it, the same assessment: values ``V[P, 60]``, synergy, producer and discount terms,
 standing, leader, reserve, later bidders, the auction tie-break noise (heuristic v0's ``tie_noise``: SplitMix64
 of seed, round and field), bids, subsidy, keep or sell, develop and pay. The develop-phase subsidy test asks the
-engine kernel's ``_developable`` on a copy of the game holding 3 Talers more (the numpy form's
+engine kernel's ``developable`` on a copy of the game holding 3 Talers more (the numpy form's
 ``legal_action_mask`` of a richer copy). It runs on the calling thread: a ``prange`` over the batch measured
 slower on the shared 2-core machine, at batch 256 and 1024.
 
@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from industry_env.core import numba_cache
+from industry_env.core.chance import splitmix64_one
 from industry_env.core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from industry_env.games.industry import actions as A
 from industry_env.games.industry import engine
@@ -113,9 +114,9 @@ def board_floats(board: Board) -> np.ndarray:
 @njit(cache=True)
 def _tie_noise(seed, round_, field):
     """``heuristic_v0.tie_noise`` of one (seed, round, field)."""
-    h = R._splitmix64(np.uint64(seed) ^ np.uint64(_NOISE_PURPOSE))
-    h = R._splitmix64(h ^ np.uint64(np.int64(round_)))
-    h = R._splitmix64(h ^ np.uint64(np.int64(field)))
+    h = splitmix64_one(np.uint64(seed) ^ np.uint64(_NOISE_PURPOSE))
+    h = splitmix64_one(h ^ np.uint64(np.int64(round_)))
+    h = splitmix64_one(h ^ np.uint64(np.int64(field)))
     return np.float64(h >> np.uint64(11)) * 2.0**-53 * TIE_NOISE
 
 
@@ -256,7 +257,7 @@ def _leader(s8, s16, ft, B, i, n):
 def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
     """The strong heuristic's action in game ``i`` (``row``: its legal-action mask); -1 if its phase has none."""
     tv, greed, deny, keep_margin = prm[0], prm[2], prm[3], prm[4]
-    p = np.int64(R._player(s8, B, i))
+    p = np.int64(R.player(s8, B, i))
     ph = s8[R.PHASE * B + i]
     if p < 0 or ph > PAY:
         return -1
@@ -365,7 +366,7 @@ def _act(s8, s16, t, ft, prm, seed, row, B, i, w, scratch, copy):
         c16 = copy.view(np.int16)
         c16[R.MONEY + p] += SUBSIDY_MONEY
         top = -np.inf
-        for j in range(R._developable(copy, c16, t, 1, 0, p, scratch)):
+        for j in range(R.developable(copy, c16, t, 1, 0, p, scratch)):
             top = max(top, w[W_TMP, scratch[j]])
         if top > SUBSIDY_GAIN:
             return A.SUBSIDY
@@ -387,9 +388,9 @@ def _game_copy(s8, B, i, copy):
 def actions_range(buf, B, t, ft, prm, seeds, mask, out, lo, hi):
     """The strong heuristic's actions of games ``lo:hi`` into ``out``; returns how many are not in their mask
     row (or -1: a finished game or no decision)."""
-    s8, s16, _, _ = K._views(buf, B)
+    s8, s16, _, _ = K.views(buf, B)
     w = np.empty((W_ROWS, NF))
-    scratch = np.empty(R._MAX_LEGAL, np.int64)
+    scratch = np.empty(R.MAX_LEGAL, np.int64)
     copy = np.empty(R.BYTES_PER_GAME, np.int8)
     bad = 0
     for i in range(lo, hi):
@@ -465,7 +466,7 @@ def compiled_actions(state: engine.State, seed: int | np.ndarray, mask: np.ndarr
     else:
         seeds = np.ascontiguousarray(np.broadcast_to(np.asarray(seed, dtype=np.int64), (B,)))
     out = np.empty(B, np.int64)
-    if actions_range(state.backed(), B, K._table(state.board), board_floats(state.board), _param_array(params),
+    if actions_range(state.backed(), B, K.table_of(state.board), board_floats(state.board), _param_array(params),
                      seeds, m, out, 0, B):  # fmt: skip
         return None
     return out

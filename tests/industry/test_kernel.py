@@ -487,11 +487,11 @@ def test_board_tables_are_bounded_shared_by_content_and_free_their_boards() -> N
             with E.use_backend("numpy"):
                 want = E.step(want, actions)
         assert_same_state(got, want)
-        assert np.array_equal(K._table(board), R.board_table(board))
+        assert np.array_equal(K.table_of(board), R.board_table(board))
         assert len(K._tables_by_content) <= K.TABLES_BY_CONTENT
         boards.append(board)
     copies = [dataclasses.replace(shipped) for _ in range(2)]  # each env loading its own copy of one file
-    assert K._table(copies[0]) is K._table(copies[1])  # one table for boards with the same content
+    assert K.table_of(copies[0]) is K.table_of(copies[1])  # one table for boards with the same content
     refs += [weakref.ref(c) for c in copies]
     del boards, board, got, want, copies
     E.board_tables.cache_clear()  # the numpy rules' own memo (8 boards at most) is not the kernel's

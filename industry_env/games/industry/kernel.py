@@ -41,8 +41,6 @@ from ...core.uncompiled import scalars
 from . import actions as A
 from . import kernel_rules
 from .kernel_rules import (
-    _MAX_LEGAL,
-    _U64,
     AUCTIONEER,
     BID,
     BIDDER,
@@ -50,6 +48,7 @@ from .kernel_rules import (
     DEVELOPER,
     HIGH_BID,
     MAX_BID,
+    MAX_LEGAL,
     MONEY,
     NA,
     NUM_PLAYERS,
@@ -60,33 +59,32 @@ from .kernel_rules import (
     SUBSIDY,
     TERMINATED,
     P,
-    _apply,
-    _is_legal,
-    _key,
-    _legal_actions,
-    _mask_row,
-    _new_game,
-    _of_phase,
-    _player,
-    _splitmix64,
+    apply,
     board_table,
+    is_legal,
+    legal_actions,
+    mask_row,
+    new_game,
+    of_phase,
+    player,
 )
 
 SCHEMA_MODULE = f"{__package__}.state"
+_splitmix64, _key, _U64 = splitmix64_one, key_one, np.uint64  # core.chance's compiled draws, as kernel_rules names them
 
 
 @njit(cache=True)
 def new_games_rows(buf, B, t, rows, seeds, n, balanced, next_mask, write_next):
     """New games in the rows ``rows`` (seeds, players, draw variant per row); their masks into ``next_mask``."""
-    s8, s16, s64, r32 = _views(buf, B)
+    s8, s16, s64, r32 = views(buf, B)
     t = _raw(t)
-    owner = np.empty(_MAX_LEGAL, np.int64)
+    owner = np.empty(MAX_LEGAL, np.int64)
     scratch = _raw(owner)
     for j in range(rows.size):
         i = rows[j]
-        _new_game(s8, s16, s64, r32, t, B, i, seeds[j], n[j], balanced[j])
+        new_game(s8, s16, s64, r32, t, B, i, seeds[j], n[j], balanced[j])
         if write_next:
-            _mask_row(s8, s16, t, B, i, next_mask[i], scratch)
+            mask_row(s8, s16, t, B, i, next_mask[i], scratch)
     owner[0] = 0  # alive until here
 
 
@@ -110,7 +108,7 @@ def _raw(a):
 
 
 @njit(cache=True)
-def _views(buf, B):
+def views(buf, B):
     """The typed views of a State buffer of B games: int8, int16, int64 (seeds), float32 (rewards), uncounted."""
     at = _address(buf.ctypes.data)
     n = buf.size
@@ -124,7 +122,7 @@ if uncompiled.DISABLED:
         """``a``, its elements read as Python numbers (:mod:`industry_env.core.uncompiled`)."""
         return scalars(a)
 
-    def _views(buf, B):  # noqa: F811
+    def views(buf, B):  # noqa: F811
         """The typed views of a State buffer of B games, their elements read as Python numbers."""
         b = scalars(buf)
         return b.view(np.int8), b.view(np.int16), scalars(buf[: 8 * B].view(np.int64)), b.view(np.float32)
@@ -133,21 +131,21 @@ if uncompiled.DISABLED:
 @njit(cache=True)
 def mask_range(buf, B, t, out, lo, hi):
     """Legal-action masks of games ``lo:hi`` into ``out`` (bool[B * 314], row-major)."""
-    s8, s16, _, _ = _views(buf, B)
+    s8, s16, _, _ = views(buf, B)
     t, out = _raw(t), _raw(out)
-    scratch = np.empty(_MAX_LEGAL, np.int64)
+    scratch = np.empty(MAX_LEGAL, np.int64)
     legal = _raw(scratch)
     for i in range(lo, hi):
-        _mask_row(s8, s16, t, B, i, out[i], legal)
+        mask_row(s8, s16, t, B, i, out[i], legal)
     scratch[0] = 0  # alive until here
 
 
 @njit(cache=True)
 def check_range(buf, B, t, actions, mask, use_mask, legal, lo, hi):
     """legal[i] for games ``lo:hi``: is ``actions[i]`` legal (True for finished games)? Returns the illegal count."""
-    s8, s16, _, _ = _views(buf, B)
+    s8, s16, _, _ = views(buf, B)
     t = _raw(t)
-    owner = np.empty(_MAX_LEGAL, np.int64)
+    owner = np.empty(MAX_LEGAL, np.int64)
     scratch = _raw(owner)
     bad = 0
     for i in range(lo, hi):
@@ -155,9 +153,9 @@ def check_range(buf, B, t, actions, mask, use_mask, legal, lo, hi):
         if s8[TERMINATED * B + i]:
             ok = True
         elif use_mask:
-            ok = _of_phase(s8[PHASE * B + i], a) and mask[i, a]
+            ok = of_phase(s8[PHASE * B + i], a) and mask[i, a]
         else:
-            ok = _is_legal(s8, s16, t, B, i, a, scratch)
+            ok = is_legal(s8, s16, t, B, i, a, scratch)
         legal[i] = ok
         bad += not ok
     owner[0] = 0  # alive until here
@@ -168,9 +166,9 @@ def check_range(buf, B, t, actions, mask, use_mask, legal, lo, hi):
 def apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, lo, hi):
     """Step games ``lo:hi``: rewards zeroed, illegal live games penalized, legal live games played; then
     (``write_next``) each game's new legal-action mask into ``next_mask``."""
-    s8, s16, s64, r32 = _views(buf, B)
+    s8, s16, s64, r32 = views(buf, B)
     t, next_mask = _raw(t), _raw(next_mask)
-    owner = np.empty(_MAX_LEGAL, np.int64)
+    owner = np.empty(MAX_LEGAL, np.int64)
     scratch = _raw(owner)
     for i in range(lo, hi):
         for q in range(P):
@@ -178,15 +176,15 @@ def apply_range(buf, B, t, actions, legal, penalty, next_mask, write_next, lo, h
         if s8[TERMINATED * B + i]:
             pass
         elif legal[i]:
-            _apply(s8, s16, s64, r32, t, B, i, actions[i])
+            apply(s8, s16, s64, r32, t, B, i, actions[i])
         else:
             # Pgx: "Taking illegal action leads to immediate game terminal with negative reward".
-            fault = _player(s8, B, i)
+            fault = player(s8, B, i)
             for q in range(s8[NUM_PLAYERS * B + i]):
                 r32[REWARDS * B + P * i + q] = penalty if q == fault else -penalty
             s8[TERMINATED * B + i] = 1
         if write_next:
-            _mask_row(s8, s16, t, B, i, next_mask[i], scratch)
+            mask_row(s8, s16, t, B, i, next_mask[i], scratch)
     owner[0] = 0  # alive until here
 
 
@@ -236,10 +234,10 @@ def _pick_listed(legal, n, u, weights, use_weights):
 @njit(cache=True)
 def _pick_uniform(s8, s16, t, B, i, u, legal):
     """The legal action of live game ``i`` that ``u`` in [0, 1) selects: the ``floor(u * n)``-th of its ``n``
-    legal actions (``_legal_actions``' order). A bid, 47% of random decisions, is picked without listing its up
+    legal actions (``legal_actions``' order). A bid, 47% of random decisions, is picked without listing its up
     to 112 amounts: they are one run of actions between the pass and the subsidy."""
     if s8[PHASE * B + i] != BID:
-        return legal[np.int64(u * _legal_actions(s8, s16, t, B, i, legal))]
+        return legal[np.int64(u * legal_actions(s8, s16, t, B, i, legal))]
     p = s8[BIDDER * B + i]
     high = s16[HIGH_BID * B + i]
     bids = max(min(s16[MONEY * B + P * i + p], MAX_BID) - high, 0)  # the amounts high + 1 .. min(money, MAX_BID)
@@ -286,9 +284,9 @@ def random_step_range(buf, B, t, u, fn, st, out, next_mask, write_next, lo, hi):
     to ``out[i]``, 0 for finished games), then (``write_next``) its new mask goes into ``next_mask``. With a bit
     generator's ``fn`` and ``st`` (nonzero), ``u[i]`` is drawn here instead, one for every game in order: the
     draws of ``rng.random(hi - lo)``."""
-    s8, s16, s64, r32 = _views(buf, B)
+    s8, s16, s64, r32 = views(buf, B)
     t, next_mask = _raw(t), _raw(next_mask)
-    owner = np.empty(_MAX_LEGAL, np.int64)
+    owner = np.empty(MAX_LEGAL, np.int64)
     legal = _raw(owner)
     for i in range(lo, hi):
         ui = _next_double(fn, st) if fn != 0 else u[i]
@@ -297,10 +295,10 @@ def random_step_range(buf, B, t, u, fn, st, out, next_mask, write_next, lo, hi):
         a = 0
         if not s8[TERMINATED * B + i]:
             a = _pick_uniform(s8, s16, t, B, i, ui, legal)
-            _apply(s8, s16, s64, r32, t, B, i, a)
+            apply(s8, s16, s64, r32, t, B, i, a)
         out[i] = a
         if write_next:
-            _mask_row(s8, s16, t, B, i, next_mask[i], legal)
+            mask_row(s8, s16, t, B, i, next_mask[i], legal)
     owner[0] = 0  # alive until here
 
 
@@ -321,9 +319,9 @@ def mover(s8, B, i):
 def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, stop, lo, hi):
     """Play games ``lo:hi`` for up to ``max_steps`` decisions each, or to their end, or (``stop``, int64[B], empty
     for none) until player ``stop[i]`` is to decide (see the module docstring)."""
-    s8, s16, s64, r32 = _views(buf, B)
+    s8, s16, s64, r32 = views(buf, B)
     t, weights = _raw(t), _raw(weights)
-    owner = np.empty(_MAX_LEGAL, np.int64)
+    owner = np.empty(MAX_LEGAL, np.int64)
     legal = _raw(owner)
     for i in range(lo, hi):
         for q in range(P):
@@ -334,10 +332,10 @@ def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, stop, 
         while k < max_steps and not s8[TERMINATED * B + i] and (stop.size == 0 or mover(s8, B, i) != stop[i]):
             u = np.float64(_splitmix64(game ^ _U64(k)) >> _U64(11)) * (1.0 / 9007199254740992.0)
             if use_weights:
-                a = _pick_listed(legal, _legal_actions(s8, s16, t, B, i, legal), u, weights, True)
+                a = _pick_listed(legal, legal_actions(s8, s16, t, B, i, legal), u, weights, True)
             else:
                 a = _pick_uniform(s8, s16, t, B, i, u, legal)
-            _apply(s8, s16, s64, r32, t, B, i, a)
+            apply(s8, s16, s64, r32, t, B, i, a)
             k += 1
         steps[i] = k
     owner[0] = 0  # alive until here
@@ -426,7 +424,7 @@ def _parallel_run(op, buf=_NO_U8, B=0, t=_NO_I32, actions=_NO_I64, mask=_NO_MASK
                             weights, use_weights, key, max_steps, steps, stop, chunks(B, per_thread)))  # fmt: skip
 
 
-def _table(board) -> np.ndarray:
+def table_of(board: Any) -> np.ndarray:
     """The board table of ``board``: built once per content, looked up once per board object (see
     ``TABLES_BY_CONTENT``); no board is kept alive by it."""
     global _last_table
@@ -534,7 +532,7 @@ def _compile_all(state_type: type, board: Any) -> None:
 def _mask(state, parallel: bool) -> np.ndarray:
     B = state.batch_size
     out = np.empty((B, NA), np.bool_)
-    buf, t = state.backed(), _table(state.board)
+    buf, t = state.backed(), table_of(state.board)
     if parallel:
         _parallel_run(OP_MASK, buf, B, t, next_mask=out)
     else:
@@ -560,7 +558,7 @@ def _step(state, a_all, raise_, penalty, inplace, mask, next_mask, parallel):
     legal = np.empty(B, np.bool_)
     m = _NO_MASK if mask is None else mask if mask.flags.c_contiguous else np.ascontiguousarray(mask)
     nm = _NO_MASK if next_mask is None else next_mask
-    t = _table(s.board)
+    t = table_of(s.board)
     if parallel:
         if mask is None:  # legality derived from the rules: worth the threads
             n_bad = _parallel_run(OP_CHECK, buf, B, t, acts, m, False, legal)
@@ -607,7 +605,7 @@ def _random_step(state, u, inplace, next_mask, parallel):
     B = s.phase.shape[0]
     out = np.empty(B, np.int64)
     nm = _NO_MASK if next_mask is None else next_mask
-    t = _table(s.board)
+    t = table_of(s.board)
     if parallel:
         _parallel_run(OP_RANDOM_STEP, buf, B, t, next_mask=nm, write_next=next_mask is not None, u=u, out=out)
     else:
@@ -645,7 +643,8 @@ def _random_step_drawing(state, rng, inplace, next_mask):
     lock = bg.lock  # as numpy's own draws: no other thread draws from it meanwhile
     lock.acquire()
     try:
-        _random_step_direct.call(s.backed(), B, _table(s.board), _NO_F64, fn, st, out, nm, next_mask is not None, 0, B)
+        t = table_of(s.board)
+        _random_step_direct.call(s.backed(), B, t, _NO_F64, fn, st, out, nm, next_mask is not None, 0, B)
     finally:
         lock.release()
     return s, out
@@ -667,10 +666,10 @@ def _rollout(state, max_steps, weights, key, inplace, parallel, stop=None):
     w = _NO_F64 if weights is None else weights
     st = _NO_I64 if stop is None else stop
     if parallel:
-        _parallel_run(OP_ROLLOUT, buf, B, _table(s.board), weights=w, use_weights=weights is not None, key=key,
+        _parallel_run(OP_ROLLOUT, buf, B, table_of(s.board), weights=w, use_weights=weights is not None, key=key,
                       max_steps=max_steps, steps=steps, stop=st, per_thread=32)  # fmt: skip
     else:
-        rollout_range(buf, B, _table(s.board), max_steps, w, weights is not None, key, steps, st, 0, B)
+        rollout_range(buf, B, table_of(s.board), max_steps, w, weights is not None, key, steps, st, 0, B)
     return s, steps
 
 
@@ -684,7 +683,7 @@ def new_games(state, rows: np.ndarray, seeds: np.ndarray, n: np.ndarray, balance
     """``numpy_backend.new_games`` by the kernel: new games in ``rows`` of ``state`` (in place), masks optionally."""
     buf = state.backed()
     B = state.batch_size
-    new_games_rows(buf, B, _table(state.board), np.ascontiguousarray(rows, np.int64),
+    new_games_rows(buf, B, table_of(state.board), np.ascontiguousarray(rows, np.int64),
                    np.ascontiguousarray(seeds, np.int64), np.ascontiguousarray(n, np.int8),
                    np.ascontiguousarray(balanced, np.bool_), _NO_MASK if next_mask is None else next_mask,
                    next_mask is not None)  # fmt: skip

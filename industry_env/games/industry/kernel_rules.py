@@ -75,7 +75,7 @@ T_BONUS = T_TOKENS + 20  # [bonus field, factory] multipliers: 60 * 60
 T_LINKS = T_BONUS + NF * NF  # count, then pairs (roads and technology links together)
 
 _U64 = np.uint64
-_MAX_LEGAL = 128  # legal actions at most: a pass, 112 bids and the subsidy (or 60 fields, done, subsidy)
+MAX_LEGAL = 128  # legal actions at most: a pass, 112 bids and the subsidy (or 60 fields, done, subsidy)
 
 
 def board_table(board) -> np.ndarray:
@@ -255,7 +255,7 @@ def _others_make(s8, B, i, p):
 
 
 @njit(cache=True)
-def _developable(s8, s16, t, B, i, p, out):
+def developable(s8, s16, t, B, i, p, out):
     """The fields ``p`` may develop now into ``out[:n]`` (increasing); returns n (``numpy_development.develop_ok``).
 
     The reference searches the ways to pay; the closed form: a resource's own jokers serve only it, so a field
@@ -462,7 +462,7 @@ def _game_over(s8, s16, r32, t, B, i):
 
 # ---------------------------------------------------------------------------------------------- decisions
 @njit(cache=True)
-def _player(s8, B, i):
+def player(s8, B, i):
     """The player to move (``State.current_player``): -1 once over or ended by a penalty."""
     ph = s8[PHASE * B + i]
     if ph == OVER or s8[TERMINATED * B + i]:
@@ -475,7 +475,7 @@ def _player(s8, B, i):
 
 
 @njit(cache=True)
-def _of_phase(ph, a):
+def of_phase(ph, a):
     """Is action ``a`` one of the decisions of phase ``ph`` (the subsidy: of every phase but OVER)?"""
     if a < 0 or a >= NA or ph == OVER:
         return False
@@ -493,12 +493,12 @@ def _of_phase(ph, a):
 
 
 @njit(cache=True)
-def _is_legal(s8, s16, t, B, i, a, scratch):
+def is_legal(s8, s16, t, B, i, a, scratch):
     """Is action ``a`` legal in live game ``i``? (One entry of the mask, derived from the rules.)"""
     ph = s8[PHASE * B + i]
-    if not _of_phase(ph, a):
+    if not of_phase(ph, a):
         return False
-    p = _player(s8, B, i)
+    p = player(s8, B, i)
     if a == A.SUBSIDY:
         return not s8[SUBSIDY * B + P * i + p]
     if ph == AUCTION:
@@ -511,7 +511,7 @@ def _is_legal(s8, s16, t, B, i, a, scratch):
     if ph == DEVELOP:
         if a == A.DONE:
             return True
-        for j in range(_developable(s8, s16, t, B, i, p, scratch)):
+        for j in range(developable(s8, s16, t, B, i, p, scratch)):
             if scratch[j] == a - A.DEVELOP:
                 return True
         return False
@@ -520,9 +520,9 @@ def _is_legal(s8, s16, t, B, i, a, scratch):
 
 
 @njit(cache=True)
-def _legal_actions(s8, s16, t, B, i, out):
+def legal_actions(s8, s16, t, B, i, out):
     """Game ``i``'s legal actions in increasing order into ``out[:n]`` (``Game.legal_actions()``); returns n."""
-    p = _player(s8, B, i)
+    p = player(s8, B, i)
     if p < 0:
         return 0
     n = 0
@@ -549,7 +549,7 @@ def _legal_actions(s8, s16, t, B, i, out):
             out[1] = A.KEEP
             n = 2
     elif ph == DEVELOP:
-        n = _developable(s8, s16, t, B, i, p, out)
+        n = developable(s8, s16, t, B, i, p, out)
         for j in range(n):
             out[j] += A.DEVELOP
         out[n] = A.DONE
@@ -579,7 +579,7 @@ _START_BYTES = (
 
 
 @njit(cache=True)
-def _new_game(s8, s16, s64, r32, t, B, i, seed, n, balanced):
+def new_game(s8, s16, s64, r32, t, B, i, seed, n, balanced):
     """Preparing the Game in row ``i`` (``numpy_backend.new_games``), then the first round begins."""
     for off, width, fill in _START_BYTES:
         s8[off * B + width * i : off * B + width * (i + 1)] = fill
@@ -598,21 +598,21 @@ def _new_game(s8, s16, s64, r32, t, B, i, seed, n, balanced):
 
 
 @njit(cache=True)
-def _mask_row(s8, s16, t, B, i, row, legal):
+def mask_row(s8, s16, t, B, i, row, legal):
     """Write game ``i``'s legal-action mask into ``row`` (bool[314]; all False once over); ``legal`` is scratch.
 
     Loops index rows from 0, never ``out[o + a]``: numba wraps negative indices around, and an index it
     cannot prove non-negative costs a test per element and keeps LLVM from vectorizing (here: a memset).
     """
     row[:] = False
-    for j in range(_legal_actions(s8, s16, t, B, i, legal)):
+    for j in range(legal_actions(s8, s16, t, B, i, legal)):
         row[legal[j]] = True
 
 
 @njit(cache=True)
-def _apply(s8, s16, s64, r32, t, B, i, a):
+def apply(s8, s16, s64, r32, t, B, i, a):
     """Play the legal action ``a`` in game ``i``, then every phase that needs no decision."""
-    p = _player(s8, B, i)
+    p = player(s8, B, i)
     ph = s8[PHASE * B + i]
     if a == A.SUBSIDY:
         # "a player may take one Subsidy token ... He immediately takes 3 Talers from the bank."
