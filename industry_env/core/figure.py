@@ -8,7 +8,27 @@ import dataclasses
 import io
 import os
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
+
+from .gif import MISSING_RENDER
+
+
+def matplotlib_parts() -> SimpleNamespace:
+    """The matplotlib pieces the games' pictures draw with (``matplotlib``, ``patches``, ``Figure``,
+    ``FigureCanvasAgg``, ``Line2D``, ``MarkerStyle``), imported on first use: without matplotlib, an ImportError
+    that names the extra to install."""
+    try:
+        import matplotlib
+        from matplotlib import patches
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from matplotlib.lines import Line2D
+        from matplotlib.markers import MarkerStyle
+    except ImportError as exc:
+        raise ImportError(MISSING_RENDER) from exc
+    return SimpleNamespace(matplotlib=matplotlib, patches=patches, Figure=Figure, FigureCanvasAgg=FigureCanvasAgg,
+                           Line2D=Line2D, MarkerStyle=MarkerStyle)  # fmt: skip
 
 
 def pixel_page(Figure: Any, FigureCanvasAgg: Any, width: int, height: int, dpi: int) -> tuple[Any, Any, Any]:

@@ -3,7 +3,7 @@ example position :data:`.picture.EXAMPLE`, redrawn and checked by ``python -m in
 
 from __future__ import annotations
 
-from ...core.figure import DocFigure, example_figure
+from ...core.figure import DocFigure, example_figure, matplotlib_parts
 from . import picture
 
 PATH = "age-of-industry/pictures.png"  # under docs/
@@ -11,7 +11,7 @@ PATH = "age-of-industry/pictures.png"  # under docs/
 
 def figures() -> list[DocFigure]:
     """The example picture (ImportError naming the render extra without matplotlib)."""
-    picture._matplotlib()
+    matplotlib_parts()  # the render extra's message, before any drawing
     game = picture.example_game(**{k: v for k, v in picture.EXAMPLE.items() if k != "seat"})
     source = {**picture.EXAMPLE, "policy": "random.Random(seed).choices weighted by "
                                     "picture._EXAMPLE_WEIGHTS", "map_sha256": game.map.sha256,

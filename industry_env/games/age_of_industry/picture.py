@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import Pictures, pixel_page, svg_document
+from ...core.figure import Pictures, matplotlib_parts, pixel_page, svg_document
 from ...core.outputs import write_bytes_atomic
 from .components import ALL_SYMBOLS, IMPORT_SPACE, MARKET_KINDS, MARKET_SPACE, GameMap, load_components
 from .rules import INDUSTRY_LABELS, NUM_FACE_UP, RESOURCES
@@ -108,19 +108,6 @@ PLACES: dict[str, dict[str, tuple[float, float]]] = {
 }  # fmt: skip
 
 _lock = threading.RLock()
-
-
-def _matplotlib() -> Any:
-    """Import matplotlib's pieces on first use, or raise an ImportError that names the extra to install."""
-    try:
-        import matplotlib
-        from matplotlib import patches
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-        from matplotlib.lines import Line2D
-    except ImportError as exc:
-        raise ImportError(_MISSING) from exc
-    return matplotlib, patches, Figure, FigureCanvasAgg, Line2D
 
 
 def _slug(name: str) -> str:
@@ -582,7 +569,9 @@ class _Canvas:
     """One figure for one map: the printed map drawn once, positions drawn on top of it."""
 
     def __init__(self, game_map: GameMap, colours: tuple[str, ...]) -> None:
-        _, self.patches, Figure, FigureCanvasAgg, self.Line2D = _matplotlib()
+        mpl = matplotlib_parts()
+        self.patches, self.Line2D = mpl.patches, mpl.Line2D
+        Figure, FigureCanvasAgg = mpl.Figure, mpl.FigureCanvasAgg
         self.map, self.colours = game_map, colours
         self.fig, self.canvas, self.ax = pixel_page(Figure, FigureCanvasAgg, WIDTH, HEIGHT, DPI)
         self.static = [self._make(spec) for spec in sketch_map(game_map, colours)]
@@ -629,7 +618,7 @@ class _Canvas:
 
     def svg(self, game: Game, seat: int | None, text_as_paths: bool = False) -> str:
         """The position as an SVG document: every primitive drawn, text kept as text."""
-        matplotlib = _matplotlib()[0]
+        matplotlib = matplotlib_parts().matplotlib
         artists = [self._make(spec) for items in sketch_position(game, seat).values() for spec in items]
         return svg_document(matplotlib, self.fig, artists, text_as_paths)
 
@@ -665,7 +654,7 @@ def to_svg(game: Game, seat: int | None = None, text_as_paths: bool = False) -> 
 
 
 PICTURES = Pictures("Age of Industry", to_rgb_array, to_svg, swatch=(*PLAYER_COLOURS, *CUBE_COLOURS, _RED, _INK),
-                    width=WIDTH, dpi=DPI, requires=_matplotlib, where=f"{__name__}.save_png / to_svg")
+                    width=WIDTH, dpi=DPI, requires=matplotlib_parts, where=f"{__name__}.save_png / to_svg")
 # the shared picture front (core.figure.Pictures): PNG bytes and files (written atomically), the SVG file, the GIF
 # writer keeping the players' colours, show (inline in a notebook, else one window)
 to_png, save_png, save_svg, show = PICTURES.to_png, PICTURES.save_png, PICTURES.save_svg, PICTURES.show

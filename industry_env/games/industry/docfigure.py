@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.figure import DocFigure
+from ...core.figure import DocFigure, matplotlib_parts
 from . import picture
 from .components import field_id
 from .reference import Game
@@ -48,7 +48,7 @@ def drawing_digest(game: Game) -> str:
 
 def figures() -> list[DocFigure]:
     """The board example, as SVG and PNG (ImportError naming the render extra without matplotlib)."""
-    matplotlib: Any = picture._matplotlib()[0]
+    matplotlib: Any = matplotlib_parts().matplotlib
     game, moves = example_game()
     svg = picture.to_svg(game).encode("utf-8")
     with tempfile.TemporaryDirectory() as tmp:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import Pictures, pixel_page, svg_document
+from ...core.figure import Pictures, matplotlib_parts, pixel_page, svg_document
 from .components import Board, field_id, network_kind
 from .rules import BONUS, COIN_COLUMN, COLUMN_LETTERS, FACTORY, JOKER, NUM_COLUMNS, NUM_ERAS, TECHNOLOGY
 
@@ -79,19 +79,6 @@ _REGIONS = {
 _CACHED_REGIONS = {r: 16 for r in _REGIONS if r.startswith("player") or r == "status"}
 _lock = threading.RLock()
 _canvases: dict[int, _Canvas] = {}
-
-
-def _matplotlib() -> Any:
-    """Import matplotlib's pieces on first use, or raise an ImportError that names the extra to install."""
-    try:
-        import matplotlib
-        from matplotlib import patches
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-        from matplotlib.markers import MarkerStyle
-    except ImportError as exc:
-        raise ImportError(_MISSING) from exc
-    return matplotlib, patches, Figure, FigureCanvasAgg, MarkerStyle
 
 
 def _gear(cx: float, cy: float, r: float, teeth: int = 9) -> tuple[tuple[float, float], ...]:
@@ -320,7 +307,9 @@ class _Canvas:
     """One figure for one board: the printed board drawn once, positions drawn on top region by region."""
 
     def __init__(self, board: Board) -> None:
-        _, self.patches, Figure, FigureCanvasAgg, self.MarkerStyle = _matplotlib()
+        mpl = matplotlib_parts()
+        self.patches, self.MarkerStyle = mpl.patches, mpl.MarkerStyle
+        Figure, FigureCanvasAgg = mpl.Figure, mpl.FigureCanvasAgg
         from matplotlib.lines import Line2D
 
         self.Line2D = Line2D
@@ -391,7 +380,7 @@ class _Canvas:
 
     def svg(self, game: Game, text_as_paths: bool = False) -> str:
         """The position as an SVG document: every primitive drawn, text kept as text."""
-        matplotlib = _matplotlib()[0]
+        matplotlib = matplotlib_parts().matplotlib
         artists = [self._make(spec) for specs in sketch_position(game).values() for spec in specs]
         return svg_document(matplotlib, self.fig, artists, text_as_paths)
 
@@ -422,7 +411,7 @@ def to_svg(game: Game, text_as_paths: bool = False) -> str:
 # The shared picture front (core.figure.Pictures) over the two drawings: Industry hides nothing, so one view for all.
 PICTURES = Pictures("Industry", lambda game, seat=None: to_rgb_array(game),
                     lambda game, seat, text_as_paths: to_svg(game, text_as_paths),
-                    swatch=(*PLAYER_COLOURS, _GOLD, _RED, _INK), width=WIDTH, dpi=DPI, requires=_matplotlib,
+                    swatch=(*PLAYER_COLOURS, _GOLD, _RED, _INK), width=WIDTH, dpi=DPI, requires=matplotlib_parts,
                     where=f"{__name__}.save_png / to_svg")
 GifWriter = PICTURES.gif_writer  # frames: pictures or games; the palette keeps the players' colours
 

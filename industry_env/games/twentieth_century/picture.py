@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core import gif as _gif
-from ...core.figure import Pictures, pixel_page, svg_document
+from ...core.figure import Pictures, matplotlib_parts, pixel_page, svg_document
 from .picture_board import (  # the names after "noqa": offered here before the split, still importable here
     ABILITY_WORDS,  # noqa: F401
     CARD_TEXT,  # noqa: F401
@@ -71,25 +71,14 @@ _MISSING = _gif.MISSING_RENDER
 _lock = threading.RLock()
 
 
-def _matplotlib() -> Any:
-    """Import matplotlib's pieces on first use, or raise an ImportError that names the extra to install."""
-    try:
-        import matplotlib
-        from matplotlib import patches
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-        from matplotlib.lines import Line2D
-    except ImportError as exc:
-        raise ImportError(_MISSING) from exc
-    return matplotlib, patches, Figure, FigureCanvasAgg, Line2D
-
-
 # ================================================================================================ drawing
 class _Canvas:
     """One figure for one player count: positions drawn on it, only the regions that changed redrawn."""
 
     def __init__(self, num_players: int) -> None:
-        _, self.patches, Figure, FigureCanvasAgg, self.Line2D = _matplotlib()
+        mpl = matplotlib_parts()
+        self.patches, self.Line2D = mpl.patches, mpl.Line2D
+        Figure, FigureCanvasAgg = mpl.Figure, mpl.FigureCanvasAgg
         self.regions = regions(num_players)
         self.fig, self.canvas, self.ax = pixel_page(Figure, FigureCanvasAgg, WIDTH, HEIGHT, DPI)
         self.background: Any = None
@@ -132,7 +121,7 @@ class _Canvas:
         return self.frame.copy()
 
     def svg(self, game: Game, seat: int | None, text_as_paths: bool = False) -> str:
-        matplotlib = _matplotlib()[0]
+        matplotlib = matplotlib_parts().matplotlib
         artists = [self._make(spec) for items in sketch_position(game, seat).values() for spec in items]
         return svg_document(matplotlib, self.fig, artists, text_as_paths)
 
@@ -162,7 +151,7 @@ def to_svg(game: Game, seat: int | None = None, text_as_paths: bool = False) -> 
 
 PICTURES = Pictures("20th Century", to_rgb_array, to_svg,
                     swatch=(*PLAYER_COLOURS, *ERA_COLOURS.values(), RECYCLE_COLOUR, BRIDGE_COLOUR, INK), width=WIDTH,
-                    dpi=DPI, requires=_matplotlib, where=f"{__name__}.save_png / to_svg")
+                    dpi=DPI, requires=matplotlib_parts, where=f"{__name__}.save_png / to_svg")
 
 
 # the shared picture front (core.figure.Pictures): PNG bytes and files (written atomically), the SVG file, the GIF
