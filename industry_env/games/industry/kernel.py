@@ -41,18 +41,14 @@ from ...core.uncompiled import scalars
 from . import actions as A
 from . import kernel_rules
 from .kernel_rules import (
-    AUCTIONEER,
     BID,
     BIDDER,
-    DEVELOP,
-    DEVELOPER,
     HIGH_BID,
     MAX_BID,
     MAX_LEGAL,
     MONEY,
     NA,
     NUM_PLAYERS,
-    OVER,
     PHASE,
     REWARDS,
     SEED,
@@ -303,19 +299,6 @@ def random_step_range(buf, B, t, u, fn, st, out, next_mask, write_next, lo, hi):
 
 
 @njit(cache=True)
-def mover(s8, B, i):
-    """The player whose decision game ``i`` awaits, -1 once over (``State.current_player``)."""
-    ph = s8[PHASE * B + i]
-    if ph == OVER or s8[TERMINATED * B + i]:
-        return -1
-    if ph == BID:
-        return np.int64(s8[BIDDER * B + i])
-    if ph >= DEVELOP:
-        return np.int64(s8[DEVELOPER * B + i])
-    return np.int64(s8[AUCTIONEER * B + i])
-
-
-@njit(cache=True)
 def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, stop, lo, hi):
     """Play games ``lo:hi`` for up to ``max_steps`` decisions each, or to their end, or (``stop``, int64[B], empty
     for none) until player ``stop[i]`` is to decide (see the module docstring)."""
@@ -329,7 +312,7 @@ def rollout_range(buf, B, t, max_steps, weights, use_weights, key, steps, stop, 
         k = 0
         # draw k is _key(seed, _key(key, 3, i), k): its first two rounds are the same for every k of the game
         game = _splitmix64(_splitmix64(_U64(s64[SEED * B + i])) ^ _U64(_key(key, 3, i)))
-        while k < max_steps and not s8[TERMINATED * B + i] and (stop.size == 0 or mover(s8, B, i) != stop[i]):
+        while k < max_steps and not s8[TERMINATED * B + i] and (stop.size == 0 or player(s8, B, i) != stop[i]):
             u = np.float64(_splitmix64(game ^ _U64(k)) >> _U64(11)) * (1.0 / 9007199254740992.0)
             if use_weights:
                 a = _pick_listed(legal, legal_actions(s8, s16, t, B, i, legal), u, weights, True)

@@ -15,7 +15,7 @@ from numba import prange
 from ...core import numba_cache, runtime, uncompiled
 from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
-from . import kernel
+from . import kernel, kernel_rules
 from . import observation as O
 from .rules import NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
 from .state import SCHEMA
@@ -59,7 +59,7 @@ def _observe_game(s8, s16, B, i, me, o):
     """Game ``i`` seen from player ``me``, written into ``o`` (float32[OBS_DIM], zeros)."""
     n = np.int64(s8[F_N * B + i])
     ph = np.int64(s8[F_PHASE * B + i])
-    cur = kernel.mover(s8, B, i)
+    cur = kernel_rules.player(s8, B, i)
     o[FOUR] = 1.0 if n == 4 else 0.0
     o[BALANCED] = 1.0 if s8[F_BAL * B + i] else 0.0
     e = np.int64(s8[F_ERA * B + i])
@@ -122,7 +122,7 @@ def _observe_range(buf, B, observer, out, bad, lo, hi):
         out[i, :] = 0.0
         me = np.int64(observer[i])
         if me == -1:
-            me = max(kernel.mover(s8, B, i), 0)
+            me = max(kernel_rules.player(s8, B, i), 0)
         if me < 0 or me >= s8[F_N * B + i]:
             bad[i] = True
             continue
@@ -147,7 +147,7 @@ def _observe_parallel(buf, B, observer, out, bad, nc):
 def _to_move_all(buf, B, out):
     s8 = _readable(buf).view(np.int8)
     for i in range(B):
-        out[i] = kernel.mover(s8, B, i)
+        out[i] = kernel_rules.player(s8, B, i)
 
 
 def current_player(state) -> np.ndarray:
