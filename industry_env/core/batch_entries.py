@@ -90,7 +90,8 @@ def compile_for(mask_row: Callable, apply: Callable, num_actions: int, module: s
     ``g`` must have ``terminated``, ``rewards``, ``num_players`` and ``to_move`` by name (the State's fields every
     game declares, and the player to move), as a game's named tuple of its fields does."""
     if module not in sys.modules:
-        raise ValueError(f"compile_for: module {module!r} is not imported; pass the kernel's __name__")
+        raise ValueError(f"compile_for: module {module!r} is not in sys.modules: pass the kernel's __name__, in a "
+                         f"module imported by that name (numba's disk cache imports it again by name)")
     if module in _COMPILED_FOR:
         raise ValueError(f"compile_for: {module!r} already has its batch entries; one copy a kernel module")
     _COMPILED_FOR.add(module)
