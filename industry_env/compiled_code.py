@@ -1,0 +1,146 @@
+"""Did a change to a game's compiled code change any compiled instruction, or only move and rename functions?
+
+``python -m industry_env.compiled_code dump GAME FILE`` compiles the game's batched engine afresh (in a new process
+with an empty numba cache) and writes the LLVM IR of every compiled function of the game and of the core it calls,
+keyed by the function's name and signature, with what a move changes written out of it: the module a function
+lives in, numba's counters of functions and variables compiled so far, addresses. Run it in a checkout of the
+commit before a change and in one after it, then ``python -m industry_env.compiled_code compare BEFORE AFTER
+[--rename OLD=NEW ...]``: it lists each function whose code differs, and exits 1 if any does.
+
+The same IR for every function means the change (a kernel split into modules, names made public) changed no
+instruction, which is more than a sample of games can show; any other change to compiled code is verified again
+on 100,000 games (``industry-env verify``), as ``docs/adding-a-game.md`` says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+PACKAGE = "industry_env"
+
+
+def mangled(module: str) -> str:
+    """A module's dotted name as numba's mangled names spell it (each part after its length)."""
+    return "".join(f"{len(part)}{part}" for part in module.split("."))
+
+
+def normalize(ir: str, modules: Sequence[str]) -> str:
+    """``ir`` with what differs between two compiles of the same code written out: the modules in mangled names,
+    numba's running counts (its ABI tags ``B<n>v<k>``, variables ``__v<k>__``), addresses, the sizes of the strings
+    that hold a mangled name, and LLVM's module header."""
+    for prefix in sorted((mangled(m) for m in modules), key=len, reverse=True):
+        ir = ir.replace(prefix, "MOD")
+    ir = re.sub(r"B\d+v\d+", "Bv", ir)
+    ir = re.sub(r"__v\d+__", "__v__", ir)
+    ir = re.sub(r"0x[0-9a-f]{6,}", "0xADDR", ir)
+    ir = re.sub(r"\[\d+ x i8\] c\"missing Environment", '[N x i8] c"missing Environment', ir)
+    return re.sub(r"; ModuleID = .*|source_filename = .*", "", ir)
+
+
+def compiled_functions(game: str) -> dict[str, str]:
+    """The normalized LLVM IR of every signature compiled in this process of every compiled function of ``game``'s
+    package and of the core: ``{"name(signature)": ir}``."""
+    prefixes = (f"{PACKAGE}.games.{game}.", f"{PACKAGE}.core.")
+    modules = [name for name in list(sys.modules) if name.startswith(prefixes)]
+    found: dict[str, object] = {}
+    for name in modules:
+        for value in list(vars(sys.modules[name]).values()):
+            if hasattr(value, "inspect_llvm") and hasattr(value, "signatures") and value.__module__ == name:
+                found[f"{name}.{value.__name__}"] = value
+    everything = [name for name in sys.modules if name.startswith(PACKAGE)]
+    out: dict[str, str] = {}
+    for qualified, f in sorted(found.items()):
+        for sig in f.signatures:
+            key = f"{f.__name__}{sig}"
+            if key in out:  # the same name in two modules of the game: keep them apart
+                key = f"{qualified}{sig}"
+            out[key] = normalize(f.inspect_llvm(sig), everything)
+    return out
+
+
+def dump(game: str, path: Path) -> int:
+    """Compile ``game``'s engine afresh in a new process and write its compiled functions' IR to ``path``."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        code = f"import sys; from {PACKAGE}.compiled_code import _dump_here; _dump_here(sys.argv[1], sys.argv[2])"
+        return subprocess.run([sys.executable, "-c", code, game, str(path)], env=env, check=False).returncode
+
+
+def _dump_here(game: str, path: str) -> None:
+    from .warmup import warm_game
+
+    warm_game(game, agents=False)
+    functions = compiled_functions(game)
+    tmp = Path(path).with_suffix(".tmp")
+    tmp.write_text(json.dumps(functions, indent=0, sort_keys=True), encoding="utf-8")
+    tmp.replace(path)
+    print(f"{len(functions)} compiled functions of {game} (name and signature) written to {path}")
+
+
+def compare(before: Mapping[str, str], after: Mapping[str, str], renames: Mapping[str, str],
+            show: int = 0) -> list[str]:
+    """The lines of a report: each function only on one side, and each whose code differs (with its first ``show``
+    changed lines); empty when every function of ``before`` (renamed by ``renames``, old name to new) is in
+    ``after`` with the same code."""
+
+    def renamed(text: str) -> str:
+        for old, new in renames.items():
+            text = re.sub(rf"MOD{len(old)}{re.escape(old)}(?=[0-9BE])", f"MOD{len(new)}{new}", text)
+            text = re.sub(rf"(\.const\.|c\"){re.escape(old)}\b", rf"\g<1>{new}", text)
+            text = text.replace(f'[{len(old) + 1} x i8] c"{new}\\00"', f'[{len(new) + 1} x i8] c"{new}\\00"')
+        return text
+
+    def key(k: str) -> str:
+        name, sig = k.split("(", 1)
+        return renames.get(name, name) + "(" + sig
+
+    old = {key(k): renamed(v) for k, v in before.items()}
+    report = [f"only before: {k}" for k in sorted(set(old) - set(after))]
+    report += [f"only after: {k}" for k in sorted(set(after) - set(old))]
+    for k in sorted(set(old) & set(after)):
+        if old[k] != after[k]:
+            diff = difflib.unified_diff(old[k].splitlines(), after[k].splitlines(), n=0, lineterm="")
+            changed = [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+            report.append(f"differs: {k} ({len(changed)} lines)")
+            report += [f"    {line[:200]}" for line in changed[:show]]
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m industry_env.compiled_code", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("dump", help="compile a game afresh and write its compiled functions' IR")
+    d.add_argument("game")
+    d.add_argument("file", type=Path)
+    c = sub.add_parser("compare", help="compare two dumps; exit 1 if a function differs")
+    c.add_argument("before", type=Path)
+    c.add_argument("after", type=Path)
+    c.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
+                   help="a function renamed by the change (repeatable)")  # fmt: skip
+    c.add_argument("--show", type=int, default=4, help="changed lines shown per function (default 4)")
+    args = parser.parse_args(argv)
+    if args.command == "dump":
+        return dump(args.game, args.file)
+    renames = {}
+    for pair in args.rename:
+        old, sep, new = pair.partition("=")
+        if not (sep and old and new):
+            parser.error(f"--rename {pair!r}: write OLD=NEW")
+        renames[old] = new
+    before, after = (json.loads(p.read_text(encoding="utf-8")) for p in (args.before, args.after))
+    report = compare(before, after, renames, args.show)
+    print("\n".join(report) if report else f"the same code: {len(after)} compiled functions")
+    return 1 if report else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""``python -m industry_env.compiled_code``: a change that only moves and renames compiled functions compares
+equal, and a changed instruction does not."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from industry_env import compiled_code as C
+
+MODULES = ["industry_env.games.nim.kernel", "industry_env.games.nim.kernel_rules"]
+CALL = "  %r = call i64 @_ZN12industry_env5games3nim{symbol}B3v{k}B38c8tJTIeFIE5ArrayIaLi1E1C7mutable7alignedEx(ptr %a)"
+
+
+def ir(module: str, name: str, k: int, op: str = "add") -> str:
+    """A function's IR calling ``name`` of Nim's ``module`` (names mangled as numba does), after ``k`` functions
+    compiled in its process."""
+    symbol = f"{len(module)}{module}{len(name)}{name}"
+    return "\n".join([f"; ModuleID = '{module}'", CALL.format(symbol=symbol, k=k), f"  %s = {op} i64 %r, 1",
+                      f'@.const.{name} = internal constant [{len(name) + 1} x i8] c"{name}\\00"'])  # fmt: skip
+
+
+def test_a_function_moved_to_another_module_and_renamed_is_the_same_code() -> None:
+    before = {"step(int64)": C.normalize(ir("kernel", "_rule", 12), MODULES)}
+    after = {"step(int64)": C.normalize(ir("kernel_rules", "rule", 40), MODULES)}
+    assert C.compare(before, after, {}) != []  # the call's name differs until the rename is given
+    assert C.compare(before, after, {"_rule": "rule"}) == []
+
+
+def test_a_changed_instruction_is_reported_with_its_lines() -> None:
+    before = {"step(int64)": C.normalize(ir("kernel", "rule", 1), MODULES)}
+    after = {"step(int64)": C.normalize(ir("kernel", "rule", 1, op="sub"), MODULES)}
+    report = C.compare(before, after, {}, show=4)
+    assert report[0] == "differs: step(int64) (2 lines)"
+    assert [line.strip()[:5] for line in report[1:]] == ["-  %s", "+  %s"]
+
+
+def test_a_function_gone_or_new_is_reported() -> None:
+    same = C.normalize(ir("kernel", "rule", 1), MODULES)
+    assert C.compare({"a(int64)": same}, {"b(int64)": same}, {}) == ["only before: a(int64)", "only after: b(int64)"]
+
+
+@pytest.mark.slow
+def test_two_fresh_compiles_of_the_template_game_dump_the_same_code(tmp_path) -> None:
+    for name in ("one", "two"):
+        assert C.dump("nim", tmp_path / f"{name}.json") == 0
+    one, two = (json.loads((tmp_path / f"{n}.json").read_text(encoding="utf-8")) for n in ("one", "two"))
+    assert len(one) >= 6 and C.compare(one, two, {}) == []
+    assert C.main(["compare", str(tmp_path / "one.json"), str(tmp_path / "two.json")]) == 0
