@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -33,10 +34,41 @@ def mangled(module: str) -> str:
     return "".join(f"{len(part)}{part}" for part in module.split("."))
 
 
+_PICKLED = re.compile(r'@\.const\.pickledata\.([0-9a-f]{40})(\.\d+)? = internal constant \[\d+ x i8\] c"(.*)"$', re.M)
+
+
+def _pickled_constant(escaped: str) -> str:
+    """What a constant numba pickled into the code says, without where the code lives: an exception's class and
+    arguments with the function raising it (not its file and line), or a class's name (not its module)."""
+    import pickle
+
+    data = re.sub(rb"\\([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), escaped.encode("latin-1"))
+    try:
+        value = pickle.loads(data)  # the process's own compile output, unpickled as numba does when it raises
+    except Exception:  # a constant this reading does not know: compared as it stands
+        return escaped
+    if isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], type):
+        where = value[2][0] if isinstance(value[2], tuple) and value[2] else None
+        return repr((value[0].__qualname__, value[1], where))
+    return value.__qualname__ if isinstance(value, type) else repr(value)
+
+
 def normalize(ir: str, modules: Sequence[str]) -> str:
     """``ir`` with what differs between two compiles of the same code written out: the modules in mangled names,
     numba's running counts (its ABI tags ``B<n>v<k>``, variables ``__v<k>__``), addresses, the sizes of the strings
-    that hold a mangled name, and LLVM's module header."""
+    that hold a mangled name, LLVM's module header, and in the constants numba pickles (an exception raised, a
+    class) the file, line and module they name."""
+    names = {}
+    for m in _PICKLED.finditer(ir):
+        said = _pickled_constant(m.group(3))
+        names[m.group(1)] = hashlib.sha1(said.encode("utf-8")).hexdigest()[:12]
+        ir = ir.replace(m.group(0), f"@.const.pickledata.{names[m.group(1)]}{m.group(2) or ''} = pickled {said}")
+    for sha, name in names.items():
+        ir = ir.replace(sha, name)
+    ir = re.sub(r"(@\.const\.pickledata\.\w+(?:\.\d+)?\.sha1 = internal constant \[20 x i8\]) c\".*\"", r"\1", ir)
+    buffer = r"(@\.const\.picklebuf\.\w+(?:\.\d+)? = .*?ptr @\.const\.pickledata\.\w+(?:\.\d+)?, i32) \d+"
+    ir = re.sub(buffer, r"\1 N", ir)  # the pickle's length
+    ir = re.sub(r"(@numba_unpickle\(ptr nonnull @\.const\.pickledata\.\w+(?:\.\d+)?, i32) \d+", r"\1 N", ir)
     for prefix in sorted((mangled(m) for m in modules), key=len, reverse=True):
         ir = ir.replace(prefix, "MOD")
     ir = re.sub(r"B\d+v\d+", "Bv", ir)
@@ -86,11 +118,26 @@ def _dump_here(game: str, path: str) -> None:
     print(f"{len(functions)} compiled functions of {game} (name and signature) written to {path}")
 
 
+_REFCOUNT = re.compile(r"^\s*(tail )?call void @NRT_(incref|decref)\(")
+
+
+def _blocks(ir: str) -> list[tuple[list[str], list[str]]]:
+    """``ir``'s lines by basic block: each block's other lines in order, and its reference-count calls sorted (calls
+    on different objects commute, and LLVM may emit them in another order from one compile to the next)."""
+    blocks: list[tuple[list[str], list[str]]] = [([], [])]
+    for line in ir.splitlines():
+        if re.match(r"^[\w.\"$-]+:", line):  # a label starts a block
+            blocks.append(([], []))
+        (blocks[-1][1] if _REFCOUNT.match(line) else blocks[-1][0]).append(line)
+    return [(other, sorted(counts)) for other, counts in blocks]
+
+
 def compare(before: Mapping[str, str], after: Mapping[str, str], renames: Mapping[str, str],
             show: int = 0) -> list[str]:
     """The lines of a report: each function only on one side, and each whose code differs (with its first ``show``
     changed lines); empty when every function of ``before`` (renamed by ``renames``, old name to new) is in
-    ``after`` with the same code."""
+    ``after`` with the same code: the same instructions in the same order in every basic block, but for the order
+    of its reference-count calls."""
 
     def renamed(text: str) -> str:
         for old, new in renames.items():
@@ -107,7 +154,7 @@ def compare(before: Mapping[str, str], after: Mapping[str, str], renames: Mappin
     report = [f"only before: {k}" for k in sorted(set(old) - set(after))]
     report += [f"only after: {k}" for k in sorted(set(after) - set(old))]
     for k in sorted(set(old) & set(after)):
-        if old[k] != after[k]:
+        if old[k] != after[k] and _blocks(old[k]) != _blocks(after[k]):
             diff = difflib.unified_diff(old[k].splitlines(), after[k].splitlines(), n=0, lineterm="")
             changed = [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
             report.append(f"differs: {k} ({len(changed)} lines)")

@@ -48,3 +48,29 @@ def test_two_fresh_compiles_of_the_template_game_dump_the_same_code(tmp_path) ->
     one, two = (json.loads((tmp_path / f"{n}.json").read_text(encoding="utf-8")) for n in ("one", "two"))
     assert len(one) >= 6 and C.compare(one, two, {}) == []
     assert C.main(["compare", str(tmp_path / "one.json"), str(tmp_path / "two.json")]) == 0
+
+
+def test_reference_counts_in_another_order_are_the_same_code_and_other_instructions_are_not() -> None:
+    block = ["B1:", "  tail call void @NRT_incref(ptr %a)", "  tail call void @NRT_incref(ptr %b)",
+             "  %x = add i64 %a, 1", "  %y = mul i64 %x, 2"]  # fmt: skip
+    swapped_counts = [block[0], block[2], block[1], *block[3:]]
+    swapped_math = [*block[:3], block[4], block[3]]
+    assert C.compare({"f()": "\n".join(block)}, {"f()": "\n".join(swapped_counts)}, {}) == []
+    assert C.compare({"f()": "\n".join(block)}, {"f()": "\n".join(swapped_math)}, {})[0].startswith("differs: f()")
+
+
+def test_a_raised_exception_compares_by_class_message_and_function_not_by_file_and_line() -> None:
+    import pickle
+
+    def constant(where: str, line: int, message: str = "no coal") -> str:
+        data = pickle.dumps((ValueError, (message,), ("_deliver", where, line)))
+        escaped = "".join(chr(b) if 32 <= b < 127 and b not in b'"\\' else f"\\{b:02X}" for b in data)
+        sha = f"{abs(hash((where, line, message))):040x}"[:40]
+        definition = f'@.const.pickledata.{sha} = internal constant [{len(data)} x i8] c"{escaped}"'
+        return f"{definition}\n  call @r(@.const.pickledata.{sha})"
+
+    places = (("/a/kernel.py", 537), ("/a/kernel_actions.py", 90))
+    kernel, moved = (C.normalize(constant(f, n), MODULES) for f, n in places)
+    assert kernel == moved and "no coal" in kernel
+    other = C.normalize(constant("/a/kernel.py", 537, "no iron"), MODULES)
+    assert C.compare({"f()": kernel}, {"f()": other}, {}) != []
