@@ -47,6 +47,7 @@ from ...core import batched
 from ...core.spec import ENGINE_VERBS
 from ...core.state import BatchState
 from . import kernel as K
+from . import kernel_layout as KL
 from .components import MAPS, GameMap, load_components, load_map
 from .reference import Game, IllegalActionError
 from .rules import MAX_PLAYERS, MIN_PLAYERS
@@ -92,7 +93,7 @@ def _setup(game_map: GameMap) -> tuple[type, np.ndarray]:
     schema = batch_schema(sizes)
     name = "State_" + "".join(ch if ch.isalnum() else "_" for ch in game_map.key)
     cls = type(name, (State,), {"SCHEMA": schema, "__module__": __name__})
-    return cls, K.tables(components, game_map)
+    return cls, KL.tables(components, game_map)
 
 
 def state_class(game_map: GameMap) -> type:
@@ -101,7 +102,7 @@ def state_class(game_map: GameMap) -> type:
 
 
 def _tables(state: State) -> np.ndarray:
-    return K.wrap_tables(_setup(state.map)[1])
+    return KL.wrap_tables(_setup(state.map)[1])
 
 
 def _games(state: State) -> Any:
@@ -110,7 +111,7 @@ def _games(state: State) -> Any:
     hit = state.__dict__.get("_kernel_view")
     if hit is not None and hit[0] is buf:
         return hit[1]
-    g = K.views(buf, state.SCHEMA, state.batch_size)
+    g = KL.views(buf, state.SCHEMA, state.batch_size)
     state.__dict__["_kernel_view"] = (buf, g)
     return g
 
@@ -135,7 +136,7 @@ class Engine(batched.Engine):
     kept, shared = ("edition",), "maps"
 
     def num_actions_of(self, state: State) -> int:
-        return int(_setup(state.map)[1][K.X_NA])
+        return int(_setup(state.map)[1][KL.X_NA])
 
     def new_state(self, batch_size: int, map: Any = "germany",  # type: ignore[override]  # noqa: A002
                   edition: Any = 2) -> tuple[State, tuple[np.ndarray, ...]]:  # fmt: skip
@@ -146,7 +147,7 @@ class Engine(batched.Engine):
     def new_games(self, s: State, rows: np.ndarray, seeds: np.ndarray, num_players: np.ndarray,
                   kept: tuple[np.ndarray, ...], next_mask: np.ndarray | None) -> None:  # fmt: skip
         t = _tables(s)
-        nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask
+        nm = np.zeros((0, int(t[KL.X_NA])), bool) if next_mask is None else next_mask
         K.new_games(_games(s), t, np.ascontiguousarray(rows, np.int64), np.ascontiguousarray(seeds, np.int64),
                     np.ascontiguousarray(num_players, np.int8), np.ascontiguousarray(kept[0], np.int8), nm,
                     next_mask is not None)  # fmt: skip
@@ -168,8 +169,8 @@ class Engine(batched.Engine):
         B, t, g = s.batch_size, _tables(s), _games(s)
         actions = batched.int64_actions(actions)
         legal = np.empty(B, bool)
-        m = np.zeros((0, int(t[K.X_NA])), bool) if mask is None else np.ascontiguousarray(mask)
-        nm = np.zeros((0, int(t[K.X_NA])), bool) if next_mask is None else next_mask
+        m = np.zeros((0, int(t[KL.X_NA])), bool) if mask is None else np.ascontiguousarray(mask)
+        nm = np.zeros((0, int(t[KL.X_NA])), bool) if next_mask is None else next_mask
         nc = self.chunks(B)
         if nc:
             n_bad = K.run_parallel(K.OP_CHECK, g, t, actions, m, mask is not None, legal, 0.0, nm, False, nc)
@@ -182,7 +183,7 @@ class Engine(batched.Engine):
         return np.flatnonzero(~legal) if n_bad and raise_ else None
 
     def observation_size(self, state: State) -> int:
-        return int(_setup(state.map)[1][K.X_NOBS])
+        return int(_setup(state.map)[1][KL.X_NOBS])
 
     def observe_into(self, state: State, seats: np.ndarray, out: np.ndarray) -> None:
         K.observe_rows(_games(state), _tables(state), seats, out)
@@ -192,7 +193,7 @@ class Engine(batched.Engine):
         cls, t = _setup(_map_of("germany"))
         s = cls.empty(2, map=_map_of("germany"))
         g = _games(s)
-        next_mask = np.zeros((2, int(t[K.X_NA])), bool)
+        next_mask = np.zeros((2, int(t[KL.X_NA])), bool)
         K.new_games(g, t, np.arange(2, dtype=np.int64), np.arange(2, dtype=np.int64), np.array([3, 4], np.int8),
                     np.array([2, 1], np.int8), next_mask, True)  # fmt: skip
         acts = np.zeros(2, np.int64)
@@ -201,7 +202,7 @@ class Engine(batched.Engine):
         K.step_serial(g, t, acts, next_mask, True, legal, True, -1.0, next_mask, True)
         K.run_parallel(K.OP_CHECK, g, t, acts, next_mask, True, legal, -1.0, next_mask, True, 1)
         K.mask_serial(g, t, next_mask)
-        K.observe_rows(g, t, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
+        K.observe_rows(g, t, np.zeros(2, np.int64), np.zeros((2, int(t[KL.X_NOBS])), np.float32))
         K.scores_rows(g, t, np.zeros((2, P), np.int64))
 
     def finished(self, state: State) -> np.ndarray:
