@@ -61,7 +61,8 @@ def normalize(ir: str, modules: Sequence[str]) -> str:
     names = {}
     for m in _PICKLED.finditer(ir):
         said = _pickled_constant(m.group(3))
-        names[m.group(1)] = hashlib.sha1(said.encode("utf-8")).hexdigest()[:12]
+        what = said.rsplit(", ", 1)[0] if said.startswith("(") else said  # named without the raising function
+        names[m.group(1)] = hashlib.sha1(what.encode("utf-8")).hexdigest()[:12]
         ir = ir.replace(m.group(0), f"@.const.pickledata.{names[m.group(1)]}{m.group(2) or ''} = pickled {said}")
     for sha, name in names.items():
         ir = ir.replace(sha, name)
@@ -143,6 +144,7 @@ def compare(before: Mapping[str, str], after: Mapping[str, str], renames: Mappin
         for old, new in renames.items():
             text = re.sub(rf"MOD{len(old)}{re.escape(old)}(?=[0-9BE])", f"MOD{len(new)}{new}", text)
             text = re.sub(rf"(\.const\.|c\"){re.escape(old)}\b", rf"\g<1>{new}", text)
+            text = re.sub(rf"(= pickled \(.*, ')({re.escape(old)})('\))$", rf"\g<1>{new}\g<3>", text, flags=re.M)
             text = text.replace(f'[{len(old) + 1} x i8] c"{new}\\00"', f'[{len(new) + 1} x i8] c"{new}\\00"')
         return text
 

@@ -176,8 +176,9 @@ def test_bad_input_is_refused_naming_what_is_wrong():
 
 UNCOMPILED = """
 import warnings; warnings.simplefilter("ignore", RuntimeWarning)  # uint64 hashing overflows on purpose
-from industry_env.games.age_of_industry import engine as E, kernel
-assert kernel.uncompiled.DISABLED
+from industry_env.core import uncompiled
+from industry_env.games.age_of_industry import engine as E, kernel, kernel_actions
+assert uncompiled.DISABLED and not hasattr(kernel.mover, "_cache") and not hasattr(kernel_actions.deliver, "_cache")
 for n, game_map, edition in ((3, "germany", 2), (5, "new_england", 1)):
     E.check_against_reference(1, n, seed=5, map=game_map, edition=edition, max_steps=50)
 print("agree")

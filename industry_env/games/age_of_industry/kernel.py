@@ -1,7 +1,9 @@
 """The rules of Age of Industry compiled by numba, one game at a time, looped over a batch (``prange`` threads from
 :data:`PARALLEL_FROM` games).
 
-Every function below is the method of :class:`.reference.Game` of the same name, written over arrays, in the
+Every compiled function here and in the modules of its rules beside it (:mod:`.kernel_money`,
+:mod:`.kernel_transport`, :mod:`.kernel_rounds`, :mod:`.kernel_actions`; the layout of a batch and a map in
+:mod:`.kernel_layout`) is the method of :class:`.reference.Game` of the same name, written over arrays, in the
 reference's order of loops and steps, so that each decision, each automatic step and each observation float agree
 with it game by game (``tests/age_of_industry/test_engine.py``, ``engine.check_against_reference``).
 
@@ -32,21 +34,20 @@ from . import chance as CH
 from . import kernel_actions, kernel_layout, kernel_money, kernel_rounds, kernel_transport
 from .components import IMPORT_SPACE
 from .kernel_actions import (
-    _action_choices,
-    _deliver,
-    _deliver_one,
-    _delivery_locs,
-    _draw_choices,
-    _on_draw,
+    action_choices,
     build_industry,
     build_options,
+    deliver,
+    deliver_one,
+    delivery_locs,
+    draw_choices,
+    on_draw,
     play_card,
     sale_targets,
     sell_goods,
     sellers,
 )
 from .kernel_layout import (
-    _U64,
     B_BUILD,
     B_BUILD_ANY,
     B_BUILD_AT,
@@ -166,15 +167,15 @@ from .kernel_layout import (
     P,
 )
 from .kernel_money import (
-    _pay,
+    pay,
     repay_loan,
 )
 from .kernel_rounds import (
-    _end_action,
-    _hand_size,
-    _no_decision_in_progress,
-    _take_from_deck,
+    end_action,
+    hand_size,
+    no_decision_in_progress,
     score_of,
+    take_from_deck,
 )
 from .kernel_transport import (
     link_completed,
@@ -204,7 +205,8 @@ from .state import (
     SELL_TO,
 )
 
-_key = key_one
+_U64, _key = np.uint64, key_one  # as the rules' modules name them
+
 # Batches at least this large run on numba's threads (a prange over chunks); smaller ones on the calling thread.
 # The layer is core.runtime's, the same for every game; a decision here costs about 30 times one of Industry's, so
 # a launch pays from smaller batches than there.
@@ -241,7 +243,7 @@ def new_game(g, t, i, seed, n, edition):
     g.s8[g.at[F_PHASE] + i] = ACTION
     g.s8[g.at[F_TURN] + i] = 0
     g.s8[g.at[F_ACTIONS_LEFT] + i] = ACTIONS_FIRST_ROUND
-    _no_decision_in_progress(g, i)
+    no_decision_in_progress(g, i)
     g.s8[g.at[F_DECK_POS] + i] = 0
     g.s8[g.at[F_TERMINATED] + i] = False
     for q in range(P):
@@ -277,10 +279,10 @@ def new_game(g, t, i, seed, n, edition):
     hand_size = HAND_SIZE_FIRST_EDITION_4P if edition == 1 and n == 4 else HAND_SIZE
     for q in range(n):
         for _ in range(hand_size):
-            k = _take_from_deck(g, t, i)
+            k = take_from_deck(g, t, i)
             g.s8[g.at[F_HAND] + (i * P + g.s8[g.at[F_ORDER] + i * P + q]) * t[X_K] + k] += 1
     for j in range(NUM_FACE_UP):
-        g.s8[g.at[F_FACE_UP] + i * 2 + j] = _take_from_deck(g, t, i)
+        g.s8[g.at[F_FACE_UP] + i * 2 + j] = take_from_deck(g, t, i)
     for j in range(t[X_MARKET_SPACES + 1]):
         g.s8[g.at[F_SPACE_TILE] + i * t[X_NS] + t[t[X_MARKET_SPACES] + j]] = tiles[j]
     if edition == 1:  # first edition: import coal laid at set-up (ruling 14)
@@ -307,7 +309,7 @@ def mask_row(g, t, i, row):
         return
     ph = g.s8[g.at[F_PHASE] + i]
     if ph == ACTION:
-        _action_choices(g, t, i, p, row)
+        action_choices(g, t, i, p, row)
     elif ph == BUILD_WHERE:
         build_options(
             g,
@@ -323,7 +325,7 @@ def mask_row(g, t, i, row):
     elif ph == COAL_SOURCE or ph == IRON_SOURCE:
         r = COAL if ph == COAL_SOURCE else IRON
         out = np.empty(t[X_NS] + 1, np.int64)
-        a, b = _delivery_locs(g, t, i)
+        a, b = delivery_locs(g, t, i)
         for j in range(nearest_sources(g, t, i, r, a, b, out)):
             h = out[j]
             row[t[t[X_OFFSET] + B_SOURCE] + (t[X_NS] if h < 0 else h)] = True
@@ -337,7 +339,7 @@ def mask_row(g, t, i, row):
             if g.s8[g.at[F_DISPLAY] + (i * P + p) * t[X_D] + d] > 0:
                 row[t[t[X_OFFSET] + B_REMOVE] + d] = True
     elif ph == DRAW_SECOND:
-        _draw_choices(g, t, i, row)
+        draw_choices(g, t, i, row)
     if g.s16[g.at[F_LOANS] + i * P + p] > 0 and g.s32[g.at[F_MONEY] + i * P + p] >= t[X_LOAN_REPAY]:
         row[t[t[X_OFFSET] + B_REPAY]] = True
 
@@ -360,15 +362,15 @@ def apply_action(g, t, i, a):
         build_industry(g, t, i, p, x // NUM_INDUSTRIES, x % NUM_INDUSTRIES)
     elif blk == B_SOURCE:
         r = COAL if g.s8[g.at[F_PHASE] + i] == COAL_SOURCE else IRON
-        _deliver_one(g, t, i, p, r, DEMAND if x == t[X_NS] else x)
-        _deliver(g, t, i, p)
+        deliver_one(g, t, i, p, r, DEMAND if x == t[X_NS] else x)
+        deliver(g, t, i, p)
     elif blk == B_RAIL:
-        _pay(g, t, i, p, np.int64(RAIL_COST), np.bool_(True))
+        pay(g, t, i, p, np.int64(RAIL_COST), np.bool_(True))
         g.s16[g.at[F_RAIL_LINK] + i] = x
         if g.s8[g.at[F_RAILS_LEFT] + i * P + p] < RAILS_PER_PLAYER:
             g.s8[g.at[F_NEED_COAL] + i] = 1
             g.s8[g.at[F_NEED_IRON] + i] = 1
-        _deliver(g, t, i, p)
+        deliver(g, t, i, p)
     elif blk == B_SELL:
         g.s16[g.at[F_SELL_FROM] + i] = x
         g.s8[g.at[F_PHASE] + i] = SELL_TO
@@ -378,22 +380,22 @@ def apply_action(g, t, i, a):
         if sellers(g, t, i, p, np.zeros(0, np.bool_)) > 0:
             g.s8[g.at[F_PHASE] + i] = SELL_MORE
         else:
-            _end_action(g, t, i)
+            end_action(g, t, i)
     elif blk == B_DONE:
-        _end_action(g, t, i)
+        end_action(g, t, i)
     elif blk == B_DEVELOP:
         play_card(g, t, i, p, x)
         g.s8[g.at[F_PHASE] + i] = DEVELOP_WHICH
     elif blk == B_REMOVE:
         g.s8[g.at[F_DISPLAY] + (i * P + p) * t[X_D] + x] -= 1
-        _end_action(g, t, i)
+        end_action(g, t, i)
     elif blk == B_DRAW:
-        _on_draw(g, t, i, p, x)
+        on_draw(g, t, i, p, x)
     elif blk == B_PASS:
         play_card(g, t, i, p, x)
-        _end_action(g, t, i)
+        end_action(g, t, i)
     else:  # B_PASS_FREE
-        _end_action(g, t, i)
+        end_action(g, t, i)
 
 
 # ============================================================================================== observation
@@ -431,7 +433,7 @@ def observe_row(g, t, i, seat, o):
         o[t[t[X_OBS] + O_MONEY] + rq] = np.int64(g.s32[g.at[F_MONEY] + i * P + q]) / SCALE_MONEY
         o[t[t[X_OBS] + O_LOANS] + rq] = g.s16[g.at[F_LOANS] + i * P + q]
         o[t[t[X_OBS] + O_SPENT] + rq] = np.int64(g.s16[g.at[F_SPENT] + i * P + q]) / SCALE_MONEY
-        o[t[t[X_OBS] + O_HAND_SIZE] + rq] = _hand_size(g, t, i, q) / HAND_LIMIT
+        o[t[t[X_OBS] + O_HAND_SIZE] + rq] = hand_size(g, t, i, q) / HAND_LIMIT
         for k in range(t[X_K]):
             o[t[t[X_OBS] + O_KNOWN_CARDS] + rq * t[X_K] + k] = g.s8[g.at[F_KNOWN] + (i * P + q) * t[X_K] + k]
             if q != seat:

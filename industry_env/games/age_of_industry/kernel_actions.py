@@ -84,19 +84,17 @@ from .kernel_layout import (
     P,
 )
 from .kernel_money import (
-    _pay,
     flip,
+    pay,
 )
 from .kernel_rounds import (
-    _deck_left,
-    _end_action,
-    _hand_size,
-    _take_from_deck,
+    deck_left,
+    end_action,
+    hand_size,
+    take_from_deck,
 )
 from .kernel_transport import (
-    _can_deliver,
-    _port_counter_at,
-    _reach_table,
+    can_deliver,
     check_ship,
     cubes_anywhere,
     demand_track_access,
@@ -104,6 +102,8 @@ from .kernel_transport import (
     fill_demand_track,
     nearest_sources,
     new_memo,
+    port_counter_at,
+    reach_table,
     take_cube,
 )
 from .rules import (
@@ -231,7 +231,7 @@ def may_occupy(g, t, i, p, sp, level):
 @njit(cache=True)
 def ship_has_port(g, t, i, sp):
     for j in range(t[t[X_SHIP_NPL] + sp]):
-        if _port_counter_at(g, t, i, t[t[X_SHIP_PORT_LOCS] + sp * t[X_SHIP_PORT_LOCS + 2] + j]):
+        if port_counter_at(g, t, i, t[t[X_SHIP_PORT_LOCS] + sp * t[X_SHIP_PORT_LOCS + 2] + j]):
             return True
     return False
 
@@ -277,9 +277,9 @@ def _restore_counter(g, t, i, sp, saved):
 
 @njit(cache=True)
 def _deliverable(g, t, i, d, loc, memo):
-    if t[t[X_SLOT_COAL] + d] and not _can_deliver(g, t, i, COAL, loc, memo):
+    if t[t[X_SLOT_COAL] + d] and not can_deliver(g, t, i, COAL, loc, memo):
         return False
-    if t[t[X_SLOT_IRON] + d] and not _can_deliver(g, t, i, IRON, loc, memo):
+    if t[t[X_SLOT_IRON] + d] and not can_deliver(g, t, i, IRON, loc, memo):
         return False
     return True
 
@@ -364,10 +364,10 @@ def rail_options(g, t, i, p, row, memo):
         ok = first
         if not ok:
             if not tabled:  # the rails ask at many places: every answer at once
-                _reach_table(g, t, i, memo)
+                reach_table(g, t, i, memo)
                 tabled = True
-            coal = _can_deliver(g, t, i, COAL, a, memo) or _can_deliver(g, t, i, COAL, b, memo)
-            ok = coal and (_can_deliver(g, t, i, IRON, a, memo) or _can_deliver(g, t, i, IRON, b, memo))
+            coal = can_deliver(g, t, i, COAL, a, memo) or can_deliver(g, t, i, COAL, b, memo)
+            ok = coal and (can_deliver(g, t, i, IRON, a, memo) or can_deliver(g, t, i, IRON, b, memo))
         if ok:
             row[t[t[X_OFFSET] + B_RAIL] + li] = True
 
@@ -436,10 +436,10 @@ def sell_goods(g, t, i, p, sp, tt):
 
 # ============================================================================================== legal actions
 @njit(cache=True)
-def _draw_choices(g, t, i, row):
+def draw_choices(g, t, i, row):
     """Marks the draw choices in ``row``; returns their count."""
     n = 0
-    if _deck_left(g, t, i) > 0:
+    if deck_left(g, t, i) > 0:
         row[t[t[X_OFFSET] + B_DRAW]] = True
         n += 1
     for j in range(NUM_FACE_UP):
@@ -451,7 +451,7 @@ def _draw_choices(g, t, i, row):
 
 @njit(cache=True)
 def _any_draw_choice(g, t, i):
-    if _deck_left(g, t, i) > 0:
+    if deck_left(g, t, i) > 0:
         return True
     for j in range(NUM_FACE_UP):
         if g.s8[g.at[F_FACE_UP] + i * 2 + j] >= 0:
@@ -466,11 +466,11 @@ def card_builds(t, k):
 
 
 @njit(cache=True)
-def _action_choices(g, t, i, p, row):
+def action_choices(g, t, i, p, row):
     none = row[:0]
     memo = new_memo(t)
     built = np.full(t[X_NS] * NUM_INDUSTRIES, -1, np.int8)
-    hand_n = _hand_size(g, t, i, p)
+    hand_n = hand_size(g, t, i, p)
     combined_ok = (
         hand_n > 0
         and g.s8[g.at[F_ACTIONS_LEFT] + i] == ACTIONS_PER_TURN
@@ -494,13 +494,13 @@ def _action_choices(g, t, i, p, row):
     rail_options(g, t, i, p, row, memo)
     sellers(g, t, i, p, row)
     if hand_n < HAND_LIMIT:
-        _draw_choices(g, t, i, row)
-    if hand_n == 0 and _deck_left(g, t, i) == 0:
+        draw_choices(g, t, i, row)
+    if hand_n == 0 and deck_left(g, t, i) == 0:
         row[t[t[X_OFFSET] + B_PASS_FREE]] = True
 
 
 @njit(cache=True)
-def _delivery_locs(g, t, i):
+def delivery_locs(g, t, i):
     li = g.s16[g.at[F_RAIL_LINK] + i]
     if li >= 0:
         return t[t[X_LINK_A] + li], t[t[X_LINK_B] + li]
@@ -512,30 +512,30 @@ def _delivery_locs(g, t, i):
 def build_industry(g, t, i, p, sp, ind):
     d = lowest_counter(g, t, i, p, ind)
     level = t[t[X_SLOT_LEVEL] + d]
-    _pay(g, t, i, p, t[t[X_SLOT_COST] + d], np.bool_(True))
+    pay(g, t, i, p, t[t[X_SLOT_COST] + d], np.bool_(True))
     _place_counter(g, t, i, p, sp, ind, level)
     g.s8[g.at[F_DISPLAY] + (i * P + p) * t[X_D] + d] -= 1
     g.s16[g.at[F_BUILD_SPACE] + i] = sp
     g.s8[g.at[F_BUILD_INDUSTRY] + i] = ind
     g.s8[g.at[F_NEED_COAL] + i] = t[t[X_SLOT_COAL] + d]
     g.s8[g.at[F_NEED_IRON] + i] = t[t[X_SLOT_IRON] + d]
-    _deliver(g, t, i, p)
+    deliver(g, t, i, p)
 
 
 @njit(cache=True)
-def _deliver(g, t, i, p):
+def deliver(g, t, i, p):
     """Bring the coal, then the iron, each from its nearest source; stop for a decision on a tie."""
     out = np.empty(t[X_NS] + 1, np.int64)
     while g.s8[g.at[F_NEED_COAL] + i] or g.s8[g.at[F_NEED_IRON] + i]:
         r = COAL if g.s8[g.at[F_NEED_COAL] + i] else IRON
-        a, b = _delivery_locs(g, t, i)
+        a, b = delivery_locs(g, t, i)
         n = nearest_sources(g, t, i, r, a, b, out)
         if n > 1:
             g.s8[g.at[F_PHASE] + i] = COAL_SOURCE if r == COAL else IRON_SOURCE
             return
         if n == 0:
             raise ValueError("no coal or iron can reach the build in progress")
-        _deliver_one(g, t, i, p, r, out[0])
+        deliver_one(g, t, i, p, r, out[0])
     if g.s16[g.at[F_RAIL_LINK] + i] >= 0:
         _finish_rail(g, t, i, p)
     else:
@@ -543,7 +543,7 @@ def _deliver(g, t, i, p):
 
 
 @njit(cache=True)
-def _deliver_one(g, t, i, p, r, source):
+def deliver_one(g, t, i, p, r, source):
     take_cube(g, t, i, p, r, source)
     if r == COAL:
         g.s8[g.at[F_NEED_COAL] + i] -= 1
@@ -571,22 +571,22 @@ def _finish_build(g, t, i, p):
         if imp >= 0 and g.s8[g.at[F_EDITION] + i] == 2 and connected:
             fill_demand_track(g, t, i, COAL, imp, p)
         check_ship(g, t, i, sp)
-    _end_action(g, t, i)
+    end_action(g, t, i)
 
 
 @njit(cache=True)
 def _finish_rail(g, t, i, p):
     g.s8[g.at[F_LINK_OWNER] + i * t[X_NL] + g.s16[g.at[F_RAIL_LINK] + i]] = p
     g.s8[g.at[F_RAILS_LEFT] + i * P + p] -= 1
-    _end_action(g, t, i)
+    end_action(g, t, i)
 
 
 @njit(cache=True)
-def _on_draw(g, t, i, p, src):
+def on_draw(g, t, i, p, src):
     if g.s8[g.at[F_PHASE] + i] == ACTION:
         g.s8[g.at[F_DRAWS_LEFT] + i] = 2
     if src == 0:
-        k = _take_from_deck(g, t, i)
+        k = take_from_deck(g, t, i)
         g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k] += 1
     else:
         k = g.s8[g.at[F_FACE_UP] + i * 2 + src - 1]
@@ -594,10 +594,10 @@ def _on_draw(g, t, i, p, src):
         g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k] += 1
         g.s8[g.at[F_KNOWN] + (i * P + p) * t[X_K] + k] += 1
     g.s8[g.at[F_DRAWS_LEFT] + i] -= 1
-    if g.s8[g.at[F_DRAWS_LEFT] + i] > 0 and _hand_size(g, t, i, p) < HAND_LIMIT and _any_draw_choice(g, t, i):
+    if g.s8[g.at[F_DRAWS_LEFT] + i] > 0 and hand_size(g, t, i, p) < HAND_LIMIT and _any_draw_choice(g, t, i):
         g.s8[g.at[F_PHASE] + i] = DRAW_SECOND
         return
     for j in range(NUM_FACE_UP):
-        if g.s8[g.at[F_FACE_UP] + i * 2 + j] < 0 and _deck_left(g, t, i) > 0:
-            g.s8[g.at[F_FACE_UP] + i * 2 + j] = _take_from_deck(g, t, i)
-    _end_action(g, t, i)
+        if g.s8[g.at[F_FACE_UP] + i * 2 + j] < 0 and deck_left(g, t, i) > 0:
+            g.s8[g.at[F_FACE_UP] + i * 2 + j] = take_from_deck(g, t, i)
+    end_action(g, t, i)

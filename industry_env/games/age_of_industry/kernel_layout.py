@@ -27,7 +27,6 @@ DEMAND = -1  # a source: the demand track
 # The resources as int64 values, not Python ints: numba compiles a function once for each literal argument it is
 # called with (cubes_anywhere(..., COAL) and cubes_anywhere(..., IRON) were two compiles of one function).
 COAL, IRON = np.int64(COAL), np.int64(IRON)
-_U64 = np.uint64
 # action blocks (the order of actions.BLOCKS), as the kernel's decision kinds
 (B_BUILD, B_BUILD_ANY, B_RAIL, B_SELL, B_DEVELOP, B_DRAW, B_PASS, B_PASS_FREE, B_BUILD_AT, B_SOURCE, B_SELL_TO,
  B_REMOVE, B_DONE, B_REPAY) = range(len(A.BLOCKS))  # fmt: skip

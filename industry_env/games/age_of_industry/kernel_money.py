@@ -33,7 +33,7 @@ def take_loans(g, t, i, p, amount):
 
 
 @njit(cache=True)
-def _pay(g, t, i, p, amount, spent):
+def pay(g, t, i, p, amount, spent):
     if amount <= 0:
         return
     take_loans(g, t, i, p, amount)
@@ -44,7 +44,7 @@ def _pay(g, t, i, p, amount, spent):
 
 @njit(cache=True)
 def repay_loan(g, t, i, p):
-    _pay(g, t, i, p, t[X_LOAN_REPAY], np.bool_(False))
+    pay(g, t, i, p, t[X_LOAN_REPAY], np.bool_(False))
     g.s16[g.at[F_LOANS] + i * P + p] -= 1
 
 

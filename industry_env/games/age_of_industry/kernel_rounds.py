@@ -53,7 +53,7 @@ from .kernel_layout import (
     P,
 )
 from .kernel_money import (
-    _pay,
+    pay,
 )
 from .rules import (
     ACTIONS_FIRST_ROUND,
@@ -71,7 +71,7 @@ from .state import (
 
 # ============================================================================================== set-up
 @njit(cache=True)
-def _take_from_deck(g, t, i):
+def take_from_deck(g, t, i):
     pos = g.s8[g.at[F_DECK_POS] + i]
     k = g.s8[g.at[F_DECK] + i * t[X_C] + pos]
     g.s8[g.at[F_DECK] + i * t[X_C] + pos] = -1
@@ -80,7 +80,7 @@ def _take_from_deck(g, t, i):
 
 
 @njit(cache=True)
-def _no_decision_in_progress(g, i):
+def no_decision_in_progress(g, i):
     """No card, build, rail, cubes owed, sale or draw in progress in row ``i`` (a new game, an action ended)."""
     g.s8[g.at[F_CARD] + i] = -1
     g.s8[g.at[F_COMBINED] + i] = 0
@@ -94,7 +94,7 @@ def _no_decision_in_progress(g, i):
 
 
 @njit(cache=True)
-def _hand_size(g, t, i, p):
+def hand_size(g, t, i, p):
     n = 0
     for k in range(t[X_K]):
         n += g.s8[g.at[F_HAND] + (i * P + p) * t[X_K] + k]
@@ -102,14 +102,14 @@ def _hand_size(g, t, i, p):
 
 
 @njit(cache=True)
-def _deck_left(g, t, i):
+def deck_left(g, t, i):
     return t[X_C] - np.int64(g.s8[g.at[F_DECK_POS] + i])
 
 
 @njit(cache=True)
-def _end_action(g, t, i):
+def end_action(g, t, i):
     actions = 0 if g.s8[g.at[F_COMBINED] + i] else g.s8[g.at[F_ACTIONS_LEFT] + i] - 1
-    _no_decision_in_progress(g, i)
+    no_decision_in_progress(g, i)
     g.s8[g.at[F_PHASE] + i] = ACTION
     g.s8[g.at[F_ACTIONS_LEFT] + i] = actions
     if actions > 0:
@@ -123,14 +123,14 @@ def _end_action(g, t, i):
 
 @njit(cache=True)
 def game_end_reached(g, t, i):
-    if _deck_left(g, t, i) > 0:
+    if deck_left(g, t, i) > 0:
         return False
     if g.s8[g.at[F_EDITION] + i] == 1:
         for j in range(NUM_FACE_UP):
             if g.s8[g.at[F_FACE_UP] + i * 2 + j] >= 0:
                 return False
     for q in range(np.int64(g.s8[g.at[F_NUM_PLAYERS] + i])):
-        if _hand_size(g, t, i, q) == 0:
+        if hand_size(g, t, i, q) == 0:
             return True
     return False
 
@@ -174,7 +174,7 @@ def determine_turn_order(g, t, i):
 def pay_interest(g, t, i):
     for pos in range(g.s8[g.at[F_NUM_PLAYERS] + i]):
         q = np.int64(g.s8[g.at[F_ORDER] + i * P + pos])
-        _pay(g, t, i, q, np.int64(g.s16[g.at[F_LOANS] + i * P + q]) * t[X_LOAN_INTEREST], np.bool_(False))
+        pay(g, t, i, q, np.int64(g.s16[g.at[F_LOANS] + i * P + q]) * t[X_LOAN_INTEREST], np.bool_(False))
 
 
 # ============================================================================================== final scoring

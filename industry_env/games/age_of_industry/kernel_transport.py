@@ -43,8 +43,8 @@ from .kernel_layout import (
     P,
 )
 from .kernel_money import (
-    _pay,
     flip,
+    pay,
 )
 from .rules import (
     COAL_MINE,
@@ -57,7 +57,7 @@ from .rules import (
 
 
 @njit(cache=True, inline="always")
-def _port_counter_at(g, t, i, loc):
+def port_counter_at(g, t, i, loc):
     for j in range(t[t[X_LOC_NSP] + loc]):
         if g.s8[g.at[F_SPACE_INDUSTRY] + i * t[X_NS] + t[t[X_LOC_SPACES] + loc * t[X_LOC_SPACES + 2] + j]] == PORT:
             return True
@@ -76,7 +76,7 @@ def lane_open(g, t, i, link):
         ):
             if g.s8[g.at[F_SPACE_INDUSTRY] + i * t[X_NS] + t[t[X_LOC_SPACES] + here * t[X_LOC_SPACES + 2] + 0]] != SHIP:
                 return False
-            return (not t[t[X_LOC_HAS_PORT_SPACE] + other]) or _port_counter_at(g, t, i, other)
+            return (not t[t[X_LOC_HAS_PORT_SPACE] + other]) or port_counter_at(g, t, i, other)
     return False
 
 
@@ -118,7 +118,7 @@ def distances(g, t, i, a, b, dist):
 @njit(cache=True)
 def demand_track_access(g, t, i, dist):
     for x in range(t[X_NLOC]):
-        if dist[x] >= 0 and (t[t[X_LOC_DISTANT_PORT] + x] or _port_counter_at(g, t, i, x)):
+        if dist[x] >= 0 and (t[t[X_LOC_DISTANT_PORT] + x] or port_counter_at(g, t, i, x)):
             return True
     return False
 
@@ -158,7 +158,7 @@ def nearest_sources(g, t, i, r, a, b, out):
 
 
 @njit(cache=True)
-def _can_deliver(g, t, i, r, loc, memo):
+def can_deliver(g, t, i, r, loc, memo):
     """``Game._can_deliver(r, (loc,))``: some cube of ``r`` can reach ``loc`` (``nearest_sources`` is not empty).
 
     ``memo`` (int8[2 * NLOC], -1 where not yet known) keeps the answers for coal and iron at each location, both
@@ -178,8 +178,8 @@ def _can_deliver(g, t, i, r, loc, memo):
 
 
 @njit(cache=True)
-def _reach_table(g, t, i, memo):
-    """:func:`_can_deliver` at every location at once, into ``memo`` (for the rails, which ask at many places).
+def reach_table(g, t, i, memo):
+    """:func:`can_deliver` at every location at once, into ``memo`` (for the rails, which ask at many places).
 
     What the search of :func:`distances` from a location reaches is its component of the network (completed links
     between locations one may pass through) with the no-through locations next to it (reached, never passed); a
@@ -194,7 +194,7 @@ def _reach_table(g, t, i, memo):
         if _holds(g, t, i, IRON, sp):
             flags[x] |= 2
     for x in range(nloc):
-        if t[t[X_LOC_DISTANT_PORT] + x] or _port_counter_at(g, t, i, x):
+        if t[t[X_LOC_DISTANT_PORT] + x] or port_counter_at(g, t, i, x):
             flags[x] |= 4
     comp = np.full(nloc, -1, np.int64)
     reach = np.zeros(nloc, np.int64)  # per component: the flags of all it reaches
@@ -239,7 +239,7 @@ def _reach_table(g, t, i, memo):
 
 @njit(cache=True)
 def new_memo(t):
-    """A memo of :func:`_can_deliver`, nothing known yet."""
+    """A memo of :func:`can_deliver`, nothing known yet."""
     return np.full(2 * t[X_NLOC], -1, np.int8)
 
 
@@ -283,7 +283,7 @@ def demand_price(g, t, i, r):
 @njit(cache=True)
 def take_cube(g, t, i, p, r, source):
     if source == DEMAND:
-        _pay(g, t, i, p, demand_price(g, t, i, r), np.bool_(True))
+        pay(g, t, i, p, demand_price(g, t, i, r), np.bool_(True))
         if g.s8[g.at[F_DEMAND] + i * 2 + r] > 0:
             g.s8[g.at[F_DEMAND] + i * 2 + r] -= 1
         return
