@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from industry_env.games.twentieth_century import engine as E
-from industry_env.games.twentieth_century import kernel as K
+from industry_env.games.twentieth_century import kernel_layout as KL
 from industry_env.games.twentieth_century.reference import Game
 from industry_env.games.twentieth_century.state import BATCH_FIELDS
 
@@ -187,23 +187,25 @@ def test_the_tables_hold_the_geometrys_relations_for_every_tile_and_rotation() -
     from industry_env.games.twentieth_century.geometry import Placed, reaches
 
     data = E.load_data()
-    t, _ = K.tables(data)
+    t, _ = KL.tables(data)
     for code in range(len(data.land)):
         tile = data.tile(code)
         for rot in range(4):
             for b in range(-1, len(tile.bridges)):
-                q = K.combo(code, rot, b)
+                q = KL.combo(code, rot, b)
                 for j in range(len(tile.cities)):
                     for s in range(4):
-                        assert t[t[K.X_REACH] + q * 16 + j * 4 + s] == reaches(Placed(tile, rot, b), j, s)
+                        assert t[t[KL.X_REACH] + q * 16 + j * 4 + s] == reaches(Placed(tile, rot, b), j, s)
 
 
 UNCOMPILED = """
 import warnings; warnings.simplefilter("ignore", RuntimeWarning)  # uint64 hashing overflows on purpose
 import numpy as np
-from industry_env.games.twentieth_century import engine as E, kernel
+from industry_env.core import uncompiled
+from industry_env.games.twentieth_century import engine as E, kernel, kernel_nation
 from industry_env.games.twentieth_century.reference import Game
-assert kernel.uncompiled.DISABLED
+assert uncompiled.DISABLED and not hasattr(kernel.mask_row, "_cache")
+assert not hasattr(kernel_nation.production, "_cache")
 rng = np.random.default_rng(0)
 for n in (3, 4, 5):
     state, game = E.init(1, n, seed=n, r2="a", r4="b"), Game(n, seed=n, r2="a", r4="b")

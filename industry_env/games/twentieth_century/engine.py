@@ -45,6 +45,7 @@ from ...core import batched
 from ...core.spec import ENGINE_VERBS
 from ...core.state import BatchState
 from . import kernel as K
+from . import kernel_layout as KL
 from .components import ERAS, GameData, load_data
 from .reference import Game, IllegalActionError
 from .rules import MAX_PLAYERS, MIN_PLAYERS
@@ -64,7 +65,7 @@ from .state import (
 __all__ = ["State", "IllegalActionError", "ranking", "resample", *ENGINE_VERBS, *("bench",)]
 
 P = MAX_PLAYERS
-NC = K.NC
+NC = KL.NC
 NUM_ACTIONS = K.A.NUM_ACTIONS
 
 
@@ -101,7 +102,7 @@ def _setup(data: GameData) -> tuple[type, np.ndarray, np.ndarray]:
     if hit is None:
         schema = batch_schema(len(data.land), len(data.technologies))
         cls = type(f"State_{data.sha256[:12]}", (State,), {"SCHEMA": schema, "__module__": __name__})
-        hit = _SETUP[data.sha256] = (cls, *K.tables(data))
+        hit = _SETUP[data.sha256] = (cls, *KL.tables(data))
     return hit
 
 
@@ -112,7 +113,7 @@ def state_class(data: GameData) -> type:
 
 def _tables(state: State) -> tuple[Any, Any]:
     _, t, tf = _setup(state.data)
-    return K.wrap_tables(t), K.wrap_tables(tf)
+    return KL.wrap_tables(t), KL.wrap_tables(tf)
 
 
 def _games(state: State) -> Any:
@@ -121,7 +122,7 @@ def _games(state: State) -> Any:
     hit = state.__dict__.get("_kernel_view")
     if hit is not None and hit[0] is buf:
         return hit[1]
-    g = K.views(buf, state.SCHEMA, state.batch_size)
+    g = KL.views(buf, state.SCHEMA, state.batch_size)
     state.__dict__["_kernel_view"] = (buf, g)
     return g
 
@@ -178,7 +179,7 @@ class Engine(batched.Engine):
         return _games(state), _tables(state)[0]
 
     def observation_size(self, state: State) -> int:
-        return int(_setup(state.data)[1][K.X_NOBS])
+        return int(_setup(state.data)[1][KL.X_NOBS])
 
     def observe_into(self, state: State, seats: np.ndarray, out: np.ndarray) -> None:
         t, tf = _tables(state)
@@ -202,7 +203,7 @@ class Engine(batched.Engine):
         K.step_range(g, t, acts, legal, -1.0, mask, True, 0, 2)
         K.mask_range(g, t, mask, 0, 2)
         K.run_parallel(K.OP_MASK, g, t, acts, mask, True, legal, -1.0, mask, True, 1)
-        K.observe_rows(g, t, tf, np.zeros(2, np.int64), np.zeros((2, int(t[K.X_NOBS])), np.float32))
+        K.observe_rows(g, t, tf, np.zeros(2, np.int64), np.zeros((2, int(t[KL.X_NOBS])), np.float32))
         K.scores_rows(g, np.zeros((2, P), np.int64), np.zeros((2, P), np.int64))
 
     def finished(self, state: State) -> np.ndarray:
