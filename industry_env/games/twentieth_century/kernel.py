@@ -49,9 +49,9 @@ from .components import (
     SINGLE_USE,
 )
 from .kernel_auction import (
-    _bid_base,
     after_withdrawal,
     bid,
+    bid_base,
     buy_technology,
     min_land_price,
     next_bidder,
@@ -207,36 +207,36 @@ from .kernel_layout import (
     wr,
 )
 from .kernel_maintenance import (
-    _bridge_cell,
-    _kind,
-    _maint_seat,
-    _remove_cube,
-    _set_sel,
-    _train_from,
-    _train_sources,
+    ability_kind,
     attach_tile,
     begin_maintenance,
+    bridge_cell,
     garbage_target,
+    maint_seat,
     next_maintenance_step,
     place_bridge,
+    remove_cube,
+    set_sel,
+    train_from,
+    train_sources,
     usable,
     use_ability,
     use_target,
     use_target2,
 )
 from .kernel_nation import (
-    _combo_at,
-    _count_cities,
-    _count_land,
-    _grid,
-    _is_land_cell,
-    _join_tile,
-    _occupied,
-    _placement_named,
-    _slots,
+    cell_value,
+    citizen_at,
     clean_land_tiles,
+    combo_at,
+    count_cities,
+    count_land,
+    is_land_cell,
+    join_tile,
+    placement_named,
     production,
     rebuild_network,
+    slots,
     total_cubes,
 )
 from .kernel_production import (
@@ -245,8 +245,8 @@ from .kernel_production import (
     recycling_targets,
 )
 from .kernel_scoring import (
-    _vp_total,
     bonus_scoring,
+    vp_total,
 )
 from .observation import CELL_FEATURES, MAX_TRACK, TECH_FEATURES, TILE_FEATURES
 from .rules import (
@@ -368,7 +368,7 @@ def new_game(g, t, i, seed, n, r2opt, r4opt):
             if tb(t, X_CITY_PROD, j * 3) or tb(t, X_CITY_PROD, j * 3 + 1):
                 occ |= 1 << j
         wr(g, F_GRID_CITIZENS, i, p * NC + START_SLOT, occ)
-        _join_tile(g, t, i, p, START_SLOT)
+        join_tile(g, t, i, p, START_SLOT)
     start_round(g, t, i, 1)
     advance(g, t, i, np.zeros(t[X_NA], np.bool_))
 
@@ -378,7 +378,7 @@ def end_maintenance(g, t, i):
     k = rd(g, F_MAINT_POS, i, 0) + 1
     wr(g, F_MAINT_POS, i, 0, k)
     if k < rd(g, F_NUM_PLAYERS, i, 0):
-        begin_maintenance(g, t, i, _maint_seat(g, i, k))
+        begin_maintenance(g, t, i, maint_seat(g, i, k))
     else:
         produce(g, t, i)
 
@@ -388,7 +388,7 @@ def end_recycling(g, t, i):
     k = rd(g, F_MAINT_POS, i, 0) + 1
     wr(g, F_MAINT_POS, i, 0, k)
     if k < rd(g, F_NUM_PLAYERS, i, 0):
-        begin_recycling(g, i, _maint_seat(g, i, k))
+        begin_recycling(g, i, maint_seat(g, i, k))
         return
     wr(g, F_REMOVED_LEN, i, 0, 0)
     r = rd(g, F_ROUND, i, 0)
@@ -421,7 +421,7 @@ def mask_row(g, t, i, row):
                     row[A.LAND + s] = True
         row[A.WITHDRAW] = True
     elif ph == OPEN or ph == BID:
-        base = _bid_base(g, i)
+        base = bid_base(g, i)
         for k in range(NUM_BIDS):
             if base + k <= rd(g, F_COINS, i, p):
                 row[A.BID + k] = True
@@ -452,9 +452,9 @@ def mask_row(g, t, i, row):
             slot = rd(g, F_PENDING, i, p * 27 + k * 3 + 1)
             row[(A.LAND if code < NL else A.TECH) + slot] = True
     elif ph == ATTACH_CELL:
-        for c in range(_slots(g, i, p)):
+        for c in range(slots(g, i, p)):
             for d in range(8):
-                if _placement_named(g, i, p, c, d):
+                if placement_named(g, i, p, c, d):
                     row[A.PLACE + c * 8 + d] = True
     elif ph == ATTACH_ROTATE:
         for r in range(4):
@@ -474,31 +474,31 @@ def mask_row(g, t, i, row):
                     row[A.USE + h * MAX_AB + k] = True
         row[A.DONE] = True
     elif ph == USE_TARGET:
-        kind = _kind(g, t, i, p, rd(g, F_SEL, i, 0), rd(g, F_SEL, i, 1))
+        kind = ability_kind(g, t, i, p, rd(g, F_SEL, i, 0), rd(g, F_SEL, i, 1))
         for c in range(NC):
             if kind == K_WORKERS:
-                if _is_land_cell(g, t, i, p, c):
-                    for j in range(tb(t, X_NCITIES, _grid(g, F_GRID_TILE, i, p, c))):
-                        if not _occupied(g, i, p, c, j):
+                if is_land_cell(g, t, i, p, c):
+                    for j in range(tb(t, X_NCITIES, cell_value(g, F_GRID_TILE, i, p, c))):
+                        if not citizen_at(g, i, p, c, j):
                             row[A.CITY + c * 3 + j] = True
             elif kind == K_BRIDGE:
-                if _bridge_cell(g, t, i, p, c):
+                if bridge_cell(g, t, i, p, c):
                     row[A.TILE + c] = True
             elif kind != K_TRAIN:
-                if _is_land_cell(g, t, i, p, c) and _grid(g, F_GRID_CUBES, i, p, c):
+                if is_land_cell(g, t, i, p, c) and cell_value(g, F_GRID_CUBES, i, p, c):
                     row[A.TILE + c] = True
         if kind == K_TRAIN:
-            _train_sources(g, t, i, p, row, True)
+            train_sources(g, t, i, p, row, True)
     elif ph == USE_TARGET2:
         first = rd(g, F_SEL, i, 2)
-        if _kind(g, t, i, p, rd(g, F_SEL, i, 0), rd(g, F_SEL, i, 1)) == K_TRAIN:
-            _train_from(g, t, i, p, first // 3, first % 3, row, True)
+        if ability_kind(g, t, i, p, rd(g, F_SEL, i, 0), rd(g, F_SEL, i, 1)) == K_TRAIN:
+            train_from(g, t, i, p, first // 3, first % 3, row, True)
         else:
             for c in range(NC):
-                if _is_land_cell(g, t, i, p, c) and c != first:
+                if is_land_cell(g, t, i, p, c) and c != first:
                     row[A.TILE + c] = True
     elif ph == BRIDGE:
-        for b in range(tb(t, X_NBRIDGES, _grid(g, F_GRID_TILE, i, p, rd(g, F_SEL, i, 2)))):
+        for b in range(tb(t, X_NBRIDGES, cell_value(g, F_GRID_TILE, i, p, rd(g, F_SEL, i, 2)))):
             row[A.BRIDGE + b] = True
     elif ph == RECYCLE:
         recycling_targets(g, t, i, p, row)
@@ -521,7 +521,7 @@ def do(g, t, i, action):
             withdraw(g, i, p)
     elif ph == OPEN or ph == BID:
         if action < A.PASS:
-            bid(g, t, i, p, _bid_base(g, i) + action - A.BID, action - A.BID == NUM_BIDS - 1)
+            bid(g, t, i, p, bid_base(g, i) + action - A.BID, action - A.BID == NUM_BIDS - 1)
         elif action == A.PASS:
             wr(g, F_PASSED, i, p, 1)
             next_bidder(g, t, i, p)
@@ -541,20 +541,20 @@ def do(g, t, i, action):
         for k in range(rd(g, F_PENDING_LEN, i, p)):
             code = rd(g, F_PENDING, i, p * 27 + k * 3)
             if rd(g, F_PENDING, i, p * 27 + k * 3 + 1) == slot and (code < NL) == land:
-                _set_sel(g, i, code, 0, 0, 1)
+                set_sel(g, i, code, 0, 0, 1)
                 break
         wr(g, F_PHASE, i, 0, ATTACH_CELL)
     elif ph == ATTACH_CELL:
-        _set_sel(g, i, rd(g, F_SEL, i, 0), action - A.PLACE, 0, 2)
+        set_sel(g, i, rd(g, F_SEL, i, 0), action - A.PLACE, 0, 2)
         wr(g, F_PHASE, i, 0, ATTACH_ROTATE)
     elif ph == ATTACH_ROTATE:
         placement = rd(g, F_SEL, i, 1)
-        _set_sel(g, i, rd(g, F_SEL, i, 0), 0, 0, 1)
+        set_sel(g, i, rd(g, F_SEL, i, 0), 0, 0, 1)
         attach_tile(g, t, i, p, placement, action - A.ROTATE)
     elif ph == CITIZEN:
         k = action - A.CITY
         cell = k // 3
-        wr(g, F_GRID_CITIZENS, i, p * NC + cell, _grid(g, F_GRID_CITIZENS, i, p, cell) | (1 << (k % 3)))
+        wr(g, F_GRID_CITIZENS, i, p * NC + cell, cell_value(g, F_GRID_CITIZENS, i, p, cell) | (1 << (k % 3)))
         next_maintenance_step(g, i, p)
     elif ph == GARBAGE:
         add(g, F_GRID_CUBES, i, p * NC + action - A.TILE, 1)
@@ -577,7 +577,7 @@ def do(g, t, i, action):
             end_recycling(g, t, i)
         else:
             cell = action - A.TILE
-            _remove_cube(g, i, p, cell)
+            remove_cube(g, i, p, cell)
             k = rd(g, F_REMOVED_LEN, i, 0)
             wr(g, F_REMOVED, i, k, cell)
             wr(g, F_REMOVED_LEN, i, 0, k + 1)
@@ -602,7 +602,7 @@ def advance(g, t, i, row):
 @njit(cache=True)
 def ranking_key(g, i, p):
     """Higher wins: points, then fewer cubes, as one number."""
-    return _vp_total(g, i, p) * 100000 - total_cubes(g, i, p)
+    return vp_total(g, i, p) * 100000 - total_cubes(g, i, p)
 
 
 @njit(cache=True)
@@ -701,7 +701,7 @@ def observe_row(g, t, tf, i, seat, o):
     prod = np.zeros(3, np.int64)
     for q in range(n):
         rq = (q - seat) % n
-        o[t[ob + O_SEAT_VP] + rq] = _vp_total(g, i, q) / 50
+        o[t[ob + O_SEAT_VP] + rq] = vp_total(g, i, q) / 50
         f = t[ob + O_SEATS] + rq * feats
         production(g, t, i, q, prod)
         o[f] = rd(g, F_COINS, i, q) / 10
@@ -721,10 +721,10 @@ def observe_row(g, t, tf, i, seat, o):
                     bridges += kind == K_BRIDGE
         o[k] = rd(g, F_PENDING_CUBES, i, q) / 5
         o[k + 1] = total_cubes(g, i, q) / 10
-        o[k + 2] = _count_land(g, t, i, q) / 10
+        o[k + 2] = count_land(g, t, i, q) / 10
         o[k + 3] = clean_land_tiles(g, t, i, q) / 10
-        o[k + 4] = _count_cities(g, t, i, q, 0, False) / 10
-        o[k + 5] = _count_cities(g, t, i, q, 1, True) / 5
+        o[k + 4] = count_cities(g, t, i, q, 0, False) / 10
+        o[k + 5] = count_cities(g, t, i, q, 1, True) / 5
         o[k + 6] = workers
         o[k + 7] = bridges
         k += 8
@@ -748,20 +748,20 @@ def observe_row(g, t, tf, i, seat, o):
                     o[at + k] = tf[t[X_TECH_ROW] + (code - NL) * TECH_FEATURES + k]
         grid = t[ob + O_GRIDS] + rq * NC * CELL_FEATURES
         for c in range(NC):
-            code = _grid(g, F_GRID_TILE, i, q, c)
+            code = cell_value(g, F_GRID_TILE, i, q, c)
             if code < 0:
                 continue
             cf = grid + c * CELL_FEATURES
-            src = t[X_CELL_ROW] + _combo_at(g, i, q, c) * CELL_FEATURES
+            src = t[X_CELL_ROW] + combo_at(g, i, q, c) * CELL_FEATURES
             for e in range(CELL_FEATURES):
                 o[cf + e] = tf[src + e]
-            o[cf + 4] = _grid(g, F_GRID_NEW, i, q, c)
-            o[cf + 5] = _grid(g, F_GRID_CUBES, i, q, c) / 4
+            o[cf + 4] = cell_value(g, F_GRID_NEW, i, q, c)
+            o[cf + 5] = cell_value(g, F_GRID_CUBES, i, q, c) / 4
             if code < NL:
                 for j in range(tb(t, X_NCITIES, code)):
-                    o[cf + 19 + 6 * j] = _occupied(g, i, q, c, j)
-            o[cf + 54] = _grid(g, F_GRID_X, i, q, c) / 8
-            o[cf + 55] = _grid(g, F_GRID_Y, i, q, c) / 8
+                    o[cf + 19 + 6 * j] = citizen_at(g, i, q, c, j)
+            o[cf + 54] = cell_value(g, F_GRID_X, i, q, c) / 8
+            o[cf + 55] = cell_value(g, F_GRID_Y, i, q, c) / 8
     at = t[ob + O_SELECTION]
     cell, city = -1, -1
     sel_len = rd(g, F_SEL_LEN, i, 0)
@@ -769,7 +769,7 @@ def observe_row(g, t, tf, i, seat, o):
         cell = rd(g, F_SEL, i, 1)
     elif ph == BRIDGE or (ph == USE_TARGET2 and sel_len == 3):
         first = rd(g, F_SEL, i, 2)
-        if _kind(g, t, i, to_move, rd(g, F_SEL, i, 0), rd(g, F_SEL, i, 1)) == K_TRAIN:
+        if ability_kind(g, t, i, to_move, rd(g, F_SEL, i, 0), rd(g, F_SEL, i, 1)) == K_TRAIN:
             cell, city = first // 3, first % 3
         else:
             cell = first
@@ -777,12 +777,12 @@ def observe_row(g, t, tf, i, seat, o):
         placement = rd(g, F_SEL, i, 1)
         anchor = placement // 8
         o[at] = 1
-        o[at + 1] = (_grid(g, F_GRID_X, i, to_move, anchor) + DIRS[placement % 8, 0]) / 8
-        o[at + 2] = (_grid(g, F_GRID_Y, i, to_move, anchor) + DIRS[placement % 8, 1]) / 8
+        o[at + 1] = (cell_value(g, F_GRID_X, i, to_move, anchor) + DIRS[placement % 8, 0]) / 8
+        o[at + 2] = (cell_value(g, F_GRID_Y, i, to_move, anchor) + DIRS[placement % 8, 1]) / 8
     elif cell >= 0:
         o[at] = 1
-        o[at + 1] = _grid(g, F_GRID_X, i, to_move, cell) / 8
-        o[at + 2] = _grid(g, F_GRID_Y, i, to_move, cell) / 8
+        o[at + 1] = cell_value(g, F_GRID_X, i, to_move, cell) / 8
+        o[at + 2] = cell_value(g, F_GRID_Y, i, to_move, cell) / 8
     if city >= 0:
         o[at + 3 + city] = 1
     if (ph == ATTACH_CELL or ph == ATTACH_ROTATE or ph == CITIZEN) and sel_len > 0:
@@ -925,7 +925,7 @@ def scores_rows(g, out, cubes):
     """``Game.scores()`` and each seat's cubes (the tie-break) of every game (0 in absent seats)."""
     for i in range(out.shape[0]):
         for q in range(rd(g, F_NUM_PLAYERS, i, 0)):
-            out[i, q] = _vp_total(g, i, q)
+            out[i, q] = vp_total(g, i, q)
             cubes[i, q] = total_cubes(g, i, q)
 
 

@@ -164,7 +164,7 @@ def raising_own_bid(g, i):
 
 
 @njit(cache=True)
-def _bid_base(g, i):
+def bid_base(g, i):
     if rd(g, F_PHASE, i, 0) == OPEN:
         return min_land_price(g, i)
     if raising_own_bid(g, i):

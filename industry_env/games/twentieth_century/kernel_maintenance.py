@@ -69,21 +69,21 @@ from .kernel_layout import (
     wr,
 )
 from .kernel_nation import (
-    _count_cities,
-    _grid,
-    _is_land_cell,
-    _join_tile,
-    _occupied,
-    _slots,
+    cell_value,
+    citizen_at,
+    count_cities,
+    is_land_cell,
+    join_tile,
     move_pollution,
     rebuild_network,
+    slots,
     train_connected,
 )
 
 
 # ============================================================================================== phase 4
 @njit(cache=True)
-def _maint_seat(g, i, k):
+def maint_seat(g, i, k):
     return (rd(g, F_MAINT_FIRST, i, 0) + k) % rd(g, F_NUM_PLAYERS, i, 0)
 
 
@@ -91,7 +91,7 @@ def _maint_seat(g, i, k):
 def start_maintenance(g, t, i):
     wr(g, F_MAINT_FIRST, i, 0, rd(g, F_NEXT_LEADER, i, 0))
     wr(g, F_MAINT_POS, i, 0, 0)
-    begin_maintenance(g, t, i, _maint_seat(g, i, 0))
+    begin_maintenance(g, t, i, maint_seat(g, i, 0))
 
 
 @njit(cache=True)
@@ -118,7 +118,7 @@ def next_maintenance_step(g, i, p):
 
 
 @njit(cache=True)
-def _set_sel(g, i, a, b, c, length):
+def set_sel(g, i, a, b, c, length):
     wr(g, F_SEL, i, 0, a)
     wr(g, F_SEL, i, 1, b)
     wr(g, F_SEL, i, 2, c)
@@ -130,10 +130,10 @@ def attach_tile(g, t, i, p, placement, rotation):
     """Aggancio: the tile on an empty cell touching the nation (slot x 8 + direction of a tile beside it), in the
     nation's next slot, a land tile with its purchase cubes."""
     code = rd(g, F_SEL, i, 0)
-    cell = _slots(g, i, p)
+    cell = slots(g, i, p)
     anchor, d = placement // 8, placement % 8
-    wr(g, F_GRID_X, i, p * NC + cell, _grid(g, F_GRID_X, i, p, anchor) + DIRS[d, 0])
-    wr(g, F_GRID_Y, i, p * NC + cell, _grid(g, F_GRID_Y, i, p, anchor) + DIRS[d, 1])
+    wr(g, F_GRID_X, i, p * NC + cell, cell_value(g, F_GRID_X, i, p, anchor) + DIRS[d, 0])
+    wr(g, F_GRID_Y, i, p * NC + cell, cell_value(g, F_GRID_Y, i, p, anchor) + DIRS[d, 1])
     m = rd(g, F_PENDING_LEN, i, p)
     e = 0
     while rd(g, F_PENDING, i, p * 27 + e * 3) != code:
@@ -151,9 +151,9 @@ def attach_tile(g, t, i, p, placement, rotation):
     wr(g, F_GRID_BRIDGE, i, p * NC + cell, -1)
     wr(g, F_GRID_CUBES, i, p * NC + cell, cubes)
     wr(g, F_GRID_NEW, i, p * NC + cell, 1 if land else 0)
-    _join_tile(g, t, i, p, cell)
+    join_tile(g, t, i, p, cell)
     if land:
-        _set_sel(g, i, code, cell, 0, 2)
+        set_sel(g, i, code, cell, 0, 2)
         wr(g, F_PHASE, i, 0, CITIZEN)
     else:
         next_maintenance_step(g, i, p)
@@ -162,19 +162,19 @@ def attach_tile(g, t, i, p, placement, rotation):
 @njit(cache=True)
 def garbage_target(g, t, i, p, c):
     """Ruling 15: the land tiles bought this round, else any land tile."""
-    if not _is_land_cell(g, t, i, p, c):
+    if not is_land_cell(g, t, i, p, c):
         return False
     any_new = False
     for q in range(NC):
-        if _is_land_cell(g, t, i, p, q) and _grid(g, F_GRID_NEW, i, p, q):
+        if is_land_cell(g, t, i, p, q) and cell_value(g, F_GRID_NEW, i, p, q):
             any_new = True
             break
-    return not any_new or _grid(g, F_GRID_NEW, i, p, c) != 0
+    return not any_new or cell_value(g, F_GRID_NEW, i, p, c) != 0
 
 
 # ---------------------------------------------------------------------------------------------- technologies
 @njit(cache=True)
-def _kind(g, t, i, p, h, k):
+def ability_kind(g, t, i, p, h, k):
     return tb(t, X_ABIL_KIND, rd(g, F_TECHS, i, p * 5 + h) * MAX_AB + k)
 
 
@@ -184,23 +184,23 @@ def _ability_cost(g, t, i, p, h, k):
 
 
 @njit(cache=True)
-def _bridge_cell(g, t, i, p, c):
+def bridge_cell(g, t, i, p, c):
     """A tile where a bridge still fits (ruling 6)."""
-    code = _grid(g, F_GRID_TILE, i, p, c)
-    return code >= 0 and _grid(g, F_GRID_BRIDGE, i, p, c) < 0 and tb(t, X_NBRIDGES, code) > 0
+    code = cell_value(g, F_GRID_TILE, i, p, c)
+    return code >= 0 and cell_value(g, F_GRID_BRIDGE, i, p, c) < 0 and tb(t, X_NBRIDGES, code) > 0
 
 
 @njit(cache=True)
-def _train_from(g, t, i, p, c, j, row, write):
+def train_from(g, t, i, p, c, j, row, write):
     """Free cities the citizen on (c, j) may move to by Train; marked in ``row`` if ``write``. Returns how many."""
     NL = t[X_NLAND]
     count = 0
     for c2 in range(NC):
-        code = _grid(g, F_GRID_TILE, i, p, c2)
+        code = cell_value(g, F_GRID_TILE, i, p, c2)
         if code < 0 or code >= NL:
             continue
         for j2 in range(tb(t, X_NCITIES, code)):
-            if not _occupied(g, i, p, c2, j2) and train_connected(g, t, i, p, c, j, c2, j2):
+            if not citizen_at(g, i, p, c2, j2) and train_connected(g, t, i, p, c, j, c2, j2):
                 count += 1
                 if write:
                     row[A.CITY + c2 * 3 + j2] = True
@@ -208,16 +208,16 @@ def _train_from(g, t, i, p, c, j, row, write):
 
 
 @njit(cache=True)
-def _train_sources(g, t, i, p, row, write):
+def train_sources(g, t, i, p, row, write):
     """Occupied cities with a Train move (marked in ``row`` if ``write``); returns how many."""
     NL = t[X_NLAND]
     count = 0
     for c in range(NC):
-        code = _grid(g, F_GRID_TILE, i, p, c)
+        code = cell_value(g, F_GRID_TILE, i, p, c)
         if code < 0 or code >= NL:
             continue
         for j in range(tb(t, X_NCITIES, code)):
-            if _occupied(g, i, p, c, j) and _train_from(g, t, i, p, c, j, row, False):
+            if citizen_at(g, i, p, c, j) and train_from(g, t, i, p, c, j, row, False):
                 count += 1
                 if write:
                     row[A.CITY + c * 3 + j] = True
@@ -231,22 +231,22 @@ def usable(g, t, i, p, h, k, row):
     """An ability not yet used, with something to act on and its cost affordable (ruling 25)."""
     if rd(g, F_USED, i, p * 10 + h * 2 + k):
         return False
-    kind = _kind(g, t, i, p, h, k)
+    kind = ability_kind(g, t, i, p, h, k)
     coins = rd(g, F_COINS, i, p)
     if kind == K_WORKERS:
-        return _count_cities(g, t, i, p, 0, False) > 0
+        return count_cities(g, t, i, p, 0, False) > 0
     if kind == K_BRIDGE:
         for c in range(NC):
-            if _bridge_cell(g, t, i, p, c):
+            if bridge_cell(g, t, i, p, c):
                 return True
         return False
     if kind == K_TRAIN:
-        return _train_sources(g, t, i, p, row, False) > 0
+        return train_sources(g, t, i, p, row, False) > 0
     dirty, lands = False, 0
     for c in range(NC):
-        if _is_land_cell(g, t, i, p, c):
+        if is_land_cell(g, t, i, p, c):
             lands += 1
-            if _grid(g, F_GRID_CUBES, i, p, c):
+            if cell_value(g, F_GRID_CUBES, i, p, c):
                 dirty = True
     if kind == K_TRUCK:
         return dirty and lands >= 2
@@ -268,14 +268,14 @@ def _pay_coins(g, i, p, amount):
 
 
 @njit(cache=True)
-def _remove_cube(g, i, p, cell):
+def remove_cube(g, i, p, cell):
     add(g, F_GRID_CUBES, i, p * NC + cell, -1)
     add(g, F_LEDGER, i, p * 6 + L_CUBES_OUT, 1)
 
 
 @njit(cache=True)
 def use_ability(g, t, i, p, h, k):
-    kind = _kind(g, t, i, p, h, k)
+    kind = ability_kind(g, t, i, p, h, k)
     if kind == K_CLEANUP:
         _pay_coins(g, i, p, _ability_cost(g, t, i, p, h, k))
         move_pollution(g, t, i, p, 1)
@@ -285,43 +285,43 @@ def use_ability(g, t, i, p, h, k):
         add(g, F_VP, i, p * 8 + S_QOL, tb(t, X_ABIL_VP, rd(g, F_TECHS, i, p * 5 + h) * MAX_AB + k))
         wr(g, F_USED, i, p * 10 + h * 2 + k, 1)
     else:
-        _set_sel(g, i, h, k, 0, 2)
+        set_sel(g, i, h, k, 0, 2)
         wr(g, F_PHASE, i, 0, USE_TARGET)
 
 
 @njit(cache=True)
 def _finish_use(g, i, p):
     wr(g, F_USED, i, p * 10 + rd(g, F_SEL, i, 0) * 2 + rd(g, F_SEL, i, 1), 1)
-    _set_sel(g, i, 0, 0, 0, 0)
+    set_sel(g, i, 0, 0, 0, 0)
     wr(g, F_PHASE, i, 0, USE)
 
 
 @njit(cache=True)
 def use_target(g, t, i, p, target):
     h, k = rd(g, F_SEL, i, 0), rd(g, F_SEL, i, 1)
-    kind = _kind(g, t, i, p, h, k)
+    kind = ability_kind(g, t, i, p, h, k)
     if kind == K_WORKERS:
         cell, city = target // 3, target % 3
-        wr(g, F_GRID_CITIZENS, i, p * NC + cell, _grid(g, F_GRID_CITIZENS, i, p, cell) | (1 << city))
+        wr(g, F_GRID_CITIZENS, i, p * NC + cell, cell_value(g, F_GRID_CITIZENS, i, p, cell) | (1 << city))
         _finish_use(g, i, p)
     elif kind == K_COLLECTION or kind == K_RECYCLING:
         if kind == K_RECYCLING:
             _pay_coins(g, i, p, _ability_cost(g, t, i, p, h, k))
-        _remove_cube(g, i, p, target)
+        remove_cube(g, i, p, target)
         _finish_use(g, i, p)
     else:
-        _set_sel(g, i, h, k, target, 3)
+        set_sel(g, i, h, k, target, 3)
         wr(g, F_PHASE, i, 0, BRIDGE if kind == K_BRIDGE else USE_TARGET2)
 
 
 @njit(cache=True)
 def use_target2(g, t, i, p, target):
     h, k, first = rd(g, F_SEL, i, 0), rd(g, F_SEL, i, 1), rd(g, F_SEL, i, 2)
-    if _kind(g, t, i, p, h, k) == K_TRAIN:
+    if ability_kind(g, t, i, p, h, k) == K_TRAIN:
         cell, city = first // 3, first % 3
-        wr(g, F_GRID_CITIZENS, i, p * NC + cell, _grid(g, F_GRID_CITIZENS, i, p, cell) & ~(1 << city))
+        wr(g, F_GRID_CITIZENS, i, p * NC + cell, cell_value(g, F_GRID_CITIZENS, i, p, cell) & ~(1 << city))
         cell2, city2 = target // 3, target % 3
-        wr(g, F_GRID_CITIZENS, i, p * NC + cell2, _grid(g, F_GRID_CITIZENS, i, p, cell2) | (1 << city2))
+        wr(g, F_GRID_CITIZENS, i, p * NC + cell2, cell_value(g, F_GRID_CITIZENS, i, p, cell2) | (1 << city2))
     else:
         add(g, F_GRID_CUBES, i, p * NC + first, -1)
         add(g, F_GRID_CUBES, i, p * NC + target, 1)

@@ -44,7 +44,7 @@ from .kernel_layout import (
 
 # ============================================================================================== the nation
 @njit(cache=True)
-def _grid(g, f, i, p, c):
+def cell_value(g, f, i, p, c):
     return rd(g, f, i, p * NC + c)
 
 
@@ -52,82 +52,84 @@ def _grid(g, f, i, p, c):
 def _slot_at(g, i, p, x, y):
     """The slot of seat p's tile on cell (x, y), -1 if it is empty (slots fill in order from 0)."""
     for c in range(NC):
-        if _grid(g, F_GRID_TILE, i, p, c) < 0:
+        if cell_value(g, F_GRID_TILE, i, p, c) < 0:
             return -1
-        if _grid(g, F_GRID_X, i, p, c) == x and _grid(g, F_GRID_Y, i, p, c) == y:
+        if cell_value(g, F_GRID_X, i, p, c) == x and cell_value(g, F_GRID_Y, i, p, c) == y:
             return c
     return -1
 
 
 @njit(cache=True)
-def _neighbour(g, i, p, c, side):
+def neighbour(g, i, p, c, side):
     """The slot of the tile across side ``side`` of slot c's tile, -1 none."""
-    return _slot_at(g, i, p, _grid(g, F_GRID_X, i, p, c) + STEPS[side, 0], _grid(g, F_GRID_Y, i, p, c) + STEPS[side, 1])
+    return _slot_at(g, i, p, cell_value(g, F_GRID_X, i, p, c) + STEPS[side, 0],
+                    cell_value(g, F_GRID_Y, i, p, c) + STEPS[side, 1])
 
 
 @njit(cache=True)
-def _slots(g, i, p):
+def slots(g, i, p):
     """How many tiles seat p's nation holds."""
     for c in range(NC):
-        if _grid(g, F_GRID_TILE, i, p, c) < 0:
+        if cell_value(g, F_GRID_TILE, i, p, c) < 0:
             return c
     return NC
 
 
 @njit(cache=True)
-def _placement_named(g, i, p, c, d):
+def placement_named(g, i, p, c, d):
     """Whether the cell beside slot c toward direction d is empty and c is the lowest slot touching it: the one
     name of a cell a tile may be attached on (geometry.placements)."""
-    x, y = _grid(g, F_GRID_X, i, p, c) + DIRS[d, 0], _grid(g, F_GRID_Y, i, p, c) + DIRS[d, 1]
+    x, y = cell_value(g, F_GRID_X, i, p, c) + DIRS[d, 0], cell_value(g, F_GRID_Y, i, p, c) + DIRS[d, 1]
     if _slot_at(g, i, p, x, y) >= 0:
         return False
     for q in range(c):
-        if abs(_grid(g, F_GRID_X, i, p, q) - x) <= 1 and abs(_grid(g, F_GRID_Y, i, p, q) - y) <= 1:
+        if abs(cell_value(g, F_GRID_X, i, p, q) - x) <= 1 and abs(cell_value(g, F_GRID_Y, i, p, q) - y) <= 1:
             return False
     return True
 
 
 @njit(cache=True)
-def _is_land_cell(g, t, i, p, c):
-    code = _grid(g, F_GRID_TILE, i, p, c)
+def is_land_cell(g, t, i, p, c):
+    code = cell_value(g, F_GRID_TILE, i, p, c)
     return code >= 0 and code < t[X_NLAND]
 
 
 @njit(cache=True)
-def _combo_at(g, i, p, c):
-    code = _grid(g, F_GRID_TILE, i, p, c)
-    return (code * 4 + _grid(g, F_GRID_ROT, i, p, c)) * (MAX_BRIDGES + 1) + _grid(g, F_GRID_BRIDGE, i, p, c) + 1
+def combo_at(g, i, p, c):
+    code = cell_value(g, F_GRID_TILE, i, p, c)
+    return ((code * 4 + cell_value(g, F_GRID_ROT, i, p, c)) * (MAX_BRIDGES + 1)
+            + cell_value(g, F_GRID_BRIDGE, i, p, c) + 1)
 
 
 @njit(cache=True)
-def _reach(g, t, i, p, c, element, side):
+def tile_reaches(g, t, i, p, c, element, side):
     """geometry.reaches of the tile on cell c (element: a city 0-2, or 3 the building)."""
-    return tb(t, X_REACH, _combo_at(g, i, p, c) * 16 + element * 4 + side) != 0
+    return tb(t, X_REACH, combo_at(g, i, p, c) * 16 + element * 4 + side) != 0
 
 
 @njit(cache=True)
-def _railed(g, t, i, p, c, side):
-    return tb(t, X_RAILED, _combo_at(g, i, p, c) * 4 + side) != 0
+def tile_railed(g, t, i, p, c, side):
+    return tb(t, X_RAILED, combo_at(g, i, p, c) * 4 + side) != 0
 
 
 @njit(cache=True)
-def _occupied(g, i, p, c, j):
-    return (_grid(g, F_GRID_CITIZENS, i, p, c) >> j) & 1
+def citizen_at(g, i, p, c, j):
+    return (cell_value(g, F_GRID_CITIZENS, i, p, c) >> j) & 1
 
 
 @njit(cache=True)
 def total_cubes(g, i, p):
     s = 0
     for c in range(NC):
-        s += _grid(g, F_GRID_CUBES, i, p, c)
+        s += cell_value(g, F_GRID_CUBES, i, p, c)
     return s
 
 
 @njit(cache=True)
-def _count_land(g, t, i, p):
+def count_land(g, t, i, p):
     s = 0
     for c in range(NC):
-        if _is_land_cell(g, t, i, p, c):
+        if is_land_cell(g, t, i, p, c):
             s += 1
     return s
 
@@ -136,21 +138,21 @@ def _count_land(g, t, i, p):
 def clean_land_tiles(g, t, i, p):
     s = 0
     for c in range(NC):
-        if _is_land_cell(g, t, i, p, c) and _grid(g, F_GRID_CUBES, i, p, c) == 0:
+        if is_land_cell(g, t, i, p, c) and cell_value(g, F_GRID_CUBES, i, p, c) == 0:
             s += 1
     return s
 
 
 @njit(cache=True)
-def _count_cities(g, t, i, p, occupied, recycling_only):
+def count_cities(g, t, i, p, occupied, recycling_only):
     """Cities of the nation, occupied (1) or free (0); only recycling ones if asked."""
     s = 0
     for c in range(NC):
-        if not _is_land_cell(g, t, i, p, c):
+        if not is_land_cell(g, t, i, p, c):
             continue
-        code = _grid(g, F_GRID_TILE, i, p, c)
+        code = cell_value(g, F_GRID_TILE, i, p, c)
         for j in range(tb(t, X_NCITIES, code)):
-            if _occupied(g, i, p, c, j) == occupied and (not recycling_only or tb(t, X_CITY_RECYCLE, code * 3 + j)):
+            if citizen_at(g, i, p, c, j) == occupied and (not recycling_only or tb(t, X_CITY_RECYCLE, code * 3 + j)):
                 s += 1
     return s
 
@@ -159,8 +161,8 @@ def _count_cities(g, t, i, p, occupied, recycling_only):
 def institution_bonus(g, t, i, p, inst, land, city):
     """geometry.institution_bonus: edge neighbours, the city and the building reaching their shared side."""
     for side in range(4):
-        if _neighbour(g, i, p, land, side) == inst:
-            return _reach(g, t, i, p, land, city, side) and _reach(g, t, i, p, inst, 3, (side + 2) % 4)
+        if neighbour(g, i, p, land, side) == inst:
+            return tile_reaches(g, t, i, p, land, city, side) and tile_reaches(g, t, i, p, inst, 3, (side + 2) % 4)
     return False
 
 
@@ -172,16 +174,16 @@ def production(g, t, i, p, out):
     out[1] = 0
     out[2] = 0
     for c in range(NC):
-        code = _grid(g, F_GRID_TILE, i, p, c)
+        code = cell_value(g, F_GRID_TILE, i, p, c)
         if code < 0 or code >= NL:
             continue
         for j in range(tb(t, X_NCITIES, code)):
-            if not _occupied(g, i, p, c, j):
+            if not citizen_at(g, i, p, c, j):
                 continue
             for r in range(3):
                 out[r] += tb(t, X_CITY_PROD, code * 9 + j * 3 + r)
             for q in range(NC):
-                inst = _grid(g, F_GRID_TILE, i, p, q)
+                inst = cell_value(g, F_GRID_TILE, i, p, q)
                 if inst < NL:
                     continue
                 r = tb(t, X_BUILDING, inst)
@@ -216,12 +218,12 @@ def _fresh_nodes(g, i, p, c):
 @njit(cache=True)
 def _join_sides(g, t, i, p, c, last_side):
     """Join the tile on cell c to its neighbours across sides 0..last_side where both are railed (ruling 1)."""
-    q = _combo_at(g, i, p, c)
+    q = combo_at(g, i, p, c)
     for side in range(last_side + 1):
-        other = _neighbour(g, i, p, c, side)
-        if other < 0 or _grid(g, F_GRID_TILE, i, p, other) < 0:
+        other = neighbour(g, i, p, c, side)
+        if other < 0 or cell_value(g, F_GRID_TILE, i, p, other) < 0:
             continue
-        q2 = _combo_at(g, i, p, other)
+        q2 = combo_at(g, i, p, other)
         for k in range(tb(t, X_NLC, q)):
             if not (tb(t, X_LC_SIDES, q * LC + k) >> side) & 1:
                 continue
@@ -231,7 +233,7 @@ def _join_sides(g, t, i, p, c, last_side):
 
 
 @njit(cache=True)
-def _join_tile(g, t, i, p, c):
+def join_tile(g, t, i, p, c):
     """A tile just attached on cell c: its nodes, joined to the nation's networks on its four sides."""
     _fresh_nodes(g, i, p, c)
     _join_sides(g, t, i, p, c, 3)
@@ -244,17 +246,17 @@ def rebuild_network(g, t, i, p):
     for k in range(NODES):
         wr(g, F_NETWORK, i, p * NODES + k, -1)
     for c in range(NC):
-        if _grid(g, F_GRID_TILE, i, p, c) >= 0:
+        if cell_value(g, F_GRID_TILE, i, p, c) >= 0:
             _fresh_nodes(g, i, p, c)
     for c in range(NC):
-        if _grid(g, F_GRID_TILE, i, p, c) >= 0:
+        if cell_value(g, F_GRID_TILE, i, p, c) >= 0:
             _join_sides(g, t, i, p, c, 3)
 
 
 @njit(cache=True)
 def train_connected(g, t, i, p, c, j, c2, j2):
     """geometry.train_connected: the two cities share a network node's root."""
-    q, q2 = _combo_at(g, i, p, c), _combo_at(g, i, p, c2)
+    q, q2 = combo_at(g, i, p, c), combo_at(g, i, p, c2)
     for k in range(tb(t, X_NLC, q)):
         if not (tb(t, X_LC_CITIES, q * LC + k) >> j) & 1:
             continue

@@ -36,16 +36,16 @@ from .kernel_layout import (
     wr,
 )
 from .kernel_maintenance import (
-    _maint_seat,
+    maint_seat,
 )
 from .kernel_nation import (
-    _grid,
-    _is_land_cell,
-    _neighbour,
-    _occupied,
-    _railed,
-    _reach,
+    cell_value,
+    citizen_at,
+    is_land_cell,
+    neighbour,
     production,
+    tile_railed,
+    tile_reaches,
 )
 from .rules import (
     LAST_FULL_ROUND,
@@ -68,7 +68,7 @@ def produce(g, t, i):
             add(g, F_LEDGER, i, p * 6 + L_SCIENCE_IN, prod[1])
         add(g, F_VP, i, p * 8 + S_PRODUCTION, prod[2])
     wr(g, F_MAINT_POS, i, 0, 0)
-    begin_recycling(g, i, _maint_seat(g, i, 0))
+    begin_recycling(g, i, maint_seat(g, i, 0))
 
 
 @njit(cache=True)
@@ -84,8 +84,8 @@ def recycling_reaches(g, t, i, p, centre, city, target):
     if target == centre:
         return True
     for side in range(4):
-        if _neighbour(g, i, p, centre, side) == target:
-            return _reach(g, t, i, p, centre, city, side) and _railed(g, t, i, p, target, (side + 2) % 4)
+        if neighbour(g, i, p, centre, side) == target:
+            return tile_reaches(g, t, i, p, centre, city, side) and tile_railed(g, t, i, p, target, (side + 2) % 4)
     return False
 
 
@@ -97,11 +97,11 @@ def recycling_targets(g, t, i, p, row):
     centres = np.zeros(3 * NC, np.int64)  # cell * 3 + city
     nc = 0
     for c in range(NC):
-        code = _grid(g, F_GRID_TILE, i, p, c)
+        code = cell_value(g, F_GRID_TILE, i, p, c)
         if code < 0 or code >= NL:
             continue
         for j in range(tb(t, X_NCITIES, code)):
-            if _occupied(g, i, p, c, j) and tb(t, X_CITY_RECYCLE, code * 3 + j):
+            if citizen_at(g, i, p, c, j) and tb(t, X_CITY_RECYCLE, code * 3 + j):
                 centres[nc] = c * 3 + j
                 nc += 1
     m = rd(g, F_REMOVED_LEN, i, 0)
@@ -111,7 +111,7 @@ def recycling_targets(g, t, i, p, row):
     for k in range(m):
         cubes[k] = rd(g, F_REMOVED, i, k)
     for c in range(NC):
-        if not _is_land_cell(g, t, i, p, c) or not _grid(g, F_GRID_CUBES, i, p, c):
+        if not is_land_cell(g, t, i, p, c) or not cell_value(g, F_GRID_CUBES, i, p, c):
             continue
         cubes[m] = c
         if _matchable(g, t, i, p, cubes, centres[:nc]):

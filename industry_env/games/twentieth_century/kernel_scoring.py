@@ -32,10 +32,10 @@ from .kernel_layout import (
     tb,
 )
 from .kernel_nation import (
-    _count_cities,
-    _grid,
-    _is_land_cell,
+    cell_value,
     clean_land_tiles,
+    count_cities,
+    is_land_cell,
     total_cubes,
 )
 from .rules import (
@@ -49,7 +49,7 @@ from .rules import (
 
 # ============================================================================================== phase 6
 @njit(cache=True)
-def _vp_total(g, i, p):
+def vp_total(g, i, p):
     s = 0
     for k in range(8):
         s += rd(g, F_VP, i, p * 8 + k)
@@ -69,14 +69,14 @@ def bonus_scoring(g, t, i):
             if r2 == 0:
                 v = coins + science
             elif r2 == 1:
-                v = _vp_total(g, i, p)
+                v = vp_total(g, i, p)
             else:
                 v = R2_CARD_C_CLEAN_TILE * clean_land_tiles(g, t, i, p)
             add(g, F_VP, i, p * 8 + S_ROUND2, v)
         elif r == 4 and r4 >= 0:
             k = rd(g, F_POLLUTION, i, p) - t[X_POLL_LOW]
             if r4 == 0:
-                v = R4_CARD_A_PER_CENTRE * _count_cities(g, t, i, p, 1, True) + coins
+                v = R4_CARD_A_PER_CENTRE * count_cities(g, t, i, p, 1, True) + coins
             elif r4 == 1:
                 v = max(0, tb(t, X_POLL_FINAL, k)) + vp
             else:
@@ -93,8 +93,8 @@ def final_scoring(g, t, i):
         k = rd(g, F_POLLUTION, i, p) - t[X_POLL_LOW]
         tiles = 0
         for c in range(NC):
-            if _is_land_cell(g, t, i, p, c):
-                cubes = _grid(g, F_GRID_CUBES, i, p, c)
+            if is_land_cell(g, t, i, p, c):
+                cubes = cell_value(g, F_GRID_CUBES, i, p, c)
                 tiles += tb(t, X_CLEAN_TILE, k) if cubes == 0 else -EXTRA_CUBE_PENALTY * max(0, cubes - 1)
         add(g, F_VP, i, p * 8 + S_LAND, tiles)
         add(g, F_VP, i, p * 8 + S_POLLUTION, tb(t, X_POLL_FINAL, k))
