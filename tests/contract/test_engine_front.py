@@ -161,3 +161,23 @@ def test_a_batch_on_the_threads_plays_what_the_calling_thread_plays(game: str, m
     (serial, a), (threaded, b) = runs
     assert all(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]) for x, y in zip(serial, threaded, strict=True))
     assert all(np.array_equal(getattr(a, f), getattr(b, f)) for f in a.SCHEMA.names)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_compiled_function_of_a_game_is_under_its_kernels_stamp(game: str) -> None:
+    """numba checks a function's disk cache against its own file only: a compiled function of the game that the
+    kernel's stamp leaves out (Industry's observation kernel was) keeps code built over older rules for as long as
+    its own file is unchanged."""
+    import pkgutil
+    import sys
+
+    kernel = _kernel(game)
+    package = kernel.__name__.rsplit(".", 1)[0]
+    for info in pkgutil.iter_modules(sys.modules[package].__path__):
+        importlib.import_module(f"{package}.{info.name}")
+    compiled = {f for name, module in list(sys.modules.items()) if name.startswith(package + ".")
+                for f in vars(module).values() if hasattr(f, "_cache") and getattr(f, "__module__", None) == name}
+    outside = sorted(f"{f.__module__}.{f.__name__}" for f in compiled - set(kernel.dispatchers()))
+    assert compiled and not outside, outside
+    files = {sys.modules[f.__module__].__file__ for f in compiled}
+    assert files <= set(kernel.sources()), files - set(kernel.sources())
