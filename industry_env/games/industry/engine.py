@@ -307,7 +307,7 @@ def observe(state: State, player: int | np.ndarray | None = None) -> np.ndarray:
     if _backend == "numba":
         from . import observe_kernel
 
-        return observe_kernel.observe(state, player)
+        return observe_kernel.observe(state, player, _kernel().PARALLEL_FROM)
     return numpy_backend.observe(state, player)
 
 

@@ -26,7 +26,6 @@ import sys
 import threading
 import weakref
 from collections import OrderedDict
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -40,7 +39,7 @@ from ...core.chance import key_one, splitmix64_one
 from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
 from . import actions as A
-from . import kernel_rules
+from . import kernel_rules, observe_kernel
 from .kernel_rules import (
     BID,
     BIDDER,
@@ -454,21 +453,12 @@ class _Direct:
 CACHE_NAME = "kernel"  # the stamp of this kernel's sources in numba's cache folder
 
 
-def _observe_kernel() -> ModuleType:
-    """:mod:`.observe_kernel`, which compiles the observation over :mod:`.kernel_rules` (imported here, not at the
-    top: it imports this module)."""
-    from . import observe_kernel
-
-    return observe_kernel
-
-
 def sources() -> list[str]:
     """The files whose numbers the compiled code holds: this one, the rules of one game, the observation's kernel
     and layout, the rules' constants, the action encoding and the State's declaration (its offsets). The
     observation's kernel is among them because numba would otherwise keep its code, built over an older
     :mod:`.kernel_rules`, for as long as its own file is unchanged."""
-    observe = _observe_kernel()
-    return [__file__, kernel_rules.__file__, observe.__file__, observe.O.__file__,
+    return [__file__, kernel_rules.__file__, observe_kernel.__file__, observe_kernel.O.__file__,
             sys.modules["industry_env.games.industry.rules"].__file__, A.__file__, sys.modules[SCHEMA_MODULE].__file__,
             sys.modules[key_one.__module__].__file__]  # fmt: skip
 
@@ -476,7 +466,7 @@ def sources() -> list[str]:
 def dispatchers() -> list:
     """The compiled functions of this module, of the rules (:mod:`.kernel_rules`) and of the observation
     (:mod:`.observe_kernel`), and core.chance's that they call: a stale stamp empties the cache of all of them."""
-    modules = (sys.modules[__name__], kernel_rules, _observe_kernel())
+    modules = (sys.modules[__name__], kernel_rules, observe_kernel)
     return [f for module in modules for f in vars(module).values()
             if hasattr(f, "_cache") and getattr(f, "__module__", None) == module.__name__] + [splitmix64_one,
                                                                                           key_one]  # fmt: skip

@@ -15,7 +15,7 @@ from numba import prange
 from ...core import numba_cache, runtime, uncompiled
 from ...core.numba_cache import njit  # numba's, falling back to no disk cache where none is writable
 from ...core.uncompiled import scalars
-from . import kernel, kernel_rules
+from . import kernel_rules
 from . import observation as O
 from .rules import NUM_COLUMNS, NUM_FIELDS, NUM_JOKER_KINDS, NUM_RESOURCES
 from .state import SCHEMA
@@ -157,8 +157,9 @@ def current_player(state) -> np.ndarray:
     return out
 
 
-def observe(state, player) -> np.ndarray:
-    """``engine.observe`` by the kernel: ``player`` None (the player to move), a seat, or int[B] (checked)."""
+def observe(state, player, parallel_from: int) -> np.ndarray:
+    """``engine.observe`` by the kernel: ``player`` None (the player to move), a seat, or int[B] (checked); on the
+    threads from twice ``parallel_from`` games (the engine kernel's threshold, in the one runtime's layer)."""
     B = state.batch_size
     if player is None:
         observer = np.full(B, -1, np.int64)
@@ -171,8 +172,8 @@ def observe(state, player) -> np.ndarray:
         observer = np.where(np.broadcast_to(raw, (B,)) >= 0, raw, -2).astype(np.int64)
     out = np.empty((B, DIM), np.float32)
     bad = np.zeros(B, np.bool_)
-    if runtime.chunks(B, 2 * kernel.PARALLEL_FROM):  # the one runtime's layer, twice the kernel's threshold
-        _observe_parallel(state.backed(), B, observer, out, bad, kernel.chunks(B, 4))
+    if runtime.chunks(B, 2 * parallel_from):
+        _observe_parallel(state.backed(), B, observer, out, bad, max(1, runtime.chunks(B, 1, 4)))  # a few a thread
     else:
         _observe_all(state.backed(), B, observer, out, bad)
     if bad.any():
