@@ -178,6 +178,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("--show", type=int, default=4, help="changed lines shown per function (default 4)")
     args = parser.parse_args(argv)
     if args.command == "dump":
+        from .registry import available_games
+
+        games = available_games(include_hidden=True)
+        if args.game not in games:
+            parser.error(f"dump: no game {args.game!r}; the games: {', '.join(games)}")
+        if not args.file.parent.is_dir():
+            parser.error(f"dump: {args.file.parent} is not a folder")
         return dump(args.game, args.file)
     renames = {}
     for pair in args.rename:
@@ -185,7 +192,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not (sep and old and new):
             parser.error(f"--rename {pair!r}: write OLD=NEW")
         renames[old] = new
-    before, after = (json.loads(p.read_text(encoding="utf-8")) for p in (args.before, args.after))
+    dumps = []
+    for path in (args.before, args.after):
+        try:
+            dumps.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            parser.error(f"compare: {path}: not a dump written by `dump` ({exc})")
+        if not isinstance(dumps[-1], dict):
+            parser.error(f"compare: {path}: not a dump written by `dump` (a JSON object of functions' code)")
+    before, after = dumps
     report = compare(before, after, renames, args.show)
     print("\n".join(report) if report else f"the same code: {len(after)} compiled functions")
     return 1 if report else 0

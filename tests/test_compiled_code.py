@@ -74,3 +74,13 @@ def test_a_raised_exception_compares_by_class_message_and_function_not_by_file_a
     assert kernel == moved and "no coal" in kernel
     other = C.normalize(constant("/a/kernel.py", 537, "no iron"), MODULES)
     assert C.compare({"f()": kernel}, {"f()": other}, {}) != []
+
+
+def test_bad_input_names_the_file_or_the_game(tmp_path, capsys) -> None:
+    (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    for argv, said in ((["compare", str(tmp_path / "none.json"), str(tmp_path / "list.json")], "none.json"),
+                       (["compare", str(tmp_path / "list.json"), str(tmp_path / "list.json")], "list.json"),
+                       (["dump", "chess", str(tmp_path / "x.json")], "no game 'chess'")):  # fmt: skip
+        with pytest.raises(SystemExit) as exit_:
+            C.main(argv)
+        assert exit_.value.code == 2 and said in capsys.readouterr().err
