@@ -5,7 +5,8 @@ with an empty numba cache) and writes the LLVM IR of every compiled function of 
 keyed by the function's name and signature, with what a move changes written out of it: the module a function
 lives in, numba's counters of functions and variables compiled so far, addresses. Run it in a checkout of the
 commit before a change and in one after it, then ``python -m industry_env.compiled_code compare BEFORE AFTER
-[--rename OLD=NEW ...]``: it lists each function whose code differs, and exits 1 if any does.
+[--rename OLD=NEW ...]``: it lists each function whose code differs, and exits 1 if any does. ``dump --tree DIR``
+compiles the checkout in ``DIR`` instead of the installed package.
 
 The same IR for every function means the change (a kernel split into modules, names made public) changed no
 instruction, which is more than a sample of games can show; any other change to compiled code is verified again
@@ -72,6 +73,10 @@ def normalize(ir: str, modules: Sequence[str]) -> str:
     ir = re.sub(r"(@numba_unpickle\(ptr nonnull @\.const\.pickledata\.\w+(?:\.\d+)?, i32) \d+", r"\1 N", ir)
     for prefix in sorted((mangled(m) for m in modules), key=len, reverse=True):
         ir = ir.replace(prefix, "MOD")
+    ir = ir.replace("MODMOD", "MOD")  # a function named after its module (core.batch_entries' copies)
+    for module in sorted(modules, key=len, reverse=True):
+        ir = ir.replace(f".const.{module}.", ".const.").replace(f'c"{module}.', 'c"')
+    ir = re.sub(r'(@\.const\.[\w.]+ = internal constant) \[\d+ x i8\] (c"[\w.]+\\00")', r"\1 [N x i8] \2", ir)
     ir = re.sub(r"B\d+v\d+", "Bv", ir)
     ir = re.sub(r"__v\d+__", "__v__", ir)
     ir = re.sub(r"0x[0-9a-f]{6,}", "0xADDR", ir)
@@ -100,23 +105,34 @@ def compiled_functions(game: str) -> dict[str, str]:
     return out
 
 
-def dump(game: str, path: Path) -> int:
-    """Compile ``game``'s engine afresh in a new process and write its compiled functions' IR to ``path``."""
+def dump(game: str, path: Path, tree: Path | None = None) -> int:
+    """Compile ``game``'s engine afresh in a new process and write its compiled functions' IR to ``path``; with
+    ``tree``, the ``industry_env`` of that checkout (the commit before a change, say), not the one installed."""
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        code = f"import sys; from {PACKAGE}.compiled_code import _dump_here; _dump_here(sys.argv[1], sys.argv[2])"
-        return subprocess.run([sys.executable, "-c", code, game, str(path)], env=env, check=False).returncode
+        if tree is not None:
+            env["PYTHONPATH"] = os.pathsep.join([str(tree.resolve()), *filter(None, [os.environ.get("PYTHONPATH")])])
+        # this file run as a script: it imports nothing of the package before the tree's is on the path
+        argv = [sys.executable, str(Path(__file__).resolve()), "--dump-here", game, str(path), str(tree or "")]
+        return subprocess.run(argv, env=env, check=False).returncode
 
 
-def _dump_here(game: str, path: str) -> None:
-    from .warmup import warm_game
+def _dump_here(game: str, path: str, tree: str) -> int:
+    import industry_env
+    from industry_env.warmup import warm_game
 
+    source = Path(industry_env.__file__).resolve().parent
+    if tree and not source.is_relative_to(Path(tree).resolve()):
+        print(f"dump: {tree} has no industry_env that Python imports first (it imported {source})", file=sys.stderr)
+        return 2
     warm_game(game, agents=False)
-    functions = compiled_functions(game)
+    functions = {"@source": str(source), **compiled_functions(game)}
     tmp = Path(path).with_suffix(".tmp")
     tmp.write_text(json.dumps(functions, indent=0, sort_keys=True), encoding="utf-8")
     tmp.replace(path)
-    print(f"{len(functions)} compiled functions of {game} (name and signature) written to {path}")
+    print(f"{len(functions) - 1} compiled functions of {game} (name and signature), compiled from {source}, "
+          f"written to {path}")  # fmt: skip
+    return 0
 
 
 _REFCOUNT = re.compile(r"^\s*(tail )?call void @NRT_(incref|decref)\(")
@@ -152,6 +168,7 @@ def compare(before: Mapping[str, str], after: Mapping[str, str], renames: Mappin
         name, sig = k.split("(", 1)
         return renames.get(name, name) + "(" + sig
 
+    before, after = ({k: v for k, v in d.items() if not k.startswith("@")} for d in (before, after))
     old = {key(k): renamed(v) for k, v in before.items()}
     report = [f"only before: {k}" for k in sorted(set(old) - set(after))]
     report += [f"only after: {k}" for k in sorted(set(after) - set(old))]
@@ -170,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     d = sub.add_parser("dump", help="compile a game afresh and write its compiled functions' IR")
     d.add_argument("game")
     d.add_argument("file", type=Path)
+    d.add_argument("--tree", type=Path, help="a checkout whose industry_env to compile (default: the one installed)")
     c = sub.add_parser("compare", help="compare two dumps; exit 1 if a function differs")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
@@ -185,7 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"dump: no game {args.game!r}; the games: {', '.join(games)}")
         if not args.file.parent.is_dir():
             parser.error(f"dump: {args.file.parent} is not a folder")
-        return dump(args.game, args.file)
+        if args.tree is not None and not (args.tree / PACKAGE / "__init__.py").is_file():
+            parser.error(f"dump: --tree {args.tree}: no {PACKAGE} package in it")
+        return dump(args.game, args.file, args.tree)
     renames = {}
     for pair in args.rename:
         old, sep, new = pair.partition("=")
@@ -201,10 +221,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not isinstance(dumps[-1], dict):
             parser.error(f"compare: {path}: not a dump written by `dump` (a JSON object of functions' code)")
     before, after = dumps
+    for path, d in ((args.before, before), (args.after, after)):
+        print(f"{path}: {len(d) - ('@source' in d)} functions, compiled from {d.get('@source', '(not said)')}")
     report = compare(before, after, renames, args.show)
-    print("\n".join(report) if report else f"the same code: {len(after)} compiled functions")
+    print("\n".join(report) if report else f"the same code: {len(after) - ('@source' in after)} compiled functions")
     return 1 if report else 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--dump-here"]:  # dump's new process (see dump), run as a script
+        if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+            sys.path.pop(0)  # the package's own folder: its modules are not top-level ones
+        sys.exit(_dump_here(*sys.argv[2:5]))
     sys.exit(main())

@@ -84,3 +84,17 @@ def test_bad_input_names_the_file_or_the_game(tmp_path, capsys) -> None:
         with pytest.raises(SystemExit) as exit_:
             C.main(argv)
         assert exit_.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_a_copy_named_after_its_kernel_is_the_same_code_as_the_kernels_own_function() -> None:
+    """core.batch_entries names a game's copy of a loop after the game's kernel (its cache file): the template game's
+    loops, moved to core, compiled to the same code as its own had (python -m industry_env.compiled_code compare)."""
+    own = ir("kernel", "step_range", 3)
+    kernel = "industry_env.games.nim.kernel"
+    qualified = C.mangled(f"{kernel}.step_range")  # numba spells the qualified name part by part
+    copy = own.replace("6kernel10step_rangeB3v3", f"6kernel{qualified}B3v9").replace(
+        "step_range = internal constant [11 x i8] c\"step_range", f"{kernel}.step_range = internal constant [41 x i8] "
+        f"c\"{kernel}.step_range")
+    assert copy != own
+    modules = [*MODULES, kernel]
+    assert C.compare({"f()": C.normalize(own, modules)}, {"f()": C.normalize(copy, modules)}, {}) == []
