@@ -237,32 +237,6 @@ class FitResult:
                 f"(squared error {self.value_mse:.3f})")  # fmt: skip
 
 
-def _load_init(net: Any, init: str, game: str) -> None:
-    """``net``'s policy (and cell encoder) set to the layers of the policy file ``init`` (ValueError where they
-    differ in size: a file of another ``net_arch``, encoder or layout)."""
-    import torch
-    from industry_env.agents.policy_file import load_actor
-    from industry_env.agents.policy_layouts import encoder_of, linear_layers
-
-    actor = load_actor(init, game, backend="numpy")
-    src = [(m.weight, m.bias) for m in linear_layers(actor)]
-    enc = encoder_of(actor)
-    dst = [m for m in net.mlp_extractor.policy_net if hasattr(m, "weight")] + [net.action_net]
-    if enc is not None:
-        if net.codec.piece is None:
-            raise ValueError(f"fit: init={init} has a cell encoder; record with its piece")
-        src = list(enc.layers()) + src
-        dst = [m for m in net.features_extractor.encoder.net if hasattr(m, "weight")] + dst
-    shapes = [tuple(np.shape(w)) for w, _ in src]
-    if shapes != [tuple(m.weight.shape) for m in dst]:
-        raise ValueError(f"fit: init={init} has layers {shapes}, the network {[tuple(m.weight.shape) for m in dst]} "
-                         f"(same net_arch, encoder and observation layout needed)")  # fmt: skip
-    with torch.no_grad():
-        for m, (w, b) in zip(dst, src, strict=True):
-            m.weight.copy_(torch.from_numpy(np.array(w, np.float32)))
-            m.bias.copy_(torch.from_numpy(np.array(b, np.float32)))
-
-
 def fit(rec: Record, path: str | Path, init: str | None = None, imitate: Sequence[str] = (),
         net_arch: Sequence[int] = (256, 256), cell_arch: Sequence[int] = (16, 4), epochs: int = 8,
         batch_size: int = 4096, learning_rate: float = 1e-3, held_out: float = 0.05, seed: int = 0,
@@ -278,6 +252,7 @@ def fit(rec: Record, path: str | Path, init: str | None = None, imitate: Sequenc
     from industry_env.agents.policy_numpy import ValueHead
     from torch import nn
 
+    from .expert import init_network
     from .native import pick_device
     from .nets import ActorCritic, Packed
 
@@ -291,7 +266,7 @@ def fit(rec: Record, path: str | Path, init: str | None = None, imitate: Sequenc
     codec = _codec(rec.game_id, rec.observation_size, rec.piece)
     net = ActorCritic(rec.observation_size, rec.num_actions, list(net_arch), codec, list(cell_arch))
     if init:
-        _load_init(net, init, rec.game_id)
+        init_network(net, init, rec.game_id, value_too=False, where="init")
     net = net.to(dev)
     params = list(net.mlp_extractor.value_net.parameters()) + list(net.value_net.parameters())
     if imitate:

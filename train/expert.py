@@ -243,31 +243,33 @@ class SearchSelfPlay:
         self.state = s
 
 
-def init_network(net: Any, path: str, game: str) -> None:
+def init_network(net: Any, path: str, game: str, value_too: bool = True, where: str = "az_init") -> None:
     """Load ``net`` (an :class:`.nets.ActorCritic`) from a native checkpoint or a policy-value file: every layer
     of the file's cell encoder, actor and value network in order, the value's normalisation folded into its last
-    layer (the value is then read as it is); ConfigError naming ``az_init`` if the file's layers are not these."""
+    layer (the value is then read as it is); ConfigError naming ``where`` if the file's layers are not these.
+    ``value_too=False``: the cell encoder and the actor alone, from any policy file (the value left as it is)."""
     import torch
     from industry_env.agents import AgentInputError
     from industry_env.agents.ppo import NumpyLinear, encoder_of, load_actor, load_value_head
 
-    where = f"az_init = {path!r}"
+    where = f"{where} = {path!r}"
     try:
         actor = load_actor(path, game, backend="numpy")
-        value = load_value_head(path, game, actor)
+        value = load_value_head(path, game, actor) if value_too else None
     except (AgentInputError, OSError, ValueError) as exc:
         raise ConfigError(f"{where}: {exc}") from None
-    if value is None:
+    if value is None and value_too:
         raise ConfigError(f"{where}: a policy without a value network (search self-play starts from both: a native "
                           f"checkpoint, or a policy-value file written by export_policy_value)")  # fmt: skip
     encoder = encoder_of(actor)
     source = [*(encoder.linears if encoder is not None else ()),
-              *(m for m in list(actor) if isinstance(m, NumpyLinear)), *value.linears]  # fmt: skip
+              *(m for m in list(actor) if isinstance(m, NumpyLinear)), *(value.linears if value else ())]  # fmt: skip
     fx = net.features_extractor
     cells = [m for m in fx.encoder.net if isinstance(m, torch.nn.Linear)] if hasattr(fx, "encoder") else []
     target = [*cells,
               *(m for m in net.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)), net.action_net,
-              *(m for m in net.mlp_extractor.value_net if isinstance(m, torch.nn.Linear)), net.value_net]  # fmt: skip
+              *(m for m in net.mlp_extractor.value_net if isinstance(m, torch.nn.Linear) and value_too),
+              *((net.value_net,) if value_too else ())]  # fmt: skip
     shapes = [tuple(m.weight.shape) for m in source]
     wanted = [tuple(m.weight.shape) for m in target]
     if shapes != wanted:
@@ -277,6 +279,8 @@ def init_network(net: Any, path: str, game: str) -> None:
         for src, dst in zip(source, target, strict=True):
             dst.weight.copy_(torch.from_numpy(np.array(src.weight, np.float32)))
             dst.bias.copy_(torch.from_numpy(np.array(src.bias, np.float32)))
+        if value is None:
+            return
         net.value_net.weight.mul_(value.std)
         net.value_net.bias.mul_(value.std).add_(value.mean)
 
