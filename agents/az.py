@@ -18,9 +18,8 @@ too (``"search"``), the decisions the game does not search played by its heurist
 The network is a **policy-value file** (``.npz``, :func:`industry_env.agents.ppo.export_policy_value` writes one
 from a native checkpoint; read with numpy, nothing unpickled) or a native checkpoint's ``.zip`` itself (read with
 ``torch.load(weights_only=True)``: needs torch). Without ``path=`` a game's shipped network is played,
-``az_<game>.npz`` beside its shipped PPO policy (:func:`shipped_network`): Industry ships one; Age of Industry and
-20th Century ship none (no native run of theirs has a usable network), and both agents refuse without ``path=``,
-saying what to pass.
+``az_<game>.npz`` beside its shipped PPO policy (:func:`shipped_network`; docs/agents.md says how each was made); a
+game that ships none refuses both agents without ``path=``, saying what to pass.
 """
 
 from __future__ import annotations

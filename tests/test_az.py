@@ -272,11 +272,15 @@ def test_bad_parameters_are_refused_by_name(name: str, params: dict, says: str, 
         make_agent(name, game="industry", path=str(path), **params)
 
 
-def test_a_policy_without_a_value_network_or_no_file_is_refused_saying_what_to_pass(tmp_path: Path) -> None:
+def test_a_policy_without_a_value_network_or_no_file_is_refused_saying_what_to_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    import industry_env.agents.az as az_module
+
     path, *_ = tiny_network("industry", tmp_path)
     plain = export_policy(path, tmp_path / "plain.npz", "industry")
     with pytest.raises(AgentInputError, match="without a value network; az needs both"):
         make_agent("az", game="industry", path=str(plain))
+    monkeypatch.setattr(az_module, "shipped_network", lambda game: tmp_path / "none.npz")  # as a game shipping none
     for game, name in (("twentieth_century", "20th Century"), ("age_of_industry", "Age of Industry")):
         for agent in ("az", "net"):  # a game that ships no network: the message says what to pass
             with pytest.raises(AgentInputError, match=rf"{name} ships no trained policy-value network: pass path= "
@@ -292,7 +296,7 @@ def test_a_policy_without_a_value_network_or_no_file_is_refused_saying_what_to_p
     assert not (tmp_path / "bad.npz").exists()
 
 
-@pytest.mark.parametrize("game", ["industry"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_game_that_ships_a_network_plays_az_and_net_without_a_path_and_packages_the_file(game: str) -> None:
     import tomllib
 

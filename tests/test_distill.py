@@ -138,3 +138,7 @@ def test_the_command_records_and_fits(tmp_path: Path, capsys: pytest.CaptureFixt
     said = capsys.readouterr().out
     assert "decisions of 2 games" in said and "held out" in said
     load_network(tmp_path / "f.npz", "age_of_industry")
+    before = rec.read_bytes()
+    with pytest.raises(SystemExit):
+        main(["record", "--game", "age_of_industry", "--agents", "random", "--games", "1", "--out", str(rec)])
+    assert "exists: give --overwrite" in capsys.readouterr().err and rec.read_bytes() == before

@@ -231,10 +231,11 @@ class FitResult:
     device: str
 
     def summary(self) -> str:
+        policy = ("the policy kept" if math.isnan(self.policy_agreement) else
+                  f"the policy matches {self.policy_agreement:.1%} of the imitated moves")  # fmt: skip
         return (f"{self.path}: {self.decisions:,} decisions, {self.held_out:,} held out; {self.epochs} epochs in "
-                f"{self.seconds:.0f} s on {self.device}; held out: the policy matches {self.policy_agreement:.1%} of "
-                f"the imitated moves, the value correlates {self.value_correlation:.3f} with the outcomes "
-                f"(squared error {self.value_mse:.3f})")  # fmt: skip
+                f"{self.seconds:.0f} s on {self.device}; held out: {policy}, the value correlates "
+                f"{self.value_correlation:.3f} with the outcomes (squared error {self.value_mse:.3f})")  # fmt: skip
 
 
 def fit(rec: Record, path: str | Path, init: str | None = None, imitate: Sequence[str] = (),
@@ -369,7 +370,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitp.add_argument("--seed", type=int, default=0)
     fitp.add_argument("--device", default="auto")
     fitp.add_argument("--time-limit", type=float, default=0.0, help="seconds; stops after the epoch that reaches it")
+    for p in (rec, fitp):
+        p.add_argument("--overwrite", action="store_true", help="replace --out if it exists (else it is refused)")
     args = parser.parse_args(argv)
+    if Path(args.out).exists() and not args.overwrite:
+        parser.error(f"--out {args.out} exists: give --overwrite to replace it, or another name")
     if args.verb == "record":
         options: dict[str, Any] = {}
         for item in args.option:
