@@ -142,3 +142,5 @@ def test_the_command_records_and_fits(tmp_path: Path, capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         main(["record", "--game", "age_of_industry", "--agents", "random", "--games", "1", "--out", str(rec)])
     assert "exists: give --overwrite" in capsys.readouterr().err and rec.read_bytes() == before
+    assert main(["fit", str(tmp_path / "missing.npz"), "--imitate", "random", "--out", str(tmp_path / "g.npz")]) == 2
+    assert "missing.npz: not a record" in capsys.readouterr().err and not (tmp_path / "g.npz").exists()

@@ -109,7 +109,18 @@ class Record:
         return rest, self.cells[take], owner, self.cell_index[take].astype(np.int64)
 
 
+def _need_torch() -> None:
+    """ImportError naming the train extra where torch is missing (the codec and the network are the native
+    trainer's, in torch)."""
+    try:
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(f"industry_env.train.distill needs the train extra: pip install 'industry_env[train]' "
+                          f"({exc})") from None  # fmt: skip
+
+
 def _codec(game: str, observation_size: int, piece: str) -> Any:
+    _need_torch()
     from .nets import codec_for
 
     return codec_for(game, observation_size, "cells" if piece else "flat", piece or "grids")
@@ -248,6 +259,7 @@ def fit(rec: Record, path: str | Path, init: str | None = None, imitate: Sequenc
     ``init``'s layers where given, and without ``imitate`` stay as they are. Writes the policy-value file ``path``;
     the games of a ``held_out`` share are kept apart and measured. ``time_limit`` seconds stops after the epoch
     that reaches it."""
+    _need_torch()
     import torch
     from industry_env.agents.policy_file import save_policy_value
     from industry_env.agents.policy_numpy import ValueHead
@@ -375,6 +387,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if Path(args.out).exists() and not args.overwrite:
         parser.error(f"--out {args.out} exists: give --overwrite to replace it, or another name")
+    try:
+        return _run(parser, args)
+    except (ValueError, ImportError) as exc:  # bad input, or the train extra missing: said in one line
+        print(f"distill {args.verb}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.verb == "record":
         options: dict[str, Any] = {}
         for item in args.option:
