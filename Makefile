@@ -46,11 +46,12 @@ demo: install  ## install, compile the engines once, then play random games and 
 # The notebooks (the longest items) go first and an idle worker takes waiting tests from the other
 # (--dist worksteal), so that neither of the two workers is left alone with a long test at the end. The README's and
 # docs' Python blocks run too (pytest-markdown-docs; conftest.py: each alone, in an empty folder; ```python slow
-# blocks only in make slow).
+# blocks only in make slow). Bytecode is cached even where the machine sets PYTHONDONTWRITEBYTECODE (an empty value
+# unsets it): otherwise every notebook kernel and every process a test starts compiles the package's sources again.
 test: install-dev  ## install with the test tools, then run the suite (what CI runs)
 	$(BIN)/ruff check .
 	@$(WARMUP)
-	$(BIN)/python -m pytest -m "not slow" -n 2 --dist worksteal --durations=10 --nbmake notebooks tests \
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -m "not slow" -n 2 --dist worksteal --durations=10 --nbmake notebooks tests \
 		--markdown-docs README.md docs
 
 bench: install  ## the speed benchmark (prints figures, writes bench-results-industry.json)
@@ -63,7 +64,7 @@ balance: install  ## the board's balance over many games
 	$(BIN)/industry-env balance --games 2000
 
 slow: install-dev  ## the long property, differential and fuzz runs (make test runs a short version of each), and the docs' long blocks
-	$(BIN)/python -m pytest -m slow -n 2 --dist worksteal tests --markdown-docs README.md docs
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -m slow -n 2 --dist worksteal tests --markdown-docs README.md docs
 
 figures: install-dev  ## redraw the docs' pictures of the board (docs/industry/board-example.*, docs/figures.json)
 	$(BIN)/python -m industry_env.docfigures

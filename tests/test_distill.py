@@ -20,6 +20,15 @@ from industry_env.train.distill import Record, fit, main, merge, record  # noqa:
 from industry_env.registry import load_game  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """One torch thread: the suite runs two workers on two cores, and torch's pool beside the other is far slower."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 @pytest.fixture(scope="module")
 def aoi_record() -> Record:
     return record("age_of_industry", ["heuristic", "random"], games=6, seed=3, batch=3)
@@ -75,8 +84,9 @@ def test_merged_records_keep_their_games_and_cells_apart() -> None:
 
 def test_the_fit_keeps_the_given_policy_and_learns_a_value_the_agents_play(aoi_record: Record,
                                                                            tmp_path: Path) -> None:  # fmt: skip
-    init = shipped_path("age_of_industry")
-    out = fit(aoi_record, tmp_path / "kept.npz", init=str(init), epochs=60, held_out=0.2, device="cpu")
+    small = {"net_arch": (32,), "device": "cpu"}  # a small network for speed (the shipped policy's sizes: the docs)
+    init = fit(aoi_record, tmp_path / "init.npz", imitate=["random"], epochs=1, **small).path
+    out = fit(aoi_record, tmp_path / "kept.npz", init=str(init), epochs=60, held_out=0.2, **small)
     assert out.path.exists() and np.isnan(out.policy_agreement)
     ours, theirs = load_actor(out.path, "age_of_industry"), load_actor(init, "age_of_industry")
     for a, b in zip(list(ours), list(theirs), strict=True):
