@@ -44,6 +44,7 @@ from .ppo import (
     load_value_head,
     older_layout_of,
     options_of_actor,
+    shipped_path,
 )
 from .search import OPPONENT_MODELS, NetworkEvaluator, NetworkGuide, SearchAgent, real, whole
 
@@ -52,6 +53,10 @@ from .search import OPPONENT_MODELS, NetworkEvaluator, NetworkGuide, SearchAgent
 SIMULATIONS = {"industry": 256, "age_of_industry": 64, "twentieth_century": 64}
 #: how az values a leaf: its network's value head, or the search player's own evaluator (rollouts, the game's value)
 VALUES = ("network", "rollout")
+#: where the shipped network's az takes its priors from, by game, where not from the network's own policy: 20th
+#: Century's shipped network cloned the heuristic's moves, and its shipped ppo policy guides the search better
+#: (docs/agents.md, "The network agents"); a network given by path= is searched with its own policy
+PRIORS = {"twentieth_century": "ppo"}
 
 
 def shipped_network(game: str) -> Path:
@@ -117,6 +122,19 @@ def load_network(path: str | Path, game: str = GAME, threads: int = 1) -> Policy
     return PolicyValueNet(actor, value, threads)
 
 
+def prior_policy(priors: str | Path, game: str, threads: int = 1) -> PPOAgent:
+    """The policy whose probabilities az takes as its priors instead of its network's: ``"ppo"`` the game's
+    shipped PPO policy, or the path of any policy the ppo agent plays (an older layout's included, translated),
+    read with numpy."""
+    if not isinstance(priors, (str, Path)) or str(priors) in ("", "network"):
+        raise AgentInputError(f"priors={priors!r}: 'network' (the network's own policy), 'ppo' (the game's shipped "
+                              f"PPO policy) or a policy file's path")  # fmt: skip
+    path = shipped_path(game) if str(priors) == "ppo" else Path(priors)
+    agent = PPOAgent.from_actor(load_actor(path, game, backend="numpy"), name="priors", game=game)
+    agent.threads, agent.path = threads, path
+    return agent
+
+
 def search_player(spec: GameSpec) -> type[SearchAgent]:
     """The game's search player, the first of its spec's agents that is a :class:`.search.SearchAgent`."""
     for name, target in spec.agents.items():
@@ -138,7 +156,11 @@ class AZAgent(Agent):
     (simulations valued in one forward, 16), ``determinizations`` (None: the search player's default; 0: a fresh
     redeal per simulation), ``opponents`` (``"heuristic"``: modelled; ``"search"``: searched too, max-n),
     ``tree_depth`` (None: no bound), ``threads`` (BLAS threads of the network, 1), ``map`` (Age of Industry's map;
-    None: read from the observation). Seeded: the same seed and observations give the same moves.
+    None: read from the observation), ``value`` (``"network"``: the value head at the leaves; ``"rollout"``: the
+    search player's own), ``priors`` (``"network"``: the network's own policy; ``"ppo"`` or a policy file: that
+    policy's probabilities as the priors and candidates, :func:`prior_policy`; None: :data:`PRIORS` for the shipped
+    network, the network's own for one given by ``path``). Seeded: the same seed and observations give the same
+    moves.
     """
 
     name = "az"
@@ -146,7 +168,8 @@ class AZAgent(Agent):
     def __init__(self, seed: int | None = None, path: str | Path | None = None, simulations: int | None = None,
                  top_k: int = 4, exploration: float = 1.0, batch: int = 16, determinizations: int | None = None,
                  opponents: str = "heuristic", tree_depth: int | None = None, threads: int = 1, game: str = GAME,
-                 map: str | None = None, value: str = "network") -> None:  # noqa: A002  # fmt: skip
+                 map: str | None = None, value: str = "network",
+                 priors: str | Path | None = None) -> None:  # noqa: A002  # fmt: skip
         spec = load_game(game)
         self.game = spec.id
         self.top_k = whole(top_k, "top_k", 1)
@@ -182,6 +205,15 @@ class AZAgent(Agent):
         self.options = options_of_actor(self.network.actor, spec.id)
         if map is not None and self.options and self.options.get("map") not in (None, map):
             raise AgentInputError(f"map={map!r}: the network {self.path} plays {self.options['map']!r}")
+        if priors is None:  # the game's choice for its shipped network; a network of the caller's: its own policy
+            priors = PRIORS.get(spec.id, "network") if path is None else "network"
+        self.priors = None if priors == "network" else prior_policy(priors, spec.id, threads)
+        if self.priors is not None and self.priors.options:
+            plays = {"map": map} if map else self.options or {}
+            if any(self.priors.options.get(k, v) != v for k, v in plays.items()):
+                raise AgentInputError(f"priors={str(priors)!r}: a policy of {self.priors.options}, where the network "
+                                      f"or map= plays {plays}")  # fmt: skip
+            self.options = self.options or self.priors.options
         self.search = player(**params)
         self.value = value
         self.use_network(self.network)
@@ -191,6 +223,11 @@ class AZAgent(Agent):
     def last_root(self) -> Any:
         """The search tree of the last game searched by the last call (for inspection)."""
         return self.search.last_root
+
+    def root_statistics(self) -> list[tuple[int, int, float]]:
+        """The last searched decision's candidates with their visits and mean values (values in [-1, 1] for the
+        searching seat), most visited first (:meth:`.search.SearchAgent.root_statistics`)."""
+        return self.search.root_statistics()
 
     def root_visits(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
         """The visits of the last call's searched roots, by row (:meth:`.search.SearchAgent.root_visits`)."""
@@ -202,13 +239,20 @@ class AZAgent(Agent):
         self.network = network
         if self.value == "network":
             self.search.evaluator = NetworkEvaluator(network.values)
-        self.search.guide = NetworkGuide(network.logits, self.top_k)
+        self.search.guide = NetworkGuide(network.logits if self.priors is None else self.prior_logits, self.top_k)
+
+    def prior_logits(self, observations: np.ndarray) -> np.ndarray:
+        """float32[n, A]: the ``priors`` policy's logits on today's actions (an older layout's spread to them)."""
+        assert self.priors is not None
+        with blas_controller().limit(limits=self.priors.threads, user_api="blas"):
+            return self.priors.raw_logits(observations, np.ones((len(observations), 1), bool))
 
     def _choose(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return self.search.act_batch(observations, masks)
 
     def __repr__(self) -> str:
-        return f"AZAgent(game={self.game!r}, path={str(self.path)!r}, simulations={self.search.simulations})"
+        priors = "" if self.priors is None else f", priors={str(self.priors.path)!r}"
+        return f"AZAgent(game={self.game!r}, path={str(self.path)!r}{priors}, simulations={self.search.simulations})"
 
 
 class NetAgent(PPOAgent):
@@ -227,5 +271,5 @@ class NetAgent(PPOAgent):
         return f"NetAgent(game={self.game!r}, path={str(self.path)!r})"
 
 
-__all__ = ["SIMULATIONS", "AZAgent", "NetAgent", "PolicyValueNet", "load_network", "network_path", "search_player",
-           "shipped_network"]  # fmt: skip
+__all__ = ["PRIORS", "SIMULATIONS", "AZAgent", "NetAgent", "PolicyValueNet", "load_network", "network_path",
+           "prior_policy", "search_player", "shipped_network"]  # fmt: skip

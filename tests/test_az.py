@@ -332,3 +332,44 @@ def test_az_can_value_its_leaves_by_the_search_players_own_rollouts(tmp_path: Pa
     obs, masks = E.observe(s), E.legal_action_mask(s)
     a = rollout.act_batch(obs, masks)
     assert masks[np.arange(a.size), a].all()
+
+
+def test_az_takes_its_priors_from_another_policy_an_older_layouts_included(tmp_path: Path) -> None:
+    """``priors=`` puts another policy's probabilities on the candidates (the network keeps the leaves' values):
+    20th Century's shipped ``ppo``, of the older window layout, is translated to today's actions as ppo plays it."""
+    path, actor, *_ = tiny_network("twentieth_century", tmp_path, seed=7)
+    az = make_agent("az", game="twentieth_century", path=str(path), seed=0, priors="ppo", **QUICK)
+    ppo = make_agent("ppo", game="twentieth_century")
+    assert ppo.older_layout is not None and az.priors.older_layout is not None
+    assert isinstance(az.search.evaluator, NetworkEvaluator)
+    s = _positions("twentieth_century", 6, seed=5, steps=30)
+    E = load_game("twentieth_century").engine
+    obs, masks = E.observe(s), E.legal_action_mask(s)
+    np.testing.assert_allclose(az.prior_logits(obs)[masks], ppo.logits(obs, masks)[masks], rtol=1e-4, atol=1e-4)
+    assert not np.allclose(az.prior_logits(obs)[masks], _mlp(obs, actor)[masks], atol=1e-2)  # not its own policy
+    a = az.act_batch(obs, masks)
+    assert masks[np.arange(a.size), a].all()
+    assert "priors=" in repr(az)
+    for bad in (3, ""):
+        with pytest.raises(AgentInputError, match=f"priors={bad!r}: 'network'"):
+            make_agent("az", game="twentieth_century", path=str(path), priors=bad)
+    with pytest.raises(AgentInputError, match="no such file"):
+        make_agent("az", game="twentieth_century", path=str(path), priors=str(tmp_path / "none.npz"))
+    other, *_ = tiny_network("industry", tmp_path, name="industry.npz")
+    with pytest.raises(ValueError, match="Industry"):
+        make_agent("az", game="twentieth_century", path=str(path), priors=str(other))
+
+
+def test_the_shipped_network_takes_its_games_priors_and_a_given_network_its_own_policy(tmp_path: Path) -> None:
+    """20th Century's shipped az searches with the shipped ppo policy's priors (PRIORS); a network given by path=
+    (search self-play's, a user's) is searched with its own policy unless priors= says otherwise."""
+    from industry_env.agents.az import PRIORS
+    from industry_env.agents.ppo import shipped_path
+
+    assert PRIORS == {"twentieth_century": "ppo"}
+    shipped = make_agent("az", game="twentieth_century", seed=0, **QUICK)
+    assert shipped.priors is not None and shipped.priors.path == shipped_path("twentieth_century")
+    assert make_agent("az", game="twentieth_century", seed=0, priors="network", **QUICK).priors is None
+    assert make_agent("az", game="age_of_industry", seed=0, **QUICK).priors is None
+    path, *_ = tiny_network("twentieth_century", tmp_path)
+    assert make_agent("az", game="twentieth_century", path=str(path), **QUICK).priors is None
