@@ -1,7 +1,8 @@
 """The advisor: what the suite's agents would play in a seat's place, and why, from that seat's view alone.
 
-On request, the game's search player (``mcts`` or ``ismcts``, whichever the game names) searches the seat's
-decision with the budget the person chose, and the game's heuristic says its own choice. Both act as every agent
+On request, the game's strongest search (:func:`search_name`: ``az`` where it beats the game's search player,
+20th Century's; elsewhere ``mcts`` or ``ismcts``, whichever the game names) searches the seat's decision with the
+budget the person chose, and the game's heuristic says its own choice. Both act as every agent
 does, on the seat's observation and legal-action mask only (the search rebuilds positions from the observation and
 redeals what the seat cannot see: :mod:`industry_env.agents.search`), and both are seeded from that observation, so
 the advice is the same, to the byte, whatever the seat cannot see: another deal of the other hands or of the deck
@@ -20,12 +21,18 @@ import numpy as np
 from ..core.spec import GameSpec
 
 SEARCHES = ("mcts", "ismcts")  # the suite's search players, by the names the games give them
+#: where the network-guided search ``az`` advises instead, its measured strength above the game's search player's
+#: (docs/agents.md, "The network agents": 20th Century's az against three ismcts)
+STRONGER = {"twentieth_century": "az"}
 MIN_SIMULATIONS, MAX_SIMULATIONS = 8, 1024  # a person's budget: from a glance to a few seconds of one core
 SHOWN = 6  # the search's choices listed, most visited first
 
 
 def search_name(spec: GameSpec) -> str | None:
-    """The game's search player's name (None if it has none)."""
+    """The name of the game's strongest search, the one that advises (None if it has none)."""
+    stronger = STRONGER.get(spec.id)
+    if stronger is not None and stronger in spec.agents:
+        return stronger
     return next((name for name in SEARCHES if name in spec.agents), None)
 
 
@@ -66,4 +73,4 @@ def advise(spec: GameSpec, options: dict[str, Any], observation: np.ndarray, mas
     return out
 
 
-__all__ = ["MAX_SIMULATIONS", "MIN_SIMULATIONS", "SEARCHES", "advise", "search_name", "seed_of"]
+__all__ = ["MAX_SIMULATIONS", "MIN_SIMULATIONS", "SEARCHES", "STRONGER", "advise", "search_name", "seed_of"]
