@@ -53,10 +53,15 @@ from .search import OPPONENT_MODELS, NetworkEvaluator, NetworkGuide, SearchAgent
 SIMULATIONS = {"industry": 256, "age_of_industry": 64, "twentieth_century": 64}
 #: how az values a leaf: its network's value head, or the search player's own evaluator (rollouts, the game's value)
 VALUES = ("network", "rollout")
-#: where the shipped network's az takes its priors from, by game, where not from the network's own policy: 20th
-#: Century's shipped network cloned the heuristic's moves, and its shipped ppo policy guides the search better
-#: (docs/agents.md, "The network agents"); a network given by path= is searched with its own policy
-PRIORS = {"twentieth_century": "ppo"}
+#: where the shipped network's az takes its priors from, by game, where not from the network's own policy: the
+#: shipped ppo policy guides the search better than 20th Century's network (cloned from the heuristic's moves) and
+#: Industry's (trained against heuristics) (docs/agents.md, "The network agents"); a network given by path= is
+#: searched with its own policy
+PRIORS = {"twentieth_century": "ppo", "industry": "ppo"}
+#: how the shipped network's az values its leaves, by game, where not by the network's value head: Industry's
+#: value head (the native PPO critic) barely ranks positions, and the search player's rollouts do better there
+#: (docs/agents.md, "The network agents"); a network given by path= is valued by its own value head
+LEAF_VALUES = {"industry": "rollout"}
 
 
 def shipped_network(game: str) -> Path:
@@ -157,7 +162,8 @@ class AZAgent(Agent):
     redeal per simulation), ``opponents`` (``"heuristic"``: modelled; ``"search"``: searched too, max-n),
     ``tree_depth`` (None: no bound), ``threads`` (BLAS threads of the network, 1), ``map`` (Age of Industry's map;
     None: read from the observation), ``value`` (``"network"``: the value head at the leaves; ``"rollout"``: the
-    search player's own), ``priors`` (``"network"``: the network's own policy; ``"ppo"`` or a policy file: that
+    search player's own; None: :data:`LEAF_VALUES` for the shipped network, the value head for one given by
+    ``path``), ``priors`` (``"network"``: the network's own policy; ``"ppo"`` or a policy file: that
     policy's probabilities as the priors and candidates, :func:`prior_policy`; None: :data:`PRIORS` for the shipped
     network, the network's own for one given by ``path``). Seeded: the same seed and observations give the same
     moves.
@@ -168,7 +174,7 @@ class AZAgent(Agent):
     def __init__(self, seed: int | None = None, path: str | Path | None = None, simulations: int | None = None,
                  top_k: int = 4, exploration: float = 1.0, batch: int = 16, determinizations: int | None = None,
                  opponents: str = "heuristic", tree_depth: int | None = None, threads: int = 1, game: str = GAME,
-                 map: str | None = None, value: str = "network",
+                 map: str | None = None, value: str | None = None,
                  priors: str | Path | None = None) -> None:  # noqa: A002  # fmt: skip
         spec = load_game(game)
         self.game = spec.id
@@ -181,6 +187,8 @@ class AZAgent(Agent):
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise AgentInputError(f"threads={threads!r}: BLAS threads for the network, a whole number >= 1")
         player = search_player(spec)
+        if value is None:  # the game's choice for its shipped network; a network of the caller's: its value head
+            value = LEAF_VALUES.get(spec.id, "network") if path is None else "network"
         if value not in VALUES:
             raise AgentInputError(f"value={value!r}: one of {', '.join(VALUES)} (the network's value head, or the "
                                   f"search player's own rollouts and value)")  # fmt: skip
@@ -225,8 +233,9 @@ class AZAgent(Agent):
         return self.search.last_root
 
     def root_statistics(self) -> list[tuple[int, int, float]]:
-        """The last searched decision's candidates with their visits and mean values (values in [-1, 1] for the
-        searching seat), most visited first (:meth:`.search.SearchAgent.root_statistics`)."""
+        """The last searched decision's candidates with their visits and mean values for the searching seat (the
+        network's in [-1, 1], or the search player's own scale where the leaves are rolled out), most visited first
+        (:meth:`.search.SearchAgent.root_statistics`)."""
         return self.search.root_statistics()
 
     def root_visits(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
@@ -239,11 +248,13 @@ class AZAgent(Agent):
         self.network = network
         if self.value == "network":
             self.search.evaluator = NetworkEvaluator(network.values)
-        self.search.guide = NetworkGuide(network.logits if self.priors is None else self.prior_logits, self.top_k)
+        self.search.guide = NetworkGuide(self.prior_logits, self.top_k)
 
     def prior_logits(self, observations: np.ndarray) -> np.ndarray:
-        """float32[n, A]: the ``priors`` policy's logits on today's actions (an older layout's spread to them)."""
-        assert self.priors is not None
+        """float32[n, A]: the logits of the policy giving the priors on today's actions (an older layout's spread to
+        them)."""
+        if self.priors is None:  # the network's own policy
+            return self.network.logits(observations)
         with blas_controller().limit(limits=self.priors.threads, user_api="blas"):
             return self.priors.raw_logits(observations, np.ones((len(observations), 1), bool))
 
@@ -271,5 +282,5 @@ class NetAgent(PPOAgent):
         return f"NetAgent(game={self.game!r}, path={str(self.path)!r})"
 
 
-__all__ = ["PRIORS", "SIMULATIONS", "AZAgent", "NetAgent", "PolicyValueNet", "load_network", "network_path",
-           "prior_policy", "search_player", "shipped_network"]  # fmt: skip
+__all__ = ["LEAF_VALUES", "PRIORS", "SIMULATIONS", "AZAgent", "NetAgent", "PolicyValueNet", "load_network",
+           "network_path", "prior_policy", "search_player", "shipped_network"]  # fmt: skip

@@ -363,13 +363,21 @@ def test_az_takes_its_priors_from_another_policy_an_older_layouts_included(tmp_p
 def test_the_shipped_network_takes_its_games_priors_and_a_given_network_its_own_policy(tmp_path: Path) -> None:
     """20th Century's shipped az searches with the shipped ppo policy's priors (PRIORS); a network given by path=
     (search self-play's, a user's) is searched with its own policy unless priors= says otherwise."""
-    from industry_env.agents.az import PRIORS
+    from industry_env.agents.az import LEAF_VALUES, PRIORS
     from industry_env.agents.ppo import shipped_path
 
-    assert PRIORS == {"twentieth_century": "ppo"}
-    shipped = make_agent("az", game="twentieth_century", seed=0, **QUICK)
-    assert shipped.priors is not None and shipped.priors.path == shipped_path("twentieth_century")
-    assert make_agent("az", game="twentieth_century", seed=0, priors="network", **QUICK).priors is None
+    assert PRIORS == {"twentieth_century": "ppo", "industry": "ppo"} and LEAF_VALUES == {"industry": "rollout"}
+    for game in PRIORS:
+        shipped = make_agent("az", game=game, seed=0, **QUICK)
+        assert shipped.priors is not None and shipped.priors.path == shipped_path(game)
+        assert make_agent("az", game=game, seed=0, priors="network", **QUICK).priors is None
     assert make_agent("az", game="age_of_industry", seed=0, **QUICK).priors is None
     path, *_ = tiny_network("twentieth_century", tmp_path)
     assert make_agent("az", game="twentieth_century", path=str(path), **QUICK).priors is None
+    # Industry's shipped az values its leaves by the search player's rollouts; a given network by its value head
+    assert isinstance(make_agent("az", game="industry", seed=0, **QUICK).search.evaluator, RolloutEvaluator)
+    assert isinstance(make_agent("az", game="twentieth_century", seed=0, **QUICK).search.evaluator, NetworkEvaluator)
+    mine, *_ = tiny_network("industry", tmp_path, name="mine.npz")
+    given = make_agent("az", game="industry", path=str(mine), **QUICK)
+    assert given.priors is None and isinstance(given.search.evaluator, NetworkEvaluator)
+    assert isinstance(make_agent("az", game="industry", value="network", **QUICK).search.evaluator, NetworkEvaluator)
