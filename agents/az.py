@@ -46,13 +46,13 @@ from .ppo import (
     options_of_actor,
     shipped_path,
 )
-from .search import OPPONENT_MODELS, NetworkEvaluator, NetworkGuide, SearchAgent, real, whole
+from .search import OPPONENT_MODELS, MixedEvaluator, NetworkEvaluator, NetworkGuide, SearchAgent, real, whole
 
 #: az's default simulations per searched decision, by game: a searched decision in under 0.5 s of one core with
 #: the native trainer's network sizes (docs/agents.md, "The network agents"); 64 for a game not listed
 SIMULATIONS = {"industry": 256, "age_of_industry": 64, "twentieth_century": 64}
 #: how az values a leaf: its network's value head, or the search player's own evaluator (rollouts, the game's value)
-VALUES = ("network", "rollout")
+VALUES = ("network", "rollout", "mix")
 #: where the shipped network's az takes its priors from, by game, where not from the network's own policy: the
 #: shipped ppo policy guides the search better than 20th Century's network (cloned from the heuristic's moves) and
 #: Industry's (trained against heuristics) (docs/agents.md, "The network agents"); a network given by path= is
@@ -162,11 +162,12 @@ class AZAgent(Agent):
     redeal per simulation), ``opponents`` (``"heuristic"``: modelled; ``"search"``: searched too, max-n),
     ``tree_depth`` (None: no bound), ``threads`` (BLAS threads of the network, 1), ``map`` (Age of Industry's map;
     None: read from the observation), ``value`` (``"network"``: the value head at the leaves; ``"rollout"``: the
-    search player's own; None: :data:`LEAF_VALUES` for the shipped network, the value head for one given by
-    ``path``), ``priors`` (``"network"``: the network's own policy; ``"ppo"`` or a policy file: that
-    policy's probabilities as the priors and candidates, :func:`prior_policy`; None: :data:`PRIORS` for the shipped
-    network, the network's own for one given by ``path``). Seeded: the same seed and observations give the same
-    moves.
+    search player's own; ``"mix"``: ``mix`` times the value head's plus ``1 - mix`` times the search player's,
+    AlphaGo's mixing; None: :data:`LEAF_VALUES` for the shipped network, the value head for one given by
+    ``path``), ``mix`` (the value head's weight in ``"mix"``, 0 to 1, 0.5), ``priors`` (``"network"``: the
+    network's own policy; ``"ppo"`` or a policy file: that policy's probabilities as the priors and candidates,
+    :func:`prior_policy`; None: :data:`PRIORS` for the shipped network, the network's own for one given by
+    ``path``). Seeded: the same seed and observations give the same moves.
     """
 
     name = "az"
@@ -174,8 +175,8 @@ class AZAgent(Agent):
     def __init__(self, seed: int | None = None, path: str | Path | None = None, simulations: int | None = None,
                  top_k: int = 4, exploration: float = 1.0, batch: int = 16, determinizations: int | None = None,
                  opponents: str = "heuristic", tree_depth: int | None = None, threads: int = 1, game: str = GAME,
-                 map: str | None = None, value: str | None = None,
-                 priors: str | Path | None = None) -> None:  # noqa: A002  # fmt: skip
+                 map: str | None = None, value: str | None = None, priors: str | Path | None = None,
+                 mix: float = 0.5) -> None:  # noqa: A002  # fmt: skip
         spec = load_game(game)
         self.game = spec.id
         self.top_k = whole(top_k, "top_k", 1)
@@ -190,8 +191,11 @@ class AZAgent(Agent):
         if value is None:  # the game's choice for its shipped network; a network of the caller's: its value head
             value = LEAF_VALUES.get(spec.id, "network") if path is None else "network"
         if value not in VALUES:
-            raise AgentInputError(f"value={value!r}: one of {', '.join(VALUES)} (the network's value head, or the "
-                                  f"search player's own rollouts and value)")  # fmt: skip
+            raise AgentInputError(f"value={value!r}: one of {', '.join(VALUES)} (the network's value head, the "
+                                  f"search player's own rollouts and value, or the two mixed)")  # fmt: skip
+        self.mix = real(mix, "mix", 0.0)
+        if self.mix > 1.0:
+            raise AgentInputError(f"mix={mix!r}: the value head's weight in value='mix', from 0 to 1")
         params: dict[str, Any] = {"seed": seed, "simulations": simulations, "batch": batch,
                                   "exploration": exploration, "opponents": opponents,
                                   "tree_depth": tree_depth}  # fmt: skip
@@ -223,6 +227,7 @@ class AZAgent(Agent):
                                       f"or map= plays {plays}")  # fmt: skip
             self.options = self.options or self.priors.options
         self.search = player(**params)
+        self.rollout = self.search.evaluator  # the search player's own, which "mix" keeps beside the network's
         self.value = value
         self.use_network(self.network)
         self.seed = self.search.seed
@@ -248,6 +253,8 @@ class AZAgent(Agent):
         self.network = network
         if self.value == "network":
             self.search.evaluator = NetworkEvaluator(network.values)
+        elif self.value == "mix":
+            self.search.evaluator = MixedEvaluator(NetworkEvaluator(network.values), self.rollout, self.mix)
         self.search.guide = NetworkGuide(self.prior_logits, self.top_k)
 
     def prior_logits(self, observations: np.ndarray) -> np.ndarray:

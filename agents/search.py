@@ -70,6 +70,10 @@ class SearchGame(abc.ABC):
     #: value a leaf where its edge ends (the modelled seats' replies and the decisions not searched played, at the
     #: next searched decision) rather than just after its action
     value_after_edge: bool = False
+    #: the scale of ``value``: ``"margin"``, in [-1, 1] as the outcomes (+1 a winner, -1 the others), or
+    #: ``"share"``, in [0, 1] (each seat's share of the win, 1 in all): how a value network's outcome units map onto
+    #: it (:class:`MixedEvaluator`)
+    value_scale: str = "margin"
 
     @abc.abstractmethod
     def rebuild(self, observations: np.ndarray) -> Any:
@@ -169,6 +173,23 @@ class NetworkEvaluator(Evaluator):
         if done.size:
             out[done] = outcome_values(game.engine, game.engine.take(state, done), P)
         return out
+
+
+class MixedEvaluator(Evaluator):
+    """AlphaGo's leaf value: ``weight`` times a value network's (:class:`NetworkEvaluator`) plus ``1 - weight``
+    times the game's own evaluator's (its rollouts), the network's outcome units mapped onto the game's
+    :attr:`SearchGame.value_scale`. The network keeps the rollouts' knowledge of the end and adds its own of the
+    position where the rollouts' policy misjudges it."""
+
+    def __init__(self, network: NetworkEvaluator, rollout: Evaluator, weight: float) -> None:
+        self.network, self.rollout, self.weight = network, rollout, weight
+
+    def evaluate(self, game: SearchGame, state: Any, rng: np.random.Generator) -> np.ndarray:
+        net = self.network.evaluate(game, state, rng)  # before the rollouts step the positions on
+        if game.value_scale == "share":
+            present = np.arange(net.shape[1])[None, :] < np.asarray(state.num_players, np.int64)[:, None]
+            net = np.where(present, (net + 1.0) / 2.0, 0.0)
+        return self.weight * net + (1.0 - self.weight) * self.rollout.evaluate(game, state, rng)
 
 
 class Guide(abc.ABC):
@@ -532,6 +553,7 @@ def _step_rows(engine: Any, state: Any, rows: np.ndarray, actions: np.ndarray) -
 
 
 __all__ = [
-    "OPPONENT_MODELS", "Evaluator", "Guide", "NetworkEvaluator", "NetworkGuide", "Node", "RolloutEvaluator",
+    "OPPONENT_MODELS", "Evaluator", "Guide", "MixedEvaluator", "NetworkEvaluator", "NetworkGuide", "Node",
+    "RolloutEvaluator",
     "SearchAgent", "SearchGame", "outcome_values", "real", "whole",
 ]  # fmt: skip

@@ -19,7 +19,13 @@ from industry_env.agents.ppo import (
     load_value_head,
     save_policy_value,
 )
-from industry_env.agents.search import NetworkEvaluator, NetworkGuide, RolloutEvaluator, outcome_values
+from industry_env.agents.search import (
+    MixedEvaluator,
+    NetworkEvaluator,
+    NetworkGuide,
+    RolloutEvaluator,
+    outcome_values,
+)
 
 from industry_env.registry import load_game
 
@@ -262,7 +268,9 @@ def test_az_plays_a_whole_game_in_the_arena(tmp_path: Path) -> None:
         ("az", {"threads": 0}, "threads=0"),
         ("az", {"map": "germany"}, "map='germany': Industry has no maps"),
         ("az", {"determinizations": -1}, "determinizations=-1"),
-        ("az", {"value": "oracle"}, "value='oracle': one of network, rollout"),
+        ("az", {"value": "oracle"}, "value='oracle': one of network, rollout, mix"),
+        ("az", {"value": "mix", "mix": 1.5}, "mix=1.5: the value head's weight"),
+        ("az", {"value": "mix", "mix": -0.1}, "mix=-0.1"),
         ("net", {"threads": 0}, "threads=0"),
     ],
 )
@@ -331,6 +339,33 @@ def test_az_can_value_its_leaves_by_the_search_players_own_rollouts(tmp_path: Pa
     E = load_game("industry").engine
     obs, masks = E.observe(s), E.legal_action_mask(s)
     a = rollout.act_batch(obs, masks)
+    assert masks[np.arange(a.size), a].all()
+
+
+@pytest.mark.parametrize("game", ["industry", "twentieth_century"])
+def test_a_mixed_leaf_value_weighs_the_value_heads_and_the_rollouts_on_the_games_scale(game: str,
+                                                                                         tmp_path: Path) -> None:
+    """AlphaGo's mixing (``value="mix"``): ``mix`` times the value head's plus ``1 - mix`` times the search
+    player's own value, the head's outcome units (-1 to 1) mapped onto Industry's shares of the win (0 to 1) and kept
+    as they are on 20th Century's margins (-1 to 1)."""
+    path, *_ = tiny_network(game, tmp_path, seed=7)
+    az = make_agent("az", game=game, path=str(path), seed=2, value="mix", mix=0.25, **QUICK)
+    assert isinstance(az.search.evaluator, MixedEvaluator) and az.search.evaluator.weight == 0.25
+    game_hooks, E = az.search.search_game, load_game(game).engine
+    s = _positions(game, 4, seed=3, steps=20)
+    rng = np.random.default_rng(0)
+    head = NetworkEvaluator(az.network.values).evaluate(game_hooks, E.copy(s), rng)
+    rolled = RolloutEvaluator(0).evaluate(game_hooks, E.copy(s), rng)  # depth 0: the game's value, no draw
+    mixed = MixedEvaluator(NetworkEvaluator(az.network.values), RolloutEvaluator(0), 0.25)
+    got = mixed.evaluate(game_hooks, E.copy(s), rng)
+    on_scale = (head + 1.0) / 2.0 if game == "industry" else head
+    np.testing.assert_allclose(got, 0.25 * on_scale + 0.75 * rolled)
+    assert game_hooks.value_scale == ("share" if game == "industry" else "margin")
+    if game == "industry":  # the shares of the win sum to one, the mixed values too
+        np.testing.assert_allclose(rolled.sum(axis=1), 1.0)
+        assert ((got >= 0.0) & (got <= 1.0)).all()
+    obs, masks = E.observe(s), E.legal_action_mask(s)
+    a = az.act_batch(obs, masks)
     assert masks[np.arange(a.size), a].all()
 
 

@@ -86,6 +86,7 @@ class IndustrySearch(SearchGame):
     max_players = P
     engine = engine
     value_after_edge = True  # the rollout starts at the searcher's next decision, after the others' replies
+    value_scale = "share"  # value: a softmax over the seats' estimated scores
 
     def __init__(self, seed: int, temperature: float, params: StrongParams | None = None) -> None:
         self.seed, self.temperature = seed, temperature
